@@ -1,0 +1,3 @@
+module github.com/git-memcite/git-memcite
+
+go 1.24.0

@@ -1,0 +1,90 @@
+// Package source defines the view of repository content that verification
+// and relocation read from: the working tree, the git index (what is being
+// committed) or a commit. Every implementation confines reads to the
+// repository: paths are repo-relative, slash-separated, and any path that
+// would leave the repository (through "..", an absolute form or a symlink)
+// fails with ErrOutside.
+package source
+
+import (
+	"errors"
+	"io/fs"
+	"path"
+	"strings"
+)
+
+// Sentinel errors returned by Source implementations. Callers compare with
+// errors.Is.
+var (
+	// ErrOutside: the path resolves outside the repository (or into .git).
+	ErrOutside = errors.New("path leaves the repository")
+	// ErrNotExist: nothing at that path.
+	ErrNotExist = fs.ErrNotExist
+	// ErrNotRegular: the path exists but is not a regular file (FIFO,
+	// device, socket, submodule).
+	ErrNotRegular = errors.New("not a regular file")
+)
+
+// Kind is what a path names.
+type Kind int
+
+// Kinds of entries.
+const (
+	KindFile Kind = iota + 1
+	KindDir
+	KindOther // FIFO, device, socket, submodule (gitlink)
+)
+
+// Entry describes a path in a Source.
+type Entry struct {
+	Kind Kind
+	Size int64
+}
+
+// Source is a read-only view of repository content.
+type Source interface {
+	// Name describes the source for messages: "working tree", "index",
+	// "commit 1a2b3c4".
+	Name() string
+	// Stat describes the entry at a repo-relative path, following symlinks
+	// that stay inside the repository.
+	Stat(p string) (Entry, error)
+	// ReadFile returns the content of the regular file at p.
+	ReadFile(p string) ([]byte, error)
+	// List returns the repo-relative paths of the regular files below dir
+	// (recursively; "" or "." for the whole repository), sorted.
+	List(dir string) ([]string, error)
+}
+
+// Clean validates a repo-relative path as written in a citation and
+// returns its canonical slash form. It rejects absolute paths, Windows
+// drive and UNC forms, backslashes, NUL bytes, "~" expansion, paths that
+// climb out of the repository and paths into the .git directory; those
+// return ErrOutside. An empty path returns an error of its own.
+func Clean(p string) (string, error) {
+	if p == "" {
+		return "", ErrEmptyPath
+	}
+	if strings.ContainsRune(p, 0) || strings.ContainsRune(p, '\\') ||
+		strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") ||
+		(len(p) >= 2 && p[1] == ':' && isLetter(p[0])) {
+		return "", ErrOutside
+	}
+	c := path.Clean(p)
+	if c == ".." || strings.HasPrefix(c, "../") {
+		return "", ErrOutside
+	}
+	if c == "." {
+		return ".", nil
+	}
+	first, _, _ := strings.Cut(c, "/")
+	if strings.EqualFold(first, ".git") {
+		return "", ErrOutside
+	}
+	return c, nil
+}
+
+// ErrEmptyPath is returned by Clean for an empty path.
+var ErrEmptyPath = errors.New("empty path")
+
+func isLetter(b byte) bool { return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') }
