@@ -29,7 +29,9 @@ func TestEdits(t *testing.T) {
 		{
 			"crlf kept",
 			"---\r\ncitations:\r\n  - path: a.go\r\n    line: 3\r\n---\r\nbody\r\n",
-			func(f *File) ([]Edit, error) { return f.SetCitation(0, Field{"line", 4}, Field{"snippet", "func x() {"}) },
+			func(f *File) ([]Edit, error) {
+				return f.SetCitation(0, Field{"line", 4}, Field{"snippet", "func x() {"})
+			},
 			"---\r\ncitations:\r\n  - path: a.go\r\n    line: 4\r\n    snippet: func x() {\r\n---\r\nbody\r\n",
 		},
 		{

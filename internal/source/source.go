@@ -8,6 +8,7 @@ package source
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"path"
 	"strings"
@@ -51,6 +52,8 @@ type Source interface {
 	Stat(p string) (Entry, error)
 	// ReadFile returns the content of the regular file at p.
 	ReadFile(p string) ([]byte, error)
+	// Open streams the content of the regular file at p.
+	Open(p string) (io.ReadCloser, error)
 	// List returns the repo-relative paths of the regular files below dir
 	// (recursively; "" or "." for the whole repository), sorted.
 	List(dir string) ([]string, error)
