@@ -32,7 +32,8 @@ func TestScript(t *testing.T) {
 // setupGitEnv isolates git from the machine's configuration and pins
 // identities and dates so that commit hashes are reproducible.
 func setupGitEnv(e *testscript.Env) error {
-	home := filepath.Join(e.WorkDir, ".home")
+	// HOME lies beside the work directory, which is the repository
+	home := filepath.Join(filepath.Dir(e.WorkDir), "home-"+filepath.Base(e.WorkDir))
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return err
 	}

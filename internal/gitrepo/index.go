@@ -122,7 +122,7 @@ func decodeIndex(p string) ([]*index.Entry, []string, time.Time, error) {
 	var out []*index.Entry
 	var unmerged []string
 	for _, e := range idx.Entries {
-		if e.Stage != index.Merged {
+		if e.Stage != 0 { // go-git's index.Merged is 1, but merged entries have stage 0
 			if len(unmerged) == 0 || unmerged[len(unmerged)-1] != e.Name {
 				unmerged = append(unmerged, e.Name)
 			}
