@@ -171,9 +171,5 @@ func (r *Repo) ConfigAll(ctx context.Context, key string) ([]string, error) {
 		}
 		return nil, err
 	}
-	var vals []string
-	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
-		vals = append(vals, l)
-	}
-	return vals, nil
+	return strings.Split(strings.TrimRight(out, "\n"), "\n"), nil
 }

@@ -79,6 +79,9 @@ func (f *File) SetCitation(i int, fields ...Field) ([]Edit, error) {
 	if i < 0 || i >= len(f.Citations) {
 		return nil, fmt.Errorf("%s: no citation %d", f.Name, i+1)
 	}
+	if err := checkFields(fields); err != nil {
+		return nil, err
+	}
 	c := f.Citations[i]
 	n := c.node
 	if n.Kind == yaml.AliasNode {
@@ -127,9 +130,15 @@ func (f *File) setShorthand(c Citation, fields []Field) ([]Edit, error) {
 			nc.Path = s
 		case "line":
 			n, ok := fl.Value.(int)
+			if ok && n < 1 {
+				return nil, fmt.Errorf("line %d cannot be written in a shorthand citation", n)
+			}
 			nc.Line, nc.HasLine = n, ok
 		case "line_end":
 			n, _ := fl.Value.(int)
+			if n < 0 {
+				return nil, fmt.Errorf("line_end %d cannot be written in a shorthand citation", n)
+			}
 			nc.LineEnd = n
 		default:
 			return nil, ErrStringForm
@@ -145,6 +154,9 @@ func (f *File) setShorthand(c Citation, fields []Field) ([]Edit, error) {
 
 // SetTop sets top-level keys (confidence, last_verified, …).
 func (f *File) SetTop(fields ...Field) ([]Edit, error) {
+	if err := checkFields(fields); err != nil {
+		return nil, err
+	}
 	var edits []Edit
 	var added []Field
 	for _, fl := range fields {
@@ -199,6 +211,9 @@ func (f *File) insertTop(lines string) Edit {
 // asString the citation is written as a shorthand string (Cortex style);
 // otherwise as a mapping of the given fields in order.
 func (f *File) AppendCitation(asString bool, fields ...Field) ([]Edit, error) {
+	if err := checkFields(fields); err != nil {
+		return nil, err
+	}
 	var c Citation
 	for _, fl := range fields {
 		switch fl.Key {
@@ -327,6 +342,23 @@ func (f *File) dashLine(item *yaml.Node, dashCol int) int {
 		}
 	}
 	return l
+}
+
+// checkFields rejects values a memory file cannot hold (it must stay UTF-8).
+func checkFields(fields []Field) error {
+	for _, fl := range fields {
+		var s string
+		switch v := fl.Value.(type) {
+		case string:
+			s = v
+		case Timestamp:
+			s = string(v)
+		}
+		if !utf8.ValidString(s) {
+			return fmt.Errorf("value of %s is not valid UTF-8", fl.Key)
+		}
+	}
+	return nil
 }
 
 // mappingGet returns the key and value nodes for key in mapping m.

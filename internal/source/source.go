@@ -24,6 +24,8 @@ var (
 	// ErrNotRegular: the path exists but is not a regular file (FIFO,
 	// device, socket, submodule).
 	ErrNotRegular = errors.New("not a regular file")
+	// ErrSymlinkLoop: symlinks refer to each other without end.
+	ErrSymlinkLoop = errors.New("too many levels of symbolic links")
 )
 
 // Kind is what a path names.

@@ -72,6 +72,9 @@ func (w *Worktree) resolve(p string) (string, error) {
 	}
 	real, err := filepath.EvalSymlinks(full)
 	if err != nil {
+		if strings.Contains(err.Error(), "too many links") {
+			return "", ErrSymlinkLoop
+		}
 		if errors.Is(err, fs.ErrNotExist) {
 			// a dangling link: say where it points when that is outside
 			if t, lerr := os.Readlink(full); lerr == nil {
