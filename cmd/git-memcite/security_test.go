@@ -1,40 +1,21 @@
-// Package security is git-memcite's hostile-input suite: one row per attack,
-// each run through the real binary in a real git repository, asserting a
-// clear outcome and that nothing outside the repository was read (a canary
-// file outside the repository must never show up in any output).
-package security
+package main
+
+// The hostile-input suite: one row per attack, each run through the CLI in
+// a real git repository, asserting a clear outcome and that nothing outside
+// the repository was read (a canary file outside the repository must never
+// show up in any output).
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 )
-
-var bin string // the git-memcite binary built for the suite
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "memcite-security-")
-	if err != nil {
-		panic(err)
-	}
-	bin = filepath.Join(dir, "git-memcite")
-	out, err := exec.Command("go", "build", "-o", bin, "../../cmd/git-memcite").CombinedOutput()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
 
 const canary = "CANARY-5f1e2d-outside-the-repository"
 
@@ -79,26 +60,18 @@ func (f *fixture) memory(name, frontmatter string) {
 	f.write(filepath.Join(f.repo, ".serena", "memories", name), "---\n"+frontmatter+"---\nbody\n")
 }
 
-// run runs the binary with a time limit (nothing may hang) and returns its
-// exit code and combined output.
+// run runs the CLI in the fixture's repository with a time limit (nothing
+// may hang) and returns its exit code and combined output.
 func (f *fixture) run(args ...string) (int, string) {
 	f.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Dir = f.repo
-	cmd.Env = append(os.Environ(), "NO_COLOR=1", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
 	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	if ctx.Err() != nil {
+	done := make(chan int, 1)
+	go func() { done <- run(append(args, "--repo-root", f.repo), &out, &out) }()
+	var code int
+	select {
+	case code = <-done:
+	case <-time.After(60 * time.Second):
 		f.t.Fatalf("git-memcite %s did not finish in time", strings.Join(args, " "))
-	}
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		f.t.Fatal(err)
 	}
 	if strings.Contains(out.String(), canary) {
 		f.t.Fatalf("output shows content from outside the repository:\n%s", out.String())
@@ -400,11 +373,5 @@ citations:
 	_, js := f.run("verify-all", "--json")
 	if strings.ContainsAny(js, "\x1b\r\a") {
 		t.Fatalf("raw control characters in JSON:\n%q", js)
-	}
-}
-
-func init() {
-	if runtime.GOOS == "windows" {
-		panic("the security suite runs on unix")
 	}
 }
