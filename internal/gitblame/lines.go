@@ -1,0 +1,198 @@
+package gitblame
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
+)
+
+// text is a file split into lines, with the normalized keys the diff and
+// the scoring work on.
+type text struct {
+	raw  []string // lines without their line ending ("\r\n" or "\n")
+	keys []string // whitespace-collapsed, trimmed lines
+}
+
+// splitText splits content into lines. A final line without a newline is a
+// line; "\r\n" and "\n" both end a line, so a CRLF conversion does not
+// change any line.
+func splitText(b []byte) *text {
+	s := string(b)
+	if s == "" {
+		return &text{}
+	}
+	s = strings.TrimSuffix(s, "\n")
+	raw := strings.Split(s, "\n")
+	keys := make([]string, len(raw))
+	for i, l := range raw {
+		l = strings.TrimSuffix(l, "\r")
+		raw[i] = l
+		keys[i] = normalize(l)
+	}
+	return &text{raw: raw, keys: keys}
+}
+
+// normalize trims a line and collapses each run of white space to one
+// space, so that reindentation and trailing blanks do not count as edits
+// in the line diff.
+func normalize(s string) string {
+	s = strings.TrimSpace(s)
+	if !strings.ContainsAny(s, " \t\r\v\f") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// alnum counts the letters and digits of s.
+func alnum(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			n++
+		}
+	}
+	return n
+}
+
+var trivialLines = map[string]bool{
+	"return nil": true, "return": true, "return err": true, "return nil, err": true,
+	"return false": true, "return true": true, "break": true, "continue": true,
+	"default:": true, "} else {": true, "else {": true, "end": true, "});": true,
+	"})": true, "*/": true, "/*": true, "//": true, "#": true, "else:": true,
+	"pass": true, "return 0": true, "return -1": true, "}()": true, ")": true,
+}
+
+// trivial reports whether a normalized line carries too little text to be
+// recognised on its own (braces, blank lines, "return nil"): such lines are
+// only relocated through their context.
+func trivial(key string) bool {
+	return alnum(key) < 3 || trivialLines[key]
+}
+
+// weak reports whether a normalized line is too short to be followed into
+// another file on its own (git blame -C's 20 alphanumerics floor).
+func weak(key string) bool { return alnum(key) < 20 }
+
+// Op is the kind of a line-diff run.
+type Op int8
+
+// Line-diff run kinds.
+const (
+	OpEqual Op = iota
+	OpDelete
+	OpInsert
+)
+
+// Run is a maximal stretch of lines with the same Op in a line diff. Old
+// and New are the 0-based first lines in the old and new text; N is the
+// number of lines.
+type Run struct {
+	Op       Op
+	Old, New int
+	N        int
+}
+
+// diffKeys computes a line diff of two line slices with go-diff's Myers
+// implementation in line mode (each distinct line becomes one rune) and no
+// timeout, so the result is deterministic.
+func diffKeys(a, b []string) []Run {
+	dmp := diffmatchpatch.New()
+	dmp.DiffTimeout = 0
+	ta := joinLines(a)
+	tb := joinLines(b)
+	ra, rb, _ := dmp.DiffLinesToRunes(ta, tb)
+	diffs := dmp.DiffMainRunes(ra, rb, false)
+	var runs []Run
+	oi, ni := 0, 0
+	for _, d := range diffs {
+		n := utf8.RuneCountInString(d.Text)
+		if n == 0 {
+			continue
+		}
+		var r Run
+		switch d.Type {
+		case diffmatchpatch.DiffEqual:
+			r = Run{Op: OpEqual, Old: oi, New: ni, N: n}
+			oi += n
+			ni += n
+		case diffmatchpatch.DiffDelete:
+			r = Run{Op: OpDelete, Old: oi, New: ni, N: n}
+			oi += n
+		case diffmatchpatch.DiffInsert:
+			r = Run{Op: OpInsert, Old: oi, New: ni, N: n}
+			ni += n
+		}
+		if k := len(runs) - 1; k >= 0 && runs[k].Op == r.Op {
+			runs[k].N += n
+			continue
+		}
+		runs = append(runs, r)
+	}
+	return runs
+}
+
+func joinLines(ls []string) string {
+	if len(ls) == 0 {
+		return ""
+	}
+	var sb strings.Builder
+	for _, l := range ls {
+		sb.WriteString(l)
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+// lineMap maps the lines of one blob to the lines of another.
+type lineMap struct {
+	fwd      []int  // old line -> new line, -1 if deleted
+	inserted []bool // new line was inserted (not in an Equal run)
+	hunkOf   []int  // old line -> index of its hunk in hunks, -1 if equal
+	hunks    []hunk
+}
+
+// hunk is a change region: old lines [OldStart,OldEnd) were replaced by new
+// lines [NewStart,NewEnd) (either may be empty).
+type hunk struct{ OldStart, OldEnd, NewStart, NewEnd int }
+
+func buildMap(a, b *text) *lineMap {
+	m := &lineMap{
+		fwd:      make([]int, len(a.keys)),
+		inserted: make([]bool, len(b.keys)),
+		hunkOf:   make([]int, len(a.keys)),
+	}
+	for i := range m.fwd {
+		m.fwd[i] = -1
+		m.hunkOf[i] = -1
+	}
+	cur := -1
+	for _, r := range diffKeys(a.keys, b.keys) {
+		switch r.Op {
+		case OpEqual:
+			for k := 0; k < r.N; k++ {
+				m.fwd[r.Old+k] = r.New + k
+			}
+			cur = -1
+		case OpDelete, OpInsert:
+			if cur < 0 {
+				m.hunks = append(m.hunks, hunk{r.Old, r.Old, r.New, r.New})
+				cur = len(m.hunks) - 1
+			}
+			h := &m.hunks[cur]
+			if r.Op == OpDelete {
+				h.OldEnd = r.Old + r.N
+				for k := 0; k < r.N; k++ {
+					m.hunkOf[r.Old+k] = cur
+				}
+			} else {
+				h.NewEnd = r.New + r.N
+				for k := 0; k < r.N; k++ {
+					m.inserted[r.New+k] = true
+				}
+			}
+		}
+	}
+	return m
+}
