@@ -63,10 +63,11 @@ func (t *Tracker) finish(c *citation, final *version) {
 		}
 	}
 	sum := 0.0
-	sameKeys, sameRaw := true, true
+	sameKeys := true
+	var sameRaw bool
 	for _, l := range c.lines {
 		if !l.alive || l.path != best {
-			sameKeys, sameRaw = false, false
+			sameKeys = false
 			continue
 		}
 		sum += similarity(l.orig, l.cur)
@@ -74,6 +75,7 @@ func (t *Tracker) finish(c *citation, final *version) {
 			sameKeys = false
 		}
 	}
+	sameRaw = sameKeys
 	if sameKeys {
 		// Compare raw text: reindentation keeps keys but changes raw lines.
 		for i, l := range c.lines {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
@@ -79,19 +78,172 @@ func TestFixtures(t *testing.T) {
 		cite cite
 		want want
 	}
-	const (
-		loop   = "total += item.Price * item.Qty"
-		empty  = `errors.New("empty order")`
-		sprint = "fmt.Sprintf"
+	// The standard citations of the base shop.go (see testdata/repos).
+	var (
+		cTotalLoop = cite{"shop.go", 19, 0, "total += item.Price * item.Qty"}
+		cEmpty     = cite{"shop.go", 27, 0, `errors.New("empty order")`}
+		cSprintf   = cite{"shop.go", 41, 0, "fmt.Sprintf"}
+		cBrace     = cite{"shop.go", 22, 0, "}"} // Total's closing brace: trivial
+		cTotalFunc = cite{"shop.go", 16, 22, "func Total"}
+		cValidate  = cite{"shop.go", 25, 35, ""}
+		cQty       = cite{"shop.go", 31, 0, "bad quantity"}
 	)
 	tests := []struct {
 		scenario string
 		cases    []tc
 	}{
+		{"crlf", []tc{
+			{cTotalLoop, want{status: gitblame.Unchanged, path: "shop.go", line: 19, end: 19, snippet: true, sim: 1}},
+			{cEmpty, want{status: gitblame.Unchanged, path: "shop.go", line: 27, end: 27, snippet: true, sim: 1}},
+			{cSprintf, want{status: gitblame.Unchanged, path: "shop.go", line: 41, end: 41, snippet: true, sim: 1}},
+			{cBrace, want{status: gitblame.Unchanged, path: "shop.go", line: 22, end: 22, snippet: true, sim: 1}},
+			{cTotalFunc, want{status: gitblame.Unchanged, path: "shop.go", line: 16, end: 22, snippet: true, sim: 1}},
+			{cValidate, want{status: gitblame.Unchanged, path: "shop.go", line: 25, end: 35, sim: 1}},
+			{cQty, want{status: gitblame.Unchanged, path: "shop.go", line: 31, end: 31, snippet: true, sim: 1}},
+		}},
+		{"delete-block", []tc{
+			{cTotalLoop, want{status: gitblame.Moved, path: "shop.go", line: 20, end: 20, blame: "document total", snippet: true, sim: 1}},
+			{cEmpty, want{status: gitblame.Gone, goneIn: "drop validation", blame: "drop validation"}},
+			{cSprintf, want{status: gitblame.Moved, path: "shop.go", line: 29, end: 29, blame: "drop validation", snippet: true, sim: 1}},
+			{cBrace, want{status: gitblame.Moved, path: "shop.go", line: 23, end: 23, blame: "document total", snippet: true, sim: 1}},
+			{cTotalFunc, want{status: gitblame.Moved, path: "shop.go", line: 17, end: 23, blame: "document total", snippet: true, sim: 1}},
+			{cValidate, want{status: gitblame.Gone, goneIn: "drop validation", blame: "drop validation"}},
+			{cQty, want{status: gitblame.Gone, goneIn: "drop validation", blame: "drop validation"}},
+		}},
+		{"delete-file", []tc{
+			{cTotalLoop, want{status: gitblame.Gone, goneIn: "remove shop", blame: "remove shop"}},
+			{cEmpty, want{status: gitblame.Gone, goneIn: "remove shop", blame: "remove shop"}},
+			{cSprintf, want{status: gitblame.Gone, goneIn: "remove shop", blame: "remove shop"}},
+			{cBrace, want{status: gitblame.Gone, goneIn: "remove shop", blame: "remove shop"}},
+			{cTotalFunc, want{status: gitblame.Gone, goneIn: "remove shop", blame: "remove shop"}},
+			{cValidate, want{status: gitblame.Gone, goneIn: "remove shop", blame: "remove shop"}},
+			{cQty, want{status: gitblame.Gone, goneIn: "remove shop", blame: "remove shop"}},
+		}},
+		{"duplicate-block", []tc{
+			{cTotalLoop, want{status: gitblame.Moved, path: "shop.go", line: 28, end: 28, blame: "add subtotal", snippet: true, sim: 1}},
+			{cEmpty, want{status: gitblame.Moved, path: "shop.go", line: 36, end: 36, blame: "add subtotal", snippet: true, sim: 1}},
+			{cSprintf, want{status: gitblame.Moved, path: "shop.go", line: 50, end: 50, blame: "add subtotal", snippet: true, sim: 1}},
+			{cBrace, want{status: gitblame.Moved, path: "shop.go", line: 31, end: 31, blame: "add subtotal", snippet: true, sim: 1}},
+			{cTotalFunc, want{status: gitblame.Moved, path: "shop.go", line: 25, end: 31, blame: "add subtotal", snippet: true, sim: 1}},
+			{cValidate, want{status: gitblame.Moved, path: "shop.go", line: 34, end: 44, blame: "add subtotal", sim: 1}},
+			{cQty, want{status: gitblame.Moved, path: "shop.go", line: 40, end: 40, blame: "add subtotal", snippet: true, sim: 1}},
+		}},
+		{"edit-cited-line", []tc{
+			{cTotalLoop, want{status: gitblame.Changed, path: "shop.go", line: 19, end: 19, snippet: true, sim: 0.71}},
+			{cEmpty, want{status: gitblame.Unchanged, path: "shop.go", line: 27, end: 27, snippet: true, sim: 1}},
+			{cSprintf, want{status: gitblame.Unchanged, path: "shop.go", line: 41, end: 41, snippet: true, sim: 1}},
+			{cBrace, want{status: gitblame.Unchanged, path: "shop.go", line: 22, end: 22, snippet: true, sim: 1}},
+			{cTotalFunc, want{status: gitblame.Changed, path: "shop.go", line: 16, end: 22, snippet: true, sim: 0.96}},
+			{cValidate, want{status: gitblame.Unchanged, path: "shop.go", line: 25, end: 35, sim: 1}},
+			{cQty, want{status: gitblame.Unchanged, path: "shop.go", line: 31, end: 31, snippet: true, sim: 1}},
+		}},
+		{"extract-new-file", []tc{
+			{cTotalLoop, want{status: gitblame.Unchanged, path: "shop.go", line: 19, end: 19, snippet: true, sim: 1}},
+			{cEmpty, want{status: gitblame.Unchanged, path: "shop.go", line: 27, end: 27, snippet: true, sim: 1}},
+			{cSprintf, want{status: gitblame.Moved, path: "render.go", line: 9, end: 9, blame: "extract rendering", snippet: true, sim: 1}},
+			{cBrace, want{status: gitblame.Unchanged, path: "shop.go", line: 22, end: 22, snippet: true, sim: 1}},
+			{cTotalFunc, want{status: gitblame.Unchanged, path: "shop.go", line: 16, end: 22, snippet: true, sim: 1}},
+			{cValidate, want{status: gitblame.Unchanged, path: "shop.go", line: 25, end: 35, sim: 1}},
+			{cQty, want{status: gitblame.Unchanged, path: "shop.go", line: 31, end: 31, snippet: true, sim: 1}},
+		}},
 		{"insert-delete-above", []tc{
-			{cite{"shop.go", 19, 0, loop}, want{status: gitblame.Moved, path: "shop.go", line: 20, end: 20, blame: "document the package", snippet: true, sim: 1}},
-			{cite{"shop.go", 22, 0, "}"}, want{status: gitblame.Moved, path: "shop.go", line: 23, end: 23, blame: "document the package", snippet: true, sim: 1}},
-			{cite{"shop.go", 16, 22, "func Total"}, want{status: gitblame.Moved, path: "shop.go", line: 17, end: 23, blame: "document the package", snippet: true, sim: 1}},
+			{cTotalLoop, want{status: gitblame.Moved, path: "shop.go", line: 20, end: 20, blame: "document the package", snippet: true, sim: 1}},
+			{cEmpty, want{status: gitblame.Moved, path: "shop.go", line: 28, end: 28, blame: "document the package", snippet: true, sim: 1}},
+			{cSprintf, want{status: gitblame.Moved, path: "shop.go", line: 42, end: 42, blame: "document the package", snippet: true, sim: 1}},
+			{cBrace, want{status: gitblame.Moved, path: "shop.go", line: 23, end: 23, blame: "document the package", snippet: true, sim: 1}},
+			{cTotalFunc, want{status: gitblame.Moved, path: "shop.go", line: 17, end: 23, blame: "document the package", snippet: true, sim: 1}},
+			{cValidate, want{status: gitblame.Moved, path: "shop.go", line: 26, end: 36, blame: "document the package", sim: 1}},
+			{cQty, want{status: gitblame.Moved, path: "shop.go", line: 32, end: 32, blame: "document the package", snippet: true, sim: 1}},
+		}},
+		{"merge-both-sides", []tc{
+			{cTotalLoop, want{status: gitblame.Moved, path: "shop.go", line: 22, end: 22, blame: "merge feature", snippet: true, sim: 1}},
+			{cEmpty, want{status: gitblame.Moved, path: "shop.go", line: 30, end: 30, blame: "merge feature", snippet: true, sim: 1}},
+			{cSprintf, want{status: gitblame.Moved, path: "shop.go", line: 44, end: 44, blame: "merge feature", snippet: true, sim: 1}},
+			{cBrace, want{status: gitblame.Moved, path: "shop.go", line: 25, end: 25, blame: "merge feature", snippet: true, sim: 1}},
+			{cTotalFunc, want{status: gitblame.Moved, path: "shop.go", line: 19, end: 25, blame: "merge feature", snippet: true, sim: 1}},
+			{cValidate, want{status: gitblame.Moved, path: "shop.go", line: 28, end: 38, blame: "merge feature", sim: 1}},
+			{cQty, want{status: gitblame.Moved, path: "shop.go", line: 34, end: 34, blame: "merge feature", snippet: true, sim: 1}},
+		}},
+		{"move-folder", []tc{
+			{cTotalLoop, want{status: gitblame.Moved, path: "internal/shop/shop.go", line: 20, end: 20, blame: "move into internal", snippet: true, sim: 1}},
+			{cEmpty, want{status: gitblame.Moved, path: "internal/shop/shop.go", line: 28, end: 28, blame: "move into internal", snippet: true, sim: 1}},
+			{cSprintf, want{status: gitblame.Moved, path: "internal/shop/shop.go", line: 42, end: 42, blame: "move into internal", snippet: true, sim: 1}},
+			{cBrace, want{status: gitblame.Moved, path: "internal/shop/shop.go", line: 23, end: 23, blame: "move into internal", snippet: true, sim: 1}},
+			{cTotalFunc, want{status: gitblame.Moved, path: "internal/shop/shop.go", line: 17, end: 23, blame: "move into internal", snippet: true, sim: 1}},
+			{cValidate, want{status: gitblame.Moved, path: "internal/shop/shop.go", line: 26, end: 36, blame: "move into internal", sim: 1}},
+			{cQty, want{status: gitblame.Moved, path: "internal/shop/shop.go", line: 32, end: 32, blame: "move into internal", snippet: true, sim: 1}},
+		}},
+		{"move-to-other-file", []tc{
+			{cTotalLoop, want{status: gitblame.Unchanged, path: "shop.go", line: 19, end: 19, snippet: true, sim: 1}},
+			{cEmpty, want{status: gitblame.Moved, path: "discount.go", line: 19, end: 19, blame: "move validation next to discounts", snippet: true, sim: 1}},
+			{cSprintf, want{status: gitblame.Moved, path: "shop.go", line: 28, end: 28, blame: "move validation next to discounts", snippet: true, sim: 1}},
+			{cBrace, want{status: gitblame.Unchanged, path: "shop.go", line: 22, end: 22, snippet: true, sim: 1}},
+			{cTotalFunc, want{status: gitblame.Unchanged, path: "shop.go", line: 16, end: 22, snippet: true, sim: 1}},
+			{cValidate, want{status: gitblame.Moved, path: "discount.go", line: 17, end: 27, blame: "move validation next to discounts", sim: 1}},
+			{cQty, want{status: gitblame.Moved, path: "discount.go", line: 23, end: 23, blame: "move validation next to discounts", snippet: true, sim: 1}},
+		}},
+		{"move-within-file", []tc{
+			{cTotalLoop, want{status: gitblame.Moved, path: "shop.go", line: 41, end: 41, blame: "reorder functions", snippet: true, sim: 1}},
+			{cEmpty, want{status: gitblame.Moved, path: "shop.go", line: 18, end: 18, blame: "reorder functions", snippet: true, sim: 1}},
+			{cSprintf, want{status: gitblame.Moved, path: "shop.go", line: 32, end: 32, blame: "reorder functions", snippet: true, sim: 1}},
+			{cBrace, want{status: gitblame.Moved, path: "shop.go", line: 44, end: 44, blame: "reorder functions", snippet: true, sim: 1}},
+			{cTotalFunc, want{status: gitblame.Moved, path: "shop.go", line: 38, end: 44, blame: "reorder functions", snippet: true, sim: 1}},
+			{cValidate, want{status: gitblame.Moved, path: "shop.go", line: 16, end: 26, blame: "reorder functions", sim: 1}},
+			{cQty, want{status: gitblame.Moved, path: "shop.go", line: 22, end: 22, blame: "reorder functions", snippet: true, sim: 1}},
+		}},
+		{"reindent", []tc{
+			{cTotalLoop, want{status: gitblame.Changed, path: "shop.go", line: 20, end: 20, blame: "guard nil items", snippet: true, sim: 1}},
+			{cEmpty, want{status: gitblame.Moved, path: "shop.go", line: 29, end: 29, blame: "guard nil items", snippet: true, sim: 1}},
+			{cSprintf, want{status: gitblame.Moved, path: "shop.go", line: 43, end: 43, blame: "guard nil items", snippet: true, sim: 1}},
+			{cBrace, want{status: gitblame.Moved, path: "shop.go", line: 24, end: 24, blame: "guard nil items", snippet: true, sim: 1}},
+			{cTotalFunc, want{status: gitblame.Changed, path: "shop.go", line: 16, end: 24, blame: "guard nil items", snippet: true, sim: 0.86}},
+			{cValidate, want{status: gitblame.Moved, path: "shop.go", line: 27, end: 37, blame: "guard nil items", sim: 1}},
+			{cQty, want{status: gitblame.Moved, path: "shop.go", line: 33, end: 33, blame: "guard nil items", snippet: true, sim: 1}},
+		}},
+		{"rename-edit", []tc{
+			{cTotalLoop, want{status: gitblame.Moved, path: "order.go", line: 19, end: 19, blame: "rename and reword errors", snippet: true, sim: 1}},
+			{cEmpty, want{status: gitblame.Changed, path: "order.go", line: 27, end: 27, blame: "rename and reword errors", sim: 0.66}},
+			{cSprintf, want{status: gitblame.Moved, path: "order.go", line: 41, end: 41, blame: "rename and reword errors", snippet: true, sim: 1}},
+			{cBrace, want{status: gitblame.Moved, path: "order.go", line: 22, end: 22, blame: "rename and reword errors", snippet: true, sim: 1}},
+			{cTotalFunc, want{status: gitblame.Moved, path: "order.go", line: 16, end: 22, blame: "rename and reword errors", snippet: true, sim: 1}},
+			{cValidate, want{status: gitblame.Changed, path: "order.go", line: 25, end: 35, blame: "rename and reword errors", sim: 0.97}},
+			{cQty, want{status: gitblame.Moved, path: "order.go", line: 31, end: 31, blame: "rename and reword errors", snippet: true, sim: 1}},
+		}},
+		{"rename-identifier", []tc{
+			{cTotalLoop, want{status: gitblame.Changed, path: "shop.go", line: 19, end: 19, blame: "rename item to it", sim: 0.87}},
+			{cEmpty, want{status: gitblame.Unchanged, path: "shop.go", line: 27, end: 27, snippet: true, sim: 1}},
+			{cSprintf, want{status: gitblame.Changed, path: "shop.go", line: 41, end: 41, snippet: true, sim: 0.91}},
+			{cBrace, want{status: gitblame.Unchanged, path: "shop.go", line: 22, end: 22, snippet: true, sim: 1}},
+			{cTotalFunc, want{status: gitblame.Changed, path: "shop.go", line: 16, end: 22, snippet: true, sim: 0.97}},
+			{cValidate, want{status: gitblame.Changed, path: "shop.go", line: 25, end: 35, blame: "rename item to it", sim: 0.98}},
+			{cQty, want{status: gitblame.Changed, path: "shop.go", line: 31, end: 31, snippet: true, sim: 0.94}},
+		}},
+		{"rename", []tc{
+			{cTotalLoop, want{status: gitblame.Moved, path: "order.go", line: 19, end: 19, blame: "rename shop.go to order.go", snippet: true, sim: 1}},
+			{cEmpty, want{status: gitblame.Moved, path: "order.go", line: 27, end: 27, blame: "rename shop.go to order.go", snippet: true, sim: 1}},
+			{cSprintf, want{status: gitblame.Moved, path: "order.go", line: 41, end: 41, blame: "rename shop.go to order.go", snippet: true, sim: 1}},
+			{cBrace, want{status: gitblame.Moved, path: "order.go", line: 22, end: 22, blame: "rename shop.go to order.go", snippet: true, sim: 1}},
+			{cTotalFunc, want{status: gitblame.Moved, path: "order.go", line: 16, end: 22, blame: "rename shop.go to order.go", snippet: true, sim: 1}},
+			{cValidate, want{status: gitblame.Moved, path: "order.go", line: 25, end: 35, blame: "rename shop.go to order.go", sim: 1}},
+			{cQty, want{status: gitblame.Moved, path: "order.go", line: 31, end: 31, blame: "rename shop.go to order.go", snippet: true, sim: 1}},
+		}},
+		{"split-file", []tc{
+			{cTotalLoop, want{status: gitblame.Moved, path: "total.go", line: 19, end: 19, blame: "split shop.go", snippet: true, sim: 1}},
+			{cEmpty, want{status: gitblame.Moved, path: "check.go", line: 11, end: 11, blame: "split shop.go", snippet: true, sim: 1}},
+			{cSprintf, want{status: gitblame.Moved, path: "total.go", line: 28, end: 28, blame: "split shop.go", snippet: true, sim: 1}},
+			{cBrace, want{status: gitblame.Moved, path: "total.go", line: 22, end: 22, blame: "split shop.go", snippet: true, sim: 1}},
+			{cTotalFunc, want{status: gitblame.Moved, path: "total.go", line: 16, end: 22, blame: "split shop.go", snippet: true, sim: 1}},
+			{cValidate, want{status: gitblame.Moved, path: "check.go", line: 9, end: 19, blame: "split shop.go", sim: 1}},
+			{cQty, want{status: gitblame.Moved, path: "check.go", line: 15, end: 15, blame: "split shop.go", snippet: true, sim: 1}},
+		}},
+		{"swap-blocks", []tc{
+			{cTotalLoop, want{status: gitblame.Moved, path: "shop.go", line: 32, end: 32, blame: "swap functions", snippet: true, sim: 1}},
+			{cEmpty, want{status: gitblame.Moved, path: "shop.go", line: 18, end: 18, blame: "swap functions", snippet: true, sim: 1}},
+			{cSprintf, want{status: gitblame.Unchanged, path: "shop.go", line: 41, end: 41, snippet: true, sim: 1}},
+			{cBrace, want{status: gitblame.Moved, path: "shop.go", line: 35, end: 35, blame: "swap functions", snippet: true, sim: 1}},
+			{cTotalFunc, want{status: gitblame.Moved, path: "shop.go", line: 29, end: 35, blame: "swap functions", snippet: true, sim: 1}},
+			{cValidate, want{status: gitblame.Moved, path: "shop.go", line: 16, end: 26, blame: "swap functions", sim: 1}},
+			{cQty, want{status: gitblame.Moved, path: "shop.go", line: 22, end: 22, blame: "swap functions", snippet: true, sim: 1}},
 		}},
 	}
 	for _, tt := range tests {
@@ -113,5 +265,3 @@ func TestFixtures(t *testing.T) {
 }
 
 func round2(f float64) float64 { return float64(int(f*100+0.5)) / 100 }
-
-var _ = strings.TrimSpace

@@ -150,7 +150,14 @@ type lineMap struct {
 	fwd      []int  // old line -> new line, -1 if deleted
 	inserted []bool // new line was inserted (not in an Equal run)
 	hunkOf   []int  // old line -> index of its hunk in hunks, -1 if equal
-	hunks    []hunk
+	// weak marks old trivial lines (braces, blank lines) in Equal runs
+	// made only of trivial lines or at the edge of a run next to a hunk:
+	// Myers aligns those arbitrarily, so they are re-scored with their
+	// context instead of trusted.
+	weak []bool
+	// weakNew marks the new lines those weak runs map to.
+	weakNew []bool
+	hunks   []hunk
 }
 
 // hunk is a change region: old lines [OldStart,OldEnd) were replaced by new
@@ -162,17 +169,46 @@ func buildMap(a, b *text) *lineMap {
 		fwd:      make([]int, len(a.keys)),
 		inserted: make([]bool, len(b.keys)),
 		hunkOf:   make([]int, len(a.keys)),
+		weak:     make([]bool, len(a.keys)),
+		weakNew:  make([]bool, len(b.keys)),
 	}
 	for i := range m.fwd {
 		m.fwd[i] = -1
 		m.hunkOf[i] = -1
 	}
 	cur := -1
-	for _, r := range diffKeys(a.keys, b.keys) {
+	runs := diffKeys(a.keys, b.keys)
+	for ri, r := range runs {
 		switch r.Op {
 		case OpEqual:
 			for k := 0; k < r.N; k++ {
 				m.fwd[r.Old+k] = r.New + k
+			}
+			// Trivial lines at the edges of an Equal run next to a hunk
+			// are "sliders": Myers could as well have aligned them with
+			// an identical line at the other end of the hunk.
+			weak := func(k int) {
+				m.weak[r.Old+k] = true
+				m.weakNew[r.New+k] = true
+			}
+			if ri > 0 {
+				for k := 0; k < r.N && trivial(a.keys[r.Old+k]); k++ {
+					weak(k)
+				}
+			}
+			if ri < len(runs)-1 {
+				for k := r.N - 1; k >= 0 && trivial(a.keys[r.Old+k]); k-- {
+					weak(k)
+				}
+			}
+			strong := false
+			for k := 0; k < r.N; k++ {
+				strong = strong || !trivial(a.keys[r.Old+k])
+			}
+			if !strong {
+				for k := 0; k < r.N; k++ {
+					weak(k)
+				}
 			}
 			cur = -1
 		case OpDelete, OpInsert:

@@ -2,6 +2,7 @@ package gitblame
 
 import (
 	"math"
+	"strings"
 	"unicode"
 )
 
@@ -68,7 +69,7 @@ func similarity(a, b string) float64 {
 // vector is a bag of tokens.
 type vector map[string]float64
 
-func addTokens(v vector, s string) {
+func addTokens(v vector, s string, w float64) {
 	start := -1
 	for i, r := range s {
 		word := unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_'
@@ -76,12 +77,12 @@ func addTokens(v vector, s string) {
 			start = i
 		}
 		if !word && start >= 0 {
-			v[s[start:i]]++
+			v[s[start:i]] += w
 			start = -1
 		}
 	}
 	if start >= 0 {
-		v[s[start:]]++
+		v[s[start:]] += w
 	}
 }
 
@@ -102,17 +103,19 @@ func cosine(a, b vector) float64 {
 	return dot / math.Sqrt(na*nb)
 }
 
-// contextOf returns the token bag of up to contextLines non-trivial lines
-// above and below line i of t, skipping the lines for which skip is true
-// (the other lines of the citation, which are scored separately).
-func contextOf(t *text, i int) vector {
-	v := vector{}
+// surroundings is the context of a line: the tokens of up to contextLines
+// non-trivial lines above and below it, weighted by closeness (1, 3/4,
+// 1/2, 1/4), so that the nearest neighbours count most.
+type surroundings struct{ above, below vector }
+
+func contextOf(t *text, i int) surroundings {
+	c := surroundings{above: vector{}, below: vector{}}
 	n := 0
 	for k := i - 1; k >= 0 && n < contextLines; k-- {
 		if trivial(t.keys[k]) {
 			continue
 		}
-		addTokens(v, t.keys[k])
+		addTokens(c.above, t.keys[k], float64(contextLines-n)/contextLines)
 		n++
 	}
 	n = 0
@@ -120,8 +123,44 @@ func contextOf(t *text, i int) vector {
 		if trivial(t.keys[k]) {
 			continue
 		}
-		addTokens(v, t.keys[k])
+		addTokens(c.below, t.keys[k], float64(contextLines-n)/contextLines)
 		n++
 	}
-	return v
+	return c
+}
+
+// contextSim compares two contexts side by side; a side that is empty in
+// both (start or end of file) does not count.
+func contextSim(a, b surroundings) float64 {
+	ea := len(a.above) == 0 && len(b.above) == 0
+	eb := len(a.below) == 0 && len(b.below) == 0
+	switch {
+	case ea && eb:
+		return 0
+	case ea:
+		return cosine(a.below, b.below)
+	case eb:
+		return cosine(a.above, b.above)
+	}
+	return (cosine(a.above, b.above) + cosine(a.below, b.below)) / 2
+}
+
+// minTrivialContext is the context similarity a trivial line needs: it has
+// no content of its own to go by.
+const minTrivialContext = 0.8
+
+// trivialContextSim scores the context of a trivial line by the side it
+// belongs to: a closing line ("}", ")", "end") by the lines above it, which
+// it closes and which move with it; an opening line by the lines below;
+// anything else (blank lines, "return nil") by both.
+func trivialContextSim(key string, a, b surroundings) float64 {
+	closing := strings.HasPrefix(key, "}") || strings.HasPrefix(key, ")") || strings.HasPrefix(key, "]") || key == "end"
+	opening := strings.HasSuffix(key, "{") || strings.HasSuffix(key, "(") || strings.HasSuffix(key, "[")
+	switch {
+	case closing && !opening && (len(a.above) > 0 || len(b.above) > 0):
+		return cosine(a.above, b.above)
+	case opening && !closing && (len(a.below) > 0 || len(b.below) > 0):
+		return cosine(a.below, b.below)
+	}
+	return contextSim(a, b)
 }

@@ -170,7 +170,7 @@ func (t *Tracker) step(from, to *version, live []*line) ([]*line, error) {
 					l.cit.res.Steps++
 				}
 			}
-			if m != nil && m.fwd[l.idx] >= 0 {
+			if m != nil && m.fwd[l.idx] >= 0 && !m.weak[l.idx] {
 				t.place(l, newPath, m.fwd[l.idx], nt, 1, to)
 				continue
 			}
@@ -185,6 +185,21 @@ func (t *Tracker) step(from, to *version, live []*line) ([]*line, error) {
 		if err := t.resolve(st, pending); err != nil {
 			return nil, err
 		}
+	}
+	pendOf := make(map[*line]*pend, len(pending))
+	for _, p := range pending {
+		pendOf[p.l] = p
+	}
+	for c := range touched {
+		if len(c.lines) > 1 {
+			if err := t.vote(st, c, pendOf); err != nil {
+				return nil, err
+			}
+		}
+	}
+	t.settle(st, pending)
+	for c := range touched {
+		c.dropOrphans()
 	}
 	for c := range touched {
 		t.checkEvents(c, from, to)
@@ -280,8 +295,10 @@ func (t *Tracker) resolve(st *stepState, pending []*pend) error {
 	for _, p := range pending {
 		var cs []cand
 		if p.nt != nil {
+			// Inserted lines, and lines Myers aligned only through runs of
+			// braces and blanks, which may belong to this line instead.
 			for j, ins := range p.m.inserted {
-				if ins {
+				if ins || p.m.weakNew[j] {
 					cs = append(cs, cand{path: p.newPath, tx: p.nt, idx: j})
 				}
 			}
@@ -304,20 +321,12 @@ func (t *Tracker) resolve(st *stepState, pending []*pend) error {
 			p.best = t.pick(p, append(cs, cross...))
 		}
 	}
-	// Block consistency: lines of one citation that moved together vote
-	// for an offset; lines left unresolved or ambiguous take the slot the
-	// vote gives them when its text agrees.
-	byCit := map[*citation][]*pend{}
-	for _, p := range pending {
-		byCit[p.l.cit] = append(byCit[p.l.cit], p)
-	}
-	for c, ps := range byCit {
-		if len(c.lines) > 1 {
-			if err := t.vote(st, c, ps); err != nil {
-				return err
-			}
-		}
-	}
+	return nil
+}
+
+// settle places the pending lines: accepted candidates are taken, ties
+// leave shadow candidates (single-line citations), the rest are gone.
+func (t *Tracker) settle(st *stepState, pending []*pend) {
 	for _, p := range pending {
 		l := p.l
 		switch {
@@ -340,25 +349,23 @@ func (t *Tracker) resolve(st *stepState, pending []*pend) error {
 			l.alive = false
 		}
 	}
-	return nil
 }
 
-// vote applies block consistency to the pending lines ps of citation c.
-func (t *Tracker) vote(st *stepState, c *citation, ps []*pend) error {
+// vote applies block consistency to citation c: its lines vote for an
+// offset (path, first line) with their new places; lines left unresolved
+// or tied take the slot the vote gives them when the text there is theirs
+// and no other line of the citation holds it.
+func (t *Tracker) vote(st *stepState, c *citation, pend map[*line]*pend) error {
 	type slot struct {
 		path string
 		base int
 	}
 	votes := map[slot]int{}
-	isPending := map[*line]*pend{}
-	for _, p := range ps {
-		isPending[p.l] = p
-	}
 	for _, l := range c.lines {
 		if !l.alive {
 			continue
 		}
-		if p, ok := isPending[l]; ok {
+		if p, ok := pend[l]; ok {
 			if len(p.best) == 1 {
 				votes[slot{p.best[0].path, p.best[0].idx - l.k}]++
 			}
@@ -373,7 +380,7 @@ func (t *Tracker) vote(st *stepState, c *citation, ps []*pend) error {
 			win, n = s, v
 		}
 	}
-	if n == 0 {
+	if n == 0 || !hasUnresolved(c, pend) {
 		return nil
 	}
 	h, ok, err := t.entry(st.to, win.path)
@@ -384,20 +391,43 @@ func (t *Tracker) vote(st *stepState, c *citation, ps []*pend) error {
 	if err != nil {
 		return err
 	}
-	for _, p := range ps {
-		if len(p.best) == 1 {
+	claimed := map[int]bool{}
+	for _, l := range c.lines {
+		if !l.alive {
 			continue
 		}
-		j := win.base + p.l.k
-		if j < 0 || j >= len(tx.keys) {
+		if p, ok := pend[l]; ok {
+			if len(p.best) == 1 && p.best[0].path == win.path {
+				claimed[p.best[0].idx] = true
+			}
+		} else if l.path == win.path {
+			claimed[l.idx] = true
+		}
+	}
+	for _, l := range c.lines {
+		p, ok := pend[l]
+		if !l.alive || !ok || len(p.best) == 1 {
 			continue
 		}
-		key := tx.keys[j]
-		if key == p.l.cur || (!trivial(p.l.cur) && similarity(key, p.l.cur) >= 0.8) {
-			p.best = []cand{{path: win.path, tx: tx, idx: j, content: similarity(key, p.l.cur), score: 0.9}}
+		j := win.base + l.k
+		if j < 0 || j >= len(tx.keys) || claimed[j] {
+			continue
+		}
+		if key := tx.keys[j]; key == l.cur || (!trivial(l.cur) && similarity(key, l.cur) >= 0.8) {
+			p.best = []cand{{path: win.path, tx: tx, idx: j, content: similarity(key, l.cur), score: 0.9}}
+			claimed[j] = true
 		}
 	}
 	return nil
+}
+
+func hasUnresolved(c *citation, pend map[*line]*pend) bool {
+	for _, l := range c.lines {
+		if p, ok := pend[l]; ok && len(p.best) != 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // pick scores candidates for a pending line and returns the accepted one,
@@ -455,8 +485,17 @@ func (t *Tracker) pick(p *pend, cs []cand) []cand {
 		if c.content <= minContent {
 			continue
 		}
-		c.ctx = cosine(qctx, contextOf(c.tx, c.idx))
+		if triv {
+			c.ctx = trivialContextSim(q, qctx, contextOf(c.tx, c.idx))
+		} else {
+			c.ctx = contextSim(qctx, contextOf(c.tx, c.idx))
+		}
 		c.score = contentWeight*c.content + contextWeight*c.ctx
+		if triv {
+			// The content is equal by construction: only the context tells
+			// the candidates apart.
+			c.score = c.ctx
+		}
 		if !c.cross && p.m != nil {
 			if h := p.m.hunkOf[p.oldIdx]; h >= 0 {
 				hk := p.m.hunks[h]
@@ -468,7 +507,7 @@ func (t *Tracker) pick(p *pend, cs []cand) []cand {
 		switch {
 		case c.score <= minScore:
 			continue
-		case triv && c.ctx < 0.6:
+		case triv && c.ctx < minTrivialContext:
 			continue
 		case c.cross && weak(q) && (c.content < 1 || c.ctx < 0.5):
 			continue
@@ -520,4 +559,21 @@ func dice(a, b []uint16) float64 {
 		}
 	}
 	return 2 * float64(common) / float64(len(a)+len(b))
+}
+
+// dropOrphans kills the trivial lines of a citation whose non-trivial lines
+// are all gone: braces and blank lines are never relocated on their own.
+func (c *citation) dropOrphans() {
+	strong, alive := false, false
+	for _, l := range c.lines {
+		if !trivial(l.orig) {
+			strong = true
+			alive = alive || l.alive
+		}
+	}
+	if strong && !alive {
+		for _, l := range c.lines {
+			l.alive = false
+		}
+	}
 }
