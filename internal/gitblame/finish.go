@@ -114,7 +114,7 @@ func (t *Tracker) contentSearch(v *version, c *citation) error {
 	if len(want) == 0 && c.snippet != "" {
 		want = strings.Split(c.snippet, "\n")
 	}
-	if len(want) == 0 || alnum(strings.Join(want, "")) == 0 {
+	if len(want) == 0 {
 		r.Status = Gone
 		r.Note += "; the citation has no text to search for"
 		return nil
