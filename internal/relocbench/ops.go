@@ -15,6 +15,7 @@ var Categories = []string{
 	"move-to-other-file", "extract-new-file", "rename", "rename-edit",
 	"move-folder", "split-file", "swap-blocks", "duplicate-block",
 	"rename-identifier", "crlf", "delete-block", "merge-both-sides",
+	"replace-lines",
 }
 
 // planner applies one edit of its category to s, in file target, and
@@ -38,6 +39,7 @@ var planners = map[string]planner{
 	"rename-identifier":   opRenameIdent,
 	"crlf":                opCRLF,
 	"delete-block":        opDeleteBlock,
+	"replace-lines":       opReplaceLines,
 }
 
 func ids(ls []lineObj) []int {
@@ -359,4 +361,42 @@ func noise(r *rand.Rand, s *state, avoid map[string]bool) string {
 		}
 	}
 	return "tweak " + p
+}
+
+// opReplaceLines rewrites a few consecutive lines into unrelated code (new
+// identities): the old lines are gone, and something else stands where
+// they were, the case where a guess is most tempting.
+func opReplaceLines(r *rand.Rand, s *state, target string) (string, []int, bool) {
+	f := s.files[target]
+	if len(f.lines) < 20 {
+		return "", nil, false
+	}
+	at := r.IntN(len(f.lines) - 6)
+	k := 1 + r.IntN(4)
+	// Unrelated lines: taken from another part of the repository and kept
+	// only if they are not similar to the lines they replace.
+	var pool []string
+	for _, p := range s.paths() {
+		for _, l := range s.files[p].lines {
+			if citable(l.text) {
+				pool = append(pool, l.text)
+			}
+		}
+	}
+	var focus []int
+	for i := at; i < at+k; i++ {
+		old := f.lines[i].text
+		if !citable(old) {
+			continue
+		}
+		for tries := 0; tries < 20; tries++ {
+			cand := pool[r.IntN(len(pool))]
+			if simNorm(cand, old) < 0.4 {
+				focus = append(focus, f.lines[i].id)
+				f.lines[i] = s.newLine(cand)
+				break
+			}
+		}
+	}
+	return "rewrite lines", focus, len(focus) > 0
 }
