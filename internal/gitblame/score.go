@@ -152,7 +152,8 @@ const minTrivialContext = 0.8
 // trivialContextSim scores the context of a trivial line by the side it
 // belongs to: a closing line ("}", ")", "end") by the lines above it, which
 // it closes and which move with it; an opening line by the lines below;
-// anything else (blank lines, "return nil") by both.
+// anything else ("return nil", "} else {") by its better side, since at the
+// edge of a moved block only one side moves with it.
 func trivialContextSim(key string, a, b surroundings) float64 {
 	closing := strings.HasPrefix(key, "}") || strings.HasPrefix(key, ")") || strings.HasPrefix(key, "]") || key == "end"
 	opening := strings.HasSuffix(key, "{") || strings.HasSuffix(key, "(") || strings.HasSuffix(key, "[")
@@ -162,5 +163,5 @@ func trivialContextSim(key string, a, b surroundings) float64 {
 	case opening && !closing && (len(a.below) > 0 || len(b.below) > 0):
 		return cosine(a.below, b.below)
 	}
-	return contextSim(a, b)
+	return max(cosine(a.above, b.above), cosine(a.below, b.below))
 }

@@ -32,6 +32,7 @@ type cand struct {
 	tx      *text
 	idx     int
 	cross   bool
+	slider  bool // an Equal-run line Myers may have misaligned
 	content float64
 	ctx     float64
 	score   float64
@@ -299,7 +300,7 @@ func (t *Tracker) resolve(st *stepState, pending []*pend) error {
 			// braces and blanks, which may belong to this line instead.
 			for j, ins := range p.m.inserted {
 				if ins || p.m.weakNew[j] {
-					cs = append(cs, cand{path: p.newPath, tx: p.nt, idx: j})
+					cs = append(cs, cand{path: p.newPath, tx: p.nt, idx: j, slider: !ins})
 				}
 			}
 		}
@@ -413,8 +414,13 @@ func (t *Tracker) vote(st *stepState, c *citation, pend map[*line]*pend) error {
 		if j < 0 || j >= len(tx.keys) || claimed[j] {
 			continue
 		}
-		if key := tx.keys[j]; key == l.cur || (!trivial(l.cur) && similarity(key, l.cur) >= 0.8) {
-			p.best = []cand{{path: win.path, tx: tx, idx: j, content: similarity(key, l.cur), score: 0.9}}
+		// Between neighbours of the citation that landed next to the slot,
+		// an edited line is recognised at half similarity.
+		boxed := (l.k == 0 || claimed[j-1]) && (l.k == len(c.lines)-1 || claimed[j+1])
+		key := tx.keys[j]
+		sim := similarity(key, l.cur)
+		if key == l.cur || (!trivial(l.cur) && sim >= 0.8) || (boxed && sim >= 0.5) {
+			p.best = []cand{{path: win.path, tx: tx, idx: j, content: sim, score: 0.9}}
 			claimed[j] = true
 		}
 	}
@@ -458,6 +464,9 @@ func (t *Tracker) pick(p *pend, cs []cand) []cand {
 			if k == q {
 				pres = append(pres, pre{i, 2})
 				continue
+			}
+			if c.slider {
+				continue // a slider is only ever the same line
 			}
 			if len(k)*3 < len(q) || len(q)*3 < len(k) {
 				continue

@@ -98,8 +98,30 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := rand.New(rand.NewPCG(cfg.Seed, 0x6d656d63))
 	rep := &Report{Rows: map[string]map[string]*Tally{}}
+	scs := generate(c, cfg)
+	for i, sc := range scs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		dir, err := os.MkdirTemp(cfg.WorkDir, "relocbench-")
+		if err != nil {
+			return nil, fmt.Errorf("relocbench: %w", err)
+		}
+		err = runScenario(ctx, cfg, rep, sc, dir, i)
+		os.RemoveAll(dir)
+		if err != nil {
+			return nil, fmt.Errorf("relocbench: scenario %d (%s): %w", i, sc.category, err)
+		}
+		rep.Scenarios++
+		rep.Commits += len(sc.commits)
+	}
+	return rep, nil
+}
+
+// generate makes the scenarios of a run, deterministically from the seed.
+func generate(c *corpus, cfg Config) []*scenario {
+	r := rand.New(rand.NewPCG(cfg.Seed, 0x6d656d63))
 	var scs []*scenario
 	for _, cat := range Categories {
 		for i := 0; i < cfg.PerCategory; i++ {
@@ -113,23 +135,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		scs = append(scs, chainScenario(r, c, n))
 	}
-	for i, sc := range scs {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		dir, err := os.MkdirTemp(cfg.WorkDir, "relocbench-")
-		if err != nil {
-			return nil, fmt.Errorf("relocbench: %w", err)
-		}
-		err = runScenario(ctx, cfg, rep, sc, dir)
-		os.RemoveAll(dir)
-		if err != nil {
-			return nil, fmt.Errorf("relocbench: scenario %d (%s): %w", i, sc.category, err)
-		}
-		rep.Scenarios++
-		rep.Commits += len(sc.commits)
-	}
-	return rep, nil
+	return scs
 }
 
 // prediction is a method's answer for one citation.
@@ -140,7 +146,7 @@ type prediction struct {
 	line, end int
 }
 
-func runScenario(ctx context.Context, cfg Config, rep *Report, sc *scenario, dir string) error {
+func runScenario(ctx context.Context, cfg Config, rep *Report, sc *scenario, dir string, idx int) error {
 	hashes, err := sc.write(dir)
 	if err != nil {
 		return err
@@ -213,7 +219,7 @@ func runScenario(ctx context.Context, cfg Config, rep *Report, sc *scenario, dir
 			}
 			if m == "tracker" && cfg.Trace != nil && !exact(t, p) {
 				c := sc.cites[i]
-				fmt.Fprintf(cfg.Trace, "%s: %s:%d-%d %q truth=%+v got=%+v (%v %s)\n", sc.category, c.path, c.line, c.end, snippetOf(c), t, p, res[i].Status, res[i].Note)
+				fmt.Fprintf(cfg.Trace, "#%d %s: %s:%d-%d %q truth=%+v got=%+v (%v %s)\n", idx, sc.category, c.path, c.line, c.end, snippetOf(c), t, p, res[i].Status, res[i].Note)
 			}
 		}
 	}

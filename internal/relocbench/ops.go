@@ -384,6 +384,7 @@ func opReplaceLines(r *rand.Rand, s *state, target string) (string, []int, bool)
 		}
 	}
 	var focus []int
+	window := append([]lineObj(nil), f.lines[max(0, at-3):min(len(f.lines), at+k+3)]...)
 	for i := at; i < at+k; i++ {
 		old := f.lines[i].text
 		if !citable(old) {
@@ -391,7 +392,7 @@ func opReplaceLines(r *rand.Rand, s *state, target string) (string, []int, bool)
 		}
 		for tries := 0; tries < 20; tries++ {
 			cand := pool[r.IntN(len(pool))]
-			if simNorm(cand, old) < 0.4 {
+			if unrelated(cand, window) {
 				focus = append(focus, f.lines[i].id)
 				f.lines[i] = s.newLine(cand)
 				break
@@ -399,4 +400,15 @@ func opReplaceLines(r *rand.Rand, s *state, target string) (string, []int, bool)
 		}
 	}
 	return "rewrite lines", focus, len(focus) > 0
+}
+
+// unrelated reports whether s is unlike every line of window, so that a
+// rewritten line cannot pass for one of its neighbours.
+func unrelated(s string, window []lineObj) bool {
+	for _, l := range window {
+		if simNorm(s, l.text) >= 0.4 {
+			return false
+		}
+	}
+	return true
 }

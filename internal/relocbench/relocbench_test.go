@@ -8,6 +8,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/git-memcite/git-memcite/internal/gitblame"
 )
 
 var (
@@ -79,3 +82,78 @@ func TestMapLine(t *testing.T) {
 		}
 	}
 }
+
+var speed = flag.Bool("relocbench.speed", false, "run the speed comparison (slow: builds repositories of 2,000 and 10,000 commits)")
+
+// speedCases are the speed targets of the relocation issue.
+var speedCases = []struct {
+	name                            string
+	files, commits, hot, cited, per int
+	target                          time.Duration
+}{
+	{"1000 citations, 100 files, 2000 commits", 100, 2000, 0, 100, 10, 2 * time.Second},
+	{"1 citation, 10000 commits (file edited every 4th)", 10, 10000, 4, 1, 1, time.Second},
+}
+
+// TestSpeed compares the tracker with git blame --reverse on the issue's
+// speed scenarios and reports the times; it fails if the tracker misses a
+// target by more than 50% (the targets are for an idle 2-core machine).
+func TestSpeed(t *testing.T) {
+	if !*speed {
+		t.Skip("use -relocbench.speed")
+	}
+	for _, sc := range speedCases {
+		t.Run(sc.name, func(t *testing.T) {
+			sr, err := BuildSpeedRepo(goroot(t), t.TempDir(), sc.files, sc.commits, sc.hot, sc.cited, sc.per, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var best time.Duration
+			var res []gitblame.Result
+			for i := 0; i < 3; i++ {
+				r, d, err := sr.TrackAll(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if i == 0 || d < best {
+					best, res = d, r
+				}
+			}
+			gb, err := sr.BlameReverse()
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts := map[gitblame.Status]int{}
+			for _, r := range res {
+				counts[r.Status]++
+			}
+			t.Logf("%s: tracker %v (best of 3, cold caches), git blame --reverse %v, ratio %.2fx; results %v",
+				sc.name, best.Round(time.Millisecond), gb.Round(time.Millisecond), float64(gb)/float64(best), counts)
+			if best > sc.target*3/2 {
+				t.Errorf("tracker took %v, target %v", best, sc.target)
+			}
+		})
+	}
+}
+
+func benchSpeed(b *testing.B, i int) {
+	sc := speedCases[i]
+	sr, err := BuildSpeedRepo(goroot(b), b.TempDir(), sc.files, sc.commits, sc.hot, sc.cited, sc.per, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, _, err := sr.TrackAll(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkTrack1000Citations: 1,000 citations in 100 files across 2,000
+// commits (target 2 s per operation).
+func BenchmarkTrack1000Citations(b *testing.B) { benchSpeed(b, 0) }
+
+// BenchmarkTrackOneCitation10kCommits: one citation across 10,000 commits
+// (target 1 s per operation).
+func BenchmarkTrackOneCitation10kCommits(b *testing.B) { benchSpeed(b, 1) }

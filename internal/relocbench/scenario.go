@@ -153,6 +153,9 @@ func mergeEdit(r *rand.Rand, sc *scenario, s *state, target string) []int {
 	fork := len(sc.commits) - 1
 	f := s.files[target]
 	n := len(f.lines)
+	if n < 20 {
+		return nil
+	}
 	top := 2 + r.IntN(n/4)
 	var ins []lineObj
 	for i := 0; i < 1+r.IntN(5); i++ {
