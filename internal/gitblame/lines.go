@@ -205,7 +205,10 @@ func buildMap(a, b *text) *lineMap {
 			for k := 0; k < r.N; k++ {
 				strong = strong || !trivial(a.keys[r.Old+k])
 			}
-			if !strong {
+			// A run of one or two lines between two hunks is as likely a
+			// coincidence as a lineage (swapped blocks ending alike).
+			short := r.N <= 2 && ri > 0 && ri < len(runs)-1
+			if !strong || short {
 				for k := 0; k < r.N; k++ {
 					weak(k)
 				}

@@ -106,7 +106,11 @@ func cosine(a, b vector) float64 {
 // surroundings is the context of a line: the tokens of up to contextLines
 // non-trivial lines above and below it, weighted by closeness (1, 3/4,
 // 1/2, 1/4), so that the nearest neighbours count most.
-type surroundings struct{ above, below vector }
+type surroundings struct {
+	above, below vector
+	// nearAbove and nearBelow are the closest non-trivial lines.
+	nearAbove, nearBelow string
+}
 
 func contextOf(t *text, i int) surroundings {
 	c := surroundings{above: vector{}, below: vector{}}
@@ -115,6 +119,9 @@ func contextOf(t *text, i int) surroundings {
 		if trivial(t.keys[k]) {
 			continue
 		}
+		if n == 0 {
+			c.nearAbove = t.keys[k]
+		}
 		addTokens(c.above, t.keys[k], float64(contextLines-n)/contextLines)
 		n++
 	}
@@ -122,6 +129,9 @@ func contextOf(t *text, i int) surroundings {
 	for k := i + 1; k < len(t.keys) && n < contextLines; k++ {
 		if trivial(t.keys[k]) {
 			continue
+		}
+		if n == 0 {
+			c.nearBelow = t.keys[k]
 		}
 		addTokens(c.below, t.keys[k], float64(contextLines-n)/contextLines)
 		n++
@@ -153,15 +163,24 @@ const minTrivialContext = 0.8
 // belongs to: a closing line ("}", ")", "end") by the lines above it, which
 // it closes and which move with it; an opening line by the lines below;
 // anything else ("return nil", "} else {") by its better side, since at the
-// edge of a moved block only one side moves with it.
+// edge of a moved block only one side moves with it. A side counts only if
+// its nearest non-trivial line is the same on both: a brace is identified
+// by the line it is attached to, not by a resemblance of the area.
 func trivialContextSim(key string, a, b surroundings) float64 {
 	closing := strings.HasPrefix(key, "}") || strings.HasPrefix(key, ")") || strings.HasPrefix(key, "]") || key == "end"
 	opening := strings.HasSuffix(key, "{") || strings.HasSuffix(key, "(") || strings.HasSuffix(key, "[")
-	switch {
-	case closing && !opening && (len(a.above) > 0 || len(b.above) > 0):
-		return cosine(a.above, b.above)
-	case opening && !closing && (len(a.below) > 0 || len(b.below) > 0):
-		return cosine(a.below, b.below)
+	above, below := 0.0, 0.0
+	if a.nearAbove != "" && a.nearAbove == b.nearAbove {
+		above = cosine(a.above, b.above)
 	}
-	return max(cosine(a.above, b.above), cosine(a.below, b.below))
+	if a.nearBelow != "" && a.nearBelow == b.nearBelow {
+		below = cosine(a.below, b.below)
+	}
+	switch {
+	case closing && !opening:
+		return above
+	case opening && !closing:
+		return below
+	}
+	return max(above, below)
 }
