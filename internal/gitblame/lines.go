@@ -13,6 +13,7 @@ import (
 type text struct {
 	raw  []string // lines without their line ending ("\r\n" or "\n")
 	keys []string // whitespace-collapsed, trimmed lines
+	ids  []rune   // interned keys, set when first diffed
 }
 
 // splitText splits content into lines. A final line without a newline is a
@@ -36,13 +37,36 @@ func splitText(b []byte) *text {
 
 // normalize trims a line and collapses each run of white space to one
 // space, so that reindentation and trailing blanks do not count as edits
-// in the line diff.
+// in the line diff. It allocates only when something changes inside.
 func normalize(s string) string {
 	s = strings.TrimSpace(s)
-	if !strings.ContainsAny(s, " \t\r\v\f") {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\t' || c == '\r' || c == '\v' || c == '\f' || (c == ' ' && i+1 < len(s) && s[i+1] == ' ') {
+			clean = false
+			break
+		}
+	}
+	if clean {
 		return s
 	}
-	return strings.Join(strings.Fields(s), " ")
+	var sb strings.Builder
+	sb.Grow(len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' {
+			space = true
+			continue
+		}
+		if space {
+			sb.WriteByte(' ')
+			space = false
+		}
+		sb.WriteByte(c)
+	}
+	return sb.String()
 }
 
 // alnum counts the letters and digits of s.
@@ -94,15 +118,39 @@ type Run struct {
 	N        int
 }
 
+// interner gives every distinct line key a rune, so that a line diff is a
+// diff of rune slices (go-diff's line mode, without re-splitting text).
+type interner map[string]rune
+
+// runes returns the rune of each key. It skips the surrogate range, as
+// go-diff's own line hashing does, so every rune is valid.
+func (in interner) runes(keys []string) []rune {
+	out := make([]rune, len(keys))
+	for i, k := range keys {
+		r, ok := in[k]
+		if !ok {
+			r = rune(len(in))
+			if r >= 0xD800 {
+				r += 0x800
+			}
+			in[k] = r
+		}
+		out[i] = r
+	}
+	return out
+}
+
 // diffKeys computes a line diff of two line slices with go-diff's Myers
-// implementation in line mode (each distinct line becomes one rune) and no
+// implementation in line mode (each distinct line is one rune) and no
 // timeout, so the result is deterministic.
 func diffKeys(a, b []string) []Run {
+	in := interner{}
+	return diffRunes(in.runes(a), in.runes(b))
+}
+
+func diffRunes(ra, rb []rune) []Run {
 	dmp := diffmatchpatch.New()
 	dmp.DiffTimeout = 0
-	ta := joinLines(a)
-	tb := joinLines(b)
-	ra, rb, _ := dmp.DiffLinesToRunes(ta, tb)
 	diffs := dmp.DiffMainRunes(ra, rb, false)
 	var runs []Run
 	oi, ni := 0, 0
@@ -133,18 +181,6 @@ func diffKeys(a, b []string) []Run {
 	return runs
 }
 
-func joinLines(ls []string) string {
-	if len(ls) == 0 {
-		return ""
-	}
-	var sb strings.Builder
-	for _, l := range ls {
-		sb.WriteString(l)
-		sb.WriteByte('\n')
-	}
-	return sb.String()
-}
-
 // lineMap maps the lines of one blob to the lines of another.
 type lineMap struct {
 	fwd      []int  // old line -> new line, -1 if deleted
@@ -165,6 +201,10 @@ type lineMap struct {
 type hunk struct{ OldStart, OldEnd, NewStart, NewEnd int }
 
 func buildMap(a, b *text) *lineMap {
+	return buildMapRuns(a, b, diffKeys(a.keys, b.keys))
+}
+
+func buildMapRuns(a, b *text, runs []Run) *lineMap {
 	m := &lineMap{
 		fwd:      make([]int, len(a.keys)),
 		inserted: make([]bool, len(b.keys)),
@@ -177,7 +217,6 @@ func buildMap(a, b *text) *lineMap {
 		m.hunkOf[i] = -1
 	}
 	cur := -1
-	runs := diffKeys(a.keys, b.keys)
 	for ri, r := range runs {
 		switch r.Op {
 		case OpEqual:

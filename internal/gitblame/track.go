@@ -50,6 +50,7 @@ type Target struct {
 // is not safe for concurrent use.
 type Tracker struct {
 	h      History
+	intern interner
 	texts  map[Hash]*text
 	maps   map[[2]Hash]*lineMap
 	bigram map[string][]uint16
@@ -59,6 +60,7 @@ type Tracker struct {
 func New(h History) *Tracker {
 	return &Tracker{
 		h:      h,
+		intern: interner{},
 		texts:  map[Hash]*text{},
 		maps:   map[[2]Hash]*lineMap{},
 		bigram: map[string][]uint16{},
@@ -179,9 +181,19 @@ func (t *Tracker) Track(ctx context.Context, anchors []Anchor, target Target) ([
 		if err != nil {
 			return nil, err
 		}
+		lastBase := start
+		for b := range active {
+			lastBase = max(lastBase, pos[b])
+		}
 		for i := start + 1; i < len(chain); i++ {
 			if err := ctx.Err(); err != nil {
 				return nil, err
+			}
+			if len(live) == 0 && i > lastBase {
+				// Every citation is settled (gone): the rest of the walk
+				// cannot change a result.
+				prev = &version{commit: tc}
+				break
 			}
 			next := &version{commit: chain[i]}
 			if live, err = t.step(prev, next, live); err != nil {
@@ -425,7 +437,13 @@ func (t *Tracker) lineMap(a, b Hash) (*lineMap, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := buildMap(ta, tb)
+	if ta.ids == nil {
+		ta.ids = t.intern.runes(ta.keys)
+	}
+	if tb.ids == nil {
+		tb.ids = t.intern.runes(tb.keys)
+	}
+	m := buildMapRuns(ta, tb, diffRunes(ta.ids, tb.ids))
 	t.maps[k] = m
 	return m, nil
 }

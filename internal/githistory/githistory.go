@@ -13,11 +13,14 @@ import (
 	"io"
 	"strings"
 
+	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 )
@@ -33,6 +36,7 @@ type Repo struct {
 	commits map[plumbing.Hash]*gitblame.Commit
 	trees   map[plumbing.Hash]*object.Tree
 	entries map[entryKey]entryVal
+	closer  interface{ Close() error }
 }
 
 type entryKey struct {
@@ -47,13 +51,38 @@ type entryVal struct {
 
 var _ gitblame.History = (*Repo)(nil)
 
-// Open opens the repository containing dir (it looks for .git upwards).
+// Open opens the repository containing dir (it looks for .git upwards,
+// and follows .git files of linked worktrees). Pack files stay open until
+// Close.
 func Open(dir string) (*Repo, error) {
 	r, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
 	if err != nil {
 		return nil, fmt.Errorf("githistory: open %s: %w", dir, err)
 	}
+	// Reopen the object storage keeping pack file descriptors: go-git
+	// otherwise reopens the pack for every object read.
+	if fs, ok := r.Storer.(*filesystem.Storage); ok {
+		st := filesystem.NewStorageWithOptions(fs.Filesystem(), cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
+		wt, err := r.Worktree()
+		var wfs billy.Filesystem
+		if err == nil {
+			wfs = wt.Filesystem
+		}
+		if r2, err := git.Open(st, wfs); err == nil {
+			rp := New(r2)
+			rp.closer = st
+			return rp, nil
+		}
+	}
 	return New(r), nil
+}
+
+// Close releases the pack files held open by Open.
+func (r *Repo) Close() error {
+	if r.closer != nil {
+		return r.closer.Close()
+	}
+	return nil
 }
 
 // New wraps an open go-git repository (for example an in-memory one).

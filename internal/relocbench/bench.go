@@ -155,6 +155,7 @@ func runScenario(ctx context.Context, cfg Config, rep *Report, sc *scenario, dir
 	if err != nil {
 		return err
 	}
+	defer repo.Close()
 	head, err := gitblame.ParseHash(hashes[len(hashes)-1])
 	if err != nil {
 		return err

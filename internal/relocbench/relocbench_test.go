@@ -110,6 +110,7 @@ func TestSpeed(t *testing.T) {
 			}
 			var best time.Duration
 			var res []gitblame.Result
+			runtime.GC() // the build's garbage is not the tracker's cost
 			for i := 0; i < 3; i++ {
 				r, d, err := sr.TrackAll(context.Background())
 				if err != nil {
@@ -127,8 +128,8 @@ func TestSpeed(t *testing.T) {
 			for _, r := range res {
 				counts[r.Status]++
 			}
-			t.Logf("%s: tracker %v (best of 3, cold caches), git blame --reverse %v, ratio %.2fx; results %v",
-				sc.name, best.Round(time.Millisecond), gb.Round(time.Millisecond), float64(gb)/float64(best), counts)
+			t.Logf("%s: tracker %v (best of 3, cold caches), git blame --reverse %v, ratio %.2fx; results %v, %d not at their true place",
+				sc.name, best.Round(time.Millisecond), gb.Round(time.Millisecond), float64(gb)/float64(best), counts, sr.Wrong(res))
 			if best > sc.target*3/2 {
 				t.Errorf("tracker took %v, target %v", best, sc.target)
 			}

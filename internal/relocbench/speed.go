@@ -23,13 +23,16 @@ type SpeedRepo struct {
 	Head    string // last commit
 	Commits int
 	Anchors []gitblame.Anchor
+	// truths are the true places of the anchors at Head.
+	truths []truth
 }
 
 // BuildSpeedRepo writes a repository of nFiles Go files (standard library
 // sources) and nCommits first-parent commits into dir. Each commit edits
 // one to three files (a line inserted, deleted or lightly edited); the
 // first file is edited in one commit out of hotEvery at least. It cites
-// perFile lines in each of the first citedFiles files at the first commit.
+// perFile lines in each of the first citedFiles files at the first commit;
+// those lines move but are never edited or deleted.
 func BuildSpeedRepo(goroot, dir string, nFiles, nCommits, hotEvery, citedFiles, perFile int, seed uint64) (*SpeedRepo, error) {
 	c, err := loadCorpus(goroot, 120)
 	if err != nil {
@@ -42,10 +45,17 @@ func BuildSpeedRepo(goroot, dir string, nFiles, nCommits, hotEvery, citedFiles, 
 		return nil, err
 	}
 	sr := &SpeedRepo{Dir: dir, Commits: nCommits}
-	// Citations at the first commit.
+	// Citations at the first commit. Cited lines are never deleted or
+	// edited (only shifted), so that every one is followed to the end.
+	protected := map[int]bool{}
+	var cites []citeSpec
 	for _, p := range paths[:min(citedFiles, len(paths))] {
 		for _, cs := range pickCites(r, s, p, nil, 0, perFile) {
+			cites = append(cites, cs)
 			sr.Anchors = append(sr.Anchors, gitblame.Anchor{Path: cs.path, Line: cs.line, LineEnd: cs.end, Snippet: snippetOf(cs)})
+			for _, id := range cs.ids {
+				protected[id] = true
+			}
 		}
 	}
 	var buf bytes.Buffer
@@ -65,7 +75,11 @@ func BuildSpeedRepo(goroot, dir string, nFiles, nCommits, hotEvery, citedFiles, 
 			for p := range dirty {
 				f := s.files[p]
 				at := r.IntN(len(f.lines))
-				switch r.IntN(3) {
+				op := r.IntN(3)
+				if protected[f.lines[at].id] || (op == 1 && at+1 < len(f.lines) && protected[f.lines[at+1].id]) {
+					op = 0
+				}
+				switch op {
 				case 0:
 					f.lines = append(f.lines[:at], append([]lineObj{s.newLine("\t// change " + strconv.Itoa(i))}, f.lines[at:]...)...)
 				case 1:
@@ -100,6 +114,9 @@ func BuildSpeedRepo(goroot, dir string, nFiles, nCommits, hotEvery, citedFiles, 
 		}
 		buf.WriteString("\n")
 	}
+	sc := &scenario{cites: cites, commits: []commitRec{{st: s}}}
+	sc.finish()
+	sr.truths = sc.truths
 	marks := filepath.Join(dir, ".git", "bench-marks")
 	if err := runGit(dir, &buf, "fast-import", "--quiet", "--export-marks="+marks); err != nil {
 		return nil, err
@@ -138,6 +155,7 @@ func (sr *SpeedRepo) TrackAll(ctx context.Context) ([]gitblame.Result, time.Dura
 	if err != nil {
 		return nil, 0, err
 	}
+	defer repo.Close()
 	head, err := gitblame.ParseHash(sr.Head)
 	if err != nil {
 		return nil, 0, err
@@ -164,4 +182,18 @@ func (sr *SpeedRepo) BlameReverse() (time.Duration, error) {
 		}
 	}
 	return time.Since(start), nil
+}
+
+// Wrong counts the results that are not exactly at their true place.
+func (sr *SpeedRepo) Wrong(res []gitblame.Result) int {
+	n := 0
+	for i, r := range res {
+		t := sr.truths[i]
+		p := prediction{loc: r.Status == gitblame.Unchanged || r.Status == gitblame.Moved || r.Status == gitblame.Changed,
+			path: r.Location.Path, line: r.Location.Line, end: r.Location.LineEnd}
+		if !t.partial && !exact(t, p) {
+			n++
+		}
+	}
+	return n
 }
