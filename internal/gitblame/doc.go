@@ -29,9 +29,11 @@
 //     to the path; none means the file was deleted.
 //  4. Line-diff the old and new blob (go-diff Myers in line mode over the
 //     keys, no timeout, cached per blob pair). A line inside an Equal run
-//     maps exactly, except trivial lines at the edges of a run next to a
-//     change or in runs of trivial lines only ("sliders" Myers may align
-//     with an identical line elsewhere), which go to step 5.
+//     maps exactly, except "sliders" that Myers may have aligned with the
+//     wrong copy of an identical line: trivial lines at the edges of a run
+//     next to a change, runs of trivial lines only, and runs of one or two
+//     lines between two changes. Those go to step 5, where their Equal
+//     partner competes with the inserted lines of the same text.
 //  5. A line inside a changed hunk is matched against the inserted lines of
 //     the new file (a move within the file or an edit in place) and the
 //     slider lines of step 4. Score = 0.6 content + 0.4 context (LHDiff):
@@ -106,5 +108,8 @@
 // Walking is one commit read and one cached tree-entry lookup per tracked
 // path per commit; diffs are computed only where a tracked path's blob
 // changed and are cached per blob pair, so anchors sharing a path share
-// them. Anchors sharing a base share the walk.
+// them. Line keys are interned once per blob, so a diff is Myers over
+// rune slices. Anchors sharing a base share the walk, and the walk stops
+// once every citation is settled (gone). Reading blobs (zlib and deltas in
+// go-git) dominates the cost on long histories.
 package gitblame
