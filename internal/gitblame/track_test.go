@@ -3,10 +3,8 @@ package gitblame_test
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -16,45 +14,6 @@ import (
 	"github.com/git-memcite/git-memcite/internal/githistory"
 	"github.com/git-memcite/git-memcite/internal/source"
 )
-
-// dirSource is a minimal working-tree source.Source for tests.
-type dirSource struct{ dir string }
-
-func (d dirSource) Name() string { return "working tree" }
-
-func (d dirSource) Stat(p string) (source.Entry, error) {
-	fi, err := os.Stat(filepath.Join(d.dir, p))
-	if err != nil {
-		return source.Entry{}, err
-	}
-	if fi.IsDir() {
-		return source.Entry{Kind: source.KindDir}, nil
-	}
-	return source.Entry{Kind: source.KindFile, Size: fi.Size()}, nil
-}
-
-func (d dirSource) ReadFile(p string) ([]byte, error) {
-	return os.ReadFile(filepath.Join(d.dir, filepath.FromSlash(p)))
-}
-
-func (d dirSource) List(string) ([]string, error) {
-	var out []string
-	err := filepath.WalkDir(d.dir, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if e.IsDir() && e.Name() == ".git" {
-			return filepath.SkipDir
-		}
-		if e.Type().IsRegular() {
-			rel, _ := filepath.Rel(d.dir, p)
-			out = append(out, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	sort.Strings(out)
-	return out, err
-}
 
 func open(t *testing.T, scenario string) (string, *githistory.Repo) {
 	t.Helper()
@@ -98,7 +57,11 @@ func TestTrackToWorkingTree(t *testing.T) {
 		{Path: "shop.go", Line: 19, Snippet: "total += item.Price", Base: base},
 		{Path: "shop.go", Line: 27, Snippet: `"empty order"`, Base: base},
 	}
-	res, err := gitblame.New(repo).Track(context.Background(), anchors, gitblame.Target{Commit: resolve(t, repo, "main"), View: dirSource{dir}})
+	wt, err := source.NewWorktree(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := gitblame.New(repo).Track(context.Background(), anchors, gitblame.Target{Commit: resolve(t, repo, "main"), View: wt})
 	if err != nil {
 		t.Fatal(err)
 	}
