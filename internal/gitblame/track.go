@@ -327,6 +327,16 @@ func (t *Tracker) activate(v *version, cs []*citation, route Route, live []*line
 				first, last = at, at+len(want)-1
 			}
 		}
+		if c.snippet != "" && len(c.a.Text) == 0 && !strings.Contains(strings.Join(window(tx, first, last), "\n"), c.snippet) {
+			// The snippet is not at the cited lines in the base either: the
+			// citation was already off when recorded. Follow the nearest
+			// occurrence of the snippet in the base instead, if there is one.
+			if at, ok := findSnippet(tx, c.snippet, first); ok {
+				c.res.Note = fmt.Sprintf("snippet found at line %d of the base, not %d", at+1, first+1)
+				last += at - first
+				first = at
+			}
+		}
 		if first < 0 || last >= len(tx.keys) {
 			c.gone = true
 			c.res.Note = fmt.Sprintf("lines %d-%d are outside %s at base (%d lines)", first+1, last+1, p, len(tx.keys))
@@ -340,6 +350,31 @@ func (t *Tracker) activate(v *version, cs []*citation, route Route, live []*line
 		}
 	}
 	return live, nil
+}
+
+// window returns the keys of lines first..last, clipped to the text.
+func window(tx *text, first, last int) []string {
+	first, last = max(first, 0), min(last, len(tx.keys)-1)
+	if first > last {
+		return nil
+	}
+	return tx.keys[first : last+1]
+}
+
+// findSnippet finds the line where a (normalized) snippet starts, nearest
+// to near; a snippet of several lines must match consecutive lines.
+func findSnippet(tx *text, snippet string, near int) (int, bool) {
+	parts := strings.Split(snippet, "\n")
+	best, found := 0, false
+	for i := 0; i+len(parts) <= len(tx.keys); i++ {
+		if !strings.Contains(strings.Join(tx.keys[i:i+len(parts)], "\n"), snippet) {
+			continue
+		}
+		if !found || abs(i-near) < abs(best-near) {
+			best, found = i, true
+		}
+	}
+	return best, found
 }
 
 func matchesAt(tx *text, at int, want []string) bool {

@@ -186,3 +186,25 @@ func TestMissingTarget(t *testing.T) {
 		t.Errorf("err = %v, want ErrNotFound", err)
 	}
 }
+
+// TestSnippetLocatesBaseLine: a citation whose snippet is not at its line
+// in the base (recorded off by some lines) follows the nearest line that
+// carries the snippet, and says so.
+func TestSnippetLocatesBaseLine(t *testing.T) {
+	_, repo := open(t, "insert-delete-above")
+	res, err := gitblame.New(repo).Track(context.Background(),
+		[]gitblame.Anchor{
+			{Path: "shop.go", Line: 17, Snippet: "total += item.Price", Base: resolve(t, repo, "base")},
+			{Path: "shop.go", Line: 17, Snippet: "not in the file", Base: resolve(t, repo, "base")},
+		},
+		gitblame.Target{Commit: resolve(t, repo, "main")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res[0]; r.Status != gitblame.Moved || r.Location.Line != 20 || !strings.Contains(r.Note, "line 19") {
+		t.Errorf("got %v line %d note %q, want moved to 20 with a note about line 19", r.Status, r.Location.Line, r.Note)
+	}
+	if r := res[1]; r.Status != gitblame.Moved || r.Location.Line != 18 || r.Note != "" {
+		t.Errorf("snippet absent: got %v line %d note %q, want the cited line 17 followed to 18", r.Status, r.Location.Line, r.Note)
+	}
+}
