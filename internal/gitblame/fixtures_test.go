@@ -129,11 +129,11 @@ func TestFixtures(t *testing.T) {
 			{cQty, want{status: gitblame.Moved, path: "shop.go", line: 40, end: 40, blame: "add subtotal", snippet: true, sim: 1}},
 		}},
 		{"edit-cited-line", []tc{
-			{cTotalLoop, want{status: gitblame.Changed, path: "shop.go", line: 19, end: 19, snippet: true, sim: 0.71}},
+			{cTotalLoop, want{status: gitblame.Changed, path: "shop.go", line: 19, end: 19, blame: "count quantities in totals", snippet: true, sim: 0.71}},
 			{cEmpty, want{status: gitblame.Unchanged, path: "shop.go", line: 27, end: 27, snippet: true, sim: 1}},
 			{cSprintf, want{status: gitblame.Unchanged, path: "shop.go", line: 41, end: 41, snippet: true, sim: 1}},
 			{cBrace, want{status: gitblame.Unchanged, path: "shop.go", line: 22, end: 22, snippet: true, sim: 1}},
-			{cTotalFunc, want{status: gitblame.Changed, path: "shop.go", line: 16, end: 22, snippet: true, sim: 0.96}},
+			{cTotalFunc, want{status: gitblame.Changed, path: "shop.go", line: 16, end: 22, blame: "count quantities in totals", snippet: true, sim: 0.96}},
 			{cValidate, want{status: gitblame.Unchanged, path: "shop.go", line: 25, end: 35, sim: 1}},
 			{cQty, want{status: gitblame.Unchanged, path: "shop.go", line: 31, end: 31, snippet: true, sim: 1}},
 		}},
@@ -212,11 +212,11 @@ func TestFixtures(t *testing.T) {
 		{"rename-identifier", []tc{
 			{cTotalLoop, want{status: gitblame.Changed, path: "shop.go", line: 19, end: 19, blame: "rename item to it", sim: 0.87}},
 			{cEmpty, want{status: gitblame.Unchanged, path: "shop.go", line: 27, end: 27, snippet: true, sim: 1}},
-			{cSprintf, want{status: gitblame.Changed, path: "shop.go", line: 41, end: 41, snippet: true, sim: 0.91}},
+			{cSprintf, want{status: gitblame.Changed, path: "shop.go", line: 41, end: 41, blame: "rename item to it", snippet: true, sim: 0.91}},
 			{cBrace, want{status: gitblame.Unchanged, path: "shop.go", line: 22, end: 22, snippet: true, sim: 1}},
-			{cTotalFunc, want{status: gitblame.Changed, path: "shop.go", line: 16, end: 22, snippet: true, sim: 0.97}},
+			{cTotalFunc, want{status: gitblame.Changed, path: "shop.go", line: 16, end: 22, blame: "rename item to it", snippet: true, sim: 0.97}},
 			{cValidate, want{status: gitblame.Changed, path: "shop.go", line: 25, end: 35, blame: "rename item to it", sim: 0.98}},
-			{cQty, want{status: gitblame.Changed, path: "shop.go", line: 31, end: 31, snippet: true, sim: 0.94}},
+			{cQty, want{status: gitblame.Changed, path: "shop.go", line: 31, end: 31, blame: "rename item to it", snippet: true, sim: 0.94}},
 		}},
 		{"rename", []tc{
 			{cTotalLoop, want{status: gitblame.Moved, path: "order.go", line: 19, end: 19, blame: "rename shop.go to order.go", snippet: true, sim: 1}},

@@ -159,6 +159,9 @@ type Result struct {
 	// deleted them or made them ambiguous.
 	FirstMove *Event `json:",omitempty"`
 	FirstEdit *Event `json:",omitempty"`
+	// FirstChange is the first step that changed the text at all (even
+	// if the snippet still matches); reindentation does not count.
+	FirstChange *Event `json:",omitempty"`
 	Break     *Event `json:",omitempty"`
 	// Note explains anything unusual (partial range, route fallbacks).
 	Note string `json:",omitempty"`
@@ -166,8 +169,8 @@ type Result struct {
 
 // Blame returns the step that made a citation stale: for Gone and
 // Ambiguous the step that deleted it or lost its trail, for Changed the
-// first edit that broke the snippet (or the first move if the snippet
-// still matches), for Moved the first move. It returns nil for Unchanged.
+// first edit that broke the snippet (else the first edit of the text, else
+// the first move), for Moved the first move. It returns nil for Unchanged.
 // It answers the question git blame --reverse answers, "when did this stop
 // being true", for each kind of staleness.
 func (r *Result) Blame() *Event {
@@ -175,8 +178,11 @@ func (r *Result) Blame() *Event {
 	case Gone, Ambiguous:
 		return r.Break
 	case Changed:
-		if r.FirstEdit != nil {
+		switch {
+		case r.FirstEdit != nil:
 			return r.FirstEdit
+		case r.FirstChange != nil:
+			return r.FirstChange
 		}
 		return r.FirstMove
 	case Moved:

@@ -252,6 +252,14 @@ func (t *Tracker) checkEvents(c *citation, from, to *version) {
 	if c.res.FirstEdit == nil && !c.matches() {
 		c.res.FirstEdit = to.event(EventEdited)
 	}
+	if c.res.FirstChange == nil {
+		for _, l := range c.lines {
+			if l.alive && l.cur != l.orig {
+				c.res.FirstChange = to.event(EventEdited)
+				break
+			}
+		}
+	}
 	if alive == 0 && c.res.Break == nil {
 		kind := EventDeleted
 		for _, s := range c.shadows {
