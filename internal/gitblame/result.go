@@ -162,7 +162,7 @@ type Result struct {
 	// FirstChange is the first step that changed the text at all (even
 	// if the snippet still matches); reindentation does not count.
 	FirstChange *Event `json:",omitempty"`
-	Break     *Event `json:",omitempty"`
+	Break       *Event `json:",omitempty"`
 	// Note explains anything unusual (partial range, route fallbacks).
 	Note string `json:",omitempty"`
 }
