@@ -134,3 +134,27 @@ func TestRepo(t *testing.T) {
 		t.Errorf("Commit(missing) = %v, want ErrNotFound", err)
 	}
 }
+
+// TestCatFileMatchesGoGit reads every blob through both readers.
+func TestCatFileMatchesGoGit(t *testing.T) {
+	_, r := build(t)
+	first, _ := r.Resolve("first")
+	fc, _ := r.Commit(first)
+	files, err := r.Files(fc.Tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, h := range files {
+		a, err := r.Blob(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.UsesCatFile() {
+			t.Fatal("git cat-file accelerator not started")
+		}
+		b, err := r.GoGitBlobForTest(r, h)
+		if err != nil || string(a) != string(b) {
+			t.Errorf("%s: cat-file %q, go-git %q (%v)", p, a, b, err)
+		}
+	}
+}
