@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -50,18 +49,6 @@ func (s *state) paths() []string {
 	}
 	sort.Strings(ps)
 	return ps
-}
-
-// find returns where line id is.
-func (s *state) find(id int) (string, int, bool) {
-	for _, p := range s.paths() {
-		for i, l := range s.files[p].lines {
-			if l.id == id {
-				return p, i, true
-			}
-		}
-	}
-	return "", 0, false
 }
 
 func (f *file) content() []byte {
@@ -241,5 +228,3 @@ func pkgName(f *file) string {
 	}
 	return "package p"
 }
-
-func dirOf(p string) string { return path.Dir(p) }
