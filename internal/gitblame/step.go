@@ -316,6 +316,12 @@ func (t *Tracker) resolve(st *stepState, pending []*pend) error {
 		if len(p.best) == 1 && p.best[0].content >= 0.9 {
 			continue
 		}
+		if st.to.view != nil && p.newPath == p.l.path {
+			// A working tree or index is noisy (untracked copies, scratch
+			// files): other files are searched only when the cited file is
+			// gone from it.
+			continue
+		}
 		added, err := t.addedLines(st)
 		if err != nil {
 			return err

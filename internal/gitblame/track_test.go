@@ -208,3 +208,34 @@ func TestSnippetLocatesBaseLine(t *testing.T) {
 		t.Errorf("snippet absent: got %v line %d note %q, want the cited line 17 followed to 18", r.Status, r.Location.Line, r.Note)
 	}
 }
+
+// TestWorkingTreeCopyIsNotAMove: an untracked copy of a file in the
+// working tree does not attract the lines of the original, which is still
+// there: other files are searched only when the cited file is gone.
+func TestWorkingTreeCopyIsNotAMove(t *testing.T) {
+	dir, repo := open(t, "rename")
+	b, err := os.ReadFile(filepath.Join(dir, "order.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "scratch.go"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(b), `errors.New("empty order")`, `errors.New("no order lines")`, 1)
+	if err := os.WriteFile(filepath.Join(dir, "order.go"), []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wt, err := source.NewWorktree(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := gitblame.New(repo).Track(context.Background(),
+		[]gitblame.Anchor{{Path: "shop.go", Line: 27, Base: resolve(t, repo, "base")}},
+		gitblame.Target{Commit: resolve(t, repo, "main"), View: wt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res[0]; r.Status != gitblame.Changed || r.Location.Path != "order.go" || r.Location.Line != 27 {
+		t.Errorf("got %v %+v, want changed order.go:27", r.Status, r.Location)
+	}
+}
