@@ -272,5 +272,47 @@ func buildMapRuns(a, b *text, runs []Run) *lineMap {
 			}
 		}
 	}
+	markSliders(m, a, b, runs)
 	return m
+}
+
+// markSliders marks as weak the lines of Equal runs that a neighbouring
+// hunk could slide over: when a deleted (or inserted) block ends with the
+// same lines that follow it, Myers may as well have deleted the copy after
+// it, so those lines' lineage is a coin toss (swapped functions that end
+// alike, "return f / }"). Weak lines are re-scored with their context.
+func markSliders(m *lineMap, a, b *text, runs []Run) {
+	weak := func(e Run, k int) {
+		m.weak[e.Old+k] = true
+		m.weakNew[e.New+k] = true
+	}
+	for ri, r := range runs {
+		if r.Op == OpEqual {
+			continue
+		}
+		keys, start := a.keys, r.Old
+		if r.Op == OpInsert {
+			keys, start = b.keys, r.New
+		}
+		if ri+1 < len(runs) && runs[ri+1].Op == OpEqual {
+			e := runs[ri+1]
+			es := e.Old
+			if r.Op == OpInsert {
+				es = e.New
+			}
+			for k := 0; k < e.N && keys[start+k] == keys[es+k]; k++ {
+				weak(e, k)
+			}
+		}
+		if ri > 0 && runs[ri-1].Op == OpEqual {
+			e := runs[ri-1]
+			ee := e.Old + e.N
+			if r.Op == OpInsert {
+				ee = e.New + e.N
+			}
+			for k := 1; k <= e.N && keys[start+r.N-k] == keys[ee-k]; k++ {
+				weak(e, e.N-k)
+			}
+		}
+	}
 }

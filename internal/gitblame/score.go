@@ -108,8 +108,10 @@ func cosine(a, b vector) float64 {
 // 1/2, 1/4), so that the nearest neighbours count most.
 type surroundings struct {
 	above, below vector
-	// nearAbove and nearBelow are the closest non-trivial lines.
+	// nearAbove and nearBelow are the closest non-trivial lines, distAbove
+	// and distBelow how many lines away they are.
 	nearAbove, nearBelow string
+	distAbove, distBelow int
 }
 
 func contextOf(t *text, i int) surroundings {
@@ -120,7 +122,7 @@ func contextOf(t *text, i int) surroundings {
 			continue
 		}
 		if n == 0 {
-			c.nearAbove = t.keys[k]
+			c.nearAbove, c.distAbove = t.keys[k], i-k
 		}
 		addTokens(c.above, t.keys[k], float64(contextLines-n)/contextLines)
 		n++
@@ -131,7 +133,7 @@ func contextOf(t *text, i int) surroundings {
 			continue
 		}
 		if n == 0 {
-			c.nearBelow = t.keys[k]
+			c.nearBelow, c.distBelow = t.keys[k], k-i
 		}
 		addTokens(c.below, t.keys[k], float64(contextLines-n)/contextLines)
 		n++
@@ -140,7 +142,9 @@ func contextOf(t *text, i int) surroundings {
 }
 
 // contextSim compares two contexts side by side; a side that is empty in
-// both (start or end of file) does not count.
+// both (start or end of file) does not count. Each side weighs by the
+// closeness of a's nearest line on it: lines right above a line say more
+// about it than a comment three lines below, past a brace and a blank.
 func contextSim(a, b surroundings) float64 {
 	ea := len(a.above) == 0 && len(b.above) == 0
 	eb := len(a.below) == 0 && len(b.below) == 0
@@ -152,7 +156,8 @@ func contextSim(a, b surroundings) float64 {
 	case eb:
 		return cosine(a.above, b.above)
 	}
-	return (cosine(a.above, b.above) + cosine(a.below, b.below)) / 2
+	wa, wb := 1/float64(max(a.distAbove, 1)), 1/float64(max(a.distBelow, 1))
+	return (wa*cosine(a.above, b.above) + wb*cosine(a.below, b.below)) / (wa + wb)
 }
 
 // minTrivialContext is the context similarity a trivial line needs: it has
