@@ -31,15 +31,19 @@
 //     keys, no timeout, cached per blob pair). A line inside an Equal run
 //     maps exactly, except "sliders" that Myers may have aligned with the
 //     wrong copy of an identical line: trivial lines at the edges of a run
-//     next to a change, runs of trivial lines only, and runs of one or two
-//     lines between two changes. Those go to step 5, where their Equal
-//     partner competes with the inserted lines of the same text.
+//     next to a change, runs of trivial lines only, runs of one or two
+//     lines between two changes, and the lines a deleted or inserted block
+//     could slide over (a block that ends with the lines that follow it).
+//     Those go to step 5, where their Equal partner competes with the
+//     inserted lines of the same text.
 //  5. A line inside a changed hunk is matched against the inserted lines of
 //     the new file (a move within the file or an edit in place) and the
 //     slider lines of step 4. Score = 0.6 content + 0.4 context (LHDiff):
 //     content is 1 - Levenshtein/len of the keys (the 15 best by bigram
 //     Dice are scored), context the cosine of the tokens of the 4
-//     non-trivial lines above and below, weighted by closeness. A
+//     non-trivial lines above and of the 4 below (tokens weighted 1, 3/4,
+//     1/2, 1/4 by rank; the two sides weighted by the inverse distance of
+//     their nearest line). A
 //     candidate needs content > 0.5 and score > 0.5; a line-for-line
 //     rewrite hunk gives the candidate at the same offset 0.03 more.
 //     Trivial lines need the same key, are ranked by context alone (a
