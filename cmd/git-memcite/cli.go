@@ -6,4 +6,5 @@ type CLI struct {
 
 	Verify    verifyCmd    `cmd:"" help:"Verify the citations of one or more memories."`
 	VerifyAll verifyAllCmd `cmd:"" name:"verify-all" help:"Verify every memory in the memory directories."`
+	Relocate  relocateCmd  `cmd:"" help:"Find where stale citations went through the history; --fix rewrites them."`
 }

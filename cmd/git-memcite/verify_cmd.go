@@ -16,6 +16,7 @@ import (
 
 type verifyCmd struct {
 	SourceFlags
+	HistoryFlags
 	Memories []string `arg:"" name:"memory" help:"Memory id, file path, or file name in a memory directory."`
 	JSON     bool     `name:"json" help:"Print JSON (one object per memory; an array for several)."`
 }
@@ -61,6 +62,19 @@ func (c *verifyCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	}
 	if err != nil {
 		return err
+	}
+	if c.Why && !c.JSON {
+		if err := explain(ctx, ws, c.SourceFlags, rep, env.Stdout); err != nil {
+			return err
+		}
+	}
+	if c.Record {
+		if c.Staged || c.Rev != "" {
+			return fmt.Errorf("--record writes the working tree's memory files: it cannot be combined with --staged or --rev")
+		}
+		if err := record(ctx, ws, rep, env); err != nil {
+			return err
+		}
 	}
 	return outcome(rep, failed)
 }
