@@ -199,3 +199,33 @@ func TestBareRepositoryRefused(t *testing.T) {
 		t.Error("wrote a hook into a bare repository")
 	}
 }
+
+func TestMergeRunsPreMergeCommitAndPostMerge(t *testing.T) {
+	dir := newRepo(t)
+	mustInstall(t, dir, Options{})
+	gitIn(t, dir, "checkout", "-q", "-b", "side")
+	writeFile(t, filepath.Join(dir, "side.txt"), "s\n", 0o644)
+	gitIn(t, dir, "add", "side.txt")
+	gitIn(t, dir, "commit", "-q", "--no-verify", "-m", "side")
+	gitIn(t, dir, "checkout", "-q", "main")
+	writeFile(t, filepath.Join(dir, "main.txt"), "m\n", 0o644)
+	gitIn(t, dir, "add", "main.txt")
+	gitIn(t, dir, "commit", "-q", "--no-verify", "-m", "main")
+
+	env, log := stubBinary(t)
+	// A failing pre-merge-commit blocks the merge commit.
+	if _, _, err := runGit(dir, append(env, "STUB_EXIT=1"), "merge", "-q", "--no-edit", "side"); err == nil {
+		t.Fatal("merge went ahead although pre-merge-commit failed")
+	}
+	gitIn(t, dir, "merge", "--abort")
+	if got := logOf(t, log); got != "git-memcite hook pre-merge-commit\n" {
+		t.Errorf("log %q", got)
+	}
+	os.Remove(log)
+	if _, stderr, err := runGit(dir, env, "merge", "-q", "--no-edit", "side"); err != nil {
+		t.Fatalf("merge: %v\n%s", err, stderr)
+	}
+	if got := logOf(t, log); got != "git-memcite hook pre-merge-commit\ngit-memcite hook post-merge 0\n" {
+		t.Errorf("log %q", got)
+	}
+}
