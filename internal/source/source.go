@@ -8,6 +8,7 @@ package source
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"path"
 	"strings"
@@ -23,6 +24,8 @@ var (
 	// ErrNotRegular: the path exists but is not a regular file (FIFO,
 	// device, socket, submodule).
 	ErrNotRegular = errors.New("not a regular file")
+	// ErrSymlinkLoop: symlinks refer to each other without end.
+	ErrSymlinkLoop = errors.New("too many levels of symbolic links")
 )
 
 // Kind is what a path names.
@@ -51,6 +54,8 @@ type Source interface {
 	Stat(p string) (Entry, error)
 	// ReadFile returns the content of the regular file at p.
 	ReadFile(p string) ([]byte, error)
+	// Open streams the content of the regular file at p.
+	Open(p string) (io.ReadCloser, error)
 	// List returns the repo-relative paths of the regular files below dir
 	// (recursively; "" or "." for the whole repository), sorted.
 	List(dir string) ([]string, error)

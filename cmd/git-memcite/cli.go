@@ -1,0 +1,9 @@
+package main
+
+// CLI is the command tree. kong tags are the help text.
+type CLI struct {
+	Globals
+
+	Verify    verifyCmd    `cmd:"" help:"Verify the citations of one or more memories."`
+	VerifyAll verifyAllCmd `cmd:"" name:"verify-all" help:"Verify every memory in the memory directories."`
+}

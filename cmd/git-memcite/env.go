@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/render"
+	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/store"
+)
+
+// Env is what commands share: the output streams and the repository.
+type Env struct {
+	Stdout, Stderr io.Writer
+}
+
+func newEnv(stdout, stderr io.Writer) *Env {
+	return &Env{Stdout: stdout, Stderr: stderr}
+}
+
+// Globals are the flags every command takes.
+type Globals struct {
+	RepoRoot string           `name:"repo-root" placeholder:"PATH" help:"Repository root (default: the repository containing the current directory)."`
+	Dir      []string         `name:"dir" placeholder:"PATH" help:"Memory directory, relative to the repository root; repeatable (default: git config memcite.dir, else .serena/memories)."`
+	Color    string           `name:"color" enum:"auto,always,never" default:"auto" help:"Colour output: auto (a terminal without NO_COLOR), always, never."`
+	Version  kong.VersionFlag `name:"version" help:"Print the version and exit."`
+}
+
+// SourceFlags choose what content citations are checked against.
+type SourceFlags struct {
+	Staged bool   `name:"staged" xor:"source" help:"Check the index (what is being committed; honours GIT_INDEX_FILE). Memory files are read from the index too."`
+	Rev    string `name:"rev" xor:"source" placeholder:"REV" help:"Check a commit (any revision git understands). Memory files are read from it too."`
+}
+
+// workspace is a resolved repository, content source and memory store.
+type workspace struct {
+	repo   *gitrepo.Repo // nil outside a git repository (working tree only)
+	top    string
+	cwdRel string // the current directory relative to top ("" at top)
+	src    source.Source
+	store  *store.Store
+}
+
+// open finds the repository, builds the source the flags ask for and loads
+// the memories.
+func (g *Globals) open(ctx context.Context, sf SourceFlags) (*workspace, error) {
+	start := g.RepoRoot
+	if start == "" {
+		start = "."
+	}
+	ws := &workspace{}
+	repo, err := gitrepo.Discover(start)
+	switch {
+	case err == nil:
+		ws.repo, ws.top = repo, repo.Top
+	case errors.Is(err, gitrepo.ErrNotRepo) && !sf.Staged && sf.Rev == "":
+		ws.top, err = filepath.Abs(start) // plain directory: working tree only
+		if err != nil {
+			return nil, err
+		}
+	default:
+		return nil, err
+	}
+	if wd, err := os.Getwd(); err == nil && g.RepoRoot == "" {
+		if rel, err := filepath.Rel(ws.top, wd); err == nil && !strings.HasPrefix(rel, "..") && rel != "." {
+			ws.cwdRel = filepath.ToSlash(rel)
+		}
+	}
+	switch {
+	case sf.Staged:
+		ws.src, err = repo.Index(ctx)
+	case sf.Rev != "":
+		h, rerr := repo.ResolveCommit(ctx, sf.Rev)
+		if rerr != nil {
+			return nil, rerr
+		}
+		ws.src, err = repo.Commit(ctx, h)
+	default:
+		ws.src, err = source.NewWorktree(ws.top)
+	}
+	if err != nil {
+		return nil, err
+	}
+	dirs, err := g.memoryDirs(ctx, ws)
+	if err != nil {
+		return nil, err
+	}
+	ws.store, err = store.Load(ctx, ws.src, dirs)
+	if err != nil {
+		return nil, err
+	}
+	return ws, nil
+}
+
+// memoryDirs returns the repo-relative memory directories: --dir, else
+// git config memcite.dir, else the default.
+func (g *Globals) memoryDirs(ctx context.Context, ws *workspace) ([]string, error) {
+	dirs := g.Dir
+	if len(dirs) == 0 && ws.repo != nil {
+		vals, err := ws.repo.ConfigAll(ctx, "memcite.dir")
+		if err != nil {
+			return nil, err
+		}
+		dirs = vals
+	}
+	if len(dirs) == 0 {
+		return []string{store.DefaultDir}, nil
+	}
+	out := make([]string, 0, len(dirs))
+	for _, d := range dirs {
+		if filepath.IsAbs(d) {
+			rel, err := filepath.Rel(ws.top, d)
+			if err != nil || strings.HasPrefix(rel, "..") {
+				return nil, fmt.Errorf("memory directory %s is outside the repository %s", d, ws.top)
+			}
+			d = rel
+		}
+		c, err := source.Clean(filepath.ToSlash(d))
+		if err != nil {
+			return nil, fmt.Errorf("memory directory %s: %w", d, err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// style decides on colour for a stream.
+func (g *Globals) style(w io.Writer) render.Style {
+	switch g.Color {
+	case "always":
+		return render.Style{Color: true}
+	case "never":
+		return render.Style{}
+	}
+	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		return render.Style{}
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return render.Style{}
+	}
+	fi, err := f.Stat()
+	return render.Style{Color: err == nil && fi.Mode()&os.ModeCharDevice != 0}
+}

@@ -1,0 +1,90 @@
+// Command git-memcite keeps the code citations of AI-agent memory files
+// honest: it verifies them against the working tree, the index or a commit.
+// Installed on PATH it runs as `git memcite …`.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/alecthomas/kong"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run parses args, runs the command and returns the exit status. It is the
+// only place that decides the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	var cli CLI
+	parser, err := kong.New(&cli,
+		kong.Name("git-memcite"),
+		kong.Description("Verify the code citations of AI-agent memory files (run as `git memcite`).\n\n"+exitHelp),
+		kong.UsageOnError(),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Writers(stdout, stderr),
+		kong.Vars{"version": version},
+		kong.BindTo(ctx, (*context.Context)(nil)),
+	)
+	if err != nil {
+		fmt.Fprintf(stderr, "git-memcite: %v\n", err)
+		return exitError
+	}
+	kctx, code, done := parse(parser, args)
+	if done {
+		if code == 80 || (code != 0 && code != exitError) {
+			code = exitError // usage errors exit 2 (kong's default is 80)
+		}
+		return code
+	}
+	if kctx == nil {
+		return exitError
+	}
+	env := newEnv(stdout, stderr)
+	kctx.Bind(env)
+	code, msg := exitCode(kctx.Run(&cli.Globals))
+	if msg != "" {
+		fmt.Fprintf(stderr, "git-memcite: %s\n", msg)
+	}
+	return code
+}
+
+type exitPanic struct{}
+
+// parse runs kong's parser, turning its Exit callback (help, --version,
+// usage errors) into a return value.
+func parse(p *kong.Kong, args []string) (kctx *kong.Context, code int, done bool) {
+	exit := -1
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(exitPanic); !ok {
+				panic(r)
+			}
+			if exit < 0 {
+				exit = 0
+			}
+			kctx, code, done = nil, exit, true
+		}
+	}()
+	p.Exit = func(c int) { exit = c; panic(exitPanic{}) }
+	kctx, err := p.Parse(args)
+	if err != nil {
+		p.Errorf("%s", err)
+		if pe, ok := err.(*kong.ParseError); ok && pe.Context != nil {
+			_ = pe.Context.PrintUsage(true)
+		}
+		return nil, exitError, true
+	}
+	return kctx, 0, false
+}

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/git-memcite/git-memcite/internal/render"
+	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/verify"
+)
+
+type verifyCmd struct {
+	SourceFlags
+	Memories []string `arg:"" name:"memory" help:"Memory id, file path, or file name in a memory directory."`
+	JSON     bool     `name:"json" help:"Print JSON (one object per memory; an array for several)."`
+}
+
+func (c *verifyCmd) Help() string { return exitHelp }
+
+func (c *verifyCmd) Run(ctx context.Context, g *Globals, env *Env) error {
+	ws, err := g.open(ctx, c.SourceFlags)
+	if err != nil {
+		return err
+	}
+	var mems []*store.Memory
+	failed := false
+	for _, arg := range c.Memories {
+		m, err := ws.resolve(ctx, arg)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "git-memcite: %v\n", err)
+			failed = true
+			continue
+		}
+		mems = append(mems, m)
+	}
+	rep, err := verify.Check(ctx, ws.src, mems)
+	if err != nil {
+		return err
+	}
+	warn(env, rep)
+	st := g.style(env.Stdout)
+	switch {
+	case c.JSON && len(rep.Memories) == 1 && len(c.Memories) == 1:
+		err = render.MemoryJSON(env.Stdout, &rep.Memories[0])
+	case c.JSON:
+		err = render.MemoriesJSON(env.Stdout, rep)
+	default:
+		for i := range rep.Memories {
+			if i > 0 {
+				fmt.Fprintln(env.Stdout)
+			}
+			if err = render.MemoryText(env.Stdout, &rep.Memories[i], st); err != nil {
+				break
+			}
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return outcome(rep, failed)
+}
+
+// outcome maps a report to the exit status: errors win over stale.
+func outcome(rep *verify.Report, failed bool) error {
+	s := rep.Summary()
+	switch {
+	case failed || s.Errors > 0:
+		return silent(exitError)
+	case s.Stale > 0:
+		return silent(exitStale)
+	}
+	return nil
+}
+
+// warn prints the parse warnings of the memories in a report.
+func warn(env *Env, rep *verify.Report) {
+	for i := range rep.Memories {
+		if f := rep.Memories[i].Memory.File; f != nil {
+			for _, d := range f.Warnings {
+				fmt.Fprintf(env.Stderr, "warning: %s\n", render.Safe(d.String()))
+			}
+		}
+	}
+}
+
+// resolve finds the memory an argument names: a file path (relative to the
+// current directory or the repository root), then an id or name in the
+// memory directories.
+func (ws *workspace) resolve(ctx context.Context, arg string) (*store.Memory, error) {
+	if strings.HasSuffix(arg, ".md") || strings.Contains(arg, "/") {
+		for _, p := range []string{path.Join(ws.cwdRel, arg), arg} {
+			c, err := source.Clean(p)
+			if err != nil {
+				if errors.Is(err, source.ErrOutside) {
+					return nil, fmt.Errorf("%s: outside the repository", arg)
+				}
+				continue
+			}
+			if m, err := ws.store.Resolve(c); err == nil && m.Path == c {
+				return m, nil
+			}
+			if e, err := ws.src.Stat(c); err == nil && e.Kind == source.KindFile {
+				m := store.LoadFile(ctx, ws.src, c, path.Dir(c))
+				if m.ID == "" || (m.File != nil && m.File.ID == "") {
+					m.ID = strings.TrimSuffix(path.Base(c), ".md")
+				}
+				return m, nil
+			}
+		}
+	}
+	m, err := ws.store.Resolve(arg)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+type verifyAllCmd struct {
+	SourceFlags
+	JSON  bool `name:"json" help:"Print one JSON document: source, summary and per-memory objects."`
+	Quiet bool `name:"quiet" short:"q" help:"Show only stale memories and errors (and the summary)."`
+}
+
+func (c *verifyAllCmd) Help() string { return exitHelp }
+
+func (c *verifyAllCmd) Run(ctx context.Context, g *Globals, env *Env) error {
+	start := time.Now()
+	ws, err := g.open(ctx, c.SourceFlags)
+	if err != nil {
+		return err
+	}
+	rep, err := verify.Check(ctx, ws.src, ws.store.Memories)
+	if err != nil {
+		return err
+	}
+	rep.Elapsed = time.Since(start)
+	if c.JSON {
+		err = render.AllJSON(env.Stdout, rep)
+	} else {
+		warn(env, rep)
+		err = render.AllText(env.Stdout, rep, render.AllOptions{Quiet: c.Quiet, Style: g.style(env.Stdout)})
+	}
+	if err != nil {
+		return err
+	}
+	return outcome(rep, false)
+}

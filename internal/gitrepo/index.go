@@ -1,0 +1,172 @@
+package gitrepo
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+
+	"github.com/git-memcite/git-memcite/internal/source"
+)
+
+// ErrUnmerged is returned for the index of a repository with unmerged paths.
+var ErrUnmerged = errors.New("the index has unmerged paths; resolve the conflicts first")
+
+// IndexPath returns the index file git uses now: $GIT_INDEX_FILE (set by
+// git for commit hooks, e.g. the temporary index of `git commit -a` or
+// `git commit <paths>`), relative to the current directory, or the
+// worktree's own index.
+func (r *Repo) IndexPath() string {
+	if p := os.Getenv("GIT_INDEX_FILE"); p != "" {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		if wd, err := os.Getwd(); err == nil {
+			return filepath.Join(wd, p)
+		}
+		return filepath.Join(r.Top, p)
+	}
+	return filepath.Join(r.GitDir, "index")
+}
+
+// Index returns the index (the content being committed) as a source. It
+// decodes the index file itself, because go-git ignores GIT_INDEX_FILE, and
+// falls back to `git ls-files --stage` for index formats go-git cannot
+// decode (split or sparse index). Blobs whose index stat data matches the
+// working-tree file are read from the working tree, as git does; others
+// come from the object database. The index is never written.
+func (r *Repo) Index(ctx context.Context) (source.Source, error) {
+	p := r.IndexPath()
+	entries, unmerged, indexMtime, err := decodeIndex(p)
+	if err != nil {
+		entries, unmerged, err = r.lsFiles(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		indexMtime = time.Time{} // no stat data: always read blobs
+	}
+	if len(unmerged) > 0 {
+		return nil, fmt.Errorf("%w: %s", ErrUnmerged, strings.Join(unmerged, ", "))
+	}
+	repo, err := r.Git()
+	if err != nil {
+		return nil, err
+	}
+	wt, _ := source.NewWorktree(r.Top)
+	stats := map[string]*index.Entry{}
+	var es []entry
+	for _, e := range entries {
+		es = append(es, entry{path: e.Name, hash: e.Hash, mode: e.Mode})
+		if !indexMtime.IsZero() && !e.ModifiedAt.IsZero() {
+			stats[e.Name] = e
+		}
+	}
+	read := func(e entry) (io.ReadCloser, error) {
+		if ie := stats[e.path]; ie != nil && wt != nil && e.mode != filemode.Symlink {
+			if rc := cleanWorktreeFile(wt, ie, indexMtime); rc != nil {
+				return rc, nil
+			}
+		}
+		return openBlob(repo.Storer, e.hash)
+	}
+	return newTable("index", es, read), nil
+}
+
+// cleanWorktreeFile opens the working-tree file when its stat data matches
+// the index entry and it is not racily clean (modified at or after the index
+// was written), so its content is the staged content.
+func cleanWorktreeFile(wt *source.Worktree, ie *index.Entry, indexMtime time.Time) io.ReadCloser {
+	full := filepath.Join(wt.Root(), filepath.FromSlash(ie.Name))
+	fi, err := os.Lstat(full)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	if fi.Size() != int64(ie.Size) || !fi.ModTime().Equal(ie.ModifiedAt) || !fi.ModTime().Before(indexMtime) {
+		return nil
+	}
+	rc, err := wt.Open(ie.Name)
+	if err != nil {
+		return nil
+	}
+	return rc
+}
+
+func decodeIndex(p string) ([]*index.Entry, []string, time.Time, error) {
+	f, err := os.Open(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil, time.Time{}, nil // no index yet: nothing staged
+	}
+	if err != nil {
+		return nil, nil, time.Time{}, fmt.Errorf("open index: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, time.Time{}, err
+	}
+	var idx index.Index
+	if err := index.NewDecoder(bufio.NewReader(f)).Decode(&idx); err != nil {
+		return nil, nil, time.Time{}, fmt.Errorf("decode index %s: %w", p, err)
+	}
+	var out []*index.Entry
+	var unmerged []string
+	for _, e := range idx.Entries {
+		if e.Stage != 0 { // go-git's index.Merged is 1, but merged entries have stage 0
+			if len(unmerged) == 0 || unmerged[len(unmerged)-1] != e.Name {
+				unmerged = append(unmerged, e.Name)
+			}
+			continue
+		}
+		if e.IntentToAdd {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out, unmerged, fi.ModTime(), nil
+}
+
+// lsFiles lists the index with git itself (split and sparse indexes).
+func (r *Repo) lsFiles(ctx context.Context, indexPath string) ([]*index.Entry, []string, error) {
+	out, err := r.Run(ctx, "ls-files", "--stage", "-z")
+	if err != nil {
+		return nil, nil, fmt.Errorf("read index %s: %w", indexPath, err)
+	}
+	var es []*index.Entry
+	var unmerged []string
+	for _, rec := range bytes.Split([]byte(out), []byte{0}) {
+		if len(rec) == 0 {
+			continue
+		}
+		meta, name, ok := bytes.Cut(rec, []byte{'\t'})
+		if !ok {
+			continue
+		}
+		f := strings.Fields(string(meta))
+		if len(f) != 3 {
+			continue
+		}
+		mode, err := strconv.ParseUint(f[0], 8, 32)
+		if err != nil {
+			continue
+		}
+		if f[2] != "0" {
+			if len(unmerged) == 0 || unmerged[len(unmerged)-1] != string(name) {
+				unmerged = append(unmerged, string(name))
+			}
+			continue
+		}
+		es = append(es, &index.Entry{Name: string(name), Hash: plumbing.NewHash(f[1]), Mode: filemode.FileMode(mode)})
+	}
+	return es, unmerged, nil
+}

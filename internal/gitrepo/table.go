@@ -1,0 +1,195 @@
+package gitrepo
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/git-memcite/git-memcite/internal/source"
+)
+
+// entry is a path in a tree or index.
+type entry struct {
+	path string
+	hash plumbing.Hash
+	mode filemode.FileMode
+}
+
+// table is a source.Source over a sorted list of entries (an index or a
+// commit's tree) whose blobs come from read.
+type table struct {
+	name    string
+	entries []entry // sorted by path
+	byPath  map[string]int
+	read    func(e entry) (io.ReadCloser, error)
+}
+
+func newTable(name string, entries []entry, read func(entry) (io.ReadCloser, error)) *table {
+	sort.Slice(entries, func(i, j int) bool { return entries[i].path < entries[j].path })
+	t := &table{name: name, entries: entries, byPath: make(map[string]int, len(entries)), read: read}
+	for i, e := range entries {
+		t.byPath[e.path] = i
+	}
+	return t
+}
+
+func (t *table) Name() string { return t.name }
+
+// lookup resolves p (following in-repository symlinks) to an entry, or
+// reports a directory.
+func (t *table) lookup(p string) (entry, source.Kind, error) {
+	c, err := source.Clean(p)
+	if err != nil {
+		return entry{}, 0, err
+	}
+	for hops := 0; hops < 16; hops++ {
+		if c == "." {
+			return entry{}, source.KindDir, nil
+		}
+		if i, ok := t.byPath[c]; ok {
+			e := t.entries[i]
+			switch {
+			case e.mode == filemode.Symlink:
+				target, err := t.readAll(e)
+				if err != nil {
+					return entry{}, 0, err
+				}
+				tp := string(target)
+				if strings.HasPrefix(tp, "/") {
+					return entry{}, 0, source.ErrOutside
+				}
+				next, err := source.Clean(path.Join(path.Dir(c), tp))
+				if err != nil {
+					return entry{}, 0, err
+				}
+				c = next
+				continue
+			case e.mode == filemode.Submodule:
+				return e, source.KindOther, nil
+			}
+			return e, source.KindFile, nil
+		}
+		if t.isDir(c) {
+			return entry{}, source.KindDir, nil
+		}
+		// a symlinked directory on the way: resolve the first symlink prefix
+		if next, ok, err := t.resolvePrefix(c); err != nil {
+			return entry{}, 0, err
+		} else if ok {
+			c = next
+			continue
+		}
+		return entry{}, 0, source.ErrNotExist
+	}
+	return entry{}, 0, fmt.Errorf("%s: too many levels of symbolic links", p)
+}
+
+func (t *table) resolvePrefix(c string) (string, bool, error) {
+	parts := strings.Split(c, "/")
+	for i := 1; i < len(parts); i++ {
+		prefix := strings.Join(parts[:i], "/")
+		j, ok := t.byPath[prefix]
+		if !ok || t.entries[j].mode != filemode.Symlink {
+			continue
+		}
+		target, err := t.readAll(t.entries[j])
+		if err != nil {
+			return "", false, err
+		}
+		if strings.HasPrefix(string(target), "/") {
+			return "", false, source.ErrOutside
+		}
+		next, err := source.Clean(path.Join(path.Dir(prefix), string(target), strings.Join(parts[i:], "/")))
+		return next, err == nil, err
+	}
+	return "", false, nil
+}
+
+func (t *table) isDir(c string) bool {
+	prefix := c + "/"
+	i := sort.Search(len(t.entries), func(i int) bool { return t.entries[i].path >= prefix })
+	return i < len(t.entries) && strings.HasPrefix(t.entries[i].path, prefix)
+}
+
+func (t *table) readAll(e entry) ([]byte, error) {
+	rc, err := t.read(e)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	var b bytes.Buffer
+	_, err = io.Copy(&b, rc)
+	return b.Bytes(), err
+}
+
+// Stat implements source.Source.
+func (t *table) Stat(p string) (source.Entry, error) {
+	e, kind, err := t.lookup(p)
+	if err != nil {
+		return source.Entry{}, err
+	}
+	_ = e
+	return source.Entry{Kind: kind, Size: -1}, nil
+}
+
+// Open implements source.Source.
+func (t *table) Open(p string) (io.ReadCloser, error) {
+	e, kind, err := t.lookup(p)
+	if err != nil {
+		return nil, err
+	}
+	switch kind {
+	case source.KindDir:
+		return nil, fmt.Errorf("%s: is a directory", p)
+	case source.KindOther:
+		return nil, source.ErrNotRegular
+	}
+	return t.read(e)
+}
+
+// ReadFile implements source.Source.
+func (t *table) ReadFile(p string) ([]byte, error) {
+	rc, err := t.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return io.ReadAll(rc)
+}
+
+// List implements source.Source.
+func (t *table) List(dir string) ([]string, error) {
+	prefix := ""
+	if dir != "" && dir != "." {
+		c, err := source.Clean(dir)
+		if err != nil {
+			return nil, err
+		}
+		// a symlinked memory directory: list its target
+		if _, kind, err := t.lookup(c); err == nil && kind == source.KindDir && !t.isDir(c) {
+			if next, ok, _ := t.resolvePrefix(c + "/x"); ok {
+				c = path.Dir(next)
+			} else if i, ok := t.byPath[c]; ok && t.entries[i].mode == filemode.Symlink {
+				target, _ := t.readAll(t.entries[i])
+				c = path.Join(path.Dir(c), string(target))
+			}
+		}
+		prefix = c + "/"
+	}
+	i := sort.Search(len(t.entries), func(i int) bool { return t.entries[i].path >= prefix })
+	var out []string
+	for ; i < len(t.entries) && strings.HasPrefix(t.entries[i].path, prefix); i++ {
+		if m := t.entries[i].mode; m == filemode.Regular || m == filemode.Executable || m == filemode.Deprecated || m == filemode.Symlink {
+			out = append(out, t.entries[i].path)
+		}
+	}
+	return out, nil
+}
+
+var _ source.Source = (*table)(nil)

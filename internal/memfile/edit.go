@@ -1,0 +1,771 @@
+package memfile
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Edit replaces Src[Start:End] with New.
+type Edit struct {
+	Start, End int
+	New        string
+}
+
+// Field is a key and the value to write for it. Value is an int, a
+// float64, a bool, a string, a Timestamp or nil (remove the key).
+type Field struct {
+	Key   string
+	Value any
+}
+
+// Timestamp is a value written as a plain YAML timestamp (RFC 3339).
+type Timestamp string
+
+// ErrStringForm is returned when a field cannot be stored in a citation
+// written as a shorthand string (only path and lines can).
+var ErrStringForm = errors.New("citation is a shorthand string; only its path and lines can change")
+
+// Apply splices edits into src. Edits must not overlap; insertions at the
+// same offset keep their order.
+func Apply(src []byte, edits []Edit) ([]byte, error) {
+	es := append([]Edit(nil), edits...)
+	sort.SliceStable(es, func(i, j int) bool { return es[i].Start < es[j].Start })
+	var out bytes.Buffer
+	out.Grow(len(src) + 256)
+	pos := 0
+	for _, e := range es {
+		if e.Start < pos || e.End < e.Start || e.End > len(src) {
+			return nil, fmt.Errorf("edits overlap or fall outside the file (%d-%d after %d)", e.Start, e.End, pos)
+		}
+		out.Write(src[pos:e.Start])
+		out.WriteString(e.New)
+		pos = e.End
+	}
+	out.Write(src[pos:])
+	return out.Bytes(), nil
+}
+
+// Rewrite applies edits to f's source, parses the result and checks that
+// the body is byte-for-byte unchanged. It returns the new bytes and file.
+func Rewrite(f *File, edits []Edit) ([]byte, *File, error) {
+	out, err := Apply(f.Src, edits)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", f.Name, err)
+	}
+	g, err := Parse(f.Name, out)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: the edited file would not parse (not written): %w", f.Name, err)
+	}
+	if !bytes.Equal(g.Body(), f.Body()) {
+		return nil, nil, fmt.Errorf("%s: the edit would change the markdown body (not written)", f.Name)
+	}
+	return out, g, nil
+}
+
+// SetCitation sets fields of citation i. Keys that exist are replaced in
+// place; new keys are added after the citation's last line (or before the
+// closing brace of a flow mapping). For shorthand strings only path, line
+// and line_end may be set (ErrStringForm otherwise).
+func (f *File) SetCitation(i int, fields ...Field) ([]Edit, error) {
+	if i < 0 || i >= len(f.Citations) {
+		return nil, fmt.Errorf("%s: no citation %d", f.Name, i+1)
+	}
+	if err := checkFields(fields); err != nil {
+		return nil, err
+	}
+	c := f.Citations[i]
+	n := c.node
+	if n.Kind == yaml.AliasNode {
+		return nil, fmt.Errorf("%s:%d: citation %d is a YAML alias; edit it by hand", f.Name, c.SrcLine, i+1)
+	}
+	if c.Form == FormString {
+		return f.setShorthand(c, fields)
+	}
+	var edits []Edit
+	var added []Field
+	for _, fl := range fields {
+		k, v := mappingGet(n, fl.Key)
+		switch {
+		case k != nil && fl.Value == nil:
+			e, err := f.deleteKey(n, k, v)
+			if err != nil {
+				return nil, err
+			}
+			edits = append(edits, e)
+		case k != nil:
+			start, end, err := f.valueSpan(n, k, v)
+			if err != nil {
+				return nil, err
+			}
+			edits = append(edits, replaceValue(start, end, fl.Value, f.inFlow(v)))
+		case fl.Value != nil:
+			added = append(added, fl)
+		}
+	}
+	if len(added) > 0 {
+		e, err := f.addKeys(n, added)
+		if err != nil {
+			return nil, err
+		}
+		edits = append(edits, e)
+	}
+	return edits, nil
+}
+
+func (f *File) setShorthand(c Citation, fields []Field) ([]Edit, error) {
+	nc := c
+	for _, fl := range fields {
+		switch fl.Key {
+		case "path":
+			s, _ := fl.Value.(string)
+			nc.Path = s
+		case "line":
+			n, ok := fl.Value.(int)
+			if ok && n < 1 {
+				return nil, fmt.Errorf("line %d cannot be written in a shorthand citation", n)
+			}
+			nc.Line, nc.HasLine = n, ok
+		case "line_end":
+			n, _ := fl.Value.(int)
+			if n < 0 {
+				return nil, fmt.Errorf("line_end %d cannot be written in a shorthand citation", n)
+			}
+			nc.LineEnd = n
+		default:
+			return nil, ErrStringForm
+		}
+	}
+	start := f.offset(c.node)
+	end, err := f.scalarEnd(start, c.node)
+	if err != nil {
+		return nil, err
+	}
+	return []Edit{{start, end, quoteString(nc.Location(), c.node.Style&yaml.FlowStyle != 0 || f.inFlow(c.node))}}, nil
+}
+
+// SetTop sets top-level keys (confidence, last_verified, …).
+func (f *File) SetTop(fields ...Field) ([]Edit, error) {
+	if err := checkFields(fields); err != nil {
+		return nil, err
+	}
+	var edits []Edit
+	var added []Field
+	for _, fl := range fields {
+		var k, v *yaml.Node
+		if f.root != nil {
+			k, v = mappingGet(f.root, fl.Key)
+		}
+		switch {
+		case k != nil && fl.Value == nil:
+			e, err := f.deleteKey(f.root, k, v)
+			if err != nil {
+				return nil, err
+			}
+			edits = append(edits, e)
+		case k != nil:
+			start, end, err := f.valueSpan(f.root, k, v)
+			if err != nil {
+				return nil, err
+			}
+			edits = append(edits, replaceValue(start, end, fl.Value, f.inFlow(v)))
+		case fl.Value != nil:
+			added = append(added, fl)
+		}
+	}
+	if len(added) > 0 {
+		var b strings.Builder
+		for _, fl := range added {
+			b.WriteString(fl.Key + ": " + formatValue(fl.Value, false) + f.nl)
+		}
+		edits = append(edits, f.insertTop(b.String()))
+	}
+	return edits, nil
+}
+
+// insertTop inserts whole lines at the end of the frontmatter, creating the
+// frontmatter when the file has none.
+func (f *File) insertTop(lines string) Edit {
+	if f.HasFrontmatter {
+		// (a flow-style "{a: 1}" frontmatter would not parse after this;
+		// Rewrite refuses such an edit)
+		return Edit{f.fmEnd, f.fmEnd, lines}
+	}
+	nl := "\n"
+	if bytes.Contains(f.Src, []byte("\r\n")) {
+		nl = "\r\n"
+	}
+	lines = strings.ReplaceAll(lines, f.nl, nl)
+	return Edit{f.bomLen, f.bomLen, "---" + nl + lines + "---" + nl}
+}
+
+// AppendCitation adds a citation at the end of the citations list. With
+// asString the citation is written as a shorthand string (Cortex style);
+// otherwise as a mapping of the given fields in order.
+func (f *File) AppendCitation(asString bool, fields ...Field) ([]Edit, error) {
+	if err := checkFields(fields); err != nil {
+		return nil, err
+	}
+	var c Citation
+	for _, fl := range fields {
+		switch fl.Key {
+		case "path":
+			c.Path, _ = fl.Value.(string)
+		case "line":
+			c.Line, c.HasLine = fl.Value.(int)
+		case "line_end":
+			c.LineEnd, _ = fl.Value.(int)
+		}
+	}
+	nl := f.nl
+	v := f.citVal
+	if v != nil && v.Kind == yaml.AliasNode {
+		return nil, fmt.Errorf("%s: citations is a YAML alias; edit it by hand", f.Name)
+	}
+	if v != nil && v.Kind == yaml.SequenceNode && v.Style&yaml.FlowStyle != 0 {
+		end, err := f.flowEnd(f.offset(v), '[', ']')
+		if err != nil {
+			return nil, err
+		}
+		item := quoteString(c.Location(), true)
+		if !asString {
+			item = flowMapping(fields)
+		}
+		if len(v.Content) > 0 {
+			item = ", " + item
+		}
+		return []Edit{{end - 1, end - 1, item}}, nil
+	}
+	if v != nil && v.Kind == yaml.SequenceNode && len(v.Content) > 0 {
+		dashCol := v.Column - 1
+		keyCol := dashCol + 2
+		for _, it := range v.Content {
+			if it.Kind == yaml.MappingNode && it.Style&yaml.FlowStyle == 0 {
+				keyCol = it.Column - 1
+				break
+			}
+		}
+		last := v.Content[len(v.Content)-1]
+		at := f.blockEnd(f.lineOf(last), dashCol)
+		return []Edit{{at, at, blockItem(dashCol, keyCol, asString, c, fields, nl)}}, nil
+	}
+	item := blockItem(2, 4, asString, c, fields, nl)
+	if v == nil {
+		return []Edit{f.insertTop("citations:" + nl + item)}, nil
+	}
+	// null, empty or a single string: rewrite the key's line(s) as a block list
+	keyLine := f.lineOf(f.citKey)
+	start := f.fmStart + f.lineStarts[keyLine]
+	end := f.blockEnd(keyLine, f.citKey.Column-1)
+	var keep string
+	if v.Kind == yaml.ScalarNode && !isNull(v) {
+		vs := f.offset(v)
+		ve, err := f.scalarEnd(vs, v)
+		if err != nil {
+			return nil, err
+		}
+		keep = strings.Repeat(" ", 2) + "- " + string(f.Src[vs:ve]) + nl
+	}
+	indent := strings.Repeat(" ", f.citKey.Column-1)
+	if indent != "" {
+		return nil, fmt.Errorf("%s: citations key is nested; edit it by hand", f.Name)
+	}
+	return []Edit{{start, end, "citations:" + nl + keep + item}}, nil
+}
+
+// RemoveCitation removes citation i from the list.
+func (f *File) RemoveCitation(i int) ([]Edit, error) {
+	if i < 0 || i >= len(f.Citations) {
+		return nil, fmt.Errorf("%s: no citation %d", f.Name, i+1)
+	}
+	v := f.citVal
+	if v.Kind != yaml.SequenceNode {
+		// a single string citation: clear the list
+		start, end, err := f.valueSpan(f.root, f.citKey, v)
+		if err != nil {
+			return nil, err
+		}
+		return []Edit{{start, end, "[]"}}, nil
+	}
+	if v.Style&yaml.FlowStyle != 0 {
+		item := v.Content[i]
+		s := f.offset(item)
+		e, err := f.nodeEnd(item)
+		if err != nil {
+			return nil, err
+		}
+		if i+1 < len(v.Content) {
+			e = f.offset(v.Content[i+1])
+		} else if i > 0 {
+			prev := v.Content[i-1]
+			pe, err := f.nodeEnd(prev)
+			if err != nil {
+				return nil, err
+			}
+			s = pe
+		}
+		return []Edit{{s, e, ""}}, nil
+	}
+	if len(v.Content) == 1 {
+		start, end, err := f.valueSpan(f.root, f.citKey, v)
+		if err != nil {
+			return nil, err
+		}
+		return []Edit{{start, end, "[]" + f.nl}}, nil
+	}
+	dashCol := v.Column - 1
+	start := f.fmStart + f.lineStarts[f.dashLine(v.Content[i], dashCol)]
+	var end int
+	if i+1 < len(v.Content) {
+		end = f.fmStart + f.lineStarts[f.dashLine(v.Content[i+1], dashCol)]
+	} else {
+		end = f.blockEnd(f.lineOf(v.Content[i]), dashCol)
+	}
+	return []Edit{{start, end, ""}}, nil
+}
+
+// dashLine finds the (0-based) line holding the "-" of a block sequence item.
+func (f *File) dashLine(item *yaml.Node, dashCol int) int {
+	l := f.lineOf(item)
+	for ; l > 0; l-- {
+		t := f.lineText(l)
+		if len(t) > dashCol && t[dashCol] == '-' && strings.TrimSpace(t[:dashCol]) == "" {
+			return l
+		}
+	}
+	return l
+}
+
+// checkFields rejects values a memory file cannot hold (it must stay UTF-8).
+func checkFields(fields []Field) error {
+	for _, fl := range fields {
+		var s string
+		switch v := fl.Value.(type) {
+		case string:
+			s = v
+		case Timestamp:
+			s = string(v)
+		}
+		if !utf8.ValidString(s) {
+			return fmt.Errorf("value of %s is not valid UTF-8", fl.Key)
+		}
+	}
+	return nil
+}
+
+// mappingGet returns the key and value nodes for key in mapping m.
+func mappingGet(m *yaml.Node, key string) (k, v *yaml.Node) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i], m.Content[i+1]
+		}
+	}
+	return nil, nil
+}
+
+// valueSpan returns the byte span of the value of key k in mapping m.
+func (f *File) valueSpan(m, k, v *yaml.Node) (int, int, error) {
+	if v.Kind == yaml.ScalarNode && isNull(v) && v.Value == "" {
+		// implicit null: "key:" with nothing after it
+		ks := f.offset(k)
+		ke, err := f.scalarEnd(ks, k)
+		if err != nil {
+			return 0, 0, err
+		}
+		colon := bytes.IndexByte(f.Src[ke:], ':')
+		if colon < 0 {
+			return 0, 0, fmt.Errorf("%s:%d: cannot find ':' after key %q", f.Name, f.line(k), k.Value)
+		}
+		at := ke + colon + 1
+		return at, at, nil
+	}
+	if v.Kind == yaml.ScalarNode && v.Style&(yaml.LiteralStyle|yaml.FoldedStyle) == 0 {
+		s := f.offset(v)
+		e, err := f.scalarEnd(s, v)
+		return s, e, err
+	}
+	if v.Style&yaml.FlowStyle != 0 && (v.Kind == yaml.SequenceNode || v.Kind == yaml.MappingNode) {
+		open, closeb := byte('['), byte(']')
+		if v.Kind == yaml.MappingNode {
+			open, closeb = '{', '}'
+		}
+		s := f.offset(v)
+		e, err := f.flowEnd(s, open, closeb)
+		return s, e, err
+	}
+	// block scalar or block collection: from the value start to the end of
+	// the block belonging to the key (lines indented deeper than the key)
+	s := f.offset(v)
+	if v.Kind != yaml.ScalarNode {
+		// block collections start on the next line: replace from after the colon
+		ks := f.offset(k)
+		ke, err := f.scalarEnd(ks, k)
+		if err != nil {
+			return 0, 0, err
+		}
+		s = ke + bytes.IndexByte(f.Src[ke:], ':') + 1
+	}
+	end := f.blockEnd(f.lineOf(k), k.Column-1)
+	// keep the line break that ends the block
+	for end > s && (f.Src[end-1] == '\n' || f.Src[end-1] == '\r') {
+		end--
+	}
+	return s, end, nil
+}
+
+// replaceValue replaces a value span; an empty span (after "key:") gets a
+// separating space.
+func replaceValue(start, end int, v any, flow bool) Edit {
+	s := formatValue(v, flow)
+	if start == end {
+		s = " " + s
+	}
+	return Edit{start, end, s}
+}
+
+// deleteKey removes a key and its value (whole lines in block mappings).
+func (f *File) deleteKey(m, k, v *yaml.Node) (Edit, error) {
+	if m.Style&yaml.FlowStyle != 0 || f.inFlow(m) {
+		s, e, err := f.valueSpan(m, k, v)
+		if err != nil {
+			return Edit{}, err
+		}
+		return Edit{s, e, "null"}, nil
+	}
+	kl := f.lineOf(k)
+	ks := f.offset(k)
+	ls := f.fmStart + f.lineStarts[kl]
+	if strings.TrimSpace(string(f.Src[ls:ks])) != "" {
+		// the key shares its line with a "- ": blank the key instead
+		s, e, err := f.valueSpan(m, k, v)
+		if err != nil {
+			return Edit{}, err
+		}
+		return Edit{s, e, "null"}, nil
+	}
+	return Edit{ls, f.blockEnd(kl, k.Column-1), ""}, nil
+}
+
+// addKeys inserts keys at the end of mapping m.
+func (f *File) addKeys(m *yaml.Node, fields []Field) (Edit, error) {
+	if m.Style&yaml.FlowStyle != 0 {
+		end, err := f.flowEnd(f.offset(m), '{', '}')
+		if err != nil {
+			return Edit{}, err
+		}
+		var b strings.Builder
+		for i, fl := range fields {
+			if i > 0 || len(m.Content) > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(fl.Key + ": " + formatValue(fl.Value, true))
+		}
+		return Edit{end - 1, end - 1, b.String()}, nil
+	}
+	keyCol := m.Column - 1
+	lastKey := m.Content[len(m.Content)-2]
+	at := f.blockEnd(f.lineOf(lastKey), keyCol)
+	var b strings.Builder
+	for _, fl := range fields {
+		b.WriteString(strings.Repeat(" ", keyCol) + fl.Key + ": " + formatValue(fl.Value, false) + f.nl)
+	}
+	return Edit{at, at, b.String()}, nil
+}
+
+// blockEnd returns the offset just after the block that starts on line l
+// (0-based, within the YAML text): l itself plus the following lines that
+// are indented deeper than col (blank lines count only when a deeper line
+// follows them). A block ending at the last YAML line without a line break
+// gets none added by callers, because fmEnd always follows a line break.
+func (f *File) blockEnd(l, col int) int {
+	last := l
+	for j := l + 1; j < len(f.lineStarts); j++ {
+		t := f.lineText(j)
+		if f.fmStart+f.lineStarts[j] >= f.fmEnd {
+			break
+		}
+		trimmed := strings.TrimSpace(t)
+		if trimmed == "" {
+			continue
+		}
+		if indentOf(t) <= col {
+			break
+		}
+		last = j
+	}
+	if last+1 < len(f.lineStarts) {
+		return min(f.fmStart+f.lineStarts[last+1], f.fmEnd)
+	}
+	return f.fmEnd
+}
+
+func indentOf(s string) int {
+	return len(s) - len(strings.TrimLeft(s, " \t"))
+}
+
+// lineText returns line l (0-based) of the YAML text without its break.
+func (f *File) lineText(l int) string {
+	s := f.fmStart + f.lineStarts[l]
+	e := f.fmEnd
+	if l+1 < len(f.lineStarts) {
+		e = min(f.fmStart+f.lineStarts[l+1], f.fmEnd)
+	}
+	return strings.TrimRight(string(f.Src[s:e]), "\r\n")
+}
+
+func (f *File) lineOf(n *yaml.Node) int { return n.Line - 1 }
+
+// offset is the byte offset in Src where node n starts.
+func (f *File) offset(n *yaml.Node) int {
+	l := n.Line - 1
+	if l < 0 || l >= len(f.lineStarts) {
+		return f.fmStart
+	}
+	pos := f.fmStart + f.lineStarts[l]
+	for c := 1; c < n.Column && pos < len(f.Src); c++ {
+		_, size := utf8.DecodeRune(f.Src[pos:])
+		pos += size
+	}
+	return pos
+}
+
+// inFlow reports whether n sits inside a flow collection (its scalar ends at
+// ',', ']' or '}').
+func (f *File) inFlow(n *yaml.Node) bool {
+	var walk func(p *yaml.Node, flow bool) (bool, bool)
+	walk = func(p *yaml.Node, flow bool) (bool, bool) {
+		if p == n {
+			return flow, true
+		}
+		fl := flow || (p.Style&yaml.FlowStyle != 0 && p.Kind != yaml.ScalarNode)
+		for _, c := range p.Content {
+			if r, ok := walk(c, fl); ok {
+				return r, true
+			}
+		}
+		return false, false
+	}
+	if f.root == nil {
+		return false
+	}
+	r, _ := walk(f.root, false)
+	return r
+}
+
+// scalarEnd returns the end offset of the scalar that starts at start.
+func (f *File) scalarEnd(start int, n *yaml.Node) (int, error) {
+	src := f.Src[:f.fmEnd]
+	if start >= len(src) {
+		return start, nil
+	}
+	switch src[start] {
+	case '"':
+		for i := start + 1; i < len(src); i++ {
+			switch src[i] {
+			case '\\':
+				i++
+			case '"':
+				return i + 1, nil
+			}
+		}
+	case '\'':
+		for i := start + 1; i < len(src); i++ {
+			if src[i] == '\'' {
+				if i+1 < len(src) && src[i+1] == '\'' {
+					i++
+					continue
+				}
+				return i + 1, nil
+			}
+		}
+	default:
+		if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+			return 0, fmt.Errorf("%s:%d: block scalar cannot be replaced in place", f.Name, f.line(n))
+		}
+		flow := f.inFlow(n)
+		end, _ := lineEnd(src, start)
+		i := start
+		for ; i < end; i++ {
+			ch := src[i]
+			if ch == '#' && i > start && (src[i-1] == ' ' || src[i-1] == '\t') {
+				break
+			}
+			if flow && (ch == ',' || ch == ']' || ch == '}') {
+				break
+			}
+			if ch == ':' && !flow && (i+1 == end || src[i+1] == ' ' || src[i+1] == '\t') && n.Value != strings.TrimSpace(string(src[start:end])) {
+				break
+			}
+		}
+		raw := strings.TrimRight(string(src[start:i]), " \t")
+		if raw != n.Value && strings.Contains(n.Value, "\n") {
+			return 0, fmt.Errorf("%s:%d: multi-line plain scalar cannot be replaced in place", f.Name, f.line(n))
+		}
+		return start + len(raw), nil
+	}
+	return 0, fmt.Errorf("%s:%d: unterminated quoted scalar", f.Name, f.line(n))
+}
+
+// nodeEnd returns the end offset of a scalar or flow collection.
+func (f *File) nodeEnd(n *yaml.Node) (int, error) {
+	s := f.offset(n)
+	switch {
+	case n.Kind == yaml.MappingNode:
+		return f.flowEnd(s, '{', '}')
+	case n.Kind == yaml.SequenceNode:
+		return f.flowEnd(s, '[', ']')
+	}
+	return f.scalarEnd(s, n)
+}
+
+// flowEnd returns the offset just after the bracket that closes the flow
+// collection opening at start.
+func (f *File) flowEnd(start int, open, closeb byte) (int, error) {
+	src := f.Src[:f.fmEnd]
+	if start >= len(src) || src[start] != open {
+		return 0, fmt.Errorf("%s: expected %q at byte %d", f.Name, open, start)
+	}
+	depth := 0
+	for i := start; i < len(src); i++ {
+		switch src[i] {
+		case '"':
+			for i++; i < len(src) && src[i] != '"'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		case '\'':
+			for i++; i < len(src); i++ {
+				if src[i] == '\'' {
+					if i+1 < len(src) && src[i+1] == '\'' {
+						i++
+						continue
+					}
+					break
+				}
+			}
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+			if depth == 0 {
+				return i + 1, nil
+			}
+		case '#':
+			if i > 0 && (src[i-1] == ' ' || src[i-1] == '\t') {
+				e, _ := lineEnd(src, i)
+				i = e - 1
+			}
+		}
+	}
+	return 0, fmt.Errorf("%s: unterminated flow collection", f.Name)
+}
+
+func blockItem(dashCol, keyCol int, asString bool, c Citation, fields []Field, nl string) string {
+	pad := strings.Repeat(" ", dashCol)
+	if asString {
+		return pad + "- " + quoteString(c.Location(), false) + nl
+	}
+	var b strings.Builder
+	for i, fl := range fields {
+		if fl.Value == nil {
+			continue
+		}
+		if i == 0 {
+			b.WriteString(pad + "- " + strings.Repeat(" ", max(0, keyCol-dashCol-2)))
+		} else {
+			b.WriteString(strings.Repeat(" ", keyCol))
+		}
+		b.WriteString(fl.Key + ": " + formatValue(fl.Value, false) + nl)
+	}
+	return b.String()
+}
+
+func flowMapping(fields []Field) string {
+	var parts []string
+	for _, fl := range fields {
+		if fl.Value != nil {
+			parts = append(parts, fl.Key+": "+formatValue(fl.Value, true))
+		}
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// formatValue renders a value as a YAML scalar.
+func formatValue(v any, flow bool) string {
+	switch x := v.(type) {
+	case int:
+		return strconv.Itoa(x)
+	case float64:
+		s := strconv.FormatFloat(x, 'f', -1, 64)
+		if !strings.ContainsAny(s, ".eE") {
+			s += ".0"
+		}
+		return s
+	case string:
+		return quoteString(x, flow)
+	case Timestamp:
+		if timestampRe.MatchString(string(x)) {
+			return string(x)
+		}
+		return quoteString(string(x), flow)
+	case bool:
+		return strconv.FormatBool(x)
+	case nil:
+		return "null"
+	}
+	return quoteString(fmt.Sprint(v), flow)
+}
+
+var timestampRe = regexp.MustCompile(`^\d{4}-\d\d-\d\d(T\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d))?$`)
+
+// quoteString renders s as a YAML string scalar: plain when that reads back
+// as the same string, otherwise double-quoted (JSON escapes are valid YAML).
+func quoteString(s string, flow bool) string {
+	if plainSafe(s, flow) {
+		return s
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func plainSafe(s string, flow bool) bool {
+	if s == "" || strings.TrimSpace(s) != s || strings.ContainsAny(s, "\n\r\t\x00\"'\\`") {
+		return false
+	}
+	if strings.ContainsAny(s[:1], "-?:,[]{}#&*!|>%@") {
+		return false
+	}
+	if strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasSuffix(s, ":") {
+		return false
+	}
+	if flow && strings.ContainsAny(s, ",[]{}") {
+		return false
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 || r == 0xfeff {
+			return false
+		}
+	}
+	var v any
+	if err := yaml.Unmarshal([]byte("k: "+s), &v); err != nil {
+		return false
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	got, ok := m["k"].(string)
+	return ok && got == s
+}

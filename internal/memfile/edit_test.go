@@ -1,0 +1,187 @@
+package memfile
+
+import (
+	"bytes"
+	"testing"
+)
+
+func TestEdits(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		edit func(f *File) ([]Edit, error)
+		want string
+	}{
+		{
+			"replace line keeps comments and quoting",
+			"---\nid: m # the id\ncitations:\n  - path: 'a.go' # quoted\n    line: 3 # old\n    snippet: \"x := 1\"\n---\nbody\n",
+			func(f *File) ([]Edit, error) { return f.SetCitation(0, Field{"line", 5}) },
+			"---\nid: m # the id\ncitations:\n  - path: 'a.go' # quoted\n    line: 5 # old\n    snippet: \"x := 1\"\n---\nbody\n",
+		},
+		{
+			"add keys to block mapping",
+			"---\ncitations:\n  - path: a.go\n    line: 3\n  - path: b.go\n---\nbody\n",
+			func(f *File) ([]Edit, error) {
+				return f.SetCitation(0, Field{"commit", "0123456789abcdef0123456789abcdef01234567"}, Field{"verified", Timestamp("2026-11-22T10:00:00Z")})
+			},
+			"---\ncitations:\n  - path: a.go\n    line: 3\n    commit: 0123456789abcdef0123456789abcdef01234567\n    verified: 2026-11-22T10:00:00Z\n  - path: b.go\n---\nbody\n",
+		},
+		{
+			"crlf kept",
+			"---\r\ncitations:\r\n  - path: a.go\r\n    line: 3\r\n---\r\nbody\r\n",
+			func(f *File) ([]Edit, error) {
+				return f.SetCitation(0, Field{"line", 4}, Field{"snippet", "func x() {"})
+			},
+			"---\r\ncitations:\r\n  - path: a.go\r\n    line: 4\r\n    snippet: func x() {\r\n---\r\nbody\r\n",
+		},
+		{
+			"flow mapping",
+			"---\ncitations:\n  - {path: a.go, line: 3}\n---\n",
+			func(f *File) ([]Edit, error) { return f.SetCitation(0, Field{"line", 9}, Field{"snippet", "a, b"}) },
+			"---\ncitations:\n  - {path: a.go, line: 9, snippet: \"a, b\"}\n---\n",
+		},
+		{
+			"shorthand string keeps its form",
+			"---\ncitations:\n  - src/a.go:17\n  - \"src/b.go:3-4\"\n---\n",
+			func(f *File) ([]Edit, error) {
+				e1, err := f.SetCitation(0, Field{"line", 20})
+				if err != nil {
+					return nil, err
+				}
+				e2, err := f.SetCitation(1, Field{"path", "src/c.go"})
+				return append(e1, e2...), err
+			},
+			"---\ncitations:\n  - src/a.go:20\n  - src/c.go:3-4\n---\n",
+		},
+		{
+			"flow list of strings (cortex)",
+			"---\ncitations: [docs/a.md, src/b.go:3]\n---\n",
+			func(f *File) ([]Edit, error) { return f.SetCitation(1, Field{"line", 4}) },
+			"---\ncitations: [docs/a.md, src/b.go:4]\n---\n",
+		},
+		{
+			"set top adds and replaces",
+			"---\nid: m\nconfidence: 0.5\n---\n# body\n",
+			func(f *File) ([]Edit, error) {
+				return f.SetTop(Field{"confidence", 1.0}, Field{"last_verified", Timestamp("2026-11-22T10:00:00Z")})
+			},
+			"---\nid: m\nconfidence: 1.0\nlast_verified: 2026-11-22T10:00:00Z\n---\n# body\n",
+		},
+		{
+			"set top on implicit null",
+			"---\nconfidence:\n---\n",
+			func(f *File) ([]Edit, error) { return f.SetTop(Field{"confidence", 0.25}) },
+			"---\nconfidence: 0.25\n---\n",
+		},
+		{
+			"append to block list",
+			"---\ncitations:\n- path: a.go\n  line: 1\n# trailing comment\ntags: [x]\n---\n",
+			func(f *File) ([]Edit, error) { return f.AppendCitation(false, Field{"path", "b.go"}, Field{"line", 2}) },
+			"---\ncitations:\n- path: a.go\n  line: 1\n- path: b.go\n  line: 2\n# trailing comment\ntags: [x]\n---\n",
+		},
+		{
+			"append without citations key",
+			"---\nid: m\n---\nbody\n",
+			func(f *File) ([]Edit, error) { return f.AppendCitation(false, Field{"path", "b.go"}, Field{"line", 2}) },
+			"---\nid: m\ncitations:\n  - path: b.go\n    line: 2\n---\nbody\n",
+		},
+		{
+			"append to file without frontmatter",
+			"\xef\xbb\xbf# Title\nbody\n",
+			func(f *File) ([]Edit, error) { return f.AppendCitation(false, Field{"path", "b.go"}) },
+			"\xef\xbb\xbf---\ncitations:\n  - path: b.go\n---\n# Title\nbody\n",
+		},
+		{
+			"append to null citations",
+			"---\ncitations: # none yet\nid: m\n---\n",
+			func(f *File) ([]Edit, error) { return f.AppendCitation(false, Field{"path", "b.go"}) },
+			"---\ncitations:\n  - path: b.go\nid: m\n---\n",
+		},
+		{
+			"append to single string",
+			"---\ncitations: 'a.go:3'\n---\n",
+			func(f *File) ([]Edit, error) { return f.AppendCitation(true, Field{"path", "b.go"}, Field{"line", 4}) },
+			"---\ncitations:\n  - 'a.go:3'\n  - b.go:4\n---\n",
+		},
+		{
+			"append to flow list",
+			"---\ncitations: [a.go]\n---\n",
+			func(f *File) ([]Edit, error) { return f.AppendCitation(true, Field{"path", "b.go"}) },
+			"---\ncitations: [a.go, b.go]\n---\n",
+		},
+		{
+			"remove middle citation",
+			"---\ncitations:\n  - path: a.go\n    line: 1\n  - path: b.go\n    line: 2\n  - path: c.go\n---\n",
+			func(f *File) ([]Edit, error) { return f.RemoveCitation(1) },
+			"---\ncitations:\n  - path: a.go\n    line: 1\n  - path: c.go\n---\n",
+		},
+		{
+			"remove last citation",
+			"---\ncitations:\n  - path: a.go\n  - path: b.go\n    line: 2\ntags: []\n---\n",
+			func(f *File) ([]Edit, error) { return f.RemoveCitation(1) },
+			"---\ncitations:\n  - path: a.go\ntags: []\n---\n",
+		},
+		{
+			"remove flow item",
+			"---\ncitations: [a.go, b.go, c.go]\n---\n",
+			func(f *File) ([]Edit, error) { return f.RemoveCitation(2) },
+			"---\ncitations: [a.go, b.go]\n---\n",
+		},
+		{
+			"delete key",
+			"---\ncitations:\n  - path: a.go\n    line: 1\n    line_end: 4\n    snippet: x\n---\n",
+			func(f *File) ([]Edit, error) { return f.SetCitation(0, Field{"line_end", nil}) },
+			"---\ncitations:\n  - path: a.go\n    line: 1\n    snippet: x\n---\n",
+		},
+		{
+			"replace block scalar snippet",
+			"---\ncitations:\n  - path: a.go\n    snippet: |\n      one\n      two\n    line: 2\n---\n",
+			func(f *File) ([]Edit, error) { return f.SetCitation(0, Field{"snippet", "three"}) },
+			"---\ncitations:\n  - path: a.go\n    snippet: three\n    line: 2\n---\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := Parse("m.md", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			edits, err := tt.edit(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _, err := Rewrite(f, edits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Fatalf("got:\n%q\nwant:\n%q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestNoopRewriteIsIdentical(t *testing.T) {
+	src := []byte("\xef\xbb\xbf---\r\n# comment\r\nid: m\r\ncitations:\r\n  - path: a.go\r\n---\r\nbody\r\n")
+	f, err := Parse("m.md", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := Rewrite(f, nil)
+	if err != nil || !bytes.Equal(got, src) {
+		t.Fatalf("no-op rewrite changed the file: %q %v", got, err)
+	}
+}
+
+func TestQuoteStringRoundTrips(t *testing.T) {
+	for _, s := range []string{"plain", "a: b", "#x", "- x", "true", "123", "null", "it's", `say "hi"`, "tab\there", " lead", "trail ", "a\nb", "~", "ünïcode", "x #y", "[a]", "{b}", "@x", "%y", "`z"} {
+		f, err := Parse("m.md", []byte("---\nk: "+quoteString(s, false)+"\n---\n"))
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		k, v := mappingGet(f.root, "k")
+		if k == nil || v.Value != s || v.Tag != "!!str" {
+			t.Errorf("%q rendered as %q reads back as %q (%s)", s, quoteString(s, false), v.Value, v.Tag)
+		}
+	}
+}

@@ -1,0 +1,750 @@
+package memfile
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Limits on what Parse accepts; past them it reports an error instead of
+// spending unbounded memory.
+const (
+	// MaxFrontmatter is the largest frontmatter block parsed, in bytes.
+	MaxFrontmatter = 4 << 20
+	// MaxCitations is the most citations one memory may hold.
+	MaxCitations = 20000
+	// MaxLinks is the most links one memory may hold.
+	MaxLinks = 20000
+	// maxDepth bounds the nesting of YAML collections in the frontmatter.
+	maxDepth = 64
+	// maxAliasRefs bounds alias dereferences while reading fields.
+	maxAliasRefs = 10000
+)
+
+// DefaultConfidence is the confidence of a memory that states none.
+const DefaultConfidence = 0.5
+
+// Form says how a citation is written in the file.
+type Form int
+
+// Citation forms.
+const (
+	// FormMapping is a structured citation: a YAML mapping with path, line…
+	FormMapping Form = iota
+	// FormString is a shorthand string: "path", "path:17", "path:17-28" or a URL.
+	FormString
+)
+
+// Citation is one code reference of a memory.
+type Citation struct {
+	Index      int    // position in the citations list, from 0
+	Form       Form   // how it is written
+	Path       string // as written (repo-relative); empty for URLs
+	URL        string // set for http(s) citations, which are not verified
+	Line       int    // 1-based start line; meaningful when HasLine
+	HasLine    bool   // a line was given (it may still be < 1)
+	LineEnd    int    // last line of a range; 0 when not a range
+	Snippet    string // expected text; meaningful when HasSnippet
+	HasSnippet bool   // a non-empty snippet was given
+	Verified   string // the verified timestamp as written
+	Commit     string // commit at which the citation was last verified valid
+	SrcLine    int    // line of the memory file where the citation is written
+
+	node *yaml.Node // the citation's node (mapping or string scalar)
+}
+
+// Location renders the cited location as path, path:17 or path:17-28.
+func (c Citation) Location() string {
+	if c.URL != "" {
+		return c.URL
+	}
+	switch {
+	case !c.HasLine:
+		return c.Path
+	case c.LineEnd > 0 && c.LineEnd != c.Line:
+		return fmt.Sprintf("%s:%d-%d", c.Path, c.Line, c.LineEnd)
+	default:
+		return fmt.Sprintf("%s:%d", c.Path, c.Line)
+	}
+}
+
+// Link is a typed relationship to another memory.
+type Link struct {
+	Type    string // lower case: related, supersedes, blocks, implements, extends
+	Target  string
+	SrcLine int
+}
+
+// LinkTypes are the link types of the schema.
+var LinkTypes = []string{"related", "supersedes", "blocks", "implements", "extends"}
+
+// Diagnostic is a warning about a memory file, with the line it concerns.
+type Diagnostic struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (d Diagnostic) String() string {
+	if d.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", d.File, d.Line, d.Msg)
+	}
+	return fmt.Sprintf("%s: %s", d.File, d.Msg)
+}
+
+// ParseError is a memory file that cannot be used: the file and line of the
+// problem and what it is.
+type ParseError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *ParseError) Error() string {
+	return Diagnostic(*e).String()
+}
+
+// File is a parsed memory file.
+type File struct {
+	Name string // path used in messages (repo-relative where known)
+	Src  []byte // the file as read
+
+	HasFrontmatter bool
+	ID             string // the frontmatter id; empty when not given
+	Subject        string
+	Citations      []Citation
+	Links          []Link
+	Tags           []string
+	Confidence     float64 // DefaultConfidence when not given or unusable
+	HasConfidence  bool    // a usable confidence was given
+	LastVerified   string
+	Exempt         bool
+	Warnings       []Diagnostic
+
+	nl         string // line ending for inserted lines
+	bomLen     int
+	fmStart    int // first byte of the YAML text
+	fmEnd      int // end of the YAML text (start of the closing fence line)
+	bodyStart  int // first byte after the closing fence line
+	fmLine     int // file line of the first YAML line
+	lineStarts []int
+	root       *yaml.Node // top-level mapping, nil when empty
+	citKey     *yaml.Node
+	citVal     *yaml.Node
+	aliasRefs  int
+}
+
+// Body returns the markdown after the frontmatter (the whole file after a
+// BOM when there is none).
+func (f *File) Body() []byte { return f.Src[f.bodyStart:] }
+
+// BodyLine is the file line number where the body starts.
+func (f *File) BodyLine() int { return 1 + lineCount(f.Src[:f.bodyStart]) }
+
+// Parse parses a memory file. name is used in diagnostics. A *ParseError is
+// returned for a file that cannot be used.
+func Parse(name string, src []byte) (*File, error) {
+	f := &File{Name: name, Src: src, Confidence: DefaultConfidence, nl: "\n"}
+	if !utf8.Valid(src) {
+		return nil, f.errAt(firstInvalidLine(src), "not valid UTF-8")
+	}
+	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
+		f.bomLen = 3
+	}
+	f.bodyStart = f.bomLen
+	open, fmStart, ok := findOpenFence(src, f.bomLen)
+	if !ok {
+		return f, nil
+	}
+	closeStart, bodyStart, ok := findCloseFence(src, fmStart)
+	if !ok {
+		return nil, f.errAt(lineCount(src[:open])+1, "frontmatter has no closing '---' line")
+	}
+	if bytes.Contains(src[open:fmStart], []byte("\r\n")) {
+		f.nl = "\r\n"
+	}
+	f.HasFrontmatter = true
+	f.fmStart, f.fmEnd, f.bodyStart = fmStart, closeStart, bodyStart
+	f.fmLine = lineCount(src[:fmStart]) + 1
+	if closeStart-fmStart > MaxFrontmatter {
+		return nil, f.errAt(f.fmLine, fmt.Sprintf("frontmatter is larger than %d bytes", MaxFrontmatter))
+	}
+	text := src[fmStart:closeStart]
+	f.lineStarts = lineStarts(text)
+	var doc yaml.Node
+	if err := yaml.Unmarshal(text, &doc); err != nil {
+		return nil, f.yamlError(err)
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return f, nil // empty frontmatter
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return f, nil
+	}
+	if root.Kind != yaml.MappingNode {
+		return nil, f.errAt(f.line(root), "frontmatter is not a mapping of keys to values")
+	}
+	if d := depth(root, 0); d > maxDepth {
+		return nil, f.errAt(f.line(root), fmt.Sprintf("frontmatter nests deeper than %d levels", maxDepth))
+	}
+	f.root = root
+	if err := f.readTop(root); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func (f *File) readTop(root *yaml.Node) error {
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			continue // complex keys are kept but not read
+		}
+		if seen[k.Value] {
+			return f.errAt(f.line(k), fmt.Sprintf("duplicate key %q", k.Value))
+		}
+		seen[k.Value] = true
+		v, err := f.deref(v)
+		if err != nil {
+			return err
+		}
+		switch k.Value {
+		case "id":
+			f.ID = strings.TrimSpace(scalarText(v))
+		case "subject":
+			f.Subject = scalarText(v)
+		case "citations":
+			f.citKey, f.citVal = k, root.Content[i+1]
+			if err := f.readCitations(v); err != nil {
+				return err
+			}
+		case "links":
+			if err := f.readLinks(v); err != nil {
+				return err
+			}
+		case "tags":
+			f.readTags(v)
+		case "confidence":
+			f.readConfidence(v)
+		case "last_verified":
+			f.LastVerified = scalarText(v)
+		case "exempt":
+			switch {
+			case v.Kind == yaml.ScalarNode && v.Tag == "!!bool":
+				f.Exempt = strings.EqualFold(v.Value, "true")
+			case isNull(v):
+			default:
+				f.warn(v, fmt.Sprintf("exempt should be true or false, got %q; treated as false", scalarText(v)))
+			}
+		}
+	}
+	return nil
+}
+
+func (f *File) readCitations(v *yaml.Node) error {
+	switch {
+	case isNull(v):
+		return nil
+	case v.Kind == yaml.ScalarNode:
+		c, err := f.readCitation(0, v)
+		if err != nil {
+			return err
+		}
+		f.Citations = []Citation{c}
+		return nil
+	case v.Kind == yaml.MappingNode:
+		return f.errAt(f.line(v), "citations must be a list (write '- path: …' for each citation)")
+	case v.Kind != yaml.SequenceNode:
+		return f.errAt(f.line(v), "citations must be a list")
+	}
+	if len(v.Content) > MaxCitations {
+		return f.errAt(f.line(v), fmt.Sprintf("%d citations; at most %d are read per memory", len(v.Content), MaxCitations))
+	}
+	f.Citations = make([]Citation, 0, len(v.Content))
+	for i, item := range v.Content {
+		c, err := f.readCitation(i, item)
+		if err != nil {
+			return err
+		}
+		f.Citations = append(f.Citations, c)
+	}
+	return nil
+}
+
+func (f *File) readCitation(i int, n *yaml.Node) (Citation, error) {
+	c := Citation{Index: i, SrcLine: f.line(n), node: n}
+	n, err := f.deref(n)
+	if err != nil {
+		return c, err
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if isNull(n) {
+			return c, f.errAt(c.SrcLine, fmt.Sprintf("citation %d is empty", i+1))
+		}
+		c.Form = FormString
+		if err := parseShorthand(strings.TrimSpace(n.Value), &c); err != nil {
+			return c, f.errAt(c.SrcLine, fmt.Sprintf("citation %d: %v", i+1, err))
+		}
+		return c, nil
+	case yaml.MappingNode:
+	default:
+		return c, f.errAt(c.SrcLine, fmt.Sprintf("citation %d must be a mapping with a path, or a string", i+1))
+	}
+	c.Form = FormMapping
+	hasPath := false
+	for j := 0; j+1 < len(n.Content); j += 2 {
+		k, v := n.Content[j], n.Content[j+1]
+		v, err := f.deref(v)
+		if err != nil {
+			return c, err
+		}
+		switch k.Value {
+		case "path":
+			if v.Kind != yaml.ScalarNode || isNull(v) {
+				return c, f.errAt(f.line(v), fmt.Sprintf("citation %d: path must be a string", i+1))
+			}
+			hasPath = true
+			c.Path = v.Value
+			if isURL(c.Path) {
+				c.URL, c.Path = c.Path, ""
+			}
+		case "url":
+			if v.Kind == yaml.ScalarNode && !isNull(v) {
+				hasPath = true
+				c.URL = v.Value
+			}
+		case "line":
+			if err := f.readLine(v, &c, i); err != nil {
+				return c, err
+			}
+		case "line_end", "end_line":
+			if isNull(v) {
+				continue
+			}
+			end, err := lineNumber(v)
+			if err != nil {
+				return c, f.errAt(f.line(v), fmt.Sprintf("citation %d: line_end: %v", i+1, err))
+			}
+			c.LineEnd = end
+		case "snippet":
+			if v.Kind != yaml.ScalarNode {
+				return c, f.errAt(f.line(v), fmt.Sprintf("citation %d: snippet must be a string", i+1))
+			}
+			if !isNull(v) && v.Value != "" {
+				c.Snippet, c.HasSnippet = v.Value, true
+			}
+		case "verified":
+			c.Verified = scalarText(v)
+		case "commit":
+			s := strings.TrimSpace(scalarText(v))
+			if s != "" && !IsObjectName(s) {
+				f.warn(v, fmt.Sprintf("citation %d: commit %q is not a 40- or 64-hex commit name; ignored", i+1, s))
+				s = ""
+			}
+			c.Commit = strings.ToLower(s)
+		}
+	}
+	if !hasPath {
+		return c, f.errAt(c.SrcLine, fmt.Sprintf("citation %d has no path", i+1))
+	}
+	if c.LineEnd != 0 && !c.HasLine {
+		return c, f.errAt(c.SrcLine, fmt.Sprintf("citation %d has line_end but no line", i+1))
+	}
+	return c, nil
+}
+
+func (f *File) readLine(v *yaml.Node, c *Citation, i int) error {
+	if isNull(v) {
+		return nil
+	}
+	if v.Kind == yaml.ScalarNode && v.Tag == "!!str" {
+		if m := rangeRe.FindStringSubmatch(strings.TrimSpace(v.Value)); m != nil {
+			a, _ := strconv.Atoi(m[1])
+			b, _ := strconv.Atoi(m[2])
+			c.Line, c.HasLine, c.LineEnd = a, true, b
+			return nil
+		}
+	}
+	n, err := lineNumber(v)
+	if err != nil {
+		return f.errAt(f.line(v), fmt.Sprintf("citation %d: line: %v", i+1, err))
+	}
+	c.Line, c.HasLine = n, true
+	return nil
+}
+
+var rangeRe = regexp.MustCompile(`^(\d{1,9})\s*-\s*(\d{1,9})$`)
+
+// lineNumber reads an integer line number from an int, an integral float
+// or a numeric string.
+func lineNumber(v *yaml.Node) (int, error) {
+	if v.Kind != yaml.ScalarNode {
+		return 0, errors.New("must be a whole number")
+	}
+	s := strings.TrimSpace(v.Value)
+	switch v.Tag {
+	case "!!int", "!!str":
+		n, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 10, 32)
+		if err != nil {
+			if v.Tag == "!!str" {
+				if _, ferr := strconv.ParseFloat(s, 64); ferr == nil {
+					return 0, fmt.Errorf("%s is not a whole number", s)
+				}
+			}
+			return 0, fmt.Errorf("%q is not a whole number", s)
+		}
+		return int(n), nil
+	case "!!float":
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil || x != math.Trunc(x) || math.Abs(x) > math.MaxInt32 {
+			return 0, fmt.Errorf("%s is not a whole number", s)
+		}
+		return int(x), nil
+	}
+	return 0, fmt.Errorf("%q is not a whole number", s)
+}
+
+// parseShorthand reads "path", "path:17", "path:17-28", "path#L17-L28" or a URL.
+func parseShorthand(s string, c *Citation) error {
+	if s == "" {
+		return errors.New("empty citation")
+	}
+	if isURL(s) {
+		c.URL = s
+		return nil
+	}
+	if m := shortRe.FindStringSubmatch(s); m != nil {
+		c.Path = m[1]
+		c.Line, _ = strconv.Atoi(m[2])
+		c.HasLine = true
+		if m[3] != "" {
+			c.LineEnd, _ = strconv.Atoi(m[3])
+		}
+		return nil
+	}
+	if m := anchorRe.FindStringSubmatch(s); m != nil {
+		c.Path = m[1]
+		c.Line, _ = strconv.Atoi(m[2])
+		c.HasLine = true
+		if m[3] != "" {
+			c.LineEnd, _ = strconv.Atoi(m[3])
+		}
+		return nil
+	}
+	c.Path = s
+	return nil
+}
+
+var (
+	shortRe  = regexp.MustCompile(`^(.+?):(\d{1,9})(?:-(\d{1,9}))?$`)
+	anchorRe = regexp.MustCompile(`^(.+?)#L(\d{1,9})(?:-L?(\d{1,9}))?$`)
+)
+
+// ParseShorthand parses a citation string ("path", "path:17",
+// "path:17-28", "path#L17-L28" or a URL) as it may appear in frontmatter or
+// on the command line.
+func ParseShorthand(s string) (Citation, error) {
+	var c Citation
+	c.Form = FormString
+	err := parseShorthand(strings.TrimSpace(s), &c)
+	return c, err
+}
+
+func isURL(s string) bool {
+	l := strings.ToLower(s)
+	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
+}
+
+// IsObjectName reports whether s is a full SHA-1 or SHA-256 object name.
+func IsObjectName(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		if !(b >= '0' && b <= '9' || b >= 'a' && b <= 'f' || b >= 'A' && b <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+func (f *File) readLinks(v *yaml.Node) error {
+	if isNull(v) {
+		return nil
+	}
+	if v.Kind != yaml.SequenceNode {
+		f.warn(v, "links should be a list; ignored")
+		return nil
+	}
+	if len(v.Content) > MaxLinks {
+		return f.errAt(f.line(v), fmt.Sprintf("%d links; at most %d are read per memory", len(v.Content), MaxLinks))
+	}
+	for _, item := range v.Content {
+		item, err := f.deref(item)
+		if err != nil {
+			return err
+		}
+		if item.Kind != yaml.MappingNode {
+			f.warn(item, "a link should be a mapping such as '- related: other-memory'; skipped")
+			continue
+		}
+		var typ, target, single string
+		pairs := 0
+		for j := 0; j+1 < len(item.Content); j += 2 {
+			k, val := item.Content[j].Value, scalarText(item.Content[j+1])
+			pairs++
+			switch strings.ToLower(k) {
+			case "link_type", "type":
+				typ = val
+			case "target_id", "target":
+				target = val
+			default:
+				single, target = k, val
+			}
+		}
+		if typ == "" {
+			if pairs != 1 {
+				f.warn(item, "a link should have one key (its type) or link_type and target_id; skipped")
+				continue
+			}
+			typ = single
+		}
+		typ = strings.ToLower(strings.TrimSpace(typ))
+		target = strings.TrimSpace(target)
+		if !isLinkType(typ) {
+			f.warn(item, fmt.Sprintf("unknown link type %q; skipped", typ))
+			continue
+		}
+		if target == "" {
+			f.warn(item, fmt.Sprintf("%s link without a target; skipped", typ))
+			continue
+		}
+		f.Links = append(f.Links, Link{Type: typ, Target: target, SrcLine: f.line(item)})
+	}
+	return nil
+}
+
+func isLinkType(t string) bool {
+	for _, l := range LinkTypes {
+		if l == t {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *File) readTags(v *yaml.Node) {
+	switch {
+	case isNull(v):
+	case v.Kind == yaml.SequenceNode:
+		for _, t := range v.Content {
+			if t.Kind == yaml.ScalarNode && !isNull(t) {
+				f.Tags = append(f.Tags, t.Value)
+			}
+		}
+	default:
+		f.warn(v, "tags should be a list; ignored")
+	}
+}
+
+func (f *File) readConfidence(v *yaml.Node) {
+	if isNull(v) {
+		return
+	}
+	x, err := strconv.ParseFloat(strings.TrimSpace(v.Value), 64)
+	if v.Kind != yaml.ScalarNode || (v.Tag != "!!float" && v.Tag != "!!int") || err != nil || math.IsNaN(x) {
+		f.warn(v, fmt.Sprintf("confidence %q is not a number from 0 to 1; using %.1f", scalarText(v), DefaultConfidence))
+		return
+	}
+	if x < 0 || x > 1 {
+		f.warn(v, fmt.Sprintf("confidence %v is outside 0 to 1; using %.1f", x, DefaultConfidence))
+		return
+	}
+	f.Confidence, f.HasConfidence = x, true
+}
+
+// deref follows an alias, within a budget that stops alias bombs.
+func (f *File) deref(n *yaml.Node) (*yaml.Node, error) {
+	for hops := 0; n.Kind == yaml.AliasNode; hops++ {
+		f.aliasRefs++
+		if f.aliasRefs > maxAliasRefs || hops > 16 || n.Alias == nil {
+			return nil, f.errAt(f.line(n), "too many YAML alias references")
+		}
+		n = n.Alias
+	}
+	return n, nil
+}
+
+func depth(n *yaml.Node, d int) int {
+	if d > maxDepth {
+		return d
+	}
+	m := d
+	for _, c := range n.Content {
+		if x := depth(c, d+1); x > m {
+			m = x
+		}
+	}
+	return m
+}
+
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
+}
+
+func scalarText(n *yaml.Node) string {
+	if n.Kind != yaml.ScalarNode || isNull(n) {
+		return ""
+	}
+	return n.Value
+}
+
+func (f *File) warn(n *yaml.Node, msg string) {
+	f.Warnings = append(f.Warnings, Diagnostic{File: f.Name, Line: f.line(n), Msg: msg})
+}
+
+func (f *File) errAt(line int, msg string) error {
+	return &ParseError{File: f.Name, Line: line, Msg: msg}
+}
+
+// line is the file line of a node.
+func (f *File) line(n *yaml.Node) int {
+	if n == nil || n.Line == 0 {
+		return f.fmLine
+	}
+	return f.fmLine + n.Line - 1
+}
+
+var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+func (f *File) yamlError(err error) error {
+	msg := err.Error()
+	if te := (*yaml.TypeError)(nil); errors.As(err, &te) && len(te.Errors) > 0 {
+		msg = te.Errors[0]
+	}
+	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return f.errAt(f.fmLine+n-1, "invalid YAML: "+m[2])
+	}
+	return f.errAt(f.fmLine, "invalid YAML: "+strings.TrimPrefix(msg, "yaml: "))
+}
+
+// findOpenFence looks for the opening "---" after optional blank lines. It
+// returns the offset of the fence line and of the line after it.
+func findOpenFence(src []byte, pos int) (fence, next int, ok bool) {
+	for pos < len(src) {
+		end, nextLine := lineEnd(src, pos)
+		line := src[pos:end]
+		if len(bytes.TrimSpace(line)) == 0 {
+			if nextLine == end { // last line, no newline
+				return 0, 0, false
+			}
+			pos = nextLine
+			continue
+		}
+		if string(bytes.TrimRight(line, " \t")) == "---" && nextLine > end {
+			return pos, nextLine, true
+		}
+		return 0, 0, false
+	}
+	return 0, 0, false
+}
+
+// findCloseFence finds the closing "---" (or "...") line at or after pos.
+func findCloseFence(src []byte, pos int) (start, after int, ok bool) {
+	for pos < len(src) {
+		end, next := lineEnd(src, pos)
+		s := string(bytes.TrimRight(src[pos:end], " \t"))
+		if s == "---" || s == "..." {
+			return pos, next, true
+		}
+		if next == end {
+			break
+		}
+		pos = next
+	}
+	return 0, 0, false
+}
+
+// lineEnd returns the end of the line starting at pos (before its line
+// break) and the start of the next line. Line breaks are LF, CRLF or CR.
+func lineEnd(src []byte, pos int) (end, next int) {
+	for i := pos; i < len(src); i++ {
+		switch src[i] {
+		case '\n':
+			return i, i + 1
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				return i, i + 2
+			}
+			return i, i + 1
+		}
+	}
+	return len(src), len(src)
+}
+
+// lineStarts lists the byte offsets where each line of text starts, with the
+// line breaks YAML recognises (LF, CRLF, CR, NEL, LS, PS).
+func lineStarts(text []byte) []int {
+	starts := []int{0}
+	for i := 0; i < len(text); {
+		switch {
+		case text[i] == '\r' && i+1 < len(text) && text[i+1] == '\n':
+			i += 2
+		case text[i] == '\n' || text[i] == '\r':
+			i++
+		case text[i] == 0xc2 && i+1 < len(text) && text[i+1] == 0x85:
+			i += 2
+		case text[i] == 0xe2 && i+2 < len(text) && text[i+1] == 0x80 && (text[i+2] == 0xa8 || text[i+2] == 0xa9):
+			i += 3
+		default:
+			i++
+			continue
+		}
+		starts = append(starts, i)
+	}
+	return starts
+}
+
+// lineCount counts line breaks (LF, CRLF or CR) in b.
+func lineCount(b []byte) int {
+	n := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '\n':
+			n++
+		case '\r':
+			if i+1 < len(b) && b[i+1] == '\n' {
+				i++
+			}
+			n++
+		}
+	}
+	return n
+}
+
+func firstInvalidLine(src []byte) int {
+	line := 1
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return line
+		}
+		if r == '\n' {
+			line++
+		}
+		i += size
+	}
+	return line
+}

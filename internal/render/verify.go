@@ -1,0 +1,256 @@
+// Package render turns domain results into text and JSON. It writes to the
+// writer it is given and decides nothing about exit status.
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/verify"
+)
+
+// Style colours text for a terminal. The zero value adds no colour.
+type Style struct{ Color bool }
+
+func (s Style) paint(code, text string) string {
+	if !s.Color {
+		return text
+	}
+	return "\x1b[" + code + "m" + text + "\x1b[0m"
+}
+
+// Green, Red, Yellow and Bold colour text when Color is set.
+func (s Style) Green(t string) string  { return s.paint("32", t) }
+func (s Style) Red(t string) string    { return s.paint("31", t) }
+func (s Style) Yellow(t string) string { return s.paint("33", t) }
+func (s Style) Bold(t string) string   { return s.paint("1", t) }
+
+// MemoryText writes the human block of seed 000 for one memory:
+//
+//	[FAIL] pr-review-003: STALE
+//	  Citations: 1/3 valid
+//	  Confidence: 0.33
+//	  [STALE] scripts/pr/Review-PR.ps1:102
+//	    Reason: Line 102 exceeds file length (98)
+func MemoryText(w io.Writer, m *verify.MemoryResult, st Style) error {
+	id := Safe(m.Memory.ID)
+	var b strings.Builder
+	switch {
+	case m.Err() != nil:
+		fmt.Fprintf(&b, "%s %s: %s\n", st.Red("[ERROR]"), id, Safe(m.Err().Error()))
+	case m.Exempt:
+		fmt.Fprintf(&b, "%s %s: exempt, not verified\n", st.Yellow("[SKIP]"), id)
+	case m.Total == 0:
+		fmt.Fprintf(&b, "%s %s: No citations to verify\n", st.Green("[PASS]"), id)
+		if m.Skipped > 0 {
+			fmt.Fprintf(&b, "  Skipped: %d URL citation(s)\n", m.Skipped)
+		}
+	default:
+		if m.Stale() {
+			fmt.Fprintf(&b, "%s %s: STALE\n", st.Red("[FAIL]"), id)
+		} else {
+			fmt.Fprintf(&b, "%s %s: VALID\n", st.Green("[PASS]"), id)
+		}
+		fmt.Fprintf(&b, "  Citations: %d/%d valid\n", m.ValidCount, m.Total)
+		fmt.Fprintf(&b, "  Confidence: %.2f\n", m.Confidence)
+		if m.Skipped > 0 {
+			fmt.Fprintf(&b, "  Skipped: %d URL citation(s)\n", m.Skipped)
+		}
+		for _, c := range m.StaleCitations() {
+			fmt.Fprintf(&b, "  %s %s\n", st.Yellow("[STALE]"), Safe(c.Citation.Location()))
+			fmt.Fprintf(&b, "    Reason: %s\n", Safe(c.Reason))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// staleJSON is a stale citation in seed 000's JSON.
+type staleJSON struct {
+	Path           string  `json:"path"`
+	Line           *int    `json:"line"`
+	LineEnd        *int    `json:"line_end,omitempty"`
+	Snippet        *string `json:"snippet"`
+	MismatchReason string  `json:"mismatch_reason"`
+}
+
+// memoryJSON is seed 000's JSON object for a memory; Error, File and Exempt
+// are additions for memories that could not be verified.
+type memoryJSON struct {
+	MemoryID       string       `json:"memory_id"`
+	Valid          bool         `json:"valid"`
+	TotalCitations int          `json:"total_citations"`
+	ValidCount     *int         `json:"valid_count,omitempty"`
+	Confidence     *float64     `json:"confidence,omitempty"`
+	StaleCitations *[]staleJSON `json:"stale_citations,omitempty"`
+	Exempt         bool         `json:"exempt,omitempty"`
+	Error          string       `json:"error,omitempty"`
+}
+
+func toJSON(m *verify.MemoryResult) memoryJSON {
+	j := memoryJSON{MemoryID: m.Memory.ID, Valid: !m.Stale() && m.Err() == nil, TotalCitations: m.Total}
+	switch {
+	case m.Err() != nil:
+		j.Error = m.Err().Error()
+		return j
+	case m.Exempt:
+		j.Exempt = true
+		return j
+	case m.Total == 0:
+		return j
+	}
+	vc, conf := m.ValidCount, m.Confidence
+	j.ValidCount, j.Confidence = &vc, &conf
+	stale := []staleJSON{}
+	for _, c := range m.StaleCitations() {
+		stale = append(stale, staleOf(c.Citation, c.Reason))
+	}
+	j.StaleCitations = &stale
+	return j
+}
+
+func staleOf(c memfile.Citation, reason string) staleJSON {
+	s := staleJSON{Path: c.Path, MismatchReason: reason}
+	if c.HasLine {
+		l := c.Line
+		s.Line = &l
+	}
+	if c.LineEnd != 0 {
+		e := c.LineEnd
+		s.LineEnd = &e
+	}
+	if c.HasSnippet {
+		sn := c.Snippet
+		s.Snippet = &sn
+	}
+	return s
+}
+
+// MemoryJSON writes seed 000's JSON object for one memory.
+func MemoryJSON(w io.Writer, m *verify.MemoryResult) error {
+	return writeJSON(w, toJSON(m))
+}
+
+// Listed reports whether verify-all shows a memory: those with verifiable
+// citations, errors or exemptions (seed 000: only files with citations).
+func Listed(m *verify.MemoryResult) bool {
+	return m.Err() != nil || m.Total > 0 || (m.Exempt && m.Memory.File != nil && len(m.Memory.File.Citations) > 0)
+}
+
+// AllOptions tune the verify-all output.
+type AllOptions struct {
+	Quiet bool // only stale and failing memories
+	Style Style
+}
+
+// AllText writes the blocks of every listed memory and a summary line.
+func AllText(w io.Writer, r *verify.Report, o AllOptions) error {
+	for i := range r.Memories {
+		m := &r.Memories[i]
+		if !Listed(m) || (o.Quiet && !m.Stale() && m.Err() == nil) {
+			continue
+		}
+		if err := MemoryText(w, m, o.Style); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, "\n"); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, SummaryLine(r)+"\n")
+	return err
+}
+
+// SummaryLine is the one-line summary of verify-all.
+func SummaryLine(r *verify.Report) string {
+	s := r.Summary()
+	line := fmt.Sprintf("Summary: %d memories (%d with citations): %d valid, %d stale, %d errors; %d citations, %d stale",
+		s.Memories, s.WithCitations, s.Valid, s.Stale, s.Errors, s.Citations, s.StaleCitations)
+	if s.Exempt > 0 {
+		line += fmt.Sprintf("; %d exempt", s.Exempt)
+	}
+	if s.Skipped > 0 {
+		line += fmt.Sprintf("; %d URL citations skipped", s.Skipped)
+	}
+	return line + fmt.Sprintf(" (%s, %.1fms)", r.Source, float64(r.Elapsed.Microseconds())/1000)
+}
+
+type allJSON struct {
+	Source   string       `json:"source"`
+	Summary  summaryJSON  `json:"summary"`
+	Memories []memoryJSON `json:"memories"`
+	Warnings []string     `json:"warnings"`
+}
+
+type summaryJSON struct {
+	verify.Summary
+	ElapsedMS float64 `json:"elapsed_ms"`
+}
+
+// AllJSON writes one document: the source, the summary and the listed
+// memories' objects, plus parse warnings.
+func AllJSON(w io.Writer, r *verify.Report) error {
+	doc := allJSON{Source: r.Source, Memories: []memoryJSON{}, Warnings: []string{}}
+	doc.Summary = summaryJSON{r.Summary(), float64(r.Elapsed.Microseconds()) / 1000}
+	for i := range r.Memories {
+		m := &r.Memories[i]
+		if Listed(m) {
+			doc.Memories = append(doc.Memories, toJSON(m))
+		}
+		if m.Memory.File != nil {
+			for _, d := range m.Memory.File.Warnings {
+				doc.Warnings = append(doc.Warnings, d.String())
+			}
+		}
+	}
+	return writeJSON(w, doc)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// Safe escapes control characters (ANSI escapes, OSC sequences, carriage
+// returns) so that text from memory files and repositories cannot drive
+// the terminal.
+func Safe(s string) string {
+	clean := true
+	for _, r := range s {
+		if isControl(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			q := fmt.Sprintf("%q", string(r))
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool {
+	return (r < 0x20 && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0x2028 || r == 0x2029 || r == 0xfeff || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
+}
+
+// MemoriesJSON writes a JSON array of seed 000's objects.
+func MemoriesJSON(w io.Writer, r *verify.Report) error {
+	out := make([]memoryJSON, 0, len(r.Memories))
+	for i := range r.Memories {
+		out = append(out, toJSON(&r.Memories[i]))
+	}
+	return writeJSON(w, out)
+}

@@ -1,0 +1,237 @@
+package source
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// Worktree reads the working tree of a repository rooted at a directory.
+// Symlinks are followed only while they stay inside the root; the .git
+// directory is never read.
+type Worktree struct {
+	root string // absolute, symlinks resolved
+
+	mu   sync.Mutex
+	dirs map[string]dirInfo // resolved directories by repo-relative dir
+}
+
+type dirInfo struct {
+	real string
+	err  error
+}
+
+// NewWorktree returns a Source for the directory root.
+func NewWorktree(root string) (*Worktree, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("working tree %s: %w", root, err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("working tree %s: %w", root, err)
+	}
+	return &Worktree{root: real, dirs: map[string]dirInfo{}}, nil
+}
+
+// Root returns the absolute root directory.
+func (w *Worktree) Root() string { return w.root }
+
+// Name implements Source.
+func (w *Worktree) Name() string { return "working tree" }
+
+// resolve returns the real absolute path of p, checked to lie inside the
+// root and outside .git.
+func (w *Worktree) resolve(p string) (string, error) {
+	c, err := Clean(p)
+	if err != nil {
+		return "", err
+	}
+	if c == "." {
+		return w.root, nil
+	}
+	dir, base := filepath.Split(filepath.FromSlash(c))
+	realDir, err := w.resolveDir(strings.TrimSuffix(dir, string(filepath.Separator)))
+	if err != nil {
+		return "", err
+	}
+	full := filepath.Join(realDir, base)
+	fi, err := os.Lstat(full)
+	if err != nil {
+		return "", err
+	}
+	if fi.Mode()&fs.ModeSymlink == 0 {
+		return full, w.inside(full)
+	}
+	real, err := filepath.EvalSymlinks(full)
+	if err != nil {
+		if strings.Contains(err.Error(), "too many links") {
+			return "", ErrSymlinkLoop
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			// a dangling link: say where it points when that is outside
+			if t, lerr := os.Readlink(full); lerr == nil {
+				if !filepath.IsAbs(t) {
+					t = filepath.Join(realDir, t)
+				}
+				if w.inside(filepath.Clean(t)) != nil {
+					return "", ErrOutside
+				}
+			}
+		}
+		return "", err
+	}
+	return real, w.inside(real)
+}
+
+func (w *Worktree) resolveDir(dir string) (string, error) {
+	if dir == "" {
+		return w.root, nil
+	}
+	w.mu.Lock()
+	d, ok := w.dirs[dir]
+	w.mu.Unlock()
+	if ok {
+		return d.real, d.err
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(w.root, dir))
+	if err == nil {
+		err = w.inside(real)
+	}
+	w.mu.Lock()
+	w.dirs[dir] = dirInfo{real, err}
+	w.mu.Unlock()
+	return real, err
+}
+
+func (w *Worktree) inside(real string) error {
+	rel, err := filepath.Rel(w.root, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return ErrOutside
+	}
+	first, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+	if strings.EqualFold(first, ".git") {
+		return ErrOutside
+	}
+	return nil
+}
+
+// Stat implements Source.
+func (w *Worktree) Stat(p string) (Entry, error) {
+	real, err := w.resolve(p)
+	if err != nil {
+		return Entry{}, err
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return Entry{}, err
+	}
+	return entryOf(fi), nil
+}
+
+func entryOf(fi fs.FileInfo) Entry {
+	switch {
+	case fi.Mode().IsRegular():
+		return Entry{Kind: KindFile, Size: fi.Size()}
+	case fi.IsDir():
+		return Entry{Kind: KindDir}
+	}
+	return Entry{Kind: KindOther}
+}
+
+// Open implements Source. It never blocks on a FIFO or device: the file is
+// opened non-blocking and must be a regular file.
+func (w *Worktree) Open(p string) (io.ReadCloser, error) {
+	real, err := w.resolve(p)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		if fi.IsDir() {
+			return nil, fmt.Errorf("%s: is a directory", p)
+		}
+		return nil, ErrNotRegular
+	}
+	return f, nil
+}
+
+// ReadFile implements Source.
+func (w *Worktree) ReadFile(p string) ([]byte, error) {
+	f, err := w.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// List implements Source. A memory directory that is a symlink is followed
+// when it stays inside the repository; symlinks below it are listed and
+// checked when read.
+func (w *Worktree) List(dir string) ([]string, error) {
+	base := "."
+	if dir != "" && dir != "." {
+		c, err := Clean(dir)
+		if err != nil {
+			return nil, err
+		}
+		base = c
+	}
+	realBase, err := w.resolve(base)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	err = filepath.WalkDir(realBase, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == realBase {
+				return err
+			}
+			return nil // unreadable subdirectory: skip it
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
+			return nil
+		}
+		rel, err := filepath.Rel(realBase, p)
+		if err != nil {
+			return nil
+		}
+		out = append(out, joinRel(base, filepath.ToSlash(rel)))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func joinRel(base, rel string) string {
+	if base == "." {
+		return rel
+	}
+	return base + "/" + rel
+}

@@ -1,0 +1,232 @@
+// Package store finds and loads the memory files of a repository: every
+// .md file below the memory directories (recursively), read from a
+// source.Source so that the working tree, the index and commits all work.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/source"
+)
+
+// DefaultDir is the memory directory used when none is configured.
+const DefaultDir = ".serena/memories"
+
+// MaxFileSize is the largest memory file read, in bytes.
+const MaxFileSize = 16 << 20
+
+// ignored names are documentation, not memories.
+var ignored = map[string]bool{"readme.md": true, "claude.md": true}
+
+// Memory is one memory file.
+type Memory struct {
+	Path string        // repo-relative path of the file
+	Dir  string        // the memory directory it was found in
+	ID   string        // frontmatter id, or the path below Dir without .md
+	File *memfile.File // nil when Err is set
+	Err  error         // read or parse error (*memfile.ParseError for bad content)
+}
+
+// Stem is the file name without .md.
+func (m *Memory) Stem() string { return strings.TrimSuffix(path.Base(m.Path), ".md") }
+
+// RelID is the path below the memory directory without .md.
+func (m *Memory) RelID() string {
+	rel := strings.TrimPrefix(m.Path, strings.TrimSuffix(m.Dir, "/")+"/")
+	if m.Dir == "." || m.Dir == "" {
+		rel = m.Path
+	}
+	return strings.TrimSuffix(rel, ".md")
+}
+
+// Store is the set of memories found.
+type Store struct {
+	Dirs     []string
+	Memories []*Memory // sorted by path
+}
+
+// Load reads every memory file below dirs from src. A directory that does
+// not exist is an error; unreadable or malformed files are loaded with Err
+// set so that the others are still used.
+func Load(ctx context.Context, src source.Source, dirs []string) (*Store, error) {
+	s := &Store{Dirs: dirs}
+	seen := map[string]bool{}
+	var mems []*Memory
+	for _, d := range dirs {
+		c, err := source.Clean(d)
+		if err != nil {
+			return nil, fmt.Errorf("memory directory %q: %w", d, err)
+		}
+		e, err := src.Stat(c)
+		if err != nil {
+			if errors.Is(err, source.ErrNotExist) {
+				return nil, fmt.Errorf("memory directory %s: not found in the %s", d, src.Name())
+			}
+			return nil, fmt.Errorf("memory directory %s: %w", d, err)
+		}
+		if e.Kind != source.KindDir {
+			return nil, fmt.Errorf("memory directory %s: not a directory", d)
+		}
+		files, err := src.List(c)
+		if err != nil {
+			return nil, fmt.Errorf("list %s: %w", d, err)
+		}
+		for _, p := range files {
+			if !strings.HasSuffix(p, ".md") || ignored[strings.ToLower(path.Base(p))] || seen[p] || hiddenBelow(p, c) {
+				continue
+			}
+			seen[p] = true
+			mems = append(mems, &Memory{Path: p, Dir: c})
+		}
+	}
+	if err := loadAll(ctx, src, mems); err != nil {
+		return nil, err
+	}
+	sort.Slice(mems, func(i, j int) bool { return mems[i].Path < mems[j].Path })
+	s.Memories = mems
+	return s, nil
+}
+
+// hiddenBelow reports whether p lies in a hidden folder (.obsidian, .trash)
+// below the memory directory.
+func hiddenBelow(p, dir string) bool {
+	rel := strings.TrimPrefix(p, dir+"/")
+	if dir == "." {
+		rel = p
+	}
+	parts := strings.Split(rel, "/")
+	for _, part := range parts[:len(parts)-1] {
+		if strings.HasPrefix(part, ".") {
+			return true
+		}
+	}
+	return false
+}
+
+// LoadFile reads one memory file that may lie outside the memory
+// directories (a path given on the command line).
+func LoadFile(ctx context.Context, src source.Source, p, dir string) *Memory {
+	m := &Memory{Path: p, Dir: dir}
+	_ = loadAll(ctx, src, []*Memory{m})
+	return m
+}
+
+func loadAll(ctx context.Context, src source.Source, mems []*Memory) error {
+	work := make(chan *Memory)
+	var wg sync.WaitGroup
+	for i := 0; i < runtime.GOMAXPROCS(0); i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for m := range work {
+				load(src, m)
+			}
+		}()
+	}
+	var err error
+	for _, m := range mems {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		work <- m
+	}
+	close(work)
+	wg.Wait()
+	return err
+}
+
+func load(src source.Source, m *Memory) {
+	data, err := readLimited(src, m.Path)
+	if err != nil {
+		m.Err = err
+		m.ID = m.RelID()
+		return
+	}
+	f, err := memfile.Parse(m.Path, data)
+	if err != nil {
+		m.Err = err
+		m.ID = m.RelID()
+		return
+	}
+	m.File = f
+	m.ID = f.ID
+	if m.ID == "" {
+		m.ID = m.RelID()
+	}
+}
+
+func readLimited(src source.Source, p string) ([]byte, error) {
+	rc, err := src.Open(p)
+	if err != nil {
+		if errors.Is(err, source.ErrOutside) {
+			return nil, &memfile.ParseError{File: p, Msg: "memory file is a symlink that leaves the repository; not read"}
+		}
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(io.LimitReader(rc, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	if len(data) > MaxFileSize {
+		return nil, &memfile.ParseError{File: p, Msg: fmt.Sprintf("memory file is larger than %d MiB; not read", MaxFileSize>>20)}
+	}
+	return data, nil
+}
+
+// ErrNoMemory is returned by Resolve when nothing matches.
+var ErrNoMemory = errors.New("no such memory")
+
+// Resolve finds a memory by repo-relative file path, by "<dir>/<id>.md",
+// by "<dir>/<name>", by frontmatter id, or by bare file stem when that is
+// unambiguous.
+func (s *Store) Resolve(arg string) (*Memory, error) {
+	clean := strings.TrimPrefix(path.Clean(strings.ReplaceAll(arg, "\\", "/")), "./")
+	for _, m := range s.Memories {
+		if m.Path == clean {
+			return m, nil
+		}
+	}
+	for _, d := range s.Dirs {
+		for _, cand := range []string{path.Join(d, clean+".md"), path.Join(d, clean)} {
+			for _, m := range s.Memories {
+				if m.Path == cand {
+					return m, nil
+				}
+			}
+		}
+	}
+	var byID, byStem []*Memory
+	for _, m := range s.Memories {
+		if m.ID == arg {
+			byID = append(byID, m)
+		}
+		if m.Stem() == strings.TrimSuffix(arg, ".md") {
+			byStem = append(byStem, m)
+		}
+	}
+	for _, group := range [][]*Memory{byID, byStem} {
+		switch len(group) {
+		case 0:
+			continue
+		case 1:
+			return group[0], nil
+		default:
+			var paths []string
+			for _, m := range group {
+				paths = append(paths, m.Path)
+			}
+			return nil, fmt.Errorf("%q is ambiguous: %s", arg, strings.Join(paths, ", "))
+		}
+	}
+	return nil, fmt.Errorf("%q: %w in %s", arg, ErrNoMemory, strings.Join(s.Dirs, ", "))
+}

@@ -1,0 +1,354 @@
+// Package verify checks citations against a source.Source (the working
+// tree, the index or a commit) with the algorithm and reason strings of the
+// citation schema (seed 000):
+//
+//  1. Resolve the path against the repository root.
+//  2. Path traversal: it must stay inside the repository (also through
+//     symlinks, and never into .git) — "Path traversal blocked: {path}".
+//  3. The file must exist — "File not found: {path}".
+//  4. No line: valid.
+//  5. Read the file — "Cannot read file: {error}".
+//  6. line >= 1 — "Invalid line number: {line} (must be >= 1)".
+//  7. line <= length — "Line {line} exceeds file length ({length})".
+//  8. The snippet must be a case-sensitive substring of the cited line —
+//     "Snippet mismatch at line {line}. Expected '{snippet}', got '{actual}'".
+//  9. Valid.
+//
+// Decisions where the schema is silent: an empty path is stale ("Empty
+// path"); a directory is stale ("Not a file: {path} is a directory"); a
+// FIFO, device or submodule cannot be read; a binary file (a NUL byte in
+// its first 8000 bytes), a non-UTF-8 line and a git-lfs pointer cannot be
+// read line by line, so a citation with a line is stale with a "Cannot read
+// file" reason while a whole-file citation of them is valid (the file
+// exists). Ranges (line_end) need every line to exist and the snippet to
+// occur inside the range; a multi-line snippet must match consecutive
+// lines. URL citations are skipped and do not count. Lines end at LF, CRLF
+// or CR and are compared without the line break.
+package verify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/store"
+)
+
+// Status is the outcome for one citation.
+type Status int
+
+// Citation outcomes.
+const (
+	Valid   Status = iota // the citation holds
+	Stale                 // it does not; Reason says why
+	Skipped               // not verifiable (a URL)
+)
+
+func (s Status) String() string {
+	return [...]string{"valid", "stale", "skipped"}[s]
+}
+
+// CitationResult is the outcome for one citation.
+type CitationResult struct {
+	Citation memfile.Citation
+	Status   Status
+	Reason   string // for Stale and Skipped
+}
+
+// MemoryResult is the outcome for one memory.
+type MemoryResult struct {
+	Memory     *store.Memory
+	Citations  []CitationResult
+	ValidCount int     // valid citations
+	Total      int     // verifiable citations (URLs excluded)
+	Skipped    int     // URL citations
+	Confidence float64 // ValidCount/Total rounded to 2 decimals, or the stored value
+	Exempt     bool    // exempt: true; not verified
+}
+
+// Err is the memory's read or parse error, if any.
+func (m *MemoryResult) Err() error { return m.Memory.Err }
+
+// Stale reports whether any citation is stale.
+func (m *MemoryResult) Stale() bool { return m.Memory.Err == nil && m.ValidCount < m.Total }
+
+// StaleCitations returns the stale citations.
+func (m *MemoryResult) StaleCitations() []CitationResult {
+	var out []CitationResult
+	for _, c := range m.Citations {
+		if c.Status == Stale {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Report is the outcome of verifying a set of memories.
+type Report struct {
+	Source   string // the source's name
+	Memories []MemoryResult
+	Elapsed  time.Duration
+}
+
+// Summary counts a report.
+type Summary struct {
+	Memories       int `json:"memories"`
+	WithCitations  int `json:"with_citations"`
+	Valid          int `json:"valid"`
+	Stale          int `json:"stale"`
+	Errors         int `json:"errors"`
+	Exempt         int `json:"exempt"`
+	Citations      int `json:"citations"`
+	StaleCitations int `json:"stale_citations"`
+	Skipped        int `json:"skipped_citations"`
+}
+
+// Summary counts memories and citations.
+func (r *Report) Summary() Summary {
+	var s Summary
+	for i := range r.Memories {
+		m := &r.Memories[i]
+		s.Memories++
+		switch {
+		case m.Err() != nil:
+			s.Errors++
+			continue
+		case m.Exempt:
+			s.Exempt++
+			continue
+		case m.Stale():
+			s.Stale++
+		default:
+			s.Valid++
+		}
+		if m.Total > 0 {
+			s.WithCitations++
+		}
+		s.Citations += m.Total
+		s.StaleCitations += m.Total - m.ValidCount
+		s.Skipped += m.Skipped
+	}
+	return s
+}
+
+// Check verifies the citations of mems against src. Each cited file is read
+// once, in parallel.
+func Check(ctx context.Context, src source.Source, mems []*store.Memory) (*Report, error) {
+	start := time.Now()
+	need := map[string]int{} // path -> lines needed (0: existence only)
+	for _, m := range mems {
+		if m.File == nil || m.File.Exempt {
+			continue
+		}
+		for _, c := range m.File.Citations {
+			if c.URL != "" {
+				continue
+			}
+			n := 0
+			if c.HasLine {
+				n = max(c.Line, c.LineEnd, c.Line+strings.Count(strings.TrimRight(c.Snippet, "\n"), "\n"))
+			}
+			if cur, ok := need[c.Path]; !ok || n > cur {
+				need[c.Path] = n
+			}
+		}
+	}
+	files, err := readAll(ctx, src, need)
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{Source: src.Name(), Memories: make([]MemoryResult, len(mems))}
+	for i, m := range mems {
+		r.Memories[i] = checkMemory(m, files)
+	}
+	r.Elapsed = time.Since(start)
+	return r, nil
+}
+
+func checkMemory(m *store.Memory, files map[string]*fileData) MemoryResult {
+	res := MemoryResult{Memory: m}
+	if m.File == nil {
+		return res
+	}
+	res.Confidence = m.File.Confidence
+	if m.File.Exempt {
+		res.Exempt = true
+		return res
+	}
+	for _, c := range m.File.Citations {
+		cr := CitationResult{Citation: c}
+		if c.URL != "" {
+			cr.Status, cr.Reason = Skipped, "URL citations are not fetched"
+			res.Skipped++
+		} else {
+			cr.Reason = Citation(c, files[c.Path])
+			if cr.Reason != "" {
+				cr.Status = Stale
+			} else {
+				res.ValidCount++
+			}
+			res.Total++
+		}
+		res.Citations = append(res.Citations, cr)
+	}
+	if res.Total > 0 {
+		res.Confidence = Round2(float64(res.ValidCount) / float64(res.Total))
+	}
+	return res
+}
+
+// Round2 rounds to two decimals, halves away from zero.
+func Round2(x float64) float64 { return math.Round(x*100) / 100 }
+
+// Citation checks one citation against the file data read for its path and
+// returns the reason it is stale, or "" when it holds.
+func Citation(c memfile.Citation, fd *fileData) string {
+	if c.Path == "" {
+		return "Empty path"
+	}
+	if fd == nil {
+		return fmt.Sprintf("File not found: %s", c.Path)
+	}
+	switch {
+	case errors.Is(fd.statErr, source.ErrOutside):
+		return fmt.Sprintf("Path traversal blocked: %s", c.Path)
+	case errors.Is(fd.statErr, source.ErrNotExist):
+		return fmt.Sprintf("File not found: %s", c.Path)
+	case fd.statErr != nil:
+		return fmt.Sprintf("Cannot read file: %s: %v", c.Path, unwrapPath(fd.statErr))
+	case fd.kind == source.KindDir:
+		return fmt.Sprintf("Not a file: %s is a directory", c.Path)
+	case fd.kind == source.KindOther:
+		return fmt.Sprintf("Cannot read file: %s: not a regular file", c.Path)
+	}
+	if !c.HasLine {
+		return ""
+	}
+	switch {
+	case fd.readErr != nil:
+		return fmt.Sprintf("Cannot read file: %s: %v", c.Path, unwrapPath(fd.readErr))
+	case fd.binary:
+		return fmt.Sprintf("Cannot read file: %s: binary file", c.Path)
+	case fd.lfs:
+		return fmt.Sprintf("Cannot read file: %s: git-lfs pointer (the content is not in the repository)", c.Path)
+	}
+	if c.Line < 1 {
+		return fmt.Sprintf("Invalid line number: %d (must be >= 1)", c.Line)
+	}
+	end := c.Line
+	if c.LineEnd != 0 {
+		if c.LineEnd < c.Line {
+			return fmt.Sprintf("Invalid line range: %d-%d (end before start)", c.Line, c.LineEnd)
+		}
+		end = c.LineEnd
+	}
+	if fd.complete && end > len(fd.lines) {
+		return fmt.Sprintf("Line %d exceeds file length (%d)", end, len(fd.lines))
+	}
+	if bad := fd.invalidUTF8; bad > 0 && bad <= end {
+		return fmt.Sprintf("Cannot read file: %s: line %d is not valid UTF-8", c.Path, bad)
+	}
+	if !c.HasSnippet {
+		return ""
+	}
+	snippet := strings.ReplaceAll(strings.ReplaceAll(c.Snippet, "\r\n", "\n"), "\r", "\n")
+	if strings.Contains(strings.TrimRight(snippet, "\n"), "\n") {
+		snippet = strings.TrimRight(snippet, "\n")
+	}
+	nSnip := strings.Count(snippet, "\n") + 1
+	if c.LineEnd == 0 && nSnip > 1 {
+		end = c.Line + nSnip - 1 // a multi-line snippet spans lines from the cited one
+		if end > len(fd.lines) {
+			return snippetMismatch(c, snippet, fd.lines[c.Line-1])
+		}
+		if matchAt(fd.lines[c.Line-1:end], snippet) {
+			return ""
+		}
+		return snippetMismatch(c, snippet, fd.lines[c.Line-1])
+	}
+	if strings.Contains(strings.Join(fd.lines[c.Line-1:end], "\n"), snippet) {
+		return ""
+	}
+	return snippetMismatch(c, snippet, fd.lines[c.Line-1])
+}
+
+// matchAt reports whether the multi-line snippet matches lines: the first
+// snippet line ends the first line, the middle ones are whole lines, the
+// last starts the last line.
+func matchAt(lines []string, snippet string) bool {
+	parts := strings.Split(snippet, "\n")
+	if len(parts) != len(lines) {
+		return false
+	}
+	for i, p := range parts {
+		switch {
+		case i == 0 && !strings.HasSuffix(lines[i], p):
+			return false
+		case i == len(parts)-1 && !strings.HasPrefix(lines[i], p):
+			return false
+		case i > 0 && i < len(parts)-1 && lines[i] != p:
+			return false
+		}
+	}
+	return true
+}
+
+func snippetMismatch(c memfile.Citation, snippet, line string) string {
+	if c.LineEnd != 0 && c.LineEnd != c.Line {
+		return fmt.Sprintf("Snippet mismatch at lines %d-%d. Expected '%s', got '%s'", c.Line, c.LineEnd, snippet, strings.TrimSpace(line))
+	}
+	return fmt.Sprintf("Snippet mismatch at line %d. Expected '%s', got '%s'", c.Line, snippet, strings.TrimSpace(line))
+}
+
+// unwrapPath drops the absolute path that *fs.PathError adds, so messages
+// name only the repo-relative path.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// readAll reads the needed lines of every cited path, in parallel.
+func readAll(ctx context.Context, src source.Source, need map[string]int) (map[string]*fileData, error) {
+	type job struct {
+		path string
+		n    int
+	}
+	out := make(map[string]*fileData, len(need))
+	var mu sync.Mutex
+	jobs := make(chan job)
+	var wg sync.WaitGroup
+	workers := min(max(2*runtime.GOMAXPROCS(0), 4), max(len(need), 1))
+	for i := 0; i < workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				fd := readFile(src, j.path, j.n)
+				mu.Lock()
+				out[j.path] = fd
+				mu.Unlock()
+			}
+		}()
+	}
+	var err error
+	for p, n := range need {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		jobs <- job{p, n}
+	}
+	close(jobs)
+	wg.Wait()
+	return out, err
+}

@@ -1,0 +1,207 @@
+package verify
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/store"
+)
+
+func TestReadLines(t *testing.T) {
+	tests := []struct {
+		in       string
+		n        int
+		want     []string
+		complete bool
+	}{
+		{"a\nb\nc\n", 10, []string{"a", "b", "c"}, true},
+		{"a\nb\nc", 10, []string{"a", "b", "c"}, true},
+		{"a\r\nb\r\n", 10, []string{"a", "b"}, true},
+		{"a\rb\rc", 10, []string{"a", "b", "c"}, true},
+		{"a\nb\nc\n", 2, []string{"a", "b"}, false},
+		{"a\nb\n", 2, []string{"a", "b"}, true},
+		{"", 3, []string{}, true},
+		{"\n\n", 5, []string{"", ""}, true},
+	}
+	for _, tt := range tests {
+		got, complete, err := readLines(bufio.NewReader(strings.NewReader(tt.in)), tt.n)
+		if err != nil || !reflect.DeepEqual(got, tt.want) || complete != tt.complete {
+			t.Errorf("readLines(%q, %d) = %q, %v, %v; want %q, %v", tt.in, tt.n, got, complete, err, tt.want, tt.complete)
+		}
+	}
+}
+
+func FuzzReadLines(f *testing.F) {
+	f.Add("a\nb\r\nc\rd", 3)
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		if n < 0 || n > 1000 {
+			return
+		}
+		all, complete, err := readLines(bufio.NewReader(strings.NewReader(s)), 1<<30)
+		if err != nil || !complete {
+			t.Fatal(err)
+		}
+		some, _, _ := readLines(bufio.NewReader(strings.NewReader(s)), n)
+		if len(some) > len(all) || !reflect.DeepEqual(some, all[:len(some)]) {
+			t.Fatalf("prefix read %q is not a prefix of %q", some, all)
+		}
+		if want := strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(s); strings.Join(all, "\n") != strings.TrimSuffix(want, "\n") && !(len(all) == 0 && want == "") {
+			t.Fatalf("lines %q do not rebuild %q", all, s)
+		}
+	})
+}
+
+// TestCitation covers each reason against a real working tree.
+func TestCitation(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	write := func(p, s string) {
+		full := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.go", "package a\n\nfunc A() {\n\treturn\n}\n")
+	write("crlf.txt", "one\r\ntwo\r\n")
+	write("cr.txt", "one\rtwo\rthree")
+	write("latin1.txt", "ok\ncaf\xe9\n")
+	write("big.txt", strings.Repeat("x\n", 100000))
+	write(".git/config", "[core]\n")
+	if err := os.WriteFile(filepath.Join(outside, "secret"), []byte("s\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	must(t, os.Symlink(filepath.Join(outside, "secret"), filepath.Join(root, "abs-link")))
+	must(t, os.Symlink("../"+filepath.Base(outside)+"/secret", filepath.Join(root, "rel-link")))
+	must(t, os.Symlink(outside, filepath.Join(root, "dir-link")))
+	must(t, os.Symlink("a.go", filepath.Join(root, "in-link")))
+	must(t, os.Symlink("loop2", filepath.Join(root, "loop1")))
+	must(t, os.Symlink("loop1", filepath.Join(root, "loop2")))
+	must(t, syscall.Mkfifo(filepath.Join(root, "fifo"), 0o644))
+
+	tests := []struct {
+		cite string // shorthand, or "path|line|snippet|end"
+		want string
+	}{
+		{"a.go|3|func A()|", ""},
+		{"a.go|3|func a()|", "Snippet mismatch at line 3. Expected 'func a()', got 'func A() {'"},
+		{"a.go|4|\treturn|", ""},
+		{"a.go|4|return|", ""},
+		{"a.go|1|package a\n\nfunc|", ""},
+		{"a.go|1|package b\n\nfunc|", "Snippet mismatch at line 1. Expected 'package b\n\nfunc', got 'package a'"},
+		{"a.go|2|A()|5", ""},
+		{"a.go|2|nope|5", "Snippet mismatch at lines 2-5. Expected 'nope', got ''"},
+		{"a.go|5||2", "Invalid line range: 5-2 (end before start)"},
+		{"a.go|6||", "Line 6 exceeds file length (5)"},
+		{"a.go|-1||", "Invalid line number: -1 (must be >= 1)"},
+		{"crlf.txt|2|two|", ""},
+		{"cr.txt|3|three|", ""},
+		{"latin1.txt|1|ok|", ""},
+		{"latin1.txt|2||", "Cannot read file: latin1.txt: line 2 is not valid UTF-8"},
+		{"big.txt|3|x|", ""},
+		{"big.txt|100001||", "Line 100001 exceeds file length (100000)"},
+		{"abs-link|1||", "Path traversal blocked: abs-link"},
+		{"rel-link", "Path traversal blocked: rel-link"},
+		{"dir-link/secret", "Path traversal blocked: dir-link/secret"},
+		{"in-link|3|func A|", ""},
+		{"loop1|1||", "Cannot read file: loop1: too many levels of symbolic links"},
+		{"fifo|1||", "Cannot read file: fifo: not a regular file"},
+		{".git/config", "Path traversal blocked: .git/config"},
+		{"sub/../a.go|3||", ""},
+		{`a\b.go`, `Path traversal blocked: a\b.go`},
+		{"C:/x", "Path traversal blocked: C:/x"},
+		{"~/x", "Path traversal blocked: ~/x"},
+		{"missing", "File not found: missing"},
+	}
+	wt, err := source.NewWorktree(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.cite, func(t *testing.T) {
+			c := parseCite(t, tt.cite)
+			n := 0
+			if c.HasLine {
+				n = max(c.Line, c.LineEnd, c.Line+strings.Count(c.Snippet, "\n"))
+			}
+			got := Citation(c, readFile(wt, c.Path, n))
+			if got != tt.want {
+				t.Fatalf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func parseCite(t *testing.T, s string) memfile.Citation {
+	parts := strings.Split(s, "|")
+	if len(parts) == 1 {
+		return memfile.Citation{Path: s}
+	}
+	c := memfile.Citation{Path: parts[0], HasLine: true}
+	c.Line = atoi(t, parts[1])
+	if parts[2] != "" {
+		c.Snippet, c.HasSnippet = parts[2], true
+	}
+	if parts[3] != "" {
+		c.LineEnd = atoi(t, parts[3])
+	}
+	return c
+}
+
+func atoi(t *testing.T, s string) int {
+	n := 0
+	neg := strings.HasPrefix(s, "-")
+	for _, r := range strings.TrimPrefix(s, "-") {
+		n = n*10 + int(r-'0')
+	}
+	if neg {
+		return -n
+	}
+	return n
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestConfidence(t *testing.T) {
+	root := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(root, "a"), []byte("1\n2\n3\n"), 0o644))
+	tests := []struct {
+		src  string
+		want float64
+	}{
+		{"---\ncitations: [a:1, a:2, a:9]\n---\n", 0.67},
+		{"---\nconfidence: 0.9\n---\n", 0.9},
+		{"---\nconfidence: 0.9\ncitations: [https://x]\n---\n", 0.9},
+		{"---\ncitations: [a:9, a:1]\n---\n", 0.5},
+		{"# none\n", 0.5},
+	}
+	wt, _ := source.NewWorktree(root)
+	for _, tt := range tests {
+		f, err := memfile.Parse("m.md", []byte(tt.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Check(context.Background(), wt, []*store.Memory{{Path: "m.md", ID: "m", File: f}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rep.Memories[0].Confidence; got != tt.want {
+			t.Errorf("%q: confidence %v, want %v", tt.src, got, tt.want)
+		}
+	}
+}
