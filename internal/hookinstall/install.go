@@ -137,7 +137,7 @@ func PlanInstall(repo Repo, opts Options) (Plan, error) {
 	case repo.Husky() && opts.Mode == ModeDefault:
 		plan.Refusal = fmt.Sprintf("core.hooksPath is %s, managed by husky, which regenerates that directory: add git-memcite to the .husky/<hook> scripts instead", repo.HooksPath)
 	}
-	refusedBy := map[Manager][]string{}
+	var asked []string
 	for _, name := range names {
 		hp, err := planHook(repo, name, opts.Mode)
 		if err != nil {
@@ -150,20 +150,50 @@ func PlanInstall(repo Repo, opts Options) (Plan, error) {
 			hp.Action = Manual
 		}
 		if hp.Action == Refuse || hp.Action == Manual {
-			m := hp.Manager
-			if repo.Husky() {
-				m = Husky
-			}
-			refusedBy[m] = append(refusedBy[m], name)
+			asked = append(asked, name)
 		}
 		plan.Hooks = append(plan.Hooks, hp)
 	}
-	for _, m := range []Manager{Husky, Lefthook, PreCommit, GitLFS, None} {
-		if ns := refusedBy[m]; len(ns) > 0 {
-			plan.Snippets = append(plan.Snippets, snippets(repo, m, ns, opts.Rev)...)
+	if len(asked) == 0 {
+		return plan, nil
+	}
+	// A hook manager in charge of the repository gets one snippet for
+	// every hook asked for; otherwise each hook script gets its lines.
+	if m := managerInCharge(repo, plan.Hooks); m != None {
+		plan.Snippets = snippets(repo, m, names, opts.Rev)
+		return plan, nil
+	}
+	for _, hp := range plan.Hooks {
+		if hp.Action == Refuse || hp.Action == Manual {
+			plan.Snippets = append(plan.Snippets, snippets(repo, hp.Manager, []string{hp.Name}, opts.Rev)...)
 		}
 	}
 	return plan, nil
+}
+
+// managerInCharge is the hook manager that owns the repository's hooks:
+// husky through core.hooksPath, else lefthook or the pre-commit framework
+// when one of the hook files or configuration files is theirs. git-lfs
+// only adds lines to hooks, so it is not "in charge".
+func managerInCharge(repo Repo, plans []HookPlan) Manager {
+	if repo.Husky() {
+		return Husky
+	}
+	for _, m := range []Manager{Lefthook, PreCommit} {
+		for _, hp := range plans {
+			if hp.Manager == m {
+				return m
+			}
+		}
+	}
+	for _, m := range []Manager{Lefthook, PreCommit} {
+		for _, f := range managerFiles[m] {
+			if exists(filepath.Join(repo.Top, f)) {
+				return m
+			}
+		}
+	}
+	return None
 }
 
 func planHook(repo Repo, name string, mode Mode) (HookPlan, error) {
