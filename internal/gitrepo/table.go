@@ -146,7 +146,7 @@ func (t *table) Open(p string) (io.ReadCloser, error) {
 	}
 	switch kind {
 	case source.KindDir:
-		return nil, fmt.Errorf("%s: is a directory", p)
+		return nil, source.ErrIsDir
 	case source.KindOther:
 		return nil, source.ErrNotRegular
 	}

@@ -24,6 +24,8 @@ var (
 	// ErrNotRegular: the path exists but is not a regular file (FIFO,
 	// device, socket, submodule).
 	ErrNotRegular = errors.New("not a regular file")
+	// ErrIsDir: the path is a directory.
+	ErrIsDir = errors.New("is a directory")
 	// ErrSymlinkLoop: symlinks refer to each other without end.
 	ErrSymlinkLoop = errors.New("too many levels of symbolic links")
 )

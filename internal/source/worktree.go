@@ -165,7 +165,7 @@ func (w *Worktree) Open(p string) (io.ReadCloser, error) {
 	if !fi.Mode().IsRegular() {
 		f.Close()
 		if fi.IsDir() {
-			return nil, fmt.Errorf("%s: is a directory", p)
+			return nil, ErrIsDir
 		}
 		return nil, ErrNotRegular
 	}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/git-memcite/git-memcite/internal/source"
@@ -28,34 +29,69 @@ const (
 	maxLineLen = 1 << 20
 )
 
-// readFile reads up to n lines of p (all lines when the file is shorter).
-func readFile(src source.Source, p string, n int) *fileData {
+// readers recycles buffered readers: allocating and zeroing a fresh buffer
+// per cited file dominated the run time on large stores.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 16<<10) }}
+
+// want is the set of lines needed of one file, as inclusive spans.
+type want struct {
+	n     int // the last line needed; 0 for existence only
+	spans [][2]int
+}
+
+func (w *want) add(a, b int) {
+	w.n = max(w.n, b)
+	w.spans = append(w.spans, [2]int{a, b})
+}
+
+// keep reports whether line i (1-based) is needed.
+func (w *want) keep(i int) bool {
+	for _, s := range w.spans {
+		if i >= s[0] && i <= s[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// readFile reads the needed lines of p (and counts lines up to the last one
+// needed, or to the end when the file is shorter).
+func readFile(src source.Source, p string, w *want) *fileData {
+	if w == nil {
+		w = &want{}
+	}
+	n := w.n
 	fd := &fileData{}
 	c, err := source.Clean(p)
 	if err != nil {
 		fd.statErr = err
 		return fd
 	}
-	e, err := src.Stat(c)
-	if err != nil {
-		fd.statErr = err
-		return fd
-	}
-	fd.kind = e.Kind
-	if e.Kind != source.KindFile || n == 0 {
+	if n == 0 {
+		e, err := src.Stat(c)
+		fd.kind, fd.statErr = e.Kind, err
 		return fd
 	}
 	rc, err := src.Open(c)
-	if err != nil {
-		if errors.Is(err, source.ErrNotExist) || errors.Is(err, source.ErrOutside) {
-			fd.statErr = err // vanished or changed since Stat
-		} else {
-			fd.readErr = err
-		}
+	switch {
+	case errors.Is(err, source.ErrIsDir):
+		fd.kind = source.KindDir
+		return fd
+	case errors.Is(err, source.ErrNotRegular):
+		fd.kind = source.KindOther
+		return fd
+	case errors.Is(err, source.ErrNotExist) || errors.Is(err, source.ErrOutside) || errors.Is(err, source.ErrSymlinkLoop):
+		fd.statErr = err
+		return fd
+	case err != nil:
+		fd.kind, fd.readErr = source.KindFile, err
 		return fd
 	}
+	fd.kind = source.KindFile
 	defer rc.Close()
-	br := bufio.NewReaderSize(rc, 64<<10)
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(rc)
+	defer func() { br.Reset(nil); readers.Put(br) }()
 	head, _ := br.Peek(sniffLen)
 	if bytes.IndexByte(head, 0) >= 0 {
 		fd.binary = true
@@ -65,7 +101,7 @@ func readFile(src source.Source, p string, n int) *fileData {
 		fd.lfs = true
 		return fd
 	}
-	fd.lines, fd.complete, fd.readErr = readLines(br, n)
+	fd.lines, fd.complete, fd.readErr = readLines(br, n, w.keep)
 	for i, l := range fd.lines {
 		if !utf8.ValidString(l) {
 			fd.invalidUTF8 = i + 1
@@ -75,10 +111,11 @@ func readFile(src source.Source, p string, n int) *fileData {
 	return fd
 }
 
-// readLines reads up to n lines, splitting at LF, CRLF or CR. complete
-// reports that the reader was exhausted.
-func readLines(br *bufio.Reader, n int) ([]string, bool, error) {
-	lines := make([]string, 0, min(n, 4096))
+// readLines reads up to n lines, splitting at LF, CRLF or CR; only lines
+// for which keep is true (or keep is nil) hold their text, the others are
+// empty. complete reports that the reader was exhausted.
+func readLines(br *bufio.Reader, n int, keep func(int) bool) ([]string, bool, error) {
+	lines := make([]string, 0, min(n, 64))
 	var cur []byte
 	for len(lines) < n {
 		chunk, err := br.ReadSlice('\n')
@@ -94,7 +131,7 @@ func readLines(br *bufio.Reader, n int) ([]string, bool, error) {
 			}
 		}
 		if len(cur) > 0 {
-			lines = appendSplitCR(lines, cur)
+			lines = appendSplitCR(lines, cur, keep)
 			cur = cur[:0]
 		}
 		if err == io.EOF {
@@ -111,16 +148,22 @@ func readLines(br *bufio.Reader, n int) ([]string, bool, error) {
 
 // appendSplitCR appends the line in b (which ends with LF, or not at all at
 // EOF), splitting it further at lone CRs.
-func appendSplitCR(lines []string, b []byte) []string {
+func appendSplitCR(lines []string, b []byte, keep func(int) bool) []string {
 	b = bytes.TrimSuffix(b, []byte("\n"))
 	b = bytes.TrimSuffix(b, []byte("\r"))
+	text := func(t []byte) string {
+		if keep == nil || keep(len(lines)+1) {
+			return string(t)
+		}
+		return ""
+	}
 	for {
 		i := bytes.IndexByte(b, '\r')
 		if i < 0 {
 			break
 		}
-		lines = append(lines, string(b[:i]))
+		lines = append(lines, text(b[:i]))
 		b = b[i+1:]
 	}
-	return append(lines, string(b))
+	return append(lines, text(b))
 }

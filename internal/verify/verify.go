@@ -143,7 +143,7 @@ func (r *Report) Summary() Summary {
 // once, in parallel.
 func Check(ctx context.Context, src source.Source, mems []*store.Memory) (*Report, error) {
 	start := time.Now()
-	need := map[string]int{} // path -> lines needed (0: existence only)
+	need := map[string]*want{} // path -> lines needed (none: existence only)
 	for _, m := range mems {
 		if m.File == nil || m.File.Exempt {
 			continue
@@ -152,12 +152,14 @@ func Check(ctx context.Context, src source.Source, mems []*store.Memory) (*Repor
 			if c.URL != "" {
 				continue
 			}
-			n := 0
-			if c.HasLine {
-				n = max(c.Line, c.LineEnd, c.Line+strings.Count(strings.TrimRight(c.Snippet, "\n"), "\n"))
+			w := need[c.Path]
+			if w == nil {
+				w = &want{}
+				need[c.Path] = w
 			}
-			if cur, ok := need[c.Path]; !ok || n > cur {
-				need[c.Path] = n
+			if c.HasLine {
+				end := max(c.Line, c.LineEnd, c.Line+strings.Count(strings.TrimRight(c.Snippet, "\n"), "\n"))
+				w.add(max(c.Line, 1), end)
 			}
 		}
 	}
@@ -319,10 +321,10 @@ func unwrapPath(err error) error {
 }
 
 // readAll reads the needed lines of every cited path, in parallel.
-func readAll(ctx context.Context, src source.Source, need map[string]int) (map[string]*fileData, error) {
+func readAll(ctx context.Context, src source.Source, need map[string]*want) (map[string]*fileData, error) {
 	type job struct {
 		path string
-		n    int
+		w    *want
 	}
 	out := make(map[string]*fileData, len(need))
 	var mu sync.Mutex
@@ -334,7 +336,7 @@ func readAll(ctx context.Context, src source.Source, need map[string]int) (map[s
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				fd := readFile(src, j.path, j.n)
+				fd := readFile(src, j.path, j.w)
 				mu.Lock()
 				out[j.path] = fd
 				mu.Unlock()
@@ -342,11 +344,11 @@ func readAll(ctx context.Context, src source.Source, need map[string]int) (map[s
 		}()
 	}
 	var err error
-	for p, n := range need {
+	for p, w := range need {
 		if err = ctx.Err(); err != nil {
 			break
 		}
-		jobs <- job{p, n}
+		jobs <- job{p, w}
 	}
 	close(jobs)
 	wg.Wait()

@@ -32,7 +32,7 @@ func TestReadLines(t *testing.T) {
 		{"\n\n", 5, []string{"", ""}, true},
 	}
 	for _, tt := range tests {
-		got, complete, err := readLines(bufio.NewReader(strings.NewReader(tt.in)), tt.n)
+		got, complete, err := readLines(bufio.NewReader(strings.NewReader(tt.in)), tt.n, nil)
 		if err != nil || !reflect.DeepEqual(got, tt.want) || complete != tt.complete {
 			t.Errorf("readLines(%q, %d) = %q, %v, %v; want %q, %v", tt.in, tt.n, got, complete, err, tt.want, tt.complete)
 		}
@@ -45,11 +45,11 @@ func FuzzReadLines(f *testing.F) {
 		if n < 0 || n > 1000 {
 			return
 		}
-		all, complete, err := readLines(bufio.NewReader(strings.NewReader(s)), 1<<30)
+		all, complete, err := readLines(bufio.NewReader(strings.NewReader(s)), 1<<30, nil)
 		if err != nil || !complete {
 			t.Fatal(err)
 		}
-		some, _, _ := readLines(bufio.NewReader(strings.NewReader(s)), n)
+		some, _, _ := readLines(bufio.NewReader(strings.NewReader(s)), n, nil)
 		if len(some) > len(all) || !reflect.DeepEqual(some, all[:len(some)]) {
 			t.Fatalf("prefix read %q is not a prefix of %q", some, all)
 		}
@@ -130,11 +130,11 @@ func TestCitation(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.cite, func(t *testing.T) {
 			c := parseCite(t, tt.cite)
-			n := 0
+			w := &want{}
 			if c.HasLine {
-				n = max(c.Line, c.LineEnd, c.Line+strings.Count(c.Snippet, "\n"))
+				w.add(max(c.Line, 1), max(c.Line, c.LineEnd, c.Line+strings.Count(c.Snippet, "\n")))
 			}
-			got := Citation(c, readFile(wt, c.Path, n))
+			got := Citation(c, readFile(wt, c.Path, w))
 			if got != tt.want {
 				t.Fatalf("got %q, want %q", got, tt.want)
 			}
