@@ -9,13 +9,16 @@
 # (the hook's overhead) in milliseconds.
 #
 # Usage: scripts/bench-hooks.sh [RUNS]     (default 15; env FILES, MEMORIES,
-#        CITES, KEEP=1 to keep the generated repository)
+#        CITES, KEEP=1 to keep the generated repository, STALE=1 to make one
+#        citation stale at HEAD so that every commit also reads HEAD's tree
+#        to tell old stale citations from new ones)
 set -euo pipefail
 
 RUNS=${1:-15}
 FILES=${FILES:-5000}
 MEMORIES=${MEMORIES:-200}
 CITES=${CITES:-5}
+STALE=${STALE:-0}
 LINES=40 # lines per source file
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -50,13 +53,14 @@ awk -v files="$FILES" -v lines="$LINES" 'BEGIN {
 
 # Memory files: .serena/memories/mNNN.md, citations spread over the files.
 mkdir -p .serena/memories
-awk -v mems="$MEMORIES" -v cites="$CITES" -v files="$FILES" -v lines="$LINES" 'BEGIN {
+awk -v mems="$MEMORIES" -v cites="$CITES" -v files="$FILES" -v lines="$LINES" -v stale="$STALE" 'BEGIN {
 	srand(42)
 	for (m = 0; m < mems; m++) {
 		path = sprintf(".serena/memories/m%03d.md", m)
 		printf "---\nid: m%03d\ncitations:\n", m > path
 		for (c = 0; c < cites; c++) {
 			f = int(rand() * files); l = 3 + int(rand() * (lines - 2))
+			if (stale && m == 0 && c == 0) { printf "  - path: src/p%02d/f%05d.go\n    line: %d\n", f % 50, f, lines + 5 > path; continue }
 			printf "  - path: src/p%02d/f%05d.go\n    line: %d\n    snippet: \"func f%05d_%02d() int { return %d }\"\n", f % 50, f, l, f, l, l > path
 		}
 		printf "---\n# Memory %d\n\nNotes about the code.\n", m > path
@@ -95,7 +99,7 @@ test "$(git log --oneline | wc -l)" -eq $((2 * RUNS + 3))
 h=$(median <"$work/hook.ms")
 n=$(median <"$work/nohook.ms")
 tracked=$(git ls-files | wc -l)
-echo "repo: $tracked tracked files, $MEMORIES memories x $CITES citations; $RUNS runs each"
+echo "repo: $tracked tracked files, $MEMORIES memories x $CITES citations (stale at HEAD: $STALE); $RUNS runs each"
 echo "git commit with hook:   median ${h} ms"
 echo "git commit --no-verify: median ${n} ms"
 echo "hook overhead:          $((h - n)) ms"
