@@ -72,7 +72,11 @@ func PreCommitText(w io.Writer, r HookReport) error {
 		fmt.Fprintf(&b, "git-memcite: warning: %s cannot be read (not touched by this commit)\n", plural(brokenOld, "memory file"))
 	}
 	if blocks {
-		b.WriteString("Commit blocked. Fix the citations, or bypass once: git commit --no-verify (or MEMCITE=0 git ...)\n")
+		cmd := "git commit"
+		if r.Hook == "pre-merge-commit" {
+			cmd = "git merge"
+		}
+		fmt.Fprintf(&b, "Commit blocked. Fix the citations, or bypass once: %s --no-verify (or MEMCITE=0 %s ...)\n", cmd, cmd)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
