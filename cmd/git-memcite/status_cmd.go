@@ -71,4 +71,3 @@ func (c *statusCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	}
 	return nil
 }
-

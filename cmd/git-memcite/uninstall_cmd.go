@@ -37,4 +37,3 @@ func (c *uninstallCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	}
 	return nil
 }
-
