@@ -57,7 +57,11 @@ func (c *hookCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		fmt.Fprintf(env.Stderr, "git-memcite: %v\n", err)
 		return silent(exitStale)
 	}
-	return &exitErr{code: exitError, err: fmt.Errorf("%s hook: %w\n  bypass once: git commit --no-verify", in.Hook, err)}
+	bypass := "git commit --no-verify"
+	if in.Hook == "pre-merge-commit" {
+		bypass = "git merge --no-verify"
+	}
+	return &exitErr{code: exitError, err: fmt.Errorf("%s hook: %w\n  bypass once: %s", in.Hook, err, bypass)}
 }
 
 func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invocation) error {

@@ -37,9 +37,12 @@ func PreCommitText(w io.Writer, r HookReport) error {
 	var b strings.Builder
 	o := r.Outcome
 	block := o.Blocking(r.Policy)
+	// A memory file that cannot be read blocks when the commit touches
+	// it, or always under strict.
 	var brokenNew, brokenOld int
+	brokenBlocks := func(bm hookrun.BrokenMemory) bool { return bm.Changed || r.Policy == hookrun.Strict }
 	for _, bm := range o.Broken {
-		if bm.Changed {
+		if brokenBlocks(bm) {
 			brokenNew++
 		} else {
 			brokenOld++
@@ -61,7 +64,7 @@ func PreCommitText(w io.Writer, r HookReport) error {
 		}
 	}
 	for _, bm := range o.Broken {
-		if bm.Changed {
+		if brokenBlocks(bm) {
 			fmt.Fprintf(&b, "git-memcite: %s cannot be read: %s\n", Safe(bm.Memory.Path), Safe(bm.Memory.Err.Error()))
 		}
 	}
