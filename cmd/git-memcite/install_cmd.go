@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/hookinstall"
+	"github.com/git-memcite/git-memcite/internal/render"
 )
 
 // hookFlags selects hooks for install, uninstall and status.
@@ -115,7 +116,7 @@ func writeRefusal(w io.Writer, plan hookinstall.Plan) {
 			}
 			fmt.Fprintf(w, "git-memcite: not installed: %s: %s:\n", show(r, h.Path), h.Reason)
 			for _, l := range strings.Split(h.Head, "\n") {
-				fmt.Fprintf(w, "    | %s\n", l)
+				fmt.Fprintf(w, "    | %s\n", render.Safe(l))
 			}
 		}
 		fmt.Fprintln(w, "Nothing was written. Choose one:")
