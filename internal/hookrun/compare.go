@@ -6,6 +6,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/go-git/go-git/v5/plumbing"
+
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
@@ -88,6 +90,10 @@ func (o *Outcome) Count(c Class) int {
 	return n
 }
 
+// Before opens the content before a change; paths are the files the caller
+// will read from it (it may return a source limited to them).
+type Before func(paths []string) (source.Source, error)
+
 // Compare verifies every memory in the memory directories of after and
 // classifies each stale citation against before (nil when there is no
 // before, as for a first commit). before is only called when something
@@ -96,7 +102,7 @@ func (o *Outcome) Count(c Class) int {
 // citations, so the before verdict of exactly those citations tells
 // "made stale by the change" from "already stale". The work done on
 // before is thus proportional to what is stale, never to the repository.
-func Compare(ctx context.Context, after source.Source, before func() (source.Source, error), dirs []string) (*Outcome, error) {
+func Compare(ctx context.Context, after source.Source, before Before, dirs []string) (*Outcome, error) {
 	start := time.Now()
 	out := &Outcome{Source: after.Name(), After: after}
 	var present []string
@@ -133,7 +139,7 @@ func Compare(ctx context.Context, after source.Source, before func() (source.Sou
 	}
 	var prev source.Source
 	if before != nil {
-		if prev, err = before(); err != nil {
+		if prev, err = before(neededBefore(suspects)); err != nil {
 			return nil, err
 		}
 	}
@@ -189,6 +195,24 @@ func Compare(ctx context.Context, after source.Source, before func() (source.Sou
 	return out, nil
 }
 
+// neededBefore lists what Compare reads from before: the suspect memory
+// files and the files their citations name.
+func neededBefore(suspects []*verify.MemoryResult) []string {
+	var paths []string
+	for _, m := range suspects {
+		paths = append(paths, m.Memory.Path)
+		if m.Memory.File == nil {
+			continue
+		}
+		for _, c := range m.Memory.File.Citations {
+			if p, err := source.Clean(c.Path); err == nil && c.URL == "" {
+				paths = append(paths, p)
+			}
+		}
+	}
+	return paths
+}
+
 // memoryChanged reports whether the memory file differs between after and
 // prev (a file missing from prev is changed; so is everything when there
 // is no prev).
@@ -223,12 +247,12 @@ func PreCommit(ctx context.Context, repo *gitrepo.Repo, dirs []string) (*Outcome
 	if err != nil {
 		return nil, err
 	}
-	before := func() (source.Source, error) {
+	before := func(paths []string) (source.Source, error) {
 		head, born, err := repo.Head()
 		if err != nil || !born {
 			return nil, err
 		}
-		return repo.Commit(ctx, head)
+		return commitFiles(ctx, repo, head, paths)
 	}
 	return Compare(ctx, idx, before, dirs)
 }
@@ -246,7 +270,13 @@ func PostChange(ctx context.Context, repo *gitrepo.Repo, r Range, dirs []string)
 	if err != nil {
 		return nil, err
 	}
-	before := func() (source.Source, error) { return commitSource(ctx, repo, r.Old) }
+	before := func(paths []string) (source.Source, error) {
+		h, err := repo.ResolveCommit(ctx, r.Old)
+		if err != nil {
+			return nil, err
+		}
+		return commitFiles(ctx, repo, h, paths)
+	}
 	return Compare(ctx, after, before, dirs)
 }
 
@@ -254,6 +284,17 @@ func commitSource(ctx context.Context, repo *gitrepo.Repo, rev string) (source.S
 	h, err := repo.ResolveCommit(ctx, rev)
 	if err != nil {
 		return nil, err
+	}
+	return repo.Commit(ctx, h)
+}
+
+// commitFiles reads just paths from a commit when they are all regular
+// files there, else the whole tree (symlinks, directories and missing
+// files need it for exact answers).
+func commitFiles(ctx context.Context, repo *gitrepo.Repo, h plumbing.Hash, paths []string) (source.Source, error) {
+	src, ok, err := repo.CommitFiles(ctx, h, paths)
+	if err != nil || ok {
+		return src, err
 	}
 	return repo.Commit(ctx, h)
 }

@@ -105,9 +105,9 @@ func TestCompareClassifies(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			calls := 0
-			var before func() (source.Source, error)
+			var before Before
 			if tc.before != nil {
-				before = func() (source.Source, error) { calls++; return tc.before, nil }
+				before = func([]string) (source.Source, error) { calls++; return tc.before, nil }
 			}
 			out, err := Compare(context.Background(), tc.after, before, []string{dir})
 			if err != nil {
@@ -136,7 +136,7 @@ func TestCompareClassifies(t *testing.T) {
 func TestCompareSkipsBeforeWhenNothingIsStale(t *testing.T) {
 	after := files{"a.go": code, dir + "/a.md": memA}
 	called := false
-	out, err := Compare(context.Background(), after, func() (source.Source, error) { called = true; return after, nil }, []string{dir})
+	out, err := Compare(context.Background(), after, func([]string) (source.Source, error) { called = true; return after, nil }, []string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}
