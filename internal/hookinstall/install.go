@@ -137,7 +137,7 @@ func PlanInstall(repo Repo, opts Options) (Plan, error) {
 	case repo.Husky() && opts.Mode == ModeDefault:
 		plan.Refusal = fmt.Sprintf("core.hooksPath is %s, managed by husky, which regenerates that directory: add git-memcite to the .husky/<hook> scripts instead", repo.HooksPath)
 	}
-	var asked []string
+	needSnippets := false
 	for _, name := range names {
 		hp, err := planHook(repo, name, opts.Mode)
 		if err != nil {
@@ -149,12 +149,10 @@ func PlanInstall(repo Repo, opts Options) (Plan, error) {
 		if opts.Mode == ModeManual {
 			hp.Action = Manual
 		}
-		if hp.Action == Refuse || hp.Action == Manual {
-			asked = append(asked, name)
-		}
+		needSnippets = needSnippets || hp.Action == Refuse || hp.Action == Manual
 		plan.Hooks = append(plan.Hooks, hp)
 	}
-	if len(asked) == 0 {
+	if !needSnippets {
 		return plan, nil
 	}
 	// A hook manager in charge of the repository gets one snippet for
