@@ -178,9 +178,12 @@ func Parse(name string, src []byte) (*File, error) {
 	}
 	text := src[fmStart:closeStart]
 	f.lineStarts = lineStarts(text)
-	var doc yaml.Node
-	if err := yaml.Unmarshal(text, &doc); err != nil {
-		return nil, f.yamlError(err)
+	doc, ok := fastYAML(text)
+	if !ok {
+		doc = &yaml.Node{}
+		if err := yaml.Unmarshal(text, doc); err != nil {
+			return nil, f.yamlError(err)
+		}
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return f, nil // empty frontmatter
