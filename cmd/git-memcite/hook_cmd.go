@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"time"
 
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/hookrun"
@@ -164,7 +165,17 @@ func postChange(ctx context.Context, env *Env, repo *gitrepo.Repo, cfg hookrun.C
 			}
 		}
 		if cfg.PostMerge == hookrun.ApplyFixes && len(moves) > 0 {
-			if why := hookrun.ApplyBlocked(repo.GitDir, in); why != "" {
+			unlock := func() {}
+			why := hookrun.ApplyBlocked(repo.GitDir, in)
+			if why == "" {
+				// Serialise with other rewriters (relocate --fix …).
+				var err error
+				if unlock, err = repo.Lock(ctx, 2*time.Second); err != nil {
+					why, unlock = err.Error(), func() {}
+				}
+			}
+			defer unlock()
+			if why != "" {
 				rep.ApplySkipped = why
 			} else {
 				paths := make([]string, 0, len(moves))
