@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 )
 
@@ -166,15 +165,4 @@ func Git(ctx context.Context, dir string, args ...string) (string, error) {
 		return string(out), fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
 	}
 	return string(out), nil
-}
-
-// IndexFile returns the absolute path of the index being committed: the
-// GIT_INDEX_FILE git gives every commit hook (relative values are relative
-// to the hook's starting directory, the worktree root), or "" when unset.
-func IndexFile(getenv func(string) string, cwd string) string {
-	p := getenv("GIT_INDEX_FILE")
-	if p == "" || filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(cwd, p)
 }

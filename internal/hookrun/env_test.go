@@ -109,15 +109,3 @@ func TestReadConfig(t *testing.T) {
 		t.Errorf("cfg = %+v", cfg)
 	}
 }
-
-func TestIndexFile(t *testing.T) {
-	if got := IndexFile(envOf(map[string]string{"GIT_INDEX_FILE": ".git/index"}), "/top"); got != filepath.Join("/top", ".git/index") {
-		t.Errorf("relative: %s", got)
-	}
-	if got := IndexFile(envOf(map[string]string{"GIT_INDEX_FILE": "/x/index.lock"}), "/top"); got != "/x/index.lock" {
-		t.Errorf("absolute: %s", got)
-	}
-	if got := IndexFile(envOf(nil), "/top"); got != "" {
-		t.Errorf("unset: %s", got)
-	}
-}
