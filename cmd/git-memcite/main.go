@@ -13,6 +13,8 @@ import (
 	"syscall"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/git-memcite/git-memcite/internal/trace"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -53,6 +55,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if kctx == nil {
 		return exitError
+	}
+	if d := os.Getenv("MEMCITE_DEBUG"); d != "" && d != "0" {
+		trace.Enable(stderr)
+		defer trace.Enable(nil)
+		trace.Printf("git-memcite %s: %q", version, args)
 	}
 	env := newEnv(stdout, stderr)
 	kctx.Bind(env)

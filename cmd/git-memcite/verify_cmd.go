@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path"
 	"strings"
 	"time"
@@ -17,7 +18,8 @@ import (
 type verifyCmd struct {
 	SourceFlags
 	Memories []string `arg:"" name:"memory" help:"Memory id, file path, or file name in a memory directory."`
-	JSON     bool     `name:"json" help:"Print JSON (one object per memory; an array for several)."`
+	JSON     bool     `name:"json" xor:"format" help:"Print JSON (one object per memory; an array for several). The seed-000 shape; see --format json for the findings report."`
+	FormatFlags
 }
 
 func (c *verifyCmd) Help() string { return exitHelp }
@@ -42,22 +44,24 @@ func (c *verifyCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
+	if !c.JSON {
+		return c.report(ctx, g, env, ws, "verify", rep, failed, func(w io.Writer, st render.Style) error {
+			for i := range rep.Memories {
+				if i > 0 {
+					fmt.Fprintln(w)
+				}
+				if err := render.MemoryText(w, &rep.Memories[i], st); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
 	warn(env, rep)
-	st := g.style(env.Stdout)
-	switch {
-	case c.JSON && len(rep.Memories) == 1 && len(c.Memories) == 1:
+	if len(rep.Memories) == 1 && len(c.Memories) == 1 {
 		err = render.MemoryJSON(env.Stdout, &rep.Memories[0])
-	case c.JSON:
+	} else {
 		err = render.MemoriesJSON(env.Stdout, rep)
-	default:
-		for i := range rep.Memories {
-			if i > 0 {
-				fmt.Fprintln(env.Stdout)
-			}
-			if err = render.MemoryText(env.Stdout, &rep.Memories[i], st); err != nil {
-				break
-			}
-		}
 	}
 	if err != nil {
 		return err
@@ -122,8 +126,9 @@ func (ws *workspace) resolve(ctx context.Context, arg string) (*store.Memory, er
 
 type verifyAllCmd struct {
 	SourceFlags
-	JSON  bool `name:"json" help:"Print one JSON document: source, summary and per-memory objects."`
+	JSON  bool `name:"json" xor:"format" help:"Print one JSON document: source, summary and per-memory objects (the seed-000 shape; see --format json for the findings report)."`
 	Quiet bool `name:"quiet" short:"q" help:"Show only stale memories and errors (and the summary)."`
+	FormatFlags
 }
 
 func (c *verifyAllCmd) Help() string { return exitHelp }
@@ -139,13 +144,12 @@ func (c *verifyAllCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return err
 	}
 	rep.Elapsed = time.Since(start)
-	if c.JSON {
-		err = render.AllJSON(env.Stdout, rep)
-	} else {
-		warn(env, rep)
-		err = render.AllText(env.Stdout, rep, render.AllOptions{Quiet: c.Quiet, Style: g.style(env.Stdout)})
+	if !c.JSON {
+		return c.report(ctx, g, env, ws, "verify-all", rep, false, func(w io.Writer, st render.Style) error {
+			return render.AllText(w, rep, render.AllOptions{Quiet: c.Quiet, Style: st})
+		})
 	}
-	if err != nil {
+	if err := render.AllJSON(env.Stdout, rep); err != nil {
 		return err
 	}
 	return outcome(rep, false)

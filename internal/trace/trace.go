@@ -1,7 +1,7 @@
-// Package debug traces what git-memcite reads and runs when MEMCITE_DEBUG
+// Package trace traces what git-memcite reads and runs when MEMCITE_DEBUG
 // is set (to anything but "" or "0"), like GIT_TRACE: one line per event on
 // the writer main gives it, normally stderr.
-package debug
+package trace
 
 import (
 	"fmt"
