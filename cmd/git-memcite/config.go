@@ -115,7 +115,7 @@ func (c *configCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if file == "" {
 		file = "none (" + config.FileName + " not found in the " + ws.src.Name() + ")"
 	}
-	fmt.Fprintf(tw, "config file\t%s\t\n", file)
+	fmt.Fprintf(tw, "config file\t%s\n", file)
 	return tw.Flush()
 }
 
