@@ -7,5 +7,8 @@ type CLI struct {
 	Verify    verifyCmd    `cmd:"" help:"Verify the citations of one or more memories."`
 	VerifyAll verifyAllCmd `cmd:"" name:"verify-all" help:"Verify every memory in the memory directories."`
 
-	Config configCmd `cmd:"" help:"Print the effective configuration and where each value comes from."`
+	Config     configCmd     `cmd:"" help:"Print the effective configuration and where each value comes from."`
+	Completion completionCmd `cmd:"" help:"Print a shell completion script (bash, zsh or fish)."`
+	Help       helpCmd       `cmd:"" help:"Show the help of a command (git memcite --help opens the man page)."`
+	Man        manCmd        `cmd:"" hidden:"" help:"Print the man page git-memcite.1 (roff)."`
 }

@@ -30,7 +30,7 @@ func newEnv(stdout, stderr io.Writer) *Env {
 // Globals are the flags every command takes.
 type Globals struct {
 	RepoRoot string           `name:"repo-root" placeholder:"PATH" help:"Repository root (default: the repository containing the current directory)."`
-	Dir      []string         `name:"dir" placeholder:"PATH" help:"Memory directory, relative to the repository root; repeatable (default: git config memcite.dir, else .serena/memories)."`
+	Dir      []string         `name:"dir" placeholder:"PATH" help:"Memory directory, relative to the repository root; repeatable (default: MEMCITE_DIR, git config memcite.dir, .memcite.yaml dirs, else .serena/memories)."`
 	Color    string           `name:"color" placeholder:"auto|always|never" help:"Colour output: auto (a terminal without NO_COLOR; the default), always, never."`
 	Version  kong.VersionFlag `name:"version" help:"Print the version and exit."`
 }

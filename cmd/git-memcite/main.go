@@ -33,15 +33,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 
 	var cli CLI
-	parser, err := kong.New(&cli,
-		kong.Name("git-memcite"),
-		kong.Description("Verify the code citations of AI-agent memory files (run as `git memcite`).\n\n"+exitHelp),
-		kong.UsageOnError(),
-		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Writers(stdout, stderr),
-		kong.Vars{"version": "git-memcite " + version},
-		kong.BindTo(ctx, (*context.Context)(nil)),
-	)
+	parser, err := newParser(&cli, stdout, stderr, kong.BindTo(ctx, (*context.Context)(nil)))
 	if err != nil {
 		fmt.Fprintf(stderr, "git-memcite: %v\n", err)
 		return exitError
@@ -68,6 +60,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "git-memcite: %s\n", msg)
 	}
 	return code
+}
+
+// newParser builds the kong parser of the command tree.
+func newParser(cli *CLI, stdout, stderr io.Writer, opts ...kong.Option) (*kong.Kong, error) {
+	return kong.New(cli, append([]kong.Option{
+		kong.Name("git-memcite"),
+		kong.Description("Verify the code citations of AI-agent memory files (run as `git memcite`). " +
+			"`git memcite help <command>` describes a command; `git memcite --help` opens the man page.\n\n" + exitHelp),
+		kong.UsageOnError(),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Writers(stdout, stderr),
+		kong.Vars{"version": "git-memcite " + version},
+	}, opts...)...)
 }
 
 type exitPanic struct{}
