@@ -209,3 +209,36 @@ func TestBashCompletion(t *testing.T) {
 		})
 	}
 }
+
+// TestFishCompletion asks fish for completions with the generated rules.
+func TestFishCompletion(t *testing.T) {
+	if _, err := exec.LookPath("fish"); err != nil {
+		t.Skip("fish not installed")
+	}
+	var b bytes.Buffer
+	if err := writeCompletion(&b, "fish", testModel(t)); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(t.TempDir(), "git-memcite.fish")
+	if err := os.WriteFile(script, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for line, want := range map[string][]string{
+		"git-memcite ver":                   {"verify\t", "verify-all\t"},
+		"git memcite verify-all --format s": {"sarif\t"},
+		"git memcite verify --st":           {"--staged\t"},
+		"git-memcite completion ":           {"bash", "zsh", "fish"},
+	} {
+		cmd := exec.Command("fish", "--no-config", "-c", "source "+script+"; complete -C '"+line+"'")
+		cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("fish: %v\n%s", err, out)
+		}
+		for _, w := range want {
+			if !strings.Contains(string(out), w) {
+				t.Errorf("completions of %q lack %q:\n%s", line, w, out)
+			}
+		}
+	}
+}
