@@ -157,7 +157,7 @@ func docFixture(t *testing.T) string {
 		t.Setenv(k, v)
 	}
 	files := map[string]string{
-		"src/auth/token.go": "package auth\n\nfunc Issue() string {\n\treturn \"t\"\n}\n",
+		"src/auth/token.go":  "package auth\n\nfunc Issue() string {\n\treturn \"t\"\n}\n",
 		"src/build/cache.go": "package build\n\nconst Size = 64\n",
 		".serena/memories/auth-token.md": "---\nid: auth-token\nsubject: tokens\ncitations:\n  - path: src/auth/token.go\n    line: 3\n" +
 			"    snippet: \"func Issue() string {\"\n  - path: src/auth/token.go\n    line: 3\n    snippet: \"func Refresh(\"\n---\nbody\n",
