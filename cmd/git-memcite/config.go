@@ -27,7 +27,11 @@ func (g *Globals) loadConfig(ctx context.Context, ws *workspace) (*config.Config
 		l.Flags["color"] = []string{g.Color}
 	}
 	if ws.repo != nil {
-		l.Git = func(key string) ([]string, error) { return ws.repo.ConfigAll(ctx, key) }
+		vals, err := gitConfigMemcite(ctx, ws)
+		if err != nil {
+			return nil, err
+		}
+		l.Git = func(key string) ([]string, error) { return vals[strings.ToLower(key)], nil }
 	}
 	var data []byte
 	var err error
@@ -61,6 +65,28 @@ func (g *Globals) loadConfig(ctx context.Context, ws *workspace) (*config.Config
 	}
 	g.Color = cfg.Get("color").First()
 	return cfg, nil
+}
+
+// gitConfigMemcite reads every memcite.* key with one git process (git's
+// rules: -c, includes, worktree config), keyed by lower-case name.
+func gitConfigMemcite(ctx context.Context, ws *workspace) (map[string][]string, error) {
+	out, err := ws.repo.Run(ctx, "config", "--null", "--get-regexp", `^memcite\.`)
+	if err != nil {
+		if out == "" && strings.Contains(err.Error(), "exit status 1") {
+			return nil, nil // no such keys
+		}
+		return nil, err
+	}
+	vals := map[string][]string{}
+	for _, e := range strings.Split(out, "\x00") {
+		if e == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(e, "\n")
+		k = strings.ToLower(k)
+		vals[k] = append(vals[k], v)
+	}
+	return vals, nil
 }
 
 // dropIgnored removes the memories that match the ignore globs.
