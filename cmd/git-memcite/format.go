@@ -21,6 +21,7 @@ type FormatFlags struct {
 	Output   string `name:"output" short:"o" placeholder:"FILE" help:"Write the report to FILE instead of standard output."`
 	Baseline string `name:"baseline" placeholder:"FILE" help:"A report written with --format json: the findings it lists are known and neither reported nor failing the run; new ones are."`
 	FailOn   string `name:"fail-on" placeholder:"LEVEL" help:"Lowest finding level that makes the run exit 1: error (default), warning, note, never."`
+	Since    string `name:"changed-since" placeholder:"REV" help:"List first the findings on memories or cited files changed since REV (git diff REV...HEAD), as GitHub annotates only the first 10 errors. Default in a pull request: origin/$GITHUB_BASE_REF when it exists."`
 }
 
 // toolInfo names git-memcite in machine-readable reports.
@@ -52,6 +53,11 @@ func (f *FormatFlags) report(ctx context.Context, g *Globals, env *Env, ws *work
 	fr := findings.FromVerify(command, rep)
 	fr.Findings = findings.Severities(fr.Findings, cfg.Levels())
 	fr.Count()
+	changed, err := f.changed(ctx, ws)
+	if err != nil {
+		return err
+	}
+	findings.SortChangedFirst(fr.Findings, changed)
 	if f.Baseline != "" {
 		b, err := readBaseline(f.Baseline)
 		if err != nil {
@@ -92,6 +98,38 @@ func (f *FormatFlags) report(ctx context.Context, g *Globals, env *Env, ws *work
 		return silent(exitStale)
 	}
 	return nil
+}
+
+// changed lists the files changed since --changed-since, or since the base
+// of a GitHub pull request when its ref was fetched. It is an ordering hint:
+// when git cannot tell, nothing is reordered.
+func (f *FormatFlags) changed(ctx context.Context, ws *workspace) (map[string]bool, error) {
+	rev := f.Since
+	if rev == "" && os.Getenv("GITHUB_BASE_REF") != "" {
+		rev = "origin/" + os.Getenv("GITHUB_BASE_REF")
+	}
+	if rev == "" {
+		return nil, nil
+	}
+	if ws.repo == nil {
+		return nil, nil
+	}
+	out, err := ws.repo.Run(ctx, "diff", "--name-only", "-z", "--no-renames", rev+"...HEAD")
+	if err != nil {
+		if f.Since != "" {
+			return nil, fmt.Errorf("--changed-since: %w", err)
+		}
+		trace.Printf("changed files since %s unknown (a shallow clone?): %v", rev, err)
+		return nil, nil
+	}
+	changed := map[string]bool{}
+	for _, p := range strings.Split(out, "\x00") {
+		if p != "" {
+			changed[p] = true
+		}
+	}
+	trace.Printf("%d file(s) changed since %s", len(changed), rev)
+	return changed, nil
 }
 
 // writer opens --output (or returns stdout) and a function that closes it.

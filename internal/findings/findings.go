@@ -150,6 +150,25 @@ func Sort(fs []Finding) {
 	})
 }
 
+// SortChangedFirst orders findings like Sort, except that within a level
+// those about a changed file (the memory or the cited file, e.g. files in
+// the pull request's diff) come first.
+func SortChangedFirst(fs []Finding, changed map[string]bool) {
+	Sort(fs)
+	if len(changed) == 0 {
+		return
+	}
+	rank := func(f Finding) int {
+		if changed[f.MemoryFile] || (f.CitedPath != "" && changed[f.CitedPath]) {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(fs, func(a, b Finding) int {
+		return cmp.Or(cmp.Compare(b.Level, a.Level), cmp.Compare(rank(a), rank(b)))
+	})
+}
+
 // Severities overrides the level of rules: keys are rule ids with or
 // without the "memcite/" prefix. A rule set to Off is dropped.
 func Severities(fs []Finding, levels map[string]Level) []Finding {

@@ -206,3 +206,30 @@ func TestBaseline(t *testing.T) {
 		}
 	}
 }
+
+func TestSortChangedFirst(t *testing.T) {
+	fs := []Finding{
+		{RuleID: "r", Level: Warning, MemoryFile: "m/z.md", MemoryLine: 1},
+		{RuleID: "r", Level: Error, MemoryFile: "m/a.md", MemoryLine: 1},
+		{RuleID: "r", Level: Error, MemoryFile: "m/b.md", MemoryLine: 1, CitedPath: "src/x.go"},
+		{RuleID: "r", Level: Error, MemoryFile: "m/c.md", MemoryLine: 1},
+		{RuleID: "r", Level: Warning, MemoryFile: "m/y.md", MemoryLine: 1},
+	}
+	order := func() string {
+		var s []string
+		for _, f := range fs {
+			s = append(s, f.MemoryFile)
+		}
+		return strings.Join(s, " ")
+	}
+	SortChangedFirst(fs, nil)
+	if got, want := order(), "m/a.md m/b.md m/c.md m/y.md m/z.md"; got != want {
+		t.Errorf("no changes: %s, want %s", got, want)
+	}
+	// a changed memory or cited file comes first within its level, never
+	// before a more serious finding
+	SortChangedFirst(fs, map[string]bool{"m/c.md": true, "src/x.go": true, "m/z.md": true})
+	if got, want := order(), "m/b.md m/c.md m/a.md m/z.md m/y.md"; got != want {
+		t.Errorf("with changes: %s, want %s", got, want)
+	}
+}

@@ -36,6 +36,7 @@ _git-memcite() {
 				'--output=[Write the report to FILE instead of standard output]:file:_files' \
 				'--baseline=[A report written with --format json\: the findings it lists are known and neither reported nor failing the run; new ones are]:file:_files' \
 				'--fail-on=[Lowest finding level that makes the run exit 1\: error (default), warning, note, never]:level:(error warning note never)' \
+				'--changed-since=[List first the findings on memories or cited files changed since REV (git diff REV...HEAD), as GitHub annotates only the first 10 errors]:rev:_files' \
 				'*:file:_files'
 			;;
 		verify-all)
@@ -48,6 +49,7 @@ _git-memcite() {
 				'--output=[Write the report to FILE instead of standard output]:file:_files' \
 				'--baseline=[A report written with --format json\: the findings it lists are known and neither reported nor failing the run; new ones are]:file:_files' \
 				'--fail-on=[Lowest finding level that makes the run exit 1\: error (default), warning, note, never]:level:(error warning note never)' \
+				'--changed-since=[List first the findings on memories or cited files changed since REV (git diff REV...HEAD), as GitHub annotates only the first 10 errors]:rev:_files' \
 				'*:file:_files'
 			;;
 		config)
