@@ -32,6 +32,19 @@ var toolInfo = render.Tool{Name: "git-memcite", URI: "https://github.com/git-mem
 // failed says that some arguments could not be resolved (exit 2).
 func (f *FormatFlags) report(ctx context.Context, g *Globals, env *Env, ws *workspace, command string,
 	rep *verify.Report, failed bool, text func(w io.Writer, st render.Style) error) error {
+	return f.emit(ctx, g, env, ws, findings.FromVerify(command, rep), failed || rep.Summary().Errors > 0,
+		func(w io.Writer, st render.Style) error {
+			warn(env, rep)
+			return text(w, st)
+		})
+}
+
+// emit is report for any command that produces findings (relocate,
+// health …): it applies the configured rule levels, the ordering, the
+// baseline and --fail-on, writes the format asked for and returns the
+// outcome. hardErr forces exit 2 (unreadable input, bad arguments).
+func (f *FormatFlags) emit(ctx context.Context, g *Globals, env *Env, ws *workspace, fr *findings.Report,
+	hardErr bool, text func(w io.Writer, st render.Style) error) error {
 	cfg := ws.cfg
 	format := f.Format
 	if format == "" && f.Output != "" {
@@ -50,7 +63,6 @@ func (f *FormatFlags) report(ctx context.Context, g *Globals, env *Env, ws *work
 	}
 	format = cfg.Get("format").First()
 
-	fr := findings.FromVerify(command, rep)
 	fr.Findings = findings.Severities(fr.Findings, cfg.Levels())
 	fr.Count()
 	changed, err := f.changed(ctx, ws)
@@ -73,7 +85,6 @@ func (f *FormatFlags) report(ctx context.Context, g *Globals, env *Env, ws *work
 		return err
 	}
 	if format == "text" {
-		warn(env, rep)
 		err = text(w, st)
 	} else {
 		t := toolInfo
@@ -92,7 +103,7 @@ func (f *FormatFlags) report(ctx context.Context, g *Globals, env *Env, ws *work
 		}
 	}
 	switch {
-	case failed || rep.Summary().Errors > 0:
+	case hardErr:
 		return silent(exitError)
 	case findings.AtLeast(fr.Findings, cfg.FailOn()):
 		return silent(exitStale)
