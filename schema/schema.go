@@ -1,6 +1,7 @@
-// Package schema holds the JSON Schema of memory frontmatter
-// (memory.schema.json), for editors (yaml-language-server) and agents that
-// write memories, and for tools that want to check a memory before use.
+// Package schema holds the JSON Schemas of memory frontmatter
+// (memory.schema.json) and of the team configuration .memcite.yaml
+// (memcite-config.schema.json), for editors (yaml-language-server), agents
+// that write memories, and tools that check a file before use.
 package schema
 
 import _ "embed"
@@ -9,3 +10,8 @@ import _ "embed"
 //
 //go:embed memory.schema.json
 var Memory []byte
+
+// Config is the JSON Schema (draft 2020-12) of .memcite.yaml.
+//
+//go:embed memcite-config.schema.json
+var Config []byte
