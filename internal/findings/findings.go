@@ -170,7 +170,8 @@ func SortChangedFirst(fs []Finding, changed map[string]bool) {
 }
 
 // Severities overrides the level of rules: keys are rule ids with or
-// without the "memcite/" prefix. A rule set to Off is dropped.
+// without the "memcite/" prefix. A rule set to Off is dropped. The result
+// reuses fs's array.
 func Severities(fs []Finding, levels map[string]Level) []Finding {
 	if len(levels) == 0 {
 		return fs

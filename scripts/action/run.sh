@@ -37,6 +37,9 @@ echo "report=${INPUT_OUTPUT:-}" >>"$out"
 case $status in
   0) ;;
   1) echo "git-memcite: stale citations found (fail-on: $fail_on); fix them, or record them with --format json as a baseline" >&2 ;;
-  *) echo "git-memcite: error (exit status $status)" >&2 ;;
+  *) echo "git-memcite: error (exit status $status)" >&2
+     if [ "$format" = github ]; then
+       echo "::error title=git-memcite::git memcite failed with exit status $status (bad input, not a repository, or a malformed memory file); see the log"
+     fi ;;
 esac
 exit "$status"
