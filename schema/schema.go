@@ -1,6 +1,7 @@
 // Package schema holds the JSON Schemas of memory frontmatter
 // (memory.schema.json) and of the team configuration .memcite.yaml
-// (memcite-config.schema.json), for editors (yaml-language-server), agents
+// (memcite-config.schema.json), and of the findings report of --format json
+// (report.schema.json), for editors (yaml-language-server), agents
 // that write memories, and tools that check a file before use.
 package schema
 
@@ -15,3 +16,9 @@ var Memory []byte
 //
 //go:embed memcite-config.schema.json
 var Config []byte
+
+// Report is the JSON Schema (draft 2020-12) of the findings report that
+// --format json writes.
+//
+//go:embed report.schema.json
+var Report []byte
