@@ -240,7 +240,8 @@ func TestGitHubLimit(t *testing.T) {
 	for i := 0; i < 13; i++ {
 		r.Findings = append(r.Findings,
 			findings.Finding{RuleID: "memcite/w", Level: findings.Warning, MemoryFile: "w.md", MemoryLine: i + 1, Message: "w"},
-			findings.Finding{RuleID: "memcite/e", Level: findings.Error, MemoryFile: "e.md", MemoryLine: i + 1, Message: "e"})
+			findings.Finding{RuleID: "memcite/e", Level: findings.Error, MemoryFile: "e.md", MemoryLine: i + 1, Message: "e"},
+			findings.Finding{RuleID: "memcite/n", Level: findings.Note, MemoryFile: "n.md", MemoryLine: i + 1, Message: "n"})
 	}
 	findings.Sort(r.Findings)
 	r.Count()
@@ -255,10 +256,13 @@ func TestGitHubLimit(t *testing.T) {
 	if n := strings.Count(out, "::warning "); n != GitHubLimit {
 		t.Errorf("%d warning annotations, want %d", n, GitHubLimit)
 	}
+	if n := strings.Count(out, "::notice "); n != GitHubLimit {
+		t.Errorf("%d notices with the summary, want %d", n, GitHubLimit)
+	}
 	if first := strings.SplitN(out, "\n", 2)[0]; !strings.HasPrefix(first, "::error file=e.md,line=1,") {
 		t.Errorf("first line %q, want the first error", first)
 	}
-	if !strings.Contains(out, "6 more finding(s)") || !strings.Contains(out, "6 not shown as annotations") {
+	if !strings.Contains(out, "10 more finding(s)") || !strings.Contains(out, "10 not shown as annotations") {
 		t.Errorf("no count of the findings not annotated:\n%s", out)
 	}
 	if !strings.Contains(out, "  e.md:13 [error] e\n") || !strings.Contains(out, "  w.md:13 [warning] w\n") {

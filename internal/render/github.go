@@ -17,15 +17,19 @@ const GitHubLimit = 10
 //
 //	::error file=.serena/memories/a.md,line=7,endLine=7,title=memcite/snippet-mismatch::stale citation of …
 //
-// Findings come most relevant first; past GitHubLimit errors (warnings,
-// notices) the rest are printed as plain log lines, followed by a notice
-// with the totals.
+// Findings come most relevant first; past GitHubLimit errors (warnings;
+// notices, one fewer for the closing one) the rest are printed as plain log
+// lines, followed by a notice with the totals.
 func GitHub(w io.Writer, r *findings.Report) error {
 	var b strings.Builder
 	shown := map[findings.Level]int{}
 	var rest []findings.Finding
 	for _, f := range r.Findings {
-		if shown[f.Level] >= GitHubLimit {
+		limit := GitHubLimit
+		if f.Level < findings.Warning {
+			limit-- // notices share the limit with the closing summary notice
+		}
+		if shown[f.Level] >= limit {
 			rest = append(rest, f)
 			continue
 		}
