@@ -11,4 +11,9 @@ type CLI struct {
 	Uninstall uninstallCmd `cmd:"" help:"Remove git-memcite's git hooks; put back hooks it chained or backed up."`
 	Status    statusCmd    `cmd:"" help:"Show which git-memcite hooks are installed and current (exit 1 if not)."`
 	Hook      hookCmd      `cmd:"" hidden:"" help:"Run a git hook (called by the installed hook scripts)."`
+
+	Config     configCmd     `cmd:"" help:"Print the effective configuration and where each value comes from."`
+	Completion completionCmd `cmd:"" help:"Print a shell completion script (bash, zsh or fish)."`
+	Help       helpCmd       `cmd:"" help:"Show the help of a command (git memcite --help opens the man page)."`
+	Man        manCmd        `cmd:"" hidden:"" help:"Print the man page git-memcite.1 (roff)."`
 }

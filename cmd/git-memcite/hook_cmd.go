@@ -12,7 +12,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/hookrun"
 	"github.com/git-memcite/git-memcite/internal/render"
-	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/source"
 )
 
 // hookCmd is the entry point of the installed hook scripts, and of hook
@@ -80,15 +80,15 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 	if !cfg.Enabled {
 		return nil
 	}
-	// memcite.dir came with the config read; the default needs no git run.
-	gd := *g
-	if len(gd.Dir) == 0 {
-		gd.Dir = cfg.Dirs
+	// memory directories: flags > MEMCITE_DIR > git config > .memcite.yaml > default
+	ws := &workspace{repo: repo, top: repo.Top}
+	if ws.src, err = source.NewWorktree(repo.Top); err != nil {
+		return err
 	}
-	if len(gd.Dir) == 0 {
-		gd.Dir = []string{store.DefaultDir}
+	if ws.cfg, err = g.loadConfig(ctx, ws); err != nil {
+		return err
 	}
-	dirs, err := gd.memoryDirs(ctx, &workspace{repo: repo, top: repo.Top})
+	dirs, err := g.memoryDirs(ctx, ws)
 	if err != nil {
 		return err
 	}

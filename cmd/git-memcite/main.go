@@ -13,6 +13,8 @@ import (
 	"syscall"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/git-memcite/git-memcite/internal/trace"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -30,15 +32,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 
 	var cli CLI
-	parser, err := kong.New(&cli,
-		kong.Name("git-memcite"),
-		kong.Description("Verify the code citations of AI-agent memory files (run as `git memcite`).\n\n"+exitHelp),
-		kong.UsageOnError(),
-		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Writers(stdout, stderr),
-		kong.Vars{"version": "git-memcite " + version},
-		kong.BindTo(ctx, (*context.Context)(nil)),
-	)
+	parser, err := newParser(&cli, stdout, stderr, kong.BindTo(ctx, (*context.Context)(nil)))
 	if err != nil {
 		fmt.Fprintf(stderr, "git-memcite: %v\n", err)
 		return exitError
@@ -52,6 +46,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if kctx == nil {
 		return exitError
+	}
+	if d := os.Getenv("MEMCITE_DEBUG"); d != "" && d != "0" {
+		trace.Enable(stderr)
+		defer trace.Enable(nil)
+		trace.Printf("git-memcite %s: %q", version, args)
 	}
 	env := newEnv(stdout, stderr)
 	kctx.Bind(env)
@@ -73,6 +72,19 @@ func tuneGC() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(384 << 20)
 	}
+}
+
+// newParser builds the kong parser of the command tree.
+func newParser(cli *CLI, stdout, stderr io.Writer, opts ...kong.Option) (*kong.Kong, error) {
+	return kong.New(cli, append([]kong.Option{
+		kong.Name("git-memcite"),
+		kong.Description("Verify the code citations of AI-agent memory files (run as `git memcite`). " +
+			"`git memcite help <command>` describes a command; `git memcite --help` opens the man page.\n\n" + exitHelp),
+		kong.UsageOnError(),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Writers(stdout, stderr),
+		kong.Vars{"version": "git-memcite " + version},
+	}, opts...)...)
 }
 
 type exitPanic struct{}
