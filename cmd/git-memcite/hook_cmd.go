@@ -80,12 +80,20 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 	for _, w := range cfg.Warnings {
 		fmt.Fprintf(env.Stderr, "git-memcite: warning: %s\n", w)
 	}
-	if !cfg.Enabled {
+	pre := in.Hook == "pre-commit" || in.Hook == "pre-merge-commit"
+	if !cfg.Enabled || (pre && cfg.PreCommit == hookrun.Off) || (!pre && cfg.PostMerge == hookrun.PostOff) {
 		return nil
 	}
-	// memory directories: flags > MEMCITE_DIR > git config > .memcite.yaml > default
+	// memory directories: flags > MEMCITE_DIR > git config > .memcite.yaml >
+	// default; a commit hook reads .memcite.yaml from what is being
+	// committed, like the memories.
 	ws := &workspace{repo: repo, top: repo.Top}
-	if ws.src, err = source.NewWorktree(repo.Top); err != nil {
+	if pre {
+		ws.src, err = repo.Index(ctx)
+	} else {
+		ws.src, err = source.NewWorktree(repo.Top)
+	}
+	if err != nil {
 		return err
 	}
 	if ws.cfg, err = g.loadConfig(ctx, ws); err != nil {
@@ -95,19 +103,14 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 	if err != nil {
 		return err
 	}
-	switch in.Hook {
-	case "pre-commit", "pre-merge-commit":
-		return preCommit(ctx, env, repo, cfg, dirs, in)
-	default:
-		return postChange(ctx, env, repo, cfg, dirs, in)
+	if pre {
+		return preCommit(ctx, env, repo, ws.src, cfg, dirs, in)
 	}
+	return postChange(ctx, env, repo, cfg, dirs, in)
 }
 
-func preCommit(ctx context.Context, env *Env, repo *gitrepo.Repo, cfg hookrun.Config, dirs []string, in hookrun.Invocation) error {
-	if cfg.PreCommit == hookrun.Off {
-		return nil
-	}
-	out, err := hookrun.PreCommit(ctx, repo, dirs)
+func preCommit(ctx context.Context, env *Env, repo *gitrepo.Repo, idx source.Source, cfg hookrun.Config, dirs []string, in hookrun.Invocation) error {
+	out, err := hookrun.PreCommit(ctx, repo, idx, dirs)
 	if err != nil {
 		return err
 	}
@@ -137,9 +140,6 @@ func preCommit(ctx context.Context, env *Env, repo *gitrepo.Repo, cfg hookrun.Co
 }
 
 func postChange(ctx context.Context, env *Env, repo *gitrepo.Repo, cfg hookrun.Config, dirs []string, in hookrun.Invocation) error {
-	if cfg.PostMerge == hookrun.PostOff {
-		return nil
-	}
 	var stdin []byte
 	if in.Hook == "post-rewrite" && !isTerminal(os.Stdin) {
 		stdin, _ = io.ReadAll(io.LimitReader(os.Stdin, 16<<20))
