@@ -19,7 +19,7 @@ import (
 // HistoryFlags are verify's options that use the history of the cited
 // files.
 type HistoryFlags struct {
-	Why    bool `name:"why" help:"For each stale citation, name the commit that broke it (moved, edited or deleted its lines) and where the lines are now."`
+	Why    bool `name:"why" help:"For each stale citation, name the commit that broke it (moved, edited or deleted its lines) and where the lines are now (text output only)."`
 	Record bool `name:"record" help:"Record the current commit and time in every valid citation (commit and verified fields), the base later relocations start from."`
 }
 
