@@ -25,8 +25,7 @@ func main() {
 // run parses args, runs the command and returns the exit status. It is the
 // only place that decides the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
-	// A short-lived process: trade some memory for far less GC work.
-	debug.SetGCPercent(400)
+	tuneGC()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -61,6 +60,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "git-memcite: %s\n", msg)
 	}
 	return code
+}
+
+// tuneGC trades memory for less GC work in this short-lived process (a
+// 4× larger heap target), with a soft memory limit so that very large
+// stores (50,000 memories) do not grow without bound. GOGC and GOMEMLIMIT
+// set by the user win.
+func tuneGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(384 << 20)
+	}
 }
 
 type exitPanic struct{}

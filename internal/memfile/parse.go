@@ -139,6 +139,7 @@ type File struct {
 	citKey     *yaml.Node
 	citVal     *yaml.Node
 	aliasRefs  int
+	compacted  bool // the YAML tree was dropped (Compact)
 }
 
 // Body returns the markdown after the frontmatter (the whole file after a
