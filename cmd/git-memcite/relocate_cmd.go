@@ -74,7 +74,11 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	res, err := gitblame.New(hist).Track(ctx, anchors, target)
+	tracker := gitblame.New(hist)
+	show, stopProgress := progress(env.Stderr, "relocating")
+	tracker.Progress = show
+	res, err := tracker.Track(ctx, anchors, target)
+	stopProgress()
 	if err != nil {
 		return err
 	}

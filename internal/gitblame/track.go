@@ -49,6 +49,10 @@ type Target struct {
 // and line maps, so reuse one Tracker for many calls on one repository. It
 // is not safe for concurrent use.
 type Tracker struct {
+	// Progress, when set, is called as the stepwise walk advances with the
+	// number of commits walked and the length of the walk.
+	Progress func(done, total int)
+
 	h      History
 	intern interner
 	texts  map[Hash]*text
@@ -195,6 +199,9 @@ func (t *Tracker) Track(ctx context.Context, anchors []Anchor, target Target) ([
 		for i := start + 1; i < len(chain); i++ {
 			if err := ctx.Err(); err != nil {
 				return nil, err
+			}
+			if t.Progress != nil && (i-start)%64 == 0 {
+				t.Progress(i-start, len(chain)-start)
 			}
 			if len(live) == 0 && i > lastBase {
 				// Every citation is settled (gone): the rest of the walk
