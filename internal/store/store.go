@@ -58,7 +58,20 @@ type Store struct {
 // not exist is an error; unreadable or malformed files are loaded with Err
 // set so that the others are still used.
 func Load(ctx context.Context, src source.Source, dirs []string) (*Store, error) {
-	s := &Store{Dirs: dirs}
+	mems, err := Find(src, dirs)
+	if err != nil {
+		return nil, err
+	}
+	if err := LoadAll(ctx, src, mems); err != nil {
+		return nil, err
+	}
+	return &Store{Dirs: dirs, Memories: mems}, nil
+}
+
+// Find lists the memory files below dirs without reading them: the
+// returned memories have Path and Dir set, sorted by path. A directory that
+// does not exist is an error.
+func Find(src source.Source, dirs []string) ([]*Memory, error) {
 	seen := map[string]bool{}
 	var mems []*Memory
 	for _, d := range dirs {
@@ -88,12 +101,8 @@ func Load(ctx context.Context, src source.Source, dirs []string) (*Store, error)
 			mems = append(mems, &Memory{Path: p, Dir: c})
 		}
 	}
-	if err := loadAll(ctx, src, mems); err != nil {
-		return nil, err
-	}
 	sort.Slice(mems, func(i, j int) bool { return mems[i].Path < mems[j].Path })
-	s.Memories = mems
-	return s, nil
+	return mems, nil
 }
 
 // hiddenBelow reports whether p lies in a hidden folder (.obsidian, .trash)
@@ -119,6 +128,15 @@ func LoadFile(ctx context.Context, src source.Source, p, dir string) *Memory {
 	_ = loadAll(ctx, src, []*Memory{m})
 	return m
 }
+
+// LoadAll reads and parses mems (as returned by Find) in parallel, setting
+// File and ID, or Err. It stops early only when ctx is cancelled.
+func LoadAll(ctx context.Context, src source.Source, mems []*Memory) error {
+	return loadAll(ctx, src, mems)
+}
+
+// Load reads and parses one memory found by Find.
+func (m *Memory) Load(src source.Source) { load(src, m) }
 
 func loadAll(ctx context.Context, src source.Source, mems []*Memory) error {
 	work := make(chan *Memory)
