@@ -6,4 +6,6 @@ type CLI struct {
 
 	Verify    verifyCmd    `cmd:"" help:"Verify the citations of one or more memories."`
 	VerifyAll verifyAllCmd `cmd:"" name:"verify-all" help:"Verify every memory in the memory directories."`
+
+	Graph graphCmd `cmd:"" help:"Traverse, search and export the links between memories."`
 }

@@ -56,12 +56,12 @@ type Traversal struct {
 
 // Dangling is a link whose target is not found.
 type Dangling struct {
-	From   string // id of the linking memory
-	Path   string // its file
-	Line   int
-	Type   string
-	Target string
-	Reason string
+	From   string `json:"from"` // id of the linking memory
+	Path   string `json:"path"` // its file
+	Line   int    `json:"line"`
+	Type   string `json:"type"`
+	Target string `json:"target"`
+	Reason string `json:"reason"`
 }
 
 // Traverse walks the links from root (a memory index) breadth- or
