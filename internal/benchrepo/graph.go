@@ -11,6 +11,7 @@ type GraphOptions struct {
 	Memories int   // memory files
 	Links    int   // links per memory
 	Folders  int   // topic folders the memories are spread over
+	Dangling int   // every Dangling-th memory has a link to a missing memory (0: none)
 	Seed     int64 // random seed
 }
 
@@ -22,7 +23,8 @@ var DefaultGraph = GraphOptions{Memories: 100000, Links: 3, Folders: 200, Seed: 
 // into dir/.serena/memories. Memory i links to i+1 (so everything is
 // reachable) and to random others; link shapes alternate between
 // "- related: target" and "{link_type, target_id}", targets between bare
-// stems and path-qualified ids. One memory in 50 has a dangling link.
+// stems and path-qualified ids. With Dangling > 0, one memory in Dangling
+// links to a memory that does not exist.
 func GenerateGraph(dir string, o GraphOptions) error {
 	rng := rand.New(rand.NewSource(o.Seed))
 	types := []string{"related", "implements", "extends", "blocks", "supersedes"}
@@ -40,7 +42,7 @@ func GenerateGraph(dir string, o GraphOptions) error {
 			if l == 2 {
 				target = folder(t) + "/" + name(t)
 			}
-			if l == 1 && i%50 == 0 {
+			if l == 1 && o.Dangling > 0 && i%o.Dangling == 0 {
 				target = "missing-" + name(i)
 			}
 			typ := types[(i+l)%len(types)]

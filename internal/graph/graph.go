@@ -42,14 +42,15 @@ var ErrAmbiguous = errors.New("ambiguous")
 
 // Graph is the link graph of a memory store.
 type Graph struct {
-	src    source.Source
-	mems   []*store.Memory // sorted by path; File nil until loaded
-	loaded []bool
-	all    bool // every memory loaded and byID filled
-	byRel  map[string]int
-	byStem map[string][]int
-	byID   map[string][]int
-	edges  [][]Edge // outgoing edges per memory, resolved on first use
+	src     source.Source
+	mems    []*store.Memory // sorted by path; File nil until loaded
+	loaded  []bool
+	all     bool           // every memory loaded and byID filled
+	byRel   map[string]int // path below the memory directory, without .md
+	byStem  map[string]int // file name without .md; -1 when several share it
+	byID    map[string][]int
+	dirList []string // memory directories
+	edges   [][]Edge // outgoing edges per memory, resolved on first use
 }
 
 // Edge is one link of a memory.
@@ -84,20 +85,57 @@ func fromMemories(src source.Source, mems []*store.Memory, loaded bool) *Graph {
 		src:    src,
 		mems:   mems,
 		loaded: make([]bool, len(mems)),
-		byRel:  make(map[string]int, 2*len(mems)),
-		byStem: make(map[string][]int, len(mems)),
+		byRel:  make(map[string]int, len(mems)),
+		byStem: make(map[string]int, len(mems)),
 		edges:  make([][]Edge, len(mems)),
 	}
 	for i, m := range mems {
-		g.byRel[m.RelID()] = i
-		g.byRel[strings.TrimSuffix(m.Path, ".md")] = i
-		g.byStem[m.Stem()] = append(g.byStem[m.Stem()], i)
+		rel := m.RelID()
+		g.byRel[rel] = i
+		stem := rel[strings.LastIndexByte(rel, '/')+1:]
+		if _, dup := g.byStem[stem]; dup {
+			g.byStem[stem] = -1
+		} else {
+			g.byStem[stem] = i
+		}
 		g.loaded[i] = loaded
+		if !contains(g.dirList, m.Dir) {
+			g.dirList = append(g.dirList, m.Dir)
+		}
 	}
 	if loaded {
 		g.indexIDs()
 	}
 	return g
+}
+
+// withStem lists the memories whose file name (without .md) is stem.
+func (g *Graph) withStem(stem string) []int {
+	switch i, ok := g.byStem[stem]; {
+	case !ok:
+		return nil
+	case i >= 0:
+		return []int{i}
+	}
+	var out []int
+	for i, m := range g.mems {
+		if m.Stem() == stem {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// byPath finds a memory by its repo-relative path without .md.
+func (g *Graph) byPath(p string) (int, bool) {
+	for _, d := range g.dirList {
+		if rel, ok := strings.CutPrefix(p, d+"/"); ok {
+			if i, ok := g.byRel[rel]; ok && g.mems[i].Dir == d {
+				return i, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // Len is the number of memories.
@@ -168,7 +206,10 @@ func (g *Graph) Resolve(ctx context.Context, name string) (int, error) {
 	if i, ok := g.byRel[t]; ok {
 		return i, nil
 	}
-	stems := g.byStem[t]
+	if i, ok := g.byPath(t); ok {
+		return i, nil
+	}
+	stems := g.withStem(t)
 	if len(stems) == 1 {
 		return stems[0], nil
 	}

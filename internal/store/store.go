@@ -93,11 +93,14 @@ func Find(src source.Source, dirs []string) ([]*Memory, error) {
 		if err != nil {
 			return nil, fmt.Errorf("list %s: %w", d, err)
 		}
+		multi := len(dirs) > 1 // paths of one listing are unique
 		for _, p := range files {
-			if !strings.HasSuffix(p, ".md") || ignored[strings.ToLower(path.Base(p))] || seen[p] || hiddenBelow(p, c) {
+			if !strings.HasSuffix(p, ".md") || isIgnored(path.Base(p)) || hiddenBelow(p, c) || (multi && seen[p]) {
 				continue
 			}
-			seen[p] = true
+			if multi {
+				seen[p] = true
+			}
 			mems = append(mems, &Memory{Path: p, Dir: c})
 		}
 	}
@@ -112,9 +115,26 @@ func hiddenBelow(p, dir string) bool {
 	if dir == "." {
 		rel = p
 	}
-	parts := strings.Split(rel, "/")
-	for _, part := range parts[:len(parts)-1] {
-		if strings.HasPrefix(part, ".") {
+	for {
+		i := strings.IndexByte(rel, '/')
+		if i < 0 {
+			return false
+		}
+		if rel[0] == '.' {
+			return true
+		}
+		rel = rel[i+1:]
+	}
+}
+
+// isIgnored reports whether a file name is documentation (README.md,
+// CLAUDE.md in any case) rather than a memory.
+func isIgnored(base string) bool {
+	if len(base) != len("readme.md") {
+		return false
+	}
+	for name := range ignored {
+		if strings.EqualFold(base, name) {
 			return true
 		}
 	}
