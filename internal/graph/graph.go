@@ -103,9 +103,7 @@ func fromMemories(src source.Source, mems []*store.Memory, loaded bool) *Graph {
 			g.dirList = append(g.dirList, m.Dir)
 		}
 	}
-	if loaded {
-		g.indexIDs()
-	}
+	g.all = loaded
 	return g
 }
 
@@ -184,18 +182,11 @@ func (g *Graph) LoadAll(ctx context.Context) error {
 	for i := range g.loaded {
 		g.loaded[i] = true
 	}
-	g.indexIDs()
-	return nil
-}
-
-func (g *Graph) indexIDs() {
-	g.byID = make(map[string][]int, len(g.mems))
-	for i, m := range g.mems {
-		if m.File != nil && m.File.ID != "" {
-			g.byID[m.File.ID] = append(g.byID[m.File.ID], i)
-		}
-	}
 	g.all = true
+	if g.byID == nil {
+		return g.indexIDs(ctx)
+	}
+	return nil
 }
 
 // Resolve finds the memory a name (a link target or a command-line
@@ -213,7 +204,7 @@ func (g *Graph) Resolve(ctx context.Context, name string) (int, error) {
 	if len(stems) == 1 {
 		return stems[0], nil
 	}
-	if err := g.LoadAll(ctx); err != nil {
+	if err := g.indexIDs(ctx); err != nil {
 		return -1, err
 	}
 	ids := g.byID[strings.TrimSpace(name)]
