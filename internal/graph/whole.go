@@ -34,7 +34,7 @@ type Whole struct {
 	Links    []Link     `json:"links"` // resolved links, by source path then line
 	Dangling []Link     `json:"dangling"`
 	Roots    []string   `json:"roots"`   // ids of memories no link points to
-	Orphans  []string   `json:"orphans"` // ids of memories with no links either way
+	Orphans  []string   `json:"orphans"` // ids of memories with no links either way (a self-link does not count)
 	Cycles   [][]string `json:"cycles"`  // one cycle per strongly connected component (ids, first repeated last)
 }
 
@@ -57,7 +57,9 @@ func (g *Graph) Build(ctx context.Context, types []string) (*Whole, error) {
 		}
 	}
 	adj := make([][]int, len(g.mems))
+	linked := make([]bool, len(g.mems)) // has a link, even a dangling one
 	for _, e := range all {
+		linked[e.From] = linked[e.From] || e.To != e.From
 		l := Link{From: g.ID(e.From), FromPath: g.Path(e.From), Type: e.Type, Target: e.Target, Line: e.Line, Reason: e.Reason}
 		if e.Dangling() {
 			w.Dangling = append(w.Dangling, l)
@@ -71,10 +73,10 @@ func (g *Graph) Build(ctx context.Context, types []string) (*Whole, error) {
 			w.Nodes[e.To].In++
 		}
 	}
-	for _, n := range w.Nodes {
+	for i, n := range w.Nodes {
 		if n.In == 0 {
 			w.Roots = append(w.Roots, n.ID)
-			if n.Out == 0 {
+			if n.Out == 0 && !linked[i] {
 				w.Orphans = append(w.Orphans, n.ID)
 			}
 		}
