@@ -118,8 +118,9 @@ type bar struct {
 // HealthHTML writes the report as one self-contained page: no network
 // requests, inline CSS, a sortable table (click a header) and an inline SVG
 // bar chart of the stale share per folder. A script stamps
-// data-ready="N rows" on <body> once the table is set up, which the
-// browser test reads.
+// data-ready="N rows" and data-first (the first row's memory) on <body>
+// once the table is set up, which the browser test reads; #sort=N in the
+// URL sorts by column N first.
 func HealthHTML(w io.Writer, r *health.Report) error {
 	bars := make([]bar, 0, len(r.Folders))
 	for i, f := range r.Folders {
@@ -223,6 +224,10 @@ svg text { font: 12px system-ui, sans-serif; }
       rows.forEach(function (r) { body.appendChild(r); });
     });
   });
+  // #sort=N clicks header N once (N from 0), so tests can check sorting.
+  var m = /^#sort=(\d+)$/.exec(location.hash);
+  if (m && heads[+m[1]]) { heads[+m[1]].click(); }
+  document.body.setAttribute("data-first", body.rows.length ? body.rows[0].cells[0].textContent : "");
   document.body.setAttribute("data-ready", body.rows.length + " rows");
 })();
 </script>
