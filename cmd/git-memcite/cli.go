@@ -9,4 +9,9 @@ type CLI struct {
 
 	Graph  graphCmd  `cmd:"" help:"Traverse, search and export the links between memories."`
 	Health healthCmd `cmd:"" help:"Report the health of the memory store (markdown, JSON or HTML)."`
+
+	AddCitation      addCitationCmd      `cmd:"" name:"add-citation" help:"Add a checked citation to a memory (snippet, commit and verified filled in)."`
+	ListCitations    listCitationsCmd    `cmd:"" name:"list-citations" help:"List the citations of memories with their status."`
+	RemoveCitation   removeCitationCmd   `cmd:"" name:"remove-citation" help:"Remove a citation from a memory by index or location."`
+	UpdateConfidence updateConfidenceCmd `cmd:"" name:"update-confidence" help:"Set a memory's confidence, or recompute it from its citations."`
 }
