@@ -14,4 +14,5 @@ type CLI struct {
 	ListCitations    listCitationsCmd    `cmd:"" name:"list-citations" help:"List the citations of memories with their status."`
 	RemoveCitation   removeCitationCmd   `cmd:"" name:"remove-citation" help:"Remove a citation from a memory by index or location."`
 	UpdateConfidence updateConfidenceCmd `cmd:"" name:"update-confidence" help:"Set a memory's confidence, or recompute it from its citations."`
+	Adopt            adoptCmd            `cmd:"" help:"Turn informal citations in memory bodies (path:line, backticked paths) into structured ones."`
 }

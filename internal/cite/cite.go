@@ -80,8 +80,8 @@ type AddOptions struct {
 	Force      bool   // add a citation that does not verify
 }
 
-// Added describes the citation Add appends.
-type Added struct {
+// Appended describes the citation Add appends.
+type Appended struct {
 	Citation memfile.Citation
 	AsString bool   // written as a shorthand string (Cortex style)
 	Reason   string // why it does not verify ("" when it does)
@@ -95,7 +95,7 @@ type Added struct {
 // HEAD when the file is unchanged since HEAD; verified is now. When every
 // citation of f is a shorthand string, the new one is a string too, with
 // only its location.
-func Add(ctx context.Context, f *memfile.File, env Env, loc string, opt AddOptions) (*Plan, *Added, error) {
+func Add(ctx context.Context, f *memfile.File, env Env, loc string, opt AddOptions) (*Plan, *Appended, error) {
 	c, err := memfile.ParseShorthand(loc)
 	if err != nil {
 		return nil, nil, err
@@ -118,7 +118,7 @@ func Add(ctx context.Context, f *memfile.File, env Env, loc string, opt AddOptio
 			return nil, nil, fmt.Errorf("%s: %w as citation %d", c.Location(), ErrDuplicate, old.Index+1)
 		}
 	}
-	a := &Added{AsString: len(f.Citations) > 0}
+	a := &Appended{AsString: len(f.Citations) > 0}
 	for _, old := range f.Citations {
 		if old.Form != memfile.FormString {
 			a.AsString = false
