@@ -34,6 +34,37 @@ type Timestamp string
 // written as a shorthand string (only path and lines can).
 var ErrStringForm = errors.New("citation is a shorthand string; only its path and lines can change")
 
+// Compact drops the YAML tree kept for editing, leaving the fields read
+// from it. Loading thousands of memories to verify them needs only the
+// fields; the edit methods parse again when they are called.
+func (f *File) Compact() {
+	if f.root == nil {
+		return
+	}
+	f.root, f.citKey, f.citVal, f.lineStarts = nil, nil, nil, nil
+	for i := range f.Citations {
+		f.Citations[i].node = nil
+	}
+	f.compacted = true
+}
+
+// nodes restores the YAML tree dropped by Compact.
+func (f *File) nodes() error {
+	if !f.compacted {
+		return nil
+	}
+	g, err := Parse(f.Name, f.Src)
+	if err != nil {
+		return err
+	}
+	f.root, f.citKey, f.citVal, f.lineStarts = g.root, g.citKey, g.citVal, g.lineStarts
+	for i := range f.Citations {
+		f.Citations[i].node = g.Citations[i].node
+	}
+	f.compacted = false
+	return nil
+}
+
 // Apply splices edits into src. Edits must not overlap; insertions at the
 // same offset keep their order.
 func Apply(src []byte, edits []Edit) ([]byte, error) {
@@ -76,6 +107,9 @@ func Rewrite(f *File, edits []Edit) ([]byte, *File, error) {
 // closing brace of a flow mapping). For shorthand strings only path, line
 // and line_end may be set (ErrStringForm otherwise).
 func (f *File) SetCitation(i int, fields ...Field) ([]Edit, error) {
+	if err := f.nodes(); err != nil {
+		return nil, err
+	}
 	if i < 0 || i >= len(f.Citations) {
 		return nil, fmt.Errorf("%s: no citation %d", f.Name, i+1)
 	}
@@ -154,6 +188,9 @@ func (f *File) setShorthand(c Citation, fields []Field) ([]Edit, error) {
 
 // SetTop sets top-level keys (confidence, last_verified, …).
 func (f *File) SetTop(fields ...Field) ([]Edit, error) {
+	if err := f.nodes(); err != nil {
+		return nil, err
+	}
 	if err := checkFields(fields); err != nil {
 		return nil, err
 	}
@@ -211,6 +248,9 @@ func (f *File) insertTop(lines string) Edit {
 // asString the citation is written as a shorthand string (Cortex style);
 // otherwise as a mapping of the given fields in order.
 func (f *File) AppendCitation(asString bool, fields ...Field) ([]Edit, error) {
+	if err := f.nodes(); err != nil {
+		return nil, err
+	}
 	if err := checkFields(fields); err != nil {
 		return nil, err
 	}
@@ -283,6 +323,9 @@ func (f *File) AppendCitation(asString bool, fields ...Field) ([]Edit, error) {
 
 // RemoveCitation removes citation i from the list.
 func (f *File) RemoveCitation(i int) ([]Edit, error) {
+	if err := f.nodes(); err != nil {
+		return nil, err
+	}
 	if i < 0 || i >= len(f.Citations) {
 		return nil, fmt.Errorf("%s: no citation %d", f.Name, i+1)
 	}

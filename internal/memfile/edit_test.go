@@ -2,6 +2,7 @@ package memfile
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 )
 
@@ -149,6 +150,13 @@ func TestEdits(t *testing.T) {
 			edits, err := tt.edit(f)
 			if err != nil {
 				t.Fatal(err)
+			}
+			// the same edits from a compacted file (as loaded by the store)
+			g, _ := Parse("m.md", []byte(tt.src))
+			g.Compact()
+			edits2, err := tt.edit(g)
+			if err != nil || fmt.Sprint(edits2) != fmt.Sprint(edits) {
+				t.Fatalf("edits after Compact differ: %v %v / %v", err, edits2, edits)
 			}
 			got, _, err := Rewrite(f, edits)
 			if err != nil {

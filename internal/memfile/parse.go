@@ -139,6 +139,7 @@ type File struct {
 	citKey     *yaml.Node
 	citVal     *yaml.Node
 	aliasRefs  int
+	compacted  bool // the YAML tree was dropped (Compact)
 }
 
 // Body returns the markdown after the frontmatter (the whole file after a
@@ -178,9 +179,12 @@ func Parse(name string, src []byte) (*File, error) {
 	}
 	text := src[fmStart:closeStart]
 	f.lineStarts = lineStarts(text)
-	var doc yaml.Node
-	if err := yaml.Unmarshal(text, &doc); err != nil {
-		return nil, f.yamlError(err)
+	doc, ok := fastYAML(text)
+	if !ok {
+		doc = &yaml.Node{}
+		if err := yaml.Unmarshal(text, doc); err != nil {
+			return nil, f.yamlError(err)
+		}
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return f, nil // empty frontmatter

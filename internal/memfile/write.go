@@ -12,10 +12,16 @@ import (
 // the bytes the edit was computed from.
 var ErrChanged = errors.New("file changed on disk since it was read; not written")
 
+// fault lets tests fail or crash the write at each of its steps ("create",
+// "write", "sync", "chmod", "close", "rename").
+var fault = func(step string) error { return nil }
+
 // WriteFile replaces the file at path with data atomically: it writes a
 // temporary file in the same directory, syncs it, gives it the original
-// mode and renames it over the original. When old is not nil, the file must
-// still hold exactly old, or ErrChanged is returned and nothing is written.
+// mode and renames it over the original, then syncs the directory. When old
+// is not nil, the file must still hold exactly old, or ErrChanged is
+// returned and nothing is written. Whatever happens — an error at any step,
+// a crash, a full disk — the file holds either the old or the new bytes.
 func WriteFile(path string, old, data []byte) error {
 	fi, err := os.Lstat(path)
 	mode := os.FileMode(0o644)
@@ -39,6 +45,9 @@ func WriteFile(path string, old, data []byte) error {
 		}
 	}
 	dir := filepath.Dir(path)
+	if err := fault("create"); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".memcite-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
@@ -51,20 +60,23 @@ func WriteFile(path string, old, data []byte) error {
 			os.Remove(name)
 		}
 	}()
-	if _, err := tmp.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	steps := []struct {
+		name string
+		do   func() error
+	}{
+		{"write", func() error { _, err := tmp.Write(data); return err }},
+		{"sync", tmp.Sync},
+		{"chmod", func() error { return tmp.Chmod(mode) }},
+		{"close", tmp.Close},
+		{"rename", func() error { return os.Rename(name, path) }},
 	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	for _, s := range steps {
+		if err := fault(s.name); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		if err := s.do(); err != nil {
+			return fmt.Errorf("write %s: %s: %w", path, s.name, err)
+		}
 	}
 	ok = true
 	if d, err := os.Open(dir); err == nil {

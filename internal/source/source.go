@@ -84,9 +84,10 @@ func Clean(p string) (string, error) {
 	if c == "." {
 		return ".", nil
 	}
-	first, _, _ := strings.Cut(c, "/")
-	if strings.EqualFold(first, ".git") {
-		return "", ErrOutside
+	for _, part := range strings.Split(c, "/") {
+		if strings.EqualFold(part, ".git") {
+			return "", ErrOutside // .git (also a nested repository's) is never citable
+		}
 	}
 	return c, nil
 }

@@ -195,6 +195,7 @@ func load(src source.Source, m *Memory) {
 		m.ID = m.RelID()
 		return
 	}
+	f.Compact() // keep the fields, drop the YAML tree: edits parse again
 	m.File = f
 	m.ID = f.ID
 	if m.ID == "" {

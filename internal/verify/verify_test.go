@@ -3,6 +3,8 @@ package verify
 import (
 	"bufio"
 	"context"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -203,5 +205,22 @@ func TestConfidence(t *testing.T) {
 		if got := rep.Memories[0].Confidence; got != tt.want {
 			t.Errorf("%q: confidence %v, want %v", tt.src, got, tt.want)
 		}
+	}
+}
+
+// vanishing is a source whose files disappear between Stat and Open.
+type vanishing struct{ source.Source }
+
+func (vanishing) Open(string) (io.ReadCloser, error) { return nil, fs.ErrNotExist }
+
+func TestFileVanishesBeforeRead(t *testing.T) {
+	root := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(root, "a"), []byte("x\n"), 0o644))
+	wt, _ := source.NewWorktree(root)
+	w := &want{}
+	w.add(1, 1)
+	c := memfile.Citation{Path: "a", Line: 1, HasLine: true}
+	if got := Citation(c, readFile(vanishing{wt}, "a", w)); got != "File not found: a" {
+		t.Fatalf("got %q", got)
 	}
 }
