@@ -15,4 +15,6 @@ type CLI struct {
 	RemoveCitation   removeCitationCmd   `cmd:"" name:"remove-citation" help:"Remove a citation from a memory by index or location."`
 	UpdateConfidence updateConfidenceCmd `cmd:"" name:"update-confidence" help:"Set a memory's confidence, or recompute it from its citations."`
 	Adopt            adoptCmd            `cmd:"" help:"Turn informal citations in memory bodies (path:line, backticked paths) into structured ones."`
+
+	Doctor doctorCmd `cmd:"" help:"Check the repository, the memory store, Serena's configuration and the hooks."`
 }
