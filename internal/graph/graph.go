@@ -26,7 +26,6 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"sort"
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/memfile"
@@ -303,16 +302,4 @@ func CheckTypes(types []string) error {
 		}
 	}
 	return nil
-}
-
-// sortedIdx returns 0..n-1 ordered by id (then path), for stable output.
-func (g *Graph) sortedIdx(idx []int) []int {
-	sort.SliceStable(idx, func(a, b int) bool {
-		ia, ib := g.ID(idx[a]), g.ID(idx[b])
-		if ia != ib {
-			return ia < ib
-		}
-		return g.mems[idx[a]].Path < g.mems[idx[b]].Path
-	})
-	return idx
 }
