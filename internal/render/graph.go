@@ -183,7 +183,7 @@ var linkColor = map[string]string{
 // boxes.
 func WholeDOT(w io.Writer, g *graph.Whole) error {
 	var b strings.Builder
-	b.WriteString("digraph memories {\n  rankdir=LR;\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\", fontsize=10];\n")
+	b.WriteString("digraph memories {\n  rankdir=LR;\n  graph [fontname=\"Helvetica\"];\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\", fontsize=10];\n")
 	names := nodeNames(g)
 	for _, folder := range folders(g) {
 		indent := "  "
