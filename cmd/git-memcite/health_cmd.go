@@ -11,6 +11,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/graph"
 	"github.com/git-memcite/git-memcite/internal/health"
 	"github.com/git-memcite/git-memcite/internal/render"
+	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
@@ -58,9 +59,17 @@ func (c *healthCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		if err != nil {
 			return err
 		}
-		old, err := store.Load(ctx, src, ws.store.Dirs)
-		if err != nil {
-			old = &store.Store{Dirs: ws.store.Dirs} // no memory directory then: every memory is new
+		var then []string // the memory directories that existed then
+		for _, d := range ws.store.Dirs {
+			if e, err := src.Stat(d); err == nil && e.Kind == source.KindDir {
+				then = append(then, d)
+			}
+		}
+		old := &store.Store{Dirs: then}
+		if len(then) > 0 {
+			if old, err = store.Load(ctx, src, then); err != nil {
+				return err
+			}
 		}
 		before, err := healthOf(ctx, src.Name(), old, func(mems []*store.Memory) (*verify.Report, error) {
 			return verify.Check(ctx, src, mems)
