@@ -17,7 +17,7 @@ const graphHelp = `Links are read from the frontmatter (- related: target, or li
 
 // graphCmd groups the graph commands; `graph <root>` runs the traversal.
 type graphCmd struct {
-	Traverse  graphTraverseCmd  `cmd:"" default:"withargs" hidden:"" help:"Traverse the links from a memory (the default)."`
+	Traverse  graphTraverseCmd  `cmd:"" default:"withargs" help:"Traverse the links from <root>; with --cycles or --format, the whole graph. The default: git memcite graph <root>."`
 	FindRoots graphFindRootsCmd `cmd:"" name:"find-roots" help:"List the memories no link points to."`
 	Related   graphRelatedCmd   `cmd:"" name:"related" aliases:"backlinks" help:"List the memories that link to a memory (backlinks)."`
 }
@@ -27,8 +27,8 @@ func (c *graphCmd) Help() string { return graphHelp }
 type graphTraverseCmd struct {
 	Root      string   `arg:"" optional:"" name:"root" help:"Memory to start from (id, path below the memory directory, or file name)."`
 	Strategy  string   `name:"strategy" enum:"bfs,dfs" default:"bfs" help:"Traversal order: ${enum}."`
-	MaxDepth  int      `name:"max-depth" default:"3" placeholder:"N" help:"Follow links at most N steps from the root (-1: no limit)."`
-	LinkTypes []string `name:"link-types" sep:"," placeholder:"TYPE,…" help:"Follow only these link types (related, supersedes, blocks, implements, extends)."`
+	MaxDepth  int      `name:"max-depth" default:"3" placeholder:"N" help:"Follow links at most N steps from the root (default 3; -1: no limit)."`
+	LinkTypes []string `name:"link-types" sep:"," placeholder:"TYPE" help:"Follow only these link types (related, supersedes, blocks, implements, extends)."`
 	JSON      bool     `name:"json" help:"Print JSON."`
 	Cycles    bool     `name:"cycles" help:"Find every cycle in the whole graph (one per strongly connected group); exit 1 when there are any."`
 	Format    string   `name:"format" enum:",dot,mermaid,json" default:"" help:"Export the whole graph: dot (Graphviz), mermaid or json."`
@@ -85,7 +85,7 @@ func (c *graphTraverseCmd) Run(ctx context.Context, g *Globals, env *Env) error 
 }
 
 type graphFindRootsCmd struct {
-	LinkTypes []string `name:"link-types" sep:"," placeholder:"TYPE,…" help:"Count only these link types."`
+	LinkTypes []string `name:"link-types" sep:"," placeholder:"TYPE" help:"Count only these link types."`
 	JSON      bool     `name:"json" help:"Print JSON (a list of ids)."`
 }
 
@@ -106,7 +106,7 @@ func (c *graphFindRootsCmd) Run(ctx context.Context, g *Globals, env *Env) error
 
 type graphRelatedCmd struct {
 	Memory    string   `arg:"" name:"memory" help:"Memory whose backlinks to list."`
-	LinkTypes []string `name:"link-types" sep:"," placeholder:"TYPE,…" help:"Only these link types."`
+	LinkTypes []string `name:"link-types" sep:"," placeholder:"TYPE" help:"Only these link types."`
 	JSON      bool     `name:"json" help:"Print JSON."`
 }
 

@@ -31,6 +31,7 @@ type Visit struct {
 	Parent   int    // index into Traversal.Visits, -1 for the root
 	Type     string // type of the link from the parent ("" for the root)
 	Children []int  // indexes into Traversal.Visits, in link order
+	Error    string // the memory cannot be read or parsed (its links are unknown)
 }
 
 // Cycle is a link back to a memory on the path from the root: Path runs
@@ -82,7 +83,7 @@ func (g *Graph) Traverse(ctx context.Context, root int, opt Options) (*Traversal
 	}
 	t := &Traversal{Root: g.ID(root), Strategy: opt.Strategy, MaxDepth: opt.MaxDepth, Types: opt.Types}
 	visitOf := map[int]int{root: 0} // memory index -> visit index
-	t.Visits = append(t.Visits, Visit{Node: root, ID: g.ID(root), Path: g.Path(root), Parent: -1})
+	t.Visits = append(t.Visits, Visit{Node: root, ID: g.ID(root), Path: g.Path(root), Parent: -1, Error: g.errOf(root)})
 	onPath := func(v, node int) bool { // is node on the tree path root..v?
 		for ; v >= 0; v = t.Visits[v].Parent {
 			if t.Visits[v].Node == node {
@@ -120,7 +121,7 @@ func (g *Graph) Traverse(ctx context.Context, root int, opt Options) (*Traversal
 			}
 			n := len(t.Visits)
 			visitOf[e.To] = n
-			t.Visits = append(t.Visits, Visit{Node: e.To, ID: g.ID(e.To), Path: g.Path(e.To), Depth: cur.Depth + 1, Parent: v, Type: e.Type})
+			t.Visits = append(t.Visits, Visit{Node: e.To, ID: g.ID(e.To), Path: g.Path(e.To), Depth: cur.Depth + 1, Parent: v, Type: e.Type, Error: g.errOf(e.To)})
 			t.Visits[v].Children = append(t.Visits[v].Children, n)
 			t.MaxDepthReached = max(t.MaxDepthReached, cur.Depth+1)
 			added = append(added, n)
@@ -207,7 +208,7 @@ func (g *Graph) dfs(ctx context.Context, t *Traversal, root int, visitOf map[int
 		}
 		n := len(t.Visits)
 		visitOf[e.To] = n
-		t.Visits = append(t.Visits, Visit{Node: e.To, ID: g.ID(e.To), Path: g.Path(e.To), Depth: cur.Depth + 1, Parent: top.v, Type: e.Type})
+		t.Visits = append(t.Visits, Visit{Node: e.To, ID: g.ID(e.To), Path: g.Path(e.To), Depth: cur.Depth + 1, Parent: top.v, Type: e.Type, Error: g.errOf(e.To)})
 		t.Visits[top.v].Children = append(t.Visits[top.v].Children, n)
 		t.MaxDepthReached = max(t.MaxDepthReached, cur.Depth+1)
 		nf, err := push(n)
@@ -234,4 +235,12 @@ func (t *Traversal) cycle(v int, e Edge, g *Graph) Cycle {
 	}
 	p = append(p, g.ID(e.To))
 	return Cycle{From: t.Visits[v].ID, To: g.ID(e.To), Type: e.Type, Path: p}
+}
+
+// errOf is the read or parse error of memory i, or "".
+func (g *Graph) errOf(i int) string {
+	if m := g.Memory(i); m.Err != nil {
+		return m.Err.Error()
+	}
+	return ""
 }

@@ -42,6 +42,9 @@ func TraversalText(w io.Writer, t *graph.Traversal) error {
 		if vis.Type != "" {
 			b.WriteString(" (" + strings.ToUpper(vis.Type) + ")")
 		}
+		if vis.Error != "" {
+			b.WriteString(" [ERROR: " + Safe(vis.Error) + "]")
+		}
 		b.WriteByte('\n')
 		for _, c := range vis.Children {
 			walk(c)
@@ -86,6 +89,7 @@ type visitJSON struct {
 	Depth    int     `json:"depth"`
 	Parent   *string `json:"parent"`
 	LinkType *string `json:"link_type"`
+	Error    string  `json:"error,omitempty"`
 }
 
 type cycleJSON struct {
@@ -112,7 +116,7 @@ func TraversalJSON(w io.Writer, t *graph.Traversal) error {
 		doc.Dangling = []graph.Dangling{}
 	}
 	for _, v := range t.Visits {
-		j := visitJSON{MemoryID: v.ID, Path: v.Path, Depth: v.Depth}
+		j := visitJSON{MemoryID: v.ID, Path: v.Path, Depth: v.Depth, Error: v.Error}
 		if v.Parent >= 0 {
 			p, typ := t.Visits[v.Parent].ID, v.Type
 			j.Parent, j.LinkType = &p, &typ
