@@ -11,6 +11,9 @@ import (
 	"github.com/git-memcite/git-memcite/internal/benchrepo"
 )
 
+// generated lists the directories the benchmarks made, removed by TestMain.
+var generated []string
+
 var (
 	benchOnce sync.Once
 	benchDir  string
@@ -29,6 +32,7 @@ func benchRepo(b *testing.B) string {
 		}
 		benchDir, benchErr = os.MkdirTemp("", "memcite-bench-")
 		if benchErr == nil {
+			generated = append(generated, benchDir)
 			_, benchErr = benchrepo.Generate(context.Background(), benchDir, benchrepo.Default)
 		}
 	})
@@ -75,6 +79,7 @@ func graphStore(b *testing.B) string {
 		}
 		graphDir, graphErr = os.MkdirTemp("", "memcite-graph-")
 		if graphErr == nil {
+			generated = append(generated, graphDir)
 			graphErr = benchrepo.GenerateGraph(graphDir, benchrepo.DefaultGraph)
 		}
 	})
