@@ -85,10 +85,12 @@ func (t *Tracked) resolve(p string) (string, []string) {
 var (
 	// [cite:code](path:12) and [cite:file](path), the markup of ai-agents' Gen3.
 	citeMarkupRe = regexp.MustCompile(`\[cite:(\w+)\]\(([^)\s]+)\)`)
-	// path:12, path:12-20, path#L12-L20: a file name with an extension.
-	pathLineRe = regexp.MustCompile(`(?:^|[^\w./:-])((?:[\w.-]+/)*[\w-][\w.-]*\.[A-Za-z][\w]*)(?::(\d{1,7})(?:-(\d{1,7}))?|#L(\d{1,7})(?:-L?(\d{1,7}))?)`)
+	// a file name: with an extension, or one of the usual names without.
+	fileName = `(?:[\w.-]+/)*(?:[\w-][\w.-]*\.[A-Za-z]\w*|Makefile|Dockerfile|Containerfile|Justfile|Rakefile|Gemfile|Jenkinsfile|Procfile|Vagrantfile)`
+	// path:12, path:12-20, path#L12-L20.
+	pathLineRe = regexp.MustCompile(`(?:^|[^\w./:-])(` + fileName + `)(?::(\d{1,7})(?:-(\d{1,7}))?|#L(\d{1,7})(?:-L?(\d{1,7}))?)`)
 	// `some/path.ext` or `file.ext` in backticks, without a line.
-	backtickRe = regexp.MustCompile("`((?:[\\w.-]+/)*[\\w-][\\w.-]*\\.[A-Za-z]\\w*)`")
+	backtickRe = regexp.MustCompile("`(" + fileName + ")`")
 	fenceRe    = regexp.MustCompile("^\\s*(```|~~~)")
 	trivialRe  = regexp.MustCompile(`^[\s{}()\[\];,.:]*$|^\s*(end|else|fi|done|esac|\*/|/\*|//|#|--)\s*$`)
 )
