@@ -58,6 +58,10 @@ func (c *graphTraverseCmd) Run(ctx context.Context, g *Globals, env *Env) error 
 		case "json":
 			err = render.WholeJSON(env.Stdout, w)
 		default:
+			if c.JSON {
+				err = render.JSON(env.Stdout, map[string]any{"cycles": w.Cycles, "count": len(w.Cycles)})
+				break
+			}
 			err = render.CyclesText(env.Stdout, w)
 		}
 		if err != nil {
