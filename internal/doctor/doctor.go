@@ -132,7 +132,22 @@ func checkGit(r *Report, f Facts) {
 	r.add("git", OK, "git "+v)
 }
 
+// candidateDirs are where agents commonly keep memories.
+var candidateDirs = []string{".serena/memories", ".claude/memories", ".memories", ".cortex/memory", "memory-bank"}
+
 func checkStore(r *Report, f Facts) {
+	var other []string
+	for _, d := range candidateDirs {
+		if contains(f.Dirs, d) {
+			continue
+		}
+		if fi, err := os.Stat(filepath.Join(f.Top, filepath.FromSlash(d))); err == nil && fi.IsDir() {
+			other = append(other, d)
+		}
+	}
+	if len(other) > 0 {
+		r.add("memory dirs", Info, "memory-like directories that are not checked (add them with --dir or `git config --add memcite.dir <path>`)", other...)
+	}
 	if f.StoreErr != nil {
 		r.add("memories", Fail, f.StoreErr.Error(), "set the memory directory with --dir or `git config memcite.dir <path>`")
 		return
@@ -307,4 +322,13 @@ func checkIndex(r *Report, f Facts) {
 	if f.Shallow {
 		r.add("history", Warn, "shallow clone: history before the cut is missing, so relocating citations through renames and edits is limited (git fetch --unshallow)")
 	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

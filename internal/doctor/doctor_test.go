@@ -47,6 +47,8 @@ func TestChecks(t *testing.T) {
 		{name: "mixed hook versions", files: map[string]string{
 			"hooks/pre-commit*": "# git-memcite-hook v1 (managed)\n", "hooks/post-merge*": "# git-memcite-hook v2 (managed)\n"},
 			check: "hooks", want: "different versions", probs: 1},
+		{name: "other memory dirs", files: map[string]string{".claude/memories/a.md": "x", ".serena/memories/b.md": "y"},
+			check: "memory dirs", want: ".claude/memories"},
 		{name: "husky", files: map[string]string{".husky/pre-commit": "npx lint-staged\n"}, check: "hook managers", want: "husky (.husky)"},
 		{name: "old git", facts: func(f *Facts) { f.GitVersion = "git version 2.17.1" }, check: "git", want: "warn: git 2.17.1 is older than 2.25", probs: 1},
 		{name: "no git", facts: func(f *Facts) { f.GitVersion = "" }, check: "git", want: "fail: git not found", probs: 1},
