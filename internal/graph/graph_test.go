@@ -270,3 +270,41 @@ func mustResolve(t *testing.T, g *Graph, name string) int {
 	}
 	return i
 }
+
+// TestResolveByFrontmatterID covers the id scan, which reads a plain
+// "id:" line without a YAML parse and falls back to a parse otherwise.
+func TestResolveByFrontmatterID(t *testing.T) {
+	g := writeStore(t, nil, map[string]string{
+		"plain.md":     "---\nid: plain-id\n---\n",
+		"crlf.md":      "\xef\xbb\xbf\r\n---\r\nsubject: x\r\nid: crlf-id\r\n---\r\n",
+		"quoted.md":    "---\nid: \"quoted id\"\n---\n",
+		"comment.md":   "---\nid: commented # not part of it\n---\n",
+		"nested.md":    "---\nmeta:\n  id: not-top-level\n---\n",
+		"null.md":      "---\nid: null\n---\n",
+		"nofm.md":      "id: not-frontmatter\n",
+		"long.md":      "---\n" + strings.Repeat("tags: [x]\n", 1) + "subject: " + strings.Repeat("y", 5000) + "\nid: after-4k\n---\n",
+		"dup-a.md":     "---\nid: twice\n---\n",
+		"sub/dup-b.md": "---\nid: twice\n---\n",
+	})
+	ctx := context.Background()
+	for name, want := range map[string]string{
+		"plain-id": ".serena/memories/plain.md", "crlf-id": ".serena/memories/crlf.md", "quoted id": ".serena/memories/quoted.md",
+		"commented": ".serena/memories/comment.md", "after-4k": ".serena/memories/long.md",
+	} {
+		i, err := g.Resolve(ctx, name)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if g.Path(i) != want {
+			t.Errorf("%s: got %s; want %s", name, g.Path(i), want)
+		}
+	}
+	for name, want := range map[string]string{
+		"not-top-level": "no such memory", "null": "no such memory", "not-frontmatter": "no such memory", "twice": "ambiguous",
+	} {
+		if _, err := g.Resolve(ctx, name); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v; want %q", name, err, want)
+		}
+	}
+}

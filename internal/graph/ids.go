@@ -96,27 +96,39 @@ func quickID(g *Graph, p string, buf []byte) (id string, ok bool) {
 		return "", true
 	}
 	data := bytes.TrimPrefix(buf[:n], []byte("\xef\xbb\xbf"))
-	lines := strings.Split(string(data), "\n")
-	first := 0
-	for first < len(lines) && strings.TrimSpace(lines[first]) == "" {
-		first++
+	line := func() ([]byte, bool) { // the next line without its break
+		if len(data) == 0 {
+			return nil, false
+		}
+		i := bytes.IndexByte(data, '\n')
+		var l []byte
+		if i < 0 {
+			l, data = data, nil
+		} else {
+			l, data = data[:i], data[i+1:]
+		}
+		return bytes.TrimRight(l, "\r"), true
 	}
-	if first == len(lines) || strings.TrimRight(lines[first], " \t\r") != "---" {
+	l, ok := line()
+	for ok && len(bytes.TrimSpace(l)) == 0 {
+		l, ok = line()
+	}
+	if !ok || string(bytes.TrimRight(l, " \t")) != "---" {
 		return "", n < len(buf) // no frontmatter (unless the file is longer than we read)
 	}
-	for _, l := range lines[first+1:] {
-		l = strings.TrimRight(l, "\r")
-		switch t := strings.TrimRight(l, " \t"); {
-		case t == "---" || t == "...":
+	for l, ok = line(); ok; l, ok = line() {
+		if t := bytes.TrimRight(l, " \t"); string(t) == "---" || string(t) == "..." {
 			return id, true
-		case strings.HasPrefix(l, "id:"):
-			v := strings.TrimSpace(l[3:])
-			if v == "" || strings.ContainsAny(v[:1], "\"'&*!|>{[%@`#") || strings.Contains(v, " #") || id != "" ||
-				strings.EqualFold(v, "null") || v == "~" {
-				return "", false
-			}
-			id = v
 		}
+		if !bytes.HasPrefix(l, []byte("id:")) {
+			continue
+		}
+		v := strings.TrimSpace(string(l[3:]))
+		if v == "" || strings.ContainsAny(v[:1], "\"'&*!|>{[%@`#") || strings.Contains(v, " #") || id != "" ||
+			strings.EqualFold(v, "null") || v == "~" {
+			return "", false
+		}
+		id = v
 	}
 	return "", false // frontmatter did not close within the bytes read
 }
