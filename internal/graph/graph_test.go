@@ -280,7 +280,7 @@ func TestResolveByFrontmatterID(t *testing.T) {
 		"quoted.md":    "---\nid: \"quoted id\"\n---\n",
 		"comment.md":   "---\nid: commented # not part of it\n---\n",
 		"nested.md":    "---\nmeta:\n  id: not-top-level\n---\n",
-		"null.md":      "---\nid: null\n---\n",
+		"nullid.md":    "---\nid: null\n---\n",
 		"nofm.md":      "id: not-frontmatter\n",
 		"long.md":      "---\n" + strings.Repeat("tags: [x]\n", 1) + "subject: " + strings.Repeat("y", 5000) + "\nid: after-4k\n---\n",
 		"dup-a.md":     "---\nid: twice\n---\n",
