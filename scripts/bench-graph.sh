@@ -23,6 +23,7 @@ timeit() { # median wall time in ms over $runs runs, a different root each run
     echo $(( (e - s) / 1000 ))
   done | median | awk '{printf "%.1f", $1/1000}'
 }
+sync # let the generated files reach the disk before timing
 "$work/git-memcite" graph mem-000001 --repo-root "$work/clean" >/dev/null # warm the page cache
 "$work/git-memcite" graph mem-000001 --repo-root "$work/dangling" >/dev/null
 echo "graph --max-depth 3, 100,000 memories, targets by file name: $(timeit "$work/clean") ms (median of $runs)"
