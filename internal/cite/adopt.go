@@ -192,11 +192,23 @@ func (m Mention) target() (p string, line, end int) {
 // Adopt finds the informal citations of f, resolves them against the
 // tracked files and proposes structured citations (snippet, commit and
 // verified filled in). Blank or trivial lines, lines past the end,
-// unknown and ambiguous files and duplicates are reported, not proposed.
+// unknown and ambiguous files and duplicates are reported, not proposed;
+// a backticked bare name that matches no tracked file (`graph.New`) is
+// taken for code and left out.
 // With fix the proposals are added (as Add would, one after another) and
 // the plan is returned; otherwise the plan is nil.
 func Adopt(ctx context.Context, f *memfile.File, env Env, tracked *Tracked, fix bool) ([]Mention, *Plan, error) {
-	ms := FindMentions(f)
+	found := FindMentions(f)
+	ms := found[:0]
+	for _, m := range found {
+		// A backticked name without a folder or a line that names no
+		// tracked file is code (`graph.New`, `os.Exit`), not a citation.
+		if p, cands := tracked.resolve(m.Text); m.Kind == "bare-filename" && !strings.Contains(m.Text, ":") &&
+			!strings.Contains(m.Text, "#L") && p == "" && len(cands) == 0 {
+			continue
+		}
+		ms = append(ms, m)
+	}
 	cur := f
 	var plan *Plan
 	seen := map[string]bool{}
