@@ -4,6 +4,12 @@
 #   ./install.sh                 install into $GOBIN, else $(go env GOPATH)/bin
 #   ./install.sh --prefix DIR    install into DIR/bin
 #
+# The man page git-memcite.1 (what `git memcite --help` opens) goes to
+# DIR/share/man/man1, default ~/.local/share/man/man1; the bash completion
+# (git's completion loads it for `git memcite`) to
+# DIR/share/bash-completion/completions, default
+# ${XDG_DATA_HOME:-~/.local/share}/bash-completion/completions.
+#
 # Idempotent: running it again replaces the binary with a fresh build. Needs
 # Go (>= 1.24) and reaches no network beyond the Go module proxy.
 set -eu
@@ -13,7 +19,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --prefix) [ $# -ge 2 ] || { echo "install.sh: --prefix needs a directory" >&2; exit 2; }; prefix=$2; shift 2 ;;
     --prefix=*) prefix=${1#--prefix=}; shift ;;
-    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install.sh: unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -23,7 +29,11 @@ cd "$(dirname "$0")"
 
 if [ -n "$prefix" ]; then
   bindir="$prefix/bin"
+  mandir="$prefix/share/man/man1"
+  compdir="$prefix/share/bash-completion/completions"
 else
+  mandir="$HOME/.local/share/man/man1"
+  compdir="${XDG_DATA_HOME:-$HOME/.local/share}/bash-completion/completions"
   bindir=$(go env GOBIN)
   [ -n "$bindir" ] || bindir="$(go env GOPATH)/bin"
 fi
@@ -36,6 +46,19 @@ tmp="$bindir/.git-memcite.$$"
 go build -trimpath -ldflags "-s -w -X main.version=$version" -o "$tmp" ./cmd/git-memcite
 mv -f "$tmp" "$bindir/git-memcite"
 echo "installed $bindir/git-memcite"
+
+mkdir -p "$mandir" "$compdir"
+"$bindir/git-memcite" man >"$mandir/git-memcite.1.$$"
+mv -f "$mandir/git-memcite.1.$$" "$mandir/git-memcite.1"
+echo "installed $mandir/git-memcite.1 (git memcite --help)"
+"$bindir/git-memcite" completion bash >"$compdir/git-memcite.$$"
+mv -f "$compdir/git-memcite.$$" "$compdir/git-memcite"
+echo "installed $compdir/git-memcite (bash completion; zsh and fish: git memcite completion zsh|fish)"
+case ":$(manpath 2>/dev/null || echo "${MANPATH:-}"):" in
+  *":$mandir:"*|*":${mandir%/man1}:"*) ;;
+  *) echo "note: ${mandir%/man1} is not on the man path; add it so that 'git memcite --help' finds the page:"
+     echo "  export MANPATH=\"${mandir%/man1}:\$MANPATH\"" ;;
+esac
 
 case ":$PATH:" in
   *":$bindir:"*) ;;

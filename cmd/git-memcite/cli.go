@@ -6,6 +6,16 @@ type CLI struct {
 
 	Verify    verifyCmd    `cmd:"" help:"Verify the citations of one or more memories."`
 	VerifyAll verifyAllCmd `cmd:"" name:"verify-all" help:"Verify every memory in the memory directories."`
+	Relocate  relocateCmd  `cmd:"" help:"Find where stale citations went through the history; --fix rewrites them."`
+	Install   installCmd   `cmd:"" help:"Install the git hooks that check citations on commit, merge and rebase."`
+	Uninstall uninstallCmd `cmd:"" help:"Remove git-memcite's git hooks; put back hooks it chained or backed up."`
+	Status    statusCmd    `cmd:"" help:"Show which git-memcite hooks are installed and current (exit 1 if not)."`
+	Hook      hookCmd      `cmd:"" hidden:"" help:"Run a git hook (called by the installed hook scripts)."`
+
+	Config     configCmd     `cmd:"" help:"Print the effective configuration and where each value comes from."`
+	Completion completionCmd `cmd:"" help:"Print a shell completion script (bash, zsh or fish)."`
+	Help       helpCmd       `cmd:"" help:"Show the help of a command (git memcite --help opens the man page)."`
+	Man        manCmd        `cmd:"" hidden:"" help:"Print the man page git-memcite.1 (roff)."`
 
 	Graph  graphCmd  `cmd:"" help:"Traverse, search and export the links between memories."`
 	Health healthCmd `cmd:"" help:"Report the health of the memory store (markdown, JSON or HTML)."`

@@ -11,6 +11,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/git-memcite/git-memcite/internal/config"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/source"
@@ -29,8 +30,8 @@ func newEnv(stdout, stderr io.Writer) *Env {
 // Globals are the flags every command takes.
 type Globals struct {
 	RepoRoot string           `name:"repo-root" placeholder:"PATH" help:"Repository root (default: the repository containing the current directory)."`
-	Dir      []string         `name:"dir" placeholder:"PATH" help:"Memory directory, relative to the repository root; repeatable (default: git config memcite.dir, else .serena/memories)."`
-	Color    string           `name:"color" enum:"auto,always,never" default:"auto" help:"Colour output: auto (a terminal without NO_COLOR), always, never."`
+	Dir      []string         `name:"dir" placeholder:"PATH" help:"Memory directory, relative to the repository root; repeatable (default: MEMCITE_DIR, git config memcite.dir, .memcite.yaml dirs, else .serena/memories)."`
+	Color    string           `name:"color" placeholder:"auto|always|never" help:"Colour output: auto (a terminal without NO_COLOR; the default), always, never."`
 	Version  kong.VersionFlag `name:"version" help:"Print the version and exit."`
 }
 
@@ -47,11 +48,33 @@ type workspace struct {
 	cwdRel string // the current directory relative to top ("" at top)
 	src    source.Source
 	store  *store.Store
+	cfg    *config.Config // the effective configuration (config.go)
 }
 
 // open finds the repository, builds the source the flags ask for and loads
 // the memories.
 func (g *Globals) open(ctx context.Context, sf SourceFlags) (*workspace, error) {
+	ws, err := g.openSource(ctx, sf)
+	if err != nil {
+		return nil, err
+	}
+	if ws.cfg, err = g.loadConfig(ctx, ws); err != nil {
+		return nil, err
+	}
+	dirs, err := g.memoryDirs(ctx, ws)
+	if err != nil {
+		return nil, err
+	}
+	ws.store, err = store.Load(ctx, ws.src, dirs)
+	if err != nil {
+		return nil, err
+	}
+	ws.dropIgnored()
+	return ws, nil
+}
+
+// openSource finds the repository and builds the source the flags ask for.
+func (g *Globals) openSource(ctx context.Context, sf SourceFlags) (*workspace, error) {
 	start := g.RepoRoot
 	if start == "" {
 		start = "."
@@ -89,27 +112,16 @@ func (g *Globals) open(ctx context.Context, sf SourceFlags) (*workspace, error) 
 	if err != nil {
 		return nil, err
 	}
-	dirs, err := g.memoryDirs(ctx, ws)
-	if err != nil {
-		return nil, err
-	}
-	ws.store, err = store.Load(ctx, ws.src, dirs)
-	if err != nil {
-		return nil, err
-	}
 	return ws, nil
 }
 
 // memoryDirs returns the repo-relative memory directories: --dir, else
-// git config memcite.dir, else the default.
-func (g *Globals) memoryDirs(ctx context.Context, ws *workspace) ([]string, error) {
+// MEMCITE_DIR, else git config memcite.dir, else .memcite.yaml, else the
+// default.
+func (g *Globals) memoryDirs(_ context.Context, ws *workspace) ([]string, error) {
 	dirs := g.Dir
-	if len(dirs) == 0 && ws.repo != nil {
-		vals, err := ws.repo.ConfigAll(ctx, "memcite.dir")
-		if err != nil {
-			return nil, err
-		}
-		dirs = vals
+	if ws.cfg != nil {
+		dirs = ws.cfg.Get("dirs").Values
 	}
 	if len(dirs) == 0 {
 		return []string{store.DefaultDir}, nil

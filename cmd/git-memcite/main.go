@@ -13,6 +13,8 @@ import (
 	"syscall"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/git-memcite/git-memcite/internal/trace"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -25,21 +27,12 @@ func main() {
 // run parses args, runs the command and returns the exit status. It is the
 // only place that decides the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
-	// A short-lived process: trade some memory for far less GC work.
-	debug.SetGCPercent(400)
+	tuneGC()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
 	var cli CLI
-	parser, err := kong.New(&cli,
-		kong.Name("git-memcite"),
-		kong.Description("Verify the code citations of AI-agent memory files (run as `git memcite`).\n\n"+exitHelp),
-		kong.UsageOnError(),
-		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Writers(stdout, stderr),
-		kong.Vars{"version": "git-memcite " + version},
-		kong.BindTo(ctx, (*context.Context)(nil)),
-	)
+	parser, err := newParser(&cli, stdout, stderr, kong.BindTo(ctx, (*context.Context)(nil)))
 	if err != nil {
 		fmt.Fprintf(stderr, "git-memcite: %v\n", err)
 		return exitError
@@ -54,6 +47,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if kctx == nil {
 		return exitError
 	}
+	if d := os.Getenv("MEMCITE_DEBUG"); d != "" && d != "0" {
+		trace.Enable(stderr)
+		defer trace.Enable(nil)
+		trace.Printf("git-memcite %s: %q", version, args)
+	}
 	env := newEnv(stdout, stderr)
 	kctx.Bind(env)
 	code, msg := exitCode(kctx.Run(&cli.Globals))
@@ -61,6 +59,32 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "git-memcite: %s\n", msg)
 	}
 	return code
+}
+
+// tuneGC trades memory for less GC work in this short-lived process (a
+// 4× larger heap target), with a soft memory limit so that very large
+// stores (50,000 memories) do not grow without bound. GOGC and GOMEMLIMIT
+// set by the user win.
+func tuneGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(384 << 20)
+	}
+}
+
+// newParser builds the kong parser of the command tree.
+func newParser(cli *CLI, stdout, stderr io.Writer, opts ...kong.Option) (*kong.Kong, error) {
+	return kong.New(cli, append([]kong.Option{
+		kong.Name("git-memcite"),
+		kong.Description("Verify the code citations of AI-agent memory files (run as `git memcite`). " +
+			"`git memcite help <command>` describes a command; `git memcite --help` opens the man page.\n\n" + exitHelp),
+		kong.UsageOnError(),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Writers(stdout, stderr),
+		kong.Vars{"version": "git-memcite " + version},
+	}, opts...)...)
 }
 
 type exitPanic struct{}

@@ -53,7 +53,12 @@ func setupGitEnv(e *testscript.Env) error {
 	if err := os.WriteFile(cfg, []byte("[user]\n\tname = Test\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"), 0o644); err != nil {
 		return err
 	}
+	src, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		return err
+	}
 	for k, v := range map[string]string{
+		"MEMCITE_SRC":         src, // this repository, for scripts that run its files
 		"HOME":                home,
 		"GIT_CONFIG_NOSYSTEM": "1",
 		"GIT_CONFIG_GLOBAL":   cfg,

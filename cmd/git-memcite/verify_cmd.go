@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path"
 	"strings"
 	"time"
@@ -16,8 +17,10 @@ import (
 
 type verifyCmd struct {
 	SourceFlags
+	HistoryFlags
 	Memories []string `arg:"" name:"memory" help:"Memory id, file path, or file name in a memory directory."`
-	JSON     bool     `name:"json" help:"Print JSON (one object per memory; an array for several)."`
+	JSON     bool     `name:"json" xor:"format" help:"Print JSON (one object per memory; an array for several). The seed-000 shape; see --format json for the findings report."`
+	FormatFlags
 }
 
 func (c *verifyCmd) Help() string { return exitHelp }
@@ -42,27 +45,47 @@ func (c *verifyCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	warn(env, rep)
-	st := g.style(env.Stdout)
-	switch {
-	case c.JSON && len(rep.Memories) == 1 && len(c.Memories) == 1:
-		err = render.MemoryJSON(env.Stdout, &rep.Memories[0])
-	case c.JSON:
-		err = render.MemoriesJSON(env.Stdout, rep)
-	default:
-		for i := range rep.Memories {
-			if i > 0 {
-				fmt.Fprintln(env.Stdout)
+	var result error // the outcome: nil, or the exit status to return
+	if !c.JSON {
+		result = c.report(ctx, g, env, ws, "verify", rep, failed, func(w io.Writer, st render.Style) error {
+			for i := range rep.Memories {
+				if i > 0 {
+					fmt.Fprintln(w)
+				}
+				if err := render.MemoryText(w, &rep.Memories[i], st); err != nil {
+					return err
+				}
 			}
-			if err = render.MemoryText(env.Stdout, &rep.Memories[i], st); err != nil {
-				break
+			if c.Why {
+				return explain(ctx, ws, c.SourceFlags, rep, w)
 			}
+			return nil
+		})
+		var ee *exitErr
+		if result != nil && !errors.As(result, &ee) {
+			return result
+		}
+	} else {
+		warn(env, rep)
+		if len(rep.Memories) == 1 && len(c.Memories) == 1 {
+			err = render.MemoryJSON(env.Stdout, &rep.Memories[0])
+		} else {
+			err = render.MemoriesJSON(env.Stdout, rep)
+		}
+		if err != nil {
+			return err
+		}
+		result = outcome(rep, failed)
+	}
+	if c.Record {
+		if c.Staged || c.Rev != "" {
+			return fmt.Errorf("--record writes the working tree's memory files: it cannot be combined with --staged or --rev")
+		}
+		if err := record(ctx, ws, rep, env); err != nil {
+			return err
 		}
 	}
-	if err != nil {
-		return err
-	}
-	return outcome(rep, failed)
+	return result
 }
 
 // outcome maps a report to the exit status: errors win over stale.
@@ -122,8 +145,9 @@ func (ws *workspace) resolve(ctx context.Context, arg string) (*store.Memory, er
 
 type verifyAllCmd struct {
 	SourceFlags
-	JSON  bool `name:"json" help:"Print one JSON document: source, summary and per-memory objects."`
+	JSON  bool `name:"json" xor:"format" help:"Print one JSON document: source, summary and per-memory objects (the seed-000 shape; see --format json for the findings report)."`
 	Quiet bool `name:"quiet" short:"q" help:"Show only stale memories and errors (and the summary)."`
+	FormatFlags
 }
 
 func (c *verifyAllCmd) Help() string { return exitHelp }
@@ -139,13 +163,12 @@ func (c *verifyAllCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return err
 	}
 	rep.Elapsed = time.Since(start)
-	if c.JSON {
-		err = render.AllJSON(env.Stdout, rep)
-	} else {
-		warn(env, rep)
-		err = render.AllText(env.Stdout, rep, render.AllOptions{Quiet: c.Quiet, Style: g.style(env.Stdout)})
+	if !c.JSON {
+		return c.report(ctx, g, env, ws, "verify-all", rep, false, func(w io.Writer, st render.Style) error {
+			return render.AllText(w, rep, render.AllOptions{Quiet: c.Quiet, Style: st})
+		})
 	}
-	if err != nil {
+	if err := render.AllJSON(env.Stdout, rep); err != nil {
 		return err
 	}
 	return outcome(rep, false)

@@ -16,6 +16,8 @@ import (
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-memcite/git-memcite/internal/trace"
 )
 
 // ErrNotRepo is returned when no git repository contains the directory.
@@ -145,6 +147,7 @@ func (r *Repo) Head() (plumbing.Hash, bool, error) {
 // Run runs git in the top directory with the inherited environment
 // (GIT_DIR, GIT_INDEX_FILE …) plus GIT_OPTIONAL_LOCKS=0, and returns stdout.
 func (r *Repo) Run(ctx context.Context, args ...string) (string, error) {
+	trace.Printf("run git %s", strings.Join(args, " "))
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = r.Top
 	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")

@@ -649,7 +649,9 @@ func (f *File) scalarEnd(start int, n *yaml.Node) (int, error) {
 			}
 		}
 		raw := strings.TrimRight(string(src[start:i]), " \t")
-		if raw != n.Value && strings.Contains(n.Value, "\n") {
+		// A plain scalar has no escapes: text that differs from the value
+		// continues on later lines ("0\n  0" folds to "0 0").
+		if raw != n.Value {
 			return 0, fmt.Errorf("%s:%d: multi-line plain scalar cannot be replaced in place", f.Name, f.line(n))
 		}
 		return start + len(raw), nil

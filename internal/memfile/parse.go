@@ -68,7 +68,7 @@ func (c Citation) Location() string {
 	switch {
 	case !c.HasLine:
 		return c.Path
-	case c.LineEnd > 0 && c.LineEnd != c.Line:
+	case c.LineEnd > 0: // "a.go:3-3" stays a range, so that it parses back the same
 		return fmt.Sprintf("%s:%d-%d", c.Path, c.Line, c.LineEnd)
 	default:
 		return fmt.Sprintf("%s:%d", c.Path, c.Line)

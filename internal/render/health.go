@@ -12,13 +12,6 @@ import (
 // HealthJSON writes the health report as one JSON document.
 func HealthJSON(w io.Writer, r *health.Report) error { return writeJSON(w, r) }
 
-// mdCell makes text safe inside a markdown table cell.
-func mdCell(s string) string {
-	s = Safe(s)
-	s = strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;").Replace(s)
-	return s
-}
-
 func pct(x float64) string { return fmt.Sprintf("%.0f%%", x*100) }
 
 // HealthMarkdown writes the report as markdown (the seed's "Memory Health

@@ -16,6 +16,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/trace"
 )
 
 // DefaultDir is the memory directory used when none is configured.
@@ -183,6 +184,7 @@ func loadAll(ctx context.Context, src source.Source, mems []*Memory) error {
 }
 
 func load(src source.Source, m *Memory) {
+	trace.Printf("read memory %s from the %s", m.Path, src.Name())
 	data, err := readLimited(src, m.Path)
 	if err != nil {
 		m.Err = err

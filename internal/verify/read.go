@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/trace"
 )
 
 // fileData is what verification needs of one cited file.
@@ -61,6 +62,7 @@ func readFile(src source.Source, p string, w *want) *fileData {
 		w = &want{}
 	}
 	n := w.n
+	trace.Printf("read cited %s from the %s (lines needed: %d)", p, src.Name(), n)
 	fd := &fileData{}
 	c, err := source.Clean(p)
 	if err != nil {

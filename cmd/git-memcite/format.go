@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-memcite/git-memcite/internal/findings"
+	"github.com/git-memcite/git-memcite/internal/render"
+	"github.com/git-memcite/git-memcite/internal/trace"
+	"github.com/git-memcite/git-memcite/internal/verify"
+)
+
+// FormatFlags choose the report format of commands that report findings
+// (verify, verify-all; relocate and health can embed them too).
+type FormatFlags struct {
+	Format   string `name:"format" xor:"format" placeholder:"FORMAT" help:"Report format: text, json (versioned findings report), github (workflow annotations), sarif (2.1.0, for code scanning), gitlab (code quality). Default: from --output's extension (.json, .sarif), else MEMCITE_FORMAT, git config memcite.format, .memcite.yaml, else text."`
+	Output   string `name:"output" short:"o" placeholder:"FILE" help:"Write the report to FILE instead of standard output."`
+	Baseline string `name:"baseline" placeholder:"FILE" help:"A report written with --format json: the findings it lists are known and neither reported nor failing the run; new ones are."`
+	FailOn   string `name:"fail-on" placeholder:"LEVEL" help:"Lowest finding level that makes the run exit 1: error (default), warning, note, never."`
+	Since    string `name:"changed-since" placeholder:"REV" help:"List first the findings on memories or cited files changed since REV (git diff REV...HEAD), as GitHub annotates only the first 10 errors. Default in a pull request: origin/$GITHUB_BASE_REF when it exists."`
+}
+
+// toolInfo names git-memcite in machine-readable reports.
+var toolInfo = render.Tool{Name: "git-memcite", URI: "https://github.com/git-memcite/git-memcite"}
+
+// report writes the findings of a verification in the chosen format and
+// returns the run's outcome. text writes the command's human output.
+// failed says that some arguments could not be resolved (exit 2).
+func (f *FormatFlags) report(ctx context.Context, g *Globals, env *Env, ws *workspace, command string,
+	rep *verify.Report, failed bool, text func(w io.Writer, st render.Style) error) error {
+	return f.emit(ctx, g, env, ws, findings.FromVerify(command, rep), failed || rep.Summary().Errors > 0,
+		func(w io.Writer, st render.Style) error {
+			warn(env, rep)
+			return text(w, st)
+		})
+}
+
+// emit is report for any command that produces findings (relocate,
+// health …): it applies the configured rule levels, the ordering, the
+// baseline and --fail-on, writes the format asked for and returns the
+// outcome. hardErr forces exit 2 (unreadable input, bad arguments).
+func (f *FormatFlags) emit(ctx context.Context, g *Globals, env *Env, ws *workspace, fr *findings.Report,
+	hardErr bool, text func(w io.Writer, st render.Style) error) error {
+	cfg := ws.cfg
+	format := f.Format
+	if format == "" && f.Output != "" {
+		switch strings.ToLower(filepath.Ext(f.Output)) {
+		case ".json":
+			format = "json"
+		case ".sarif":
+			format = "sarif"
+		}
+	}
+	if err := cfg.Set("format", "--format", format); err != nil {
+		return err
+	}
+	if err := cfg.Set("fail-on", "--fail-on", f.FailOn); err != nil {
+		return err
+	}
+	format = cfg.Get("format").First()
+
+	fr.Findings = findings.Severities(fr.Findings, cfg.Levels())
+	fr.Count()
+	changed, err := f.changed(ctx, ws)
+	if err != nil {
+		return err
+	}
+	findings.SortChangedFirst(fr.Findings, changed)
+	if f.Baseline != "" {
+		b, err := readBaseline(f.Baseline)
+		if err != nil {
+			return &exitErr{code: exitError, err: err}
+		}
+		b.Filter(fr)
+	}
+	trace.Printf("%d finding(s), %d in the baseline; format %s (%s); fail-on %s (%s)", len(fr.Findings),
+		fr.Summary.Baselined, format, cfg.Get("format").Origin, cfg.Get("fail-on").First(), cfg.Get("fail-on").Origin)
+
+	w, st, done, err := f.writer(env, g)
+	if err != nil {
+		return err
+	}
+	if format == "text" {
+		err = text(w, st)
+	} else {
+		t := toolInfo
+		t.Version = version
+		err = render.Findings(w, format, fr, t)
+	}
+	if cerr := done(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if format == "github" {
+		if err := stepSummary(fr); err != nil {
+			return err
+		}
+	}
+	switch {
+	case hardErr:
+		return silent(exitError)
+	case findings.AtLeast(fr.Findings, cfg.FailOn()):
+		return silent(exitStale)
+	}
+	return nil
+}
+
+// changed lists the files changed since --changed-since, or since the base
+// of a GitHub pull request when its ref was fetched. It is an ordering hint:
+// when git cannot tell, nothing is reordered.
+func (f *FormatFlags) changed(ctx context.Context, ws *workspace) (map[string]bool, error) {
+	rev := f.Since
+	if rev == "" && os.Getenv("GITHUB_BASE_REF") != "" {
+		rev = "origin/" + os.Getenv("GITHUB_BASE_REF")
+	}
+	if rev == "" {
+		return nil, nil
+	}
+	if ws.repo == nil {
+		return nil, nil
+	}
+	out, err := ws.repo.Run(ctx, "diff", "--name-only", "-z", "--no-renames", rev+"...HEAD")
+	if err != nil {
+		if f.Since != "" {
+			return nil, fmt.Errorf("--changed-since: %w", err)
+		}
+		trace.Printf("changed files since %s unknown (a shallow clone?): %v", rev, err)
+		return nil, nil
+	}
+	changed := map[string]bool{}
+	for _, p := range strings.Split(out, "\x00") {
+		if p != "" {
+			changed[p] = true
+		}
+	}
+	trace.Printf("%d file(s) changed since %s", len(changed), rev)
+	return changed, nil
+}
+
+// writer opens --output (or returns stdout) and a function that closes it.
+func (f *FormatFlags) writer(env *Env, g *Globals) (io.Writer, render.Style, func() error, error) {
+	if f.Output == "" || f.Output == "-" {
+		return env.Stdout, g.style(env.Stdout), func() error { return nil }, nil
+	}
+	trace.Printf("write report %s", f.Output)
+	file, err := os.Create(f.Output)
+	if err != nil {
+		return nil, render.Style{}, nil, fmt.Errorf("--output: %w", err)
+	}
+	return file, render.Style{}, func() error {
+		if err := file.Close(); err != nil {
+			return fmt.Errorf("--output: %w", err)
+		}
+		return nil
+	}, nil
+}
+
+func readBaseline(p string) (findings.Baseline, error) {
+	trace.Printf("read baseline %s", p)
+	file, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("--baseline: %w", err)
+	}
+	defer file.Close()
+	b, err := findings.ReadBaseline(file)
+	if err != nil {
+		return nil, fmt.Errorf("--baseline %s: %w", p, err)
+	}
+	return b, nil
+}
+
+// stepSummary appends the findings as a markdown table to the file
+// $GITHUB_STEP_SUMMARY names, when it is set.
+func stepSummary(fr *findings.Report) error {
+	p := os.Getenv("GITHUB_STEP_SUMMARY")
+	if p == "" {
+		return nil
+	}
+	trace.Printf("append step summary %s", p)
+	file, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
+	}
+	if err := render.StepSummary(file, fr); err != nil {
+		file.Close()
+		return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
+	}
+	if err := file.Close(); err != nil {
+		return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,244 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/alecthomas/kong"
+)
+
+func testModel(t *testing.T) *kong.Application {
+	t.Helper()
+	var cli CLI
+	p, err := newParser(&cli, io.Discard, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Model
+}
+
+// goldenFile compares got with testdata/name (-update rewrites it).
+func goldenFile(t *testing.T, name string, got []byte) {
+	t.Helper()
+	p := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(p, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (go test -update writes it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s is out of date (go test -update); got:\n%s", p, got)
+	}
+}
+
+func TestManPage(t *testing.T) {
+	app := testModel(t)
+	var b bytes.Buffer
+	if err := writeMan(&b, app); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	goldenFile(t, "git-memcite.1", b.Bytes())
+	if !strings.HasPrefix(page, ".TH GIT\\-MEMCITE 1 ") {
+		t.Errorf("no .TH header")
+	}
+	// every visible command and flag is documented
+	globals, cmds := modelOf(app)
+	if len(cmds) < 4 {
+		t.Fatalf("only %d commands in the model", len(cmds))
+	}
+	for _, c := range cmds {
+		if !strings.Contains(page, ".SS \"git memcite "+roff(c.Name)) {
+			t.Errorf("command %s missing", c.Name)
+		}
+		for _, f := range c.Flags {
+			if !strings.Contains(page, `\fB\-\-`+roff(f.Name)+`\fR`) {
+				t.Errorf("flag --%s of %s missing", f.Name, c.Name)
+			}
+		}
+	}
+	for _, f := range globals {
+		if !strings.Contains(page, `\fB\-\-`+roff(f.Name)+`\fR`) {
+			t.Errorf("global flag --%s missing", f.Name)
+		}
+	}
+	if strings.Contains(page, `"git memcite man`) {
+		t.Errorf("the hidden man command is documented")
+	}
+	// groff finds no problem in it
+	if _, err := exec.LookPath("groff"); err == nil {
+		cmd := exec.Command("groff", "-man", "-Tutf8", "-ww", "-z")
+		cmd.Stdin = strings.NewReader(page)
+		out, err := cmd.CombinedOutput()
+		if err != nil || len(out) > 0 {
+			t.Errorf("groff: %v\n%s", err, out)
+		}
+	}
+}
+
+func TestRoffEscape(t *testing.T) {
+	for in, want := range map[string]string{
+		"--format":  `\-\-format`,
+		`a\b`:       `a\eb`,
+		".hidden":   `\&.hidden`,
+		"'quoted":   `\&'quoted`,
+		"two\nline": "two line",
+	} {
+		if got := roff(in); got != want {
+			t.Errorf("roff(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestCompletionScripts(t *testing.T) {
+	app := testModel(t)
+	for _, sh := range []string{"bash", "zsh", "fish"} {
+		t.Run(sh, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := writeCompletion(&b, sh, app); err != nil {
+				t.Fatal(err)
+			}
+			goldenFile(t, "completion."+sh, b.Bytes())
+			if _, err := exec.LookPath(sh); err != nil {
+				t.Skipf("%s not installed: syntax not checked", sh)
+			}
+			cmd := exec.Command(sh, "-n")
+			if sh == "fish" {
+				cmd = exec.Command(sh, "--no-execute")
+			}
+			cmd.Stdin = bytes.NewReader(b.Bytes())
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("%s -n: %v\n%s", sh, err, out)
+			}
+		})
+	}
+	if err := writeCompletion(io.Discard, "tcsh", app); err == nil {
+		t.Error("no error for an unknown shell")
+	}
+}
+
+// TestBashCompletion runs the bash completion inside git's own completion,
+// as a user's shell does for "git memcite <TAB>", and for git-memcite typed
+// alone without git's completion.
+func TestBashCompletion(t *testing.T) {
+	gitComp := "/usr/share/bash-completion/completions/git"
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	var b bytes.Buffer
+	if err := writeCompletion(&b, "bash", testModel(t)); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(t.TempDir(), "git-memcite")
+	if err := os.WriteFile(script, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	complete := func(t *testing.T, withGit bool, line string) string {
+		t.Helper()
+		words := strings.Fields(line)
+		if strings.HasSuffix(line, " ") {
+			words = append(words, "")
+		}
+		var sb strings.Builder
+		if withGit {
+			sb.WriteString("source " + gitComp + "\n")
+		}
+		sb.WriteString("source " + script + "\n")
+		sb.WriteString("COMP_WORDS=(")
+		for _, w := range words {
+			sb.WriteString("'" + w + "' ")
+		}
+		sb.WriteString(")\nCOMP_CWORD=" + strconv.Itoa(len(words)-1) + "\nCOMP_LINE='" + line + "'\nCOMP_POINT=${#COMP_LINE}\n")
+		if withGit {
+			sb.WriteString("__git_wrap__git_main\n")
+		} else {
+			sb.WriteString("_git_memcite_standalone\n")
+		}
+		sb.WriteString(`printf '%s\n' "${COMPREPLY[@]}" | sort` + "\n")
+		cmd := exec.Command("bash", "--norc", "--noprofile")
+		cmd.Stdin = strings.NewReader(sb.String())
+		cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "GIT_CONFIG_NOSYSTEM=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("bash: %v\n%s", err, out)
+		}
+		return string(out)
+	}
+	for _, tc := range []struct {
+		withGit bool
+		line    string
+		want    []string
+		not     []string
+	}{
+		{true, "git memcite ver", []string{"verify ", "verify-all "}, []string{"config"}},
+		{true, "git memcite verify-all --f", []string{"--format=", "--fail-on="}, nil},
+		{true, "git memcite verify-all --format=s", []string{"sarif "}, []string{"json"}},
+		{true, "git memcite completion ", []string{"bash ", "zsh ", "fish "}, nil},
+		{true, "git memcite --co", []string{"--color="}, nil},
+		{false, "git-memcite con", []string{"config"}, []string{"verify"}},
+		{false, "git-memcite verify --st", []string{"--staged"}, nil},
+	} {
+		t.Run(tc.line, func(t *testing.T) {
+			if tc.withGit {
+				if _, err := os.Stat(gitComp); err != nil {
+					t.Skip("git's bash completion is not installed")
+				}
+			}
+			got := complete(t, tc.withGit, tc.line)
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("completions of %q lack %q:\n%s", tc.line, w, got)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(got, w) {
+					t.Errorf("completions of %q offer %q:\n%s", tc.line, w, got)
+				}
+			}
+		})
+	}
+}
+
+// TestFishCompletion asks fish for completions with the generated rules.
+func TestFishCompletion(t *testing.T) {
+	if _, err := exec.LookPath("fish"); err != nil {
+		t.Skip("fish not installed")
+	}
+	var b bytes.Buffer
+	if err := writeCompletion(&b, "fish", testModel(t)); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(t.TempDir(), "git-memcite.fish")
+	if err := os.WriteFile(script, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for line, want := range map[string][]string{
+		"git-memcite ver":                   {"verify\t", "verify-all\t"},
+		"git memcite verify-all --format s": {"sarif\t"},
+		"git memcite verify --st":           {"--staged\t"},
+		"git-memcite completion ":           {"bash", "zsh", "fish"},
+	} {
+		cmd := exec.Command("fish", "--no-config", "-c", "source "+script+"; complete -C '"+line+"'")
+		cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("fish: %v\n%s", err, out)
+		}
+		for _, w := range want {
+			if !strings.Contains(string(out), w) {
+				t.Errorf("completions of %q lack %q:\n%s", line, w, out)
+			}
+		}
+	}
+}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/git-memcite/git-memcite/internal/config"
+)
+
+// The man page and the shell completions are generated from the kong
+// model, so they list exactly the commands and flags the parser accepts.
+
+// cmdInfo is a visible command.
+type cmdInfo struct {
+	Name   string // as typed: "verify-all"
+	Help   string
+	Detail string
+	Usage  string // flag and argument summary
+	Flags  []flagInfo
+	Args   []argInfo
+	Subs   []string // subcommands, for commands with children
+}
+
+type argInfo struct {
+	Name   string
+	Help   string
+	Values []string
+}
+
+// flagInfo is a visible flag.
+type flagInfo struct {
+	Name   string
+	Short  rune
+	Help   string
+	Bool   bool
+	Place  string   // placeholder, e.g. FILE
+	Values []string // the values it takes, when a fixed set
+}
+
+// modelOf lists the global flags and the visible commands (depth-first).
+func modelOf(app *kong.Application) (globals []flagInfo, cmds []cmdInfo) {
+	globals = flagsOf(app.Node.Flags)
+	var walk func(n *kong.Node, prefix string)
+	walk = func(n *kong.Node, prefix string) {
+		for _, c := range n.Children {
+			if c.Hidden || c.Type != kong.CommandNode {
+				continue
+			}
+			name := strings.TrimSpace(prefix + " " + c.Name)
+			ci := cmdInfo{Name: name, Help: c.Help, Detail: c.Detail, Usage: c.Summary(), Flags: flagsOf(c.Flags)}
+			ci.Usage = strings.TrimSpace(strings.TrimPrefix(ci.Usage, c.Name))
+			for _, p := range c.Positional {
+				ci.Args = append(ci.Args, argInfo{Name: p.Name, Help: p.Help, Values: enumOf(p.Enum)})
+			}
+			for _, s := range c.Children {
+				if !s.Hidden && s.Type == kong.CommandNode {
+					ci.Subs = append(ci.Subs, s.Name)
+				}
+			}
+			cmds = append(cmds, ci)
+			walk(c, name)
+		}
+	}
+	walk(app.Node, "")
+	for i := range cmds { // help takes a command name
+		if cmds[i].Name == "help" && len(cmds[i].Args) == 1 {
+			cmds[i].Args[0].Values = cmdNames(cmds)
+		}
+	}
+	return globals, cmds
+}
+
+func flagsOf(fs []*kong.Flag) []flagInfo {
+	var out []flagInfo
+	for _, f := range fs {
+		if f.Hidden || f.Name == "help" {
+			continue
+		}
+		fi := flagInfo{Name: f.Name, Short: f.Short, Help: f.Help, Bool: f.IsBool(), Values: enumOf(f.Enum)}
+		if !fi.Bool {
+			fi.Place = f.FormatPlaceHolder()
+		}
+		for _, k := range config.Keys {
+			if k.Flag == "--"+f.Name && k.Allowed != nil {
+				fi.Values = k.Allowed
+			}
+		}
+		out = append(out, fi)
+	}
+	return out
+}
+
+func enumOf(e string) []string {
+	var out []string
+	for _, v := range strings.Split(e, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func cmdNames(cmds []cmdInfo) []string {
+	var out []string
+	for _, c := range cmds {
+		if !strings.Contains(c.Name, " ") {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+// hasCommand reports whether the CLI has a visible or hidden command with
+// this path ("add-citation", "hook pre-commit").
+func hasCommand(app *kong.Application, path string) bool {
+	n := app.Node
+	for _, part := range strings.Fields(path) {
+		var next *kong.Node
+		for _, c := range n.Children {
+			if c.Type == kong.CommandNode && (c.Name == part || contains(c.Aliases, part)) {
+				next = c
+			}
+		}
+		if next == nil {
+			return false
+		}
+		n = next
+	}
+	return true
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

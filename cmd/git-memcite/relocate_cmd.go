@@ -1,0 +1,323 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/githistory"
+	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/relocate"
+	"github.com/git-memcite/git-memcite/internal/render"
+	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/store"
+)
+
+type relocateCmd struct {
+	Memories      []string `arg:"" optional:"" name:"memory" help:"Memory id, file path, or file name (default: every memory)."`
+	Fix           bool     `name:"fix" help:"Write the relocations into the memory files."`
+	AcceptChanged bool     `name:"accept-changed" help:"Also relocate citations whose cited text was edited (review them)."`
+	DryRun        bool     `name:"dry-run" help:"Show the edits --fix would make, write nothing."`
+	JSON          bool     `name:"json" help:"Print one JSON array with an object per citation."`
+	To            string   `name:"to" xor:"target" placeholder:"REV" help:"Relocate to a commit (default: HEAD, then the working tree)."`
+	Staged        bool     `name:"staged" xor:"target" help:"Relocate to the index (HEAD, then what is staged)."`
+}
+
+func (c *relocateCmd) Help() string {
+	return "Follows each cited line from the commit it was verified at (its commit field, else its verified time, " +
+		"else the last commit of the memory file) through the history to HEAD and the working tree, and reports " +
+		"where it went. Unchanged text that moved is relocated; edited text only with --accept-changed; " +
+		"deleted or ambiguous lines are reported, never guessed. " + exitHelp
+}
+
+func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
+	ws, err := g.open(ctx, SourceFlags{})
+	if err != nil {
+		return err
+	}
+	if ws.repo == nil {
+		return fmt.Errorf("relocate needs a git repository")
+	}
+	mems, failed := c.memories(ctx, ws, env)
+	hist, err := githistory.Open(ws.top)
+	if err != nil {
+		return err
+	}
+	defer hist.Close()
+	rev := "HEAD"
+	if c.To != "" {
+		rev = c.To
+	}
+	head, err := hist.Resolve(rev)
+	if err != nil {
+		return fmt.Errorf("%s: %w", rev, err)
+	}
+	target := gitblame.Target{Commit: head}
+	switch {
+	case c.Staged:
+		if target.View, err = ws.repo.Index(ctx); err != nil {
+			return err
+		}
+	case c.To == "":
+		if target.View, err = source.NewWorktree(ws.top); err != nil {
+			return err
+		}
+	}
+	items, anchors, err := relocate.Prepare(hist, head, mems)
+	if err != nil {
+		return err
+	}
+	res, err := gitblame.New(hist).Track(ctx, anchors, target)
+	if err != nil {
+		return err
+	}
+	if err := relocate.SetResults(items, res); err != nil {
+		return err
+	}
+	opt := relocate.Options{AcceptChanged: c.AcceptChanged, Commit: head.String(), Verified: now()}
+	files, err := relocate.Plan(items, opt)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		err = relocJSON(env.Stdout, items)
+	} else {
+		err = relocText(env.Stdout, items, g.style(env.Stdout))
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case c.DryRun:
+		for _, f := range files {
+			showEdit(env.Stdout, f)
+		}
+	case c.Fix && len(files) > 0:
+		unlock, err := ws.repo.Lock(ctx, 10*time.Second)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+		for _, f := range files {
+			p := filepath.Join(ws.top, filepath.FromSlash(f.Memory.Path))
+			if err := memfile.WriteFile(p, f.Old, f.New); err != nil {
+				return fmt.Errorf("%s: %w", f.Memory.Path, err)
+			}
+		}
+	}
+	if !c.JSON {
+		fmt.Fprintln(env.Stdout, relocSummary(items, files, c.Fix && !c.DryRun))
+	}
+	stale := false
+	for i := range items {
+		it := &items[i]
+		relocated := it.Action == relocate.Move || it.Action == relocate.Accept
+		stale = stale || it.Stale() || (relocated && (!c.Fix || c.DryRun))
+	}
+	switch {
+	case failed:
+		return silent(exitError)
+	case stale:
+		return silent(exitStale)
+	}
+	return nil
+}
+
+// now is the time recorded in relocated citations: SOURCE_DATE_EPOCH when
+// set (reproducible output, as for reproducible builds), else the clock.
+func now() time.Time {
+	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return time.Unix(n, 0).UTC()
+		}
+	}
+	return time.Now()
+}
+
+// memories resolves the arguments, or takes every memory.
+func (c *relocateCmd) memories(ctx context.Context, ws *workspace, env *Env) ([]*store.Memory, bool) {
+	if len(c.Memories) == 0 {
+		return ws.store.Memories, false
+	}
+	var mems []*store.Memory
+	failed := false
+	for _, arg := range c.Memories {
+		m, err := ws.resolve(ctx, arg)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "git-memcite: %v\n", err)
+			failed = true
+			continue
+		}
+		mems = append(mems, m)
+	}
+	return mems, failed
+}
+
+func loc(l gitblame.Location) string {
+	if l.LineEnd > l.Line {
+		return fmt.Sprintf("%s:%d-%d", l.Path, l.Line, l.LineEnd)
+	}
+	return fmt.Sprintf("%s:%d", l.Path, l.Line)
+}
+
+// relocText prints one line per citation that is not simply valid.
+func relocText(w io.Writer, items []relocate.Item, st render.Style) error {
+	for i := range items {
+		it := &items[i]
+		if it.Action == relocate.Skip || it.Action == relocate.Keep {
+			continue
+		}
+		r := &it.Result
+		head := fmt.Sprintf("%s: %s", it.Memory.Path, it.Citation.Location())
+		var msg string
+		switch it.Action {
+		case relocate.Move:
+			msg = fmt.Sprintf("%s %s (%s)", st.Green("moved to"), loc(r.Location), r.Status)
+		case relocate.Accept:
+			msg = fmt.Sprintf("%s %s (edited, %.2f similar)", st.Yellow("relocated to"), loc(r.Location), r.Similarity)
+		case relocate.Review:
+			msg = fmt.Sprintf("%s %s (edited, %.2f similar; relocate with --accept-changed)", st.Yellow("changed at"), loc(r.Location), r.Similarity)
+			if it.Err != nil {
+				msg = fmt.Sprintf("%s %s (%v)", st.Yellow("moved to"), loc(r.Location), it.Err)
+			}
+		case relocate.Unresolved:
+			if r.Status == gitblame.Ambiguous {
+				var cs []string
+				for _, c := range r.Candidates {
+					cs = append(cs, loc(c))
+				}
+				msg = fmt.Sprintf("%s: %s", st.Red("ambiguous"), strings.Join(cs, ", "))
+			} else {
+				msg = st.Red("gone")
+				if r.GoneIn != nil {
+					msg += " in " + r.GoneIn.Where()
+				}
+				if r.LastSeen != nil {
+					msg += fmt.Sprintf("; last seen in %s", r.LastSeen.Hash.Short())
+				}
+			}
+		}
+		fmt.Fprintf(w, "%s: %s\n", render.Safe(head), render.Safe(msg))
+		if r.Route != gitblame.RouteStepwise || it.BaseSource != gitblame.BaseCommit {
+			fmt.Fprintf(w, "  from %s (%s), %s\n", baseName(it), it.BaseSource, r.Route)
+		}
+		if r.Note != "" {
+			fmt.Fprintf(w, "  note: %s\n", render.Safe(r.Note))
+		}
+	}
+	return nil
+}
+
+func baseName(it *relocate.Item) string {
+	if it.Base.IsZero() {
+		return "no base commit"
+	}
+	return it.Base.Short()
+}
+
+func relocSummary(items []relocate.Item, files []relocate.File, wrote bool) string {
+	count := map[relocate.Action]int{}
+	for i := range items {
+		count[items[i].Action]++
+	}
+	moved := count[relocate.Move] + count[relocate.Accept]
+	verb := "to relocate (use --fix)"
+	if wrote {
+		verb = fmt.Sprintf("relocated in %d file(s)", len(files))
+	}
+	return fmt.Sprintf("%d citation(s) in place, %d %s, %d edited (review), %d gone or ambiguous",
+		count[relocate.Keep], moved, verb, count[relocate.Review], count[relocate.Unresolved])
+}
+
+type relocItemJSON struct {
+	Memory      string          `json:"memory"`
+	Citation    string          `json:"citation"`
+	Action      relocate.Action `json:"action"`
+	Status      gitblame.Status `json:"status,omitempty"`
+	Location    string          `json:"location,omitempty"`
+	Similarity  float64         `json:"similarity,omitempty"`
+	Snippet     bool            `json:"snippet_found,omitempty"`
+	Candidates  []string        `json:"candidates,omitempty"`
+	Route       gitblame.Route  `json:"route,omitempty"`
+	Base        string          `json:"base,omitempty"`
+	BaseSource  string          `json:"base_source,omitempty"`
+	GoneIn      string          `json:"gone_in,omitempty"`
+	LastSeen    string          `json:"last_seen,omitempty"`
+	Blame       string          `json:"blame,omitempty"`
+	Note        string          `json:"note,omitempty"`
+	Fields      map[string]any  `json:"fields,omitempty"`
+	FieldsError string          `json:"fields_error,omitempty"`
+}
+
+func relocJSON(w io.Writer, items []relocate.Item) error {
+	out := []relocItemJSON{}
+	for i := range items {
+		it := &items[i]
+		j := relocItemJSON{Memory: it.Memory.Path, Citation: it.Citation.Location(), Action: it.Action}
+		if it.Action != relocate.Skip {
+			r := &it.Result
+			j.Status, j.Route, j.Similarity, j.Snippet, j.Note = r.Status, r.Route, r.Similarity, r.SnippetFound, r.Note
+			if r.Location.Path != "" {
+				j.Location = loc(r.Location)
+			}
+			for _, c := range r.Candidates {
+				j.Candidates = append(j.Candidates, loc(c))
+			}
+			if !it.Base.IsZero() {
+				j.Base = it.Base.String()
+			}
+			j.BaseSource = it.BaseSource.String()
+			if r.GoneIn != nil {
+				j.GoneIn = r.GoneIn.Where()
+			}
+			if r.LastSeen != nil {
+				j.LastSeen = r.LastSeen.Hash.String()
+			}
+			if b := r.Blame(); b != nil {
+				j.Blame = b.Kind.String() + " in " + b.Where()
+			}
+		}
+		if len(it.Fields) > 0 {
+			j.Fields = map[string]any{}
+			for _, f := range it.Fields {
+				j.Fields[f.Key] = f.Value
+			}
+		}
+		if it.Err != nil {
+			j.FieldsError = it.Err.Error()
+		}
+		out = append(out, j)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// showEdit prints the lines of a memory file that an edit changes, as a
+// minimal unified-style hunk.
+func showEdit(w io.Writer, f relocate.File) {
+	a := strings.SplitAfter(string(f.Old), "\n")
+	b := strings.SplitAfter(string(f.New), "\n")
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	s := 0
+	for s < len(a)-p && s < len(b)-p && a[len(a)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	fmt.Fprintf(w, "--- %s\n+++ %s\n@@ -%d +%d @@\n", f.Memory.Path, f.Memory.Path, p+1, p+1)
+	for _, l := range a[p : len(a)-s] {
+		fmt.Fprintf(w, "-%s", render.Safe(strings.TrimRight(l, "\r\n"))+"\n")
+	}
+	for _, l := range b[p : len(b)-s] {
+		fmt.Fprintf(w, "+%s", render.Safe(strings.TrimRight(l, "\r\n"))+"\n")
+	}
+}

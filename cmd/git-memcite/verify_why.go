@@ -1,0 +1,174 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/githistory"
+	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/relocate"
+	"github.com/git-memcite/git-memcite/internal/render"
+	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/verify"
+)
+
+// HistoryFlags are verify's options that use the history of the cited
+// files.
+type HistoryFlags struct {
+	Why    bool `name:"why" help:"For each stale citation, name the commit that broke it (moved, edited or deleted its lines) and where the lines are now."`
+	Record bool `name:"record" help:"Record the current commit and time in every valid citation (commit and verified fields), the base later relocations start from."`
+}
+
+// staleMemories returns the memories with stale citations and, per memory,
+// the indexes of those citations.
+func staleMemories(rep *verify.Report) ([]*store.Memory, map[*store.Memory]map[int]bool) {
+	var mems []*store.Memory
+	stale := map[*store.Memory]map[int]bool{}
+	for i := range rep.Memories {
+		mr := &rep.Memories[i]
+		for _, c := range mr.Citations {
+			if c.Status != verify.Stale {
+				continue
+			}
+			if stale[mr.Memory] == nil {
+				stale[mr.Memory] = map[int]bool{}
+				mems = append(mems, mr.Memory)
+			}
+			stale[mr.Memory][c.Citation.Index] = true
+		}
+	}
+	return mems, stale
+}
+
+// explain prints, for every stale citation, the step of history that made
+// it stale (verify --why). It tracks the citations from their inferred
+// base to the content verify checked: HEAD and the working tree, the
+// index with --staged, or the commit of --rev.
+func explain(ctx context.Context, ws *workspace, sf SourceFlags, rep *verify.Report, w io.Writer) error {
+	if ws.repo == nil {
+		return fmt.Errorf("--why needs a git repository")
+	}
+	mems, stale := staleMemories(rep)
+	if len(mems) == 0 {
+		return nil
+	}
+	hist, err := githistory.Open(ws.top)
+	if err != nil {
+		return err
+	}
+	defer hist.Close()
+	rev := "HEAD"
+	if sf.Rev != "" {
+		rev = sf.Rev
+	}
+	head, err := hist.Resolve(rev)
+	if err != nil {
+		return fmt.Errorf("%s: %w", rev, err)
+	}
+	target := gitblame.Target{Commit: head}
+	if sf.Rev == "" {
+		target.View = ws.src
+	}
+	items, anchors, err := relocate.Prepare(hist, head, mems)
+	if err != nil {
+		return err
+	}
+	res, err := gitblame.New(hist).Track(ctx, anchors, target)
+	if err != nil {
+		return err
+	}
+	if err := relocate.SetResults(items, res); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nWhy:")
+	for i := range items {
+		it := &items[i]
+		if !stale[it.Memory][it.Citation.Index] || it.Action == relocate.Skip {
+			continue
+		}
+		r := &it.Result
+		msg := ""
+		switch b := r.Blame(); {
+		case b != nil:
+			msg = fmt.Sprintf("%s in %s", b.Kind, b.Where())
+		case r.Status == gitblame.Unchanged:
+			msg = "the cited lines did not change since " + baseName(it) + "; the citation was already wrong there"
+		default:
+			msg = "no change found in the history"
+		}
+		switch r.Status {
+		case gitblame.Moved, gitblame.Changed:
+			msg += fmt.Sprintf("; now at %s (%s)", loc(r.Location), r.Status)
+		case gitblame.Ambiguous:
+			msg += "; now ambiguous"
+		case gitblame.Gone:
+			if r.LastSeen != nil {
+				msg += fmt.Sprintf("; last seen in %s", r.LastSeen.Hash.Short())
+			}
+		}
+		fmt.Fprintf(w, "  %s: %s: %s\n", render.Safe(it.Memory.Path), render.Safe(it.Citation.Location()), render.Safe(msg))
+	}
+	return nil
+}
+
+// record writes the current commit and time into every valid citation
+// written as a mapping (verify --record).
+func record(ctx context.Context, ws *workspace, rep *verify.Report, env *Env) error {
+	if ws.repo == nil {
+		return fmt.Errorf("--record needs a git repository")
+	}
+	head, ok, err := ws.repo.Head()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("--record needs a commit to record (the repository has none)")
+	}
+	stamp := memfile.Timestamp(now().UTC().Format(time.RFC3339))
+	unlock, err := ws.repo.Lock(ctx, 10*time.Second)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	n := 0
+	for i := range rep.Memories {
+		mr := &rep.Memories[i]
+		f := mr.Memory.File
+		if f == nil {
+			continue
+		}
+		var edits []memfile.Edit
+		for _, c := range mr.Citations {
+			if c.Status != verify.Valid || c.Citation.Form != memfile.FormMapping {
+				continue
+			}
+			es, err := f.SetCitation(c.Citation.Index,
+				memfile.Field{Key: "commit", Value: head.String()},
+				memfile.Field{Key: "verified", Value: stamp})
+			if err != nil {
+				return fmt.Errorf("%s: %w", mr.Memory.Path, err)
+			}
+			edits = append(edits, es...)
+		}
+		if len(edits) == 0 {
+			continue
+		}
+		out, _, err := memfile.Rewrite(f, edits)
+		if err != nil {
+			return err
+		}
+		if string(out) == string(f.Src) {
+			continue
+		}
+		if err := memfile.WriteFile(filepath.Join(ws.top, filepath.FromSlash(mr.Memory.Path)), f.Src, out); err != nil {
+			return fmt.Errorf("%s: %w", mr.Memory.Path, err)
+		}
+		n++
+	}
+	fmt.Fprintf(env.Stderr, "recorded commit %s in %d memory file(s)\n", head.String()[:7], n)
+	return nil
+}

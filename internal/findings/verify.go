@@ -1,0 +1,99 @@
+package findings
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/verify"
+)
+
+// FromVerify turns a verification report into findings: one per stale
+// citation, one per memory that could not be read, one per parse warning.
+func FromVerify(command string, rep *verify.Report) *Report {
+	s := rep.Summary()
+	out := &Report{Command: command, Source: rep.Source, Findings: []Finding{}}
+	out.Summary.Memories = s.Memories
+	out.Summary.Citations = s.Citations
+	out.Summary.DurationMS = float64(rep.Elapsed.Microseconds()) / 1000
+	for i := range rep.Memories {
+		m := &rep.Memories[i]
+		if err := m.Err(); err != nil {
+			f := Finding{RuleID: RuleMalformedMemory, Level: Error, MemoryID: m.Memory.ID, MemoryFile: m.Memory.Path}
+			var pe *memfile.ParseError
+			if errors.As(err, &pe) {
+				f.MemoryLine, f.Message = pe.Line, "memory cannot be parsed: "+pe.Msg
+			} else {
+				f.Message = "memory cannot be read: " + err.Error()
+			}
+			f.Fingerprint = Fingerprint(f.RuleID, f.MemoryFile, f.Message)
+			out.Findings = append(out.Findings, f)
+			continue
+		}
+		if m.Memory.File != nil {
+			for _, d := range m.Memory.File.Warnings {
+				f := Finding{RuleID: RuleMemoryWarning, Level: Warning, MemoryID: m.Memory.ID,
+					MemoryFile: m.Memory.Path, MemoryLine: d.Line, Message: d.Msg}
+				f.Fingerprint = Fingerprint(f.RuleID, f.MemoryFile, d.Msg)
+				out.Findings = append(out.Findings, f)
+			}
+		}
+		seen := map[string]int{}
+		for _, c := range m.Citations {
+			if c.Status != verify.Stale {
+				continue
+			}
+			rule := RuleFor(c.Reason)
+			f := Finding{
+				RuleID: rule, Level: Error, MemoryID: m.Memory.ID, MemoryFile: m.Memory.Path,
+				MemoryLine: c.Citation.SrcLine, CitedPath: c.Citation.Path,
+				Message: fmt.Sprintf("stale citation of %s: %s", c.Citation.Location(), c.Reason),
+			}
+			if c.Citation.HasLine && c.Citation.Line > 0 {
+				f.CitedLine = c.Citation.Line
+				if c.Citation.LineEnd > c.Citation.Line {
+					f.CitedEndLine = c.Citation.LineEnd
+				}
+			}
+			key := citationKey(c.Citation)
+			seen[key]++
+			if n := seen[key]; n > 1 { // the same citation twice in one memory
+				key += "\x00" + strconv.Itoa(n)
+			}
+			f.Fingerprint = Fingerprint(rule, f.MemoryFile, key)
+			out.Findings = append(out.Findings, f)
+		}
+	}
+	Sort(out.Findings)
+	out.Count()
+	return out
+}
+
+// citationKey identifies a citation within its memory, without the line of
+// the memory where it is written.
+func citationKey(c memfile.Citation) string {
+	k := c.Location()
+	if c.HasSnippet {
+		k += "\x00" + c.Snippet
+	}
+	return k
+}
+
+// RuleFor classifies a stale reason of package verify.
+func RuleFor(reason string) string {
+	switch {
+	case strings.HasPrefix(reason, "File not found"), reason == "Empty path", strings.HasPrefix(reason, "Not a file"):
+		return RuleFileNotFound
+	case strings.HasPrefix(reason, "Path traversal"):
+		return RulePathTraversal
+	case strings.HasPrefix(reason, "Line "), strings.HasPrefix(reason, "Invalid line"):
+		return RuleLineOutOfRange
+	case strings.HasPrefix(reason, "Snippet mismatch"):
+		return RuleSnippetMismatch
+	case strings.HasPrefix(reason, "Cannot read file"):
+		return RuleUnreadable
+	}
+	return RuleStaleUnspecified
+}

@@ -1,0 +1,224 @@
+package gitblame
+
+import (
+	"fmt"
+
+	"github.com/git-memcite/git-memcite/internal/source"
+	"sort"
+	"strings"
+)
+
+// finish fills in a citation's Result from its tracked lines at the final
+// version.
+func (t *Tracker) finish(c *citation, final *version) {
+	r := &c.res
+	if !c.started {
+		return
+	}
+	byPath := map[string][]*line{}
+	for _, l := range c.lines {
+		if l.alive {
+			byPath[l.path] = append(byPath[l.path], l)
+		}
+	}
+	if len(byPath) == 0 {
+		var cands []Location
+		for _, s := range c.shadows {
+			if s.alive {
+				cands = append(cands, Location{Path: s.path, Line: s.idx + 1, LineEnd: s.idx + 1, Score: s.score})
+			}
+		}
+		if len(cands) > 1 {
+			r.Status = Ambiguous
+			r.Candidates = cands
+			return
+		}
+		if len(cands) == 1 {
+			// The other candidates died on the way: still no evidence which
+			// one is the cited line, so keep it ambiguous.
+			r.Status = Ambiguous
+			r.Candidates = cands
+			return
+		}
+		r.Status = Gone
+		return
+	}
+	// The path holding most lines wins; ties go to the earliest line.
+	var best string
+	for p, ls := range byPath {
+		if best == "" || len(ls) > len(byPath[best]) || (len(ls) == len(byPath[best]) && ls[0].k < byPath[best][0].k) {
+			best = p
+		}
+	}
+	ls := byPath[best]
+	sort.Slice(ls, func(i, j int) bool { return ls[i].idx < ls[j].idx })
+	first, last := ls[0].idx, ls[len(ls)-1].idx
+	r.Location = Location{Path: best, Line: first + 1, LineEnd: last + 1, Score: 1}
+	for _, l := range ls {
+		r.Location.Score = min(r.Location.Score, l.score)
+	}
+	if h, ok, err := t.entry(final, best); err == nil && ok {
+		if tx, err := t.text(h); err == nil && last < len(tx.raw) {
+			r.Text = append([]string(nil), tx.raw[first:last+1]...)
+		}
+	}
+	sum := 0.0
+	sameKeys := true
+	var sameRaw bool
+	for _, l := range c.lines {
+		if !l.alive || l.path != best {
+			sameKeys = false
+			continue
+		}
+		sum += similarity(l.orig, l.cur)
+		if l.cur != l.orig {
+			sameKeys = false
+		}
+	}
+	sameRaw = sameKeys
+	if sameKeys {
+		// Compare raw text: reindentation keeps keys but changes raw lines.
+		for i, l := range c.lines {
+			if l.raw != c.origRaw[i] {
+				sameRaw = false
+			}
+		}
+	}
+	contiguous := last-first == len(c.lines)-1 && len(ls) == len(c.lines)
+	r.Similarity = sum / float64(len(c.lines))
+	r.SnippetFound = c.snippet != "" && strings.Contains(c.joined(), c.snippet)
+	switch {
+	case sameRaw && contiguous && best == c.a.Path && first+1 == c.a.Line:
+		r.Status = Unchanged
+	case sameRaw && contiguous:
+		r.Status = Moved
+	default:
+		r.Status = Changed
+	}
+	if n := len(c.lines) - len(ls); n > 0 {
+		r.Note = strings.TrimSpace(r.Note + fmt.Sprintf(" %d of %d cited lines not found at %s", n, len(c.lines), best))
+	}
+}
+
+// contentSearch places a citation whose base commit is missing by looking
+// for its text in the final version: first at its path, then, if the text
+// is distinctive (40 alphanumerics or more), in every file.
+func (t *Tracker) contentSearch(v *version, c *citation) error {
+	r := &c.res
+	r.Route = RouteContentSearch
+	r.Note = "base commit unknown or missing: searched " + describe(v) + " for the cited text"
+	want := make([]string, 0, len(c.a.Text))
+	for _, l := range c.a.Text {
+		want = append(want, normalize(l))
+	}
+	if len(want) == 0 && c.snippet != "" {
+		want = strings.Split(c.snippet, "\n")
+	}
+	if len(want) == 0 {
+		r.Status = Gone
+		r.Note += "; the citation has no text to search for"
+		return nil
+	}
+	exact := len(c.a.Text) > 0
+	search := func(p string) ([]Location, error) {
+		h, ok, err := t.entry(v, p)
+		if err != nil || !ok {
+			return nil, err
+		}
+		tx, err := t.text(h)
+		if err != nil {
+			return nil, err
+		}
+		var out []Location
+		for i := 0; i+len(want) <= len(tx.keys); i++ {
+			hit := true
+			for k, w := range want {
+				key := tx.keys[i+k]
+				if exact || len(want) > 1 && k > 0 && k < len(want)-1 {
+					hit = key == w
+				} else if len(want) == 1 {
+					hit = strings.Contains(key, w)
+				} else if k == 0 {
+					hit = strings.HasSuffix(key, w)
+				} else {
+					hit = strings.HasPrefix(key, w)
+				}
+				if !hit {
+					break
+				}
+			}
+			if hit {
+				out = append(out, Location{Path: p, Line: i + 1, LineEnd: i + len(want), Score: 1})
+			}
+		}
+		return out, nil
+	}
+	p, err := source.Clean(c.a.Path)
+	var hits []Location
+	if err == nil {
+		if hits, err = search(p); err != nil {
+			return err
+		}
+	}
+	if len(hits) == 0 && alnum(strings.Join(want, "")) >= 40 {
+		paths, err := t.listAll(v)
+		if err != nil {
+			return err
+		}
+		for _, q := range paths {
+			hs, err := search(q)
+			if err != nil {
+				return err
+			}
+			hits = append(hits, hs...)
+		}
+	}
+	switch len(hits) {
+	case 0:
+		r.Status = Gone
+	case 1:
+		r.Location = hits[0]
+		h, _, _ := t.entry(v, hits[0].Path)
+		if tx, err := t.text(h); err == nil {
+			r.Text = append([]string(nil), tx.raw[hits[0].Line-1:hits[0].LineEnd]...)
+		}
+		r.Similarity = 1
+		r.SnippetFound = c.snippet != ""
+		if hits[0].Path == c.a.Path && hits[0].Line == c.a.Line {
+			r.Status = Unchanged
+		} else {
+			r.Status = Moved
+		}
+	default:
+		r.Status = Ambiguous
+		r.Candidates = hits
+	}
+	return nil
+}
+
+func describe(v *version) string {
+	if v.commit != nil {
+		return "commit " + v.commit.Hash.Short()
+	}
+	return v.view.Name()
+}
+
+func (t *Tracker) listAll(v *version) ([]string, error) {
+	if v.commit != nil {
+		files, err := t.h.Files(v.commit.Tree)
+		if err != nil {
+			return nil, fmt.Errorf("gitblame: listing %s: %w", v.commit.Hash.Short(), err)
+		}
+		out := make([]string, 0, len(files))
+		for p := range files {
+			out = append(out, p)
+		}
+		sort.Strings(out)
+		return out, nil
+	}
+	ps, err := v.view.List("")
+	if err != nil {
+		return nil, fmt.Errorf("gitblame: listing %s: %w", v.view.Name(), err)
+	}
+	return ps, nil
+}

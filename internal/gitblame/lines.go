@@ -1,0 +1,318 @@
+package gitblame
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
+)
+
+// text is a file split into lines, with the normalized keys the diff and
+// the scoring work on.
+type text struct {
+	raw  []string // lines without their line ending ("\r\n" or "\n")
+	keys []string // whitespace-collapsed, trimmed lines
+	ids  []rune   // interned keys, set when first diffed
+}
+
+// splitText splits content into lines. A final line without a newline is a
+// line; "\r\n" and "\n" both end a line, so a CRLF conversion does not
+// change any line.
+func splitText(b []byte) *text {
+	s := string(b)
+	if s == "" {
+		return &text{}
+	}
+	s = strings.TrimSuffix(s, "\n")
+	raw := strings.Split(s, "\n")
+	keys := make([]string, len(raw))
+	for i, l := range raw {
+		l = strings.TrimSuffix(l, "\r")
+		raw[i] = l
+		keys[i] = normalize(l)
+	}
+	return &text{raw: raw, keys: keys}
+}
+
+// normalize trims a line and collapses each run of white space to one
+// space, so that reindentation and trailing blanks do not count as edits
+// in the line diff. It allocates only when something changes inside.
+func normalize(s string) string {
+	s = strings.TrimSpace(s)
+	clean := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\t' || c == '\r' || c == '\v' || c == '\f' || (c == ' ' && i+1 < len(s) && s[i+1] == ' ') {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var sb strings.Builder
+	sb.Grow(len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' {
+			space = true
+			continue
+		}
+		if space {
+			sb.WriteByte(' ')
+			space = false
+		}
+		sb.WriteByte(c)
+	}
+	return sb.String()
+}
+
+// alnum counts the letters and digits of s.
+func alnum(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			n++
+		}
+	}
+	return n
+}
+
+var trivialLines = map[string]bool{
+	"return nil": true, "return": true, "return err": true, "return nil, err": true,
+	"return false": true, "return true": true, "break": true, "continue": true,
+	"default:": true, "} else {": true, "else {": true, "end": true, "});": true,
+	"})": true, "*/": true, "/*": true, "//": true, "#": true, "else:": true,
+	"pass": true, "return 0": true, "return -1": true, "}()": true, ")": true,
+}
+
+// trivial reports whether a normalized line carries too little text to be
+// recognised on its own (braces, blank lines, "return nil"): such lines are
+// only relocated through their context.
+func trivial(key string) bool {
+	return alnum(key) < 3 || trivialLines[key]
+}
+
+// weak reports whether a normalized line is too short to be followed into
+// another file on its own (git blame -C's 20 alphanumerics floor).
+func weak(key string) bool { return alnum(key) < 20 }
+
+// Op is the kind of a line-diff run.
+type Op int8
+
+// Line-diff run kinds.
+const (
+	OpEqual Op = iota
+	OpDelete
+	OpInsert
+)
+
+// Run is a maximal stretch of lines with the same Op in a line diff. Old
+// and New are the 0-based first lines in the old and new text; N is the
+// number of lines.
+type Run struct {
+	Op       Op
+	Old, New int
+	N        int
+}
+
+// interner gives every distinct line key a rune, so that a line diff is a
+// diff of rune slices (go-diff's line mode, without re-splitting text).
+type interner map[string]rune
+
+// runes returns the rune of each key. It skips the surrogate range, as
+// go-diff's own line hashing does, so every rune is valid.
+func (in interner) runes(keys []string) []rune {
+	out := make([]rune, len(keys))
+	for i, k := range keys {
+		r, ok := in[k]
+		if !ok {
+			r = rune(len(in))
+			if r >= 0xD800 {
+				r += 0x800
+			}
+			in[k] = r
+		}
+		out[i] = r
+	}
+	return out
+}
+
+// diffKeys computes a line diff of two line slices with go-diff's Myers
+// implementation in line mode (each distinct line is one rune) and no
+// timeout, so the result is deterministic.
+func diffKeys(a, b []string) []Run {
+	in := interner{}
+	return diffRunes(in.runes(a), in.runes(b))
+}
+
+func diffRunes(ra, rb []rune) []Run {
+	dmp := diffmatchpatch.New()
+	dmp.DiffTimeout = 0
+	diffs := dmp.DiffMainRunes(ra, rb, false)
+	var runs []Run
+	oi, ni := 0, 0
+	for _, d := range diffs {
+		n := utf8.RuneCountInString(d.Text)
+		if n == 0 {
+			continue
+		}
+		var r Run
+		switch d.Type {
+		case diffmatchpatch.DiffEqual:
+			r = Run{Op: OpEqual, Old: oi, New: ni, N: n}
+			oi += n
+			ni += n
+		case diffmatchpatch.DiffDelete:
+			r = Run{Op: OpDelete, Old: oi, New: ni, N: n}
+			oi += n
+		case diffmatchpatch.DiffInsert:
+			r = Run{Op: OpInsert, Old: oi, New: ni, N: n}
+			ni += n
+		}
+		if k := len(runs) - 1; k >= 0 && runs[k].Op == r.Op {
+			runs[k].N += n
+			continue
+		}
+		runs = append(runs, r)
+	}
+	return runs
+}
+
+// lineMap maps the lines of one blob to the lines of another.
+type lineMap struct {
+	fwd      []int  // old line -> new line, -1 if deleted
+	inserted []bool // new line was inserted (not in an Equal run)
+	hunkOf   []int  // old line -> index of its hunk in hunks, -1 if equal
+	// weak marks old trivial lines (braces, blank lines) in Equal runs
+	// made only of trivial lines or at the edge of a run next to a hunk:
+	// Myers aligns those arbitrarily, so they are re-scored with their
+	// context instead of trusted.
+	weak []bool
+	// weakNew marks the new lines those weak runs map to.
+	weakNew []bool
+	hunks   []hunk
+}
+
+// hunk is a change region: old lines [OldStart,OldEnd) were replaced by new
+// lines [NewStart,NewEnd) (either may be empty).
+type hunk struct{ OldStart, OldEnd, NewStart, NewEnd int }
+
+func buildMap(a, b *text) *lineMap {
+	return buildMapRuns(a, b, diffKeys(a.keys, b.keys))
+}
+
+func buildMapRuns(a, b *text, runs []Run) *lineMap {
+	m := &lineMap{
+		fwd:      make([]int, len(a.keys)),
+		inserted: make([]bool, len(b.keys)),
+		hunkOf:   make([]int, len(a.keys)),
+		weak:     make([]bool, len(a.keys)),
+		weakNew:  make([]bool, len(b.keys)),
+	}
+	for i := range m.fwd {
+		m.fwd[i] = -1
+		m.hunkOf[i] = -1
+	}
+	cur := -1
+	for ri, r := range runs {
+		switch r.Op {
+		case OpEqual:
+			for k := 0; k < r.N; k++ {
+				m.fwd[r.Old+k] = r.New + k
+			}
+			// Trivial lines at the edges of an Equal run next to a hunk
+			// are "sliders": Myers could as well have aligned them with
+			// an identical line at the other end of the hunk.
+			weak := func(k int) {
+				m.weak[r.Old+k] = true
+				m.weakNew[r.New+k] = true
+			}
+			if ri > 0 {
+				for k := 0; k < r.N && trivial(a.keys[r.Old+k]); k++ {
+					weak(k)
+				}
+			}
+			if ri < len(runs)-1 {
+				for k := r.N - 1; k >= 0 && trivial(a.keys[r.Old+k]); k-- {
+					weak(k)
+				}
+			}
+			strong := false
+			for k := 0; k < r.N; k++ {
+				strong = strong || !trivial(a.keys[r.Old+k])
+			}
+			// A run of one or two lines between two hunks is as likely a
+			// coincidence as a lineage (swapped blocks ending alike).
+			short := r.N <= 2 && ri > 0 && ri < len(runs)-1
+			if !strong || short {
+				for k := 0; k < r.N; k++ {
+					weak(k)
+				}
+			}
+			cur = -1
+		case OpDelete, OpInsert:
+			if cur < 0 {
+				m.hunks = append(m.hunks, hunk{r.Old, r.Old, r.New, r.New})
+				cur = len(m.hunks) - 1
+			}
+			h := &m.hunks[cur]
+			if r.Op == OpDelete {
+				h.OldEnd = r.Old + r.N
+				for k := 0; k < r.N; k++ {
+					m.hunkOf[r.Old+k] = cur
+				}
+			} else {
+				h.NewEnd = r.New + r.N
+				for k := 0; k < r.N; k++ {
+					m.inserted[r.New+k] = true
+				}
+			}
+		}
+	}
+	markSliders(m, a, b, runs)
+	return m
+}
+
+// markSliders marks as weak the lines of Equal runs that a neighbouring
+// hunk could slide over: when a deleted (or inserted) block ends with the
+// same lines that follow it, Myers may as well have deleted the copy after
+// it, so those lines' lineage is a coin toss (swapped functions that end
+// alike, "return f / }"). Weak lines are re-scored with their context.
+func markSliders(m *lineMap, a, b *text, runs []Run) {
+	weak := func(e Run, k int) {
+		m.weak[e.Old+k] = true
+		m.weakNew[e.New+k] = true
+	}
+	for ri, r := range runs {
+		if r.Op == OpEqual {
+			continue
+		}
+		keys, start := a.keys, r.Old
+		if r.Op == OpInsert {
+			keys, start = b.keys, r.New
+		}
+		if ri+1 < len(runs) && runs[ri+1].Op == OpEqual {
+			e := runs[ri+1]
+			es := e.Old
+			if r.Op == OpInsert {
+				es = e.New
+			}
+			for k := 0; k < e.N && keys[start+k] == keys[es+k]; k++ {
+				weak(e, k)
+			}
+		}
+		if ri > 0 && runs[ri-1].Op == OpEqual {
+			e := runs[ri-1]
+			ee := e.Old + e.N
+			if r.Op == OpInsert {
+				ee = e.New + e.N
+			}
+			for k := 1; k <= e.N && keys[start+r.N-k] == keys[ee-k]; k++ {
+				weak(e, e.N-k)
+			}
+		}
+	}
+}

@@ -1,0 +1,607 @@
+package gitblame
+
+import (
+	"context"
+	"crypto/sha1"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/git-memcite/git-memcite/internal/source"
+)
+
+// Anchor is one citation to follow: lines Line..LineEnd (1-based,
+// inclusive; LineEnd 0 means Line) of Path at commit Base.
+type Anchor struct {
+	Path    string
+	Line    int
+	LineEnd int
+	// Snippet is the cited text, if the citation has one. It is matched as
+	// a substring of the cited lines after trimming and collapsing white
+	// space.
+	Snippet string
+	// Text optionally holds the cited lines as they were when cited. It
+	// is used to find the lines in Base if they are not at Line there, and
+	// to search the target when Base is missing.
+	Text []string
+	// Base is the commit the citation was made or last verified at. A zero
+	// or missing Base makes the tracker search the target's content.
+	Base Hash
+}
+
+func (a Anchor) end() int {
+	if a.LineEnd < a.Line {
+		return a.Line
+	}
+	return a.LineEnd
+}
+
+// Target is where anchors are tracked to: a commit and, optionally, a
+// content view (index or working tree) reached from it in a final step.
+type Target struct {
+	Commit Hash
+	View   source.Source
+}
+
+// Tracker follows anchors through a repository's history. It caches blobs
+// and line maps, so reuse one Tracker for many calls on one repository. It
+// is not safe for concurrent use.
+type Tracker struct {
+	h      History
+	intern interner
+	texts  map[Hash]*text
+	maps   map[[2]Hash]*lineMap
+	bigram map[string][]uint16
+}
+
+// New returns a Tracker reading from h.
+func New(h History) *Tracker {
+	return &Tracker{
+		h:      h,
+		intern: interner{},
+		texts:  map[Hash]*text{},
+		maps:   map[[2]Hash]*lineMap{},
+		bigram: map[string][]uint16{},
+	}
+}
+
+// version is one side of a step: a commit or a content view.
+type version struct {
+	commit *Commit
+	view   source.Source
+	// viewHash caches the git blob hash of view files.
+	viewHash map[string]viewEntry
+}
+
+type viewEntry struct {
+	h  Hash
+	ok bool
+}
+
+func (v *version) event(kind EventKind) *Event {
+	if v.commit != nil {
+		return &Event{Kind: kind, Commit: v.commit}
+	}
+	return &Event{Kind: kind, View: v.view.Name()}
+}
+
+// line is one tracked line of a citation.
+type line struct {
+	cit    *citation
+	k      int    // index in the citation's range
+	path   string // current path
+	idx    int    // current 0-based line
+	orig   string // normalized original text
+	cur    string // normalized current text
+	raw    string // current raw text
+	alive  bool
+	shadow bool // a candidate of an ambiguous line, not the line itself
+	score  float64
+}
+
+type citation struct {
+	a       Anchor
+	res     Result
+	lines   []*line
+	shadows []*line
+	snippet string // normalized snippet lines joined by "\n"
+	origRaw []string
+	started bool
+	gone    bool
+}
+
+// Track follows each anchor to the target and returns one Result per
+// anchor, in order. Anchors sharing a base commit share the walk, the
+// blobs and the line diffs. Errors are returned only for repository
+// failures; citations that cannot be followed are reported in their
+// Result.
+func (t *Tracker) Track(ctx context.Context, anchors []Anchor, target Target) ([]Result, error) {
+	tc, err := t.h.Commit(target.Commit)
+	if err != nil {
+		return nil, fmt.Errorf("gitblame: target commit: %w", err)
+	}
+	cits := make([]*citation, len(anchors))
+	for i, a := range anchors {
+		c := &citation{a: a}
+		c.snippet = normalizeSnippet(a.Snippet)
+		cits[i] = c
+	}
+
+	// Group anchors by base; find the bases on the first-parent chain.
+	bases := map[Hash][]*citation{}
+	var missing []*citation
+	for _, c := range cits {
+		if c.a.Base.IsZero() {
+			missing = append(missing, c)
+			continue
+		}
+		bases[c.a.Base] = append(bases[c.a.Base], c)
+	}
+	for b, cs := range bases {
+		if _, err := t.h.Commit(b); err != nil {
+			if !errors.Is(err, ErrNotFound) {
+				return nil, fmt.Errorf("gitblame: base commit %s: %w", b.Short(), err)
+			}
+			missing = append(missing, cs...)
+			delete(bases, b)
+		}
+	}
+	chain, err := t.chain(ctx, tc, bases)
+	if err != nil {
+		return nil, err
+	}
+	pos := make(map[Hash]int, len(chain))
+	for i, c := range chain {
+		pos[c.Hash] = i
+	}
+	start := len(chain)
+	var oneShot []*citation
+	for b, cs := range bases {
+		if i, ok := pos[b]; ok {
+			start = min(start, i)
+			continue
+		}
+		oneShot = append(oneShot, cs...)
+	}
+
+	final := &version{commit: tc}
+	// Stepwise walk.
+	if start < len(chain) {
+		var live []*line
+		active := map[Hash][]*citation{}
+		for b, cs := range bases {
+			if _, ok := pos[b]; ok {
+				active[b] = cs
+			}
+		}
+		prev := &version{commit: chain[start]}
+		live, err = t.activate(prev, active[chain[start].Hash], RouteStepwise, live)
+		if err != nil {
+			return nil, err
+		}
+		lastBase := start
+		for b := range active {
+			lastBase = max(lastBase, pos[b])
+		}
+		for i := start + 1; i < len(chain); i++ {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if len(live) == 0 && i > lastBase {
+				// Every citation is settled (gone): the rest of the walk
+				// cannot change a result.
+				prev = &version{commit: tc}
+				break
+			}
+			next := &version{commit: chain[i]}
+			if live, err = t.step(prev, next, live); err != nil {
+				return nil, err
+			}
+			if cs := active[chain[i].Hash]; len(cs) > 0 {
+				if live, err = t.activate(next, cs, RouteStepwise, live); err != nil {
+					return nil, err
+				}
+			}
+			prev = next
+		}
+		final = prev
+		if target.View != nil {
+			view := &version{view: target.View, viewHash: map[string]viewEntry{}}
+			if _, err = t.step(prev, view, live); err != nil {
+				return nil, err
+			}
+			final = view
+		}
+	}
+	// One-shot for bases off the first-parent chain, one step per base.
+	byBase := map[Hash][]*citation{}
+	for _, c := range oneShot {
+		byBase[c.a.Base] = append(byBase[c.a.Base], c)
+	}
+	for b, cs := range byBase {
+		bc, err := t.h.Commit(b)
+		if err != nil {
+			return nil, fmt.Errorf("gitblame: base commit %s: %w", b.Short(), err)
+		}
+		from := &version{commit: bc}
+		live, err := t.activate(from, cs, RouteOneShot, nil)
+		if err != nil {
+			return nil, err
+		}
+		to := &version{commit: tc}
+		if live, err = t.step(from, to, live); err != nil {
+			return nil, err
+		}
+		if target.View != nil {
+			view := &version{view: target.View, viewHash: map[string]viewEntry{}}
+			if _, err = t.step(to, view, live); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(missing) > 0 {
+		fv := final
+		if target.View != nil && fv.view == nil {
+			fv = &version{view: target.View, viewHash: map[string]viewEntry{}}
+		}
+		for _, c := range missing {
+			if err := t.contentSearch(fv, c); err != nil {
+				return nil, err
+			}
+		}
+	}
+	out := make([]Result, len(cits))
+	for i, c := range cits {
+		if c.res.Route != RouteContentSearch {
+			t.finish(c, final)
+		}
+		out[i] = c.res
+	}
+	return out, nil
+}
+
+// chain returns the first-parent chain from the oldest base found (or the
+// root) to target, oldest first. It stops walking back once every base has
+// been seen.
+func (t *Tracker) chain(ctx context.Context, tc *Commit, bases map[Hash][]*citation) ([]*Commit, error) {
+	need := len(bases)
+	var rev []*Commit
+	c := tc
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		rev = append(rev, c)
+		if _, ok := bases[c.Hash]; ok {
+			need--
+		}
+		if need == 0 || len(c.Parents) == 0 {
+			break
+		}
+		p, err := t.h.Commit(c.Parents[0])
+		if err != nil {
+			if errors.Is(err, ErrNotFound) {
+				break // shallow history
+			}
+			return nil, fmt.Errorf("gitblame: walking first parents: %w", err)
+		}
+		c = p
+	}
+	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+		rev[i], rev[j] = rev[j], rev[i]
+	}
+	return rev, nil
+}
+
+// activate starts tracking the citations whose base is v.
+func (t *Tracker) activate(v *version, cs []*citation, route Route, live []*line) ([]*line, error) {
+	for _, c := range cs {
+		c.res.Route = route
+		c.res.Base = v.commit.Hash
+		c.started = true
+		p, err := source.Clean(c.a.Path)
+		if err != nil {
+			c.res.Note = "invalid path: " + err.Error()
+			c.gone = true
+			continue
+		}
+		bh, ok, err := t.entry(v, p)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			c.gone = true
+			c.res.Note = fmt.Sprintf("%s does not exist at base %s", p, v.commit.Hash.Short())
+			continue
+		}
+		tx, err := t.text(bh)
+		if err != nil {
+			return nil, err
+		}
+		first, last := c.a.Line-1, c.a.end()-1
+		if want := c.a.Text; len(want) > 0 && !matchesAt(tx, first, want) {
+			if at, ok := findText(tx, want, first); ok {
+				c.res.Note = fmt.Sprintf("cited text found at line %d of the base, not %d", at+1, first+1)
+				first, last = at, at+len(want)-1
+			}
+		}
+		if c.snippet != "" && len(c.a.Text) == 0 && !strings.Contains(strings.Join(window(tx, first, last), "\n"), c.snippet) {
+			// The snippet is not at the cited lines in the base either: the
+			// citation was already off when recorded. Follow the nearest
+			// occurrence of the snippet in the base instead, if there is one.
+			if at, ok := findSnippet(tx, c.snippet, first); ok {
+				c.res.Note = fmt.Sprintf("snippet found at line %d of the base, not %d", at+1, first+1)
+				last += at - first
+				first = at
+			}
+		}
+		if first < 0 || last >= len(tx.keys) {
+			c.gone = true
+			c.res.Note = fmt.Sprintf("lines %d-%d are outside %s at base (%d lines)", first+1, last+1, p, len(tx.keys))
+			continue
+		}
+		for i := first; i <= last; i++ {
+			l := &line{cit: c, k: i - first, path: p, idx: i, orig: tx.keys[i], cur: tx.keys[i], raw: tx.raw[i], alive: true, score: 1}
+			c.lines = append(c.lines, l)
+			c.origRaw = append(c.origRaw, tx.raw[i])
+			live = append(live, l)
+		}
+	}
+	return live, nil
+}
+
+// window returns the keys of lines first..last, clipped to the text.
+func window(tx *text, first, last int) []string {
+	first, last = max(first, 0), min(last, len(tx.keys)-1)
+	if first > last {
+		return nil
+	}
+	return tx.keys[first : last+1]
+}
+
+// findSnippet finds the line where a (normalized) snippet starts, nearest
+// to near; a snippet of several lines must match consecutive lines.
+func findSnippet(tx *text, snippet string, near int) (int, bool) {
+	parts := strings.Split(snippet, "\n")
+	best, found := 0, false
+	for i := 0; i+len(parts) <= len(tx.keys); i++ {
+		if !strings.Contains(strings.Join(tx.keys[i:i+len(parts)], "\n"), snippet) {
+			continue
+		}
+		if !found || abs(i-near) < abs(best-near) {
+			best, found = i, true
+		}
+	}
+	return best, found
+}
+
+func matchesAt(tx *text, at int, want []string) bool {
+	if at < 0 || at+len(want) > len(tx.keys) {
+		return false
+	}
+	for i, w := range want {
+		if tx.keys[at+i] != normalize(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// findText finds want in tx, nearest to near; ok is false if it is absent.
+func findText(tx *text, want []string, near int) (int, bool) {
+	best, found := 0, false
+	for i := 0; i+len(want) <= len(tx.keys); i++ {
+		if matchesAt(tx, i, want) && (!found || abs(i-near) < abs(best-near)) {
+			best, found = i, true
+		}
+	}
+	return best, found
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// entry returns the blob hash of path in v.
+func (t *Tracker) entry(v *version, p string) (Hash, bool, error) {
+	if v.commit != nil {
+		h, ok, err := t.h.Entry(v.commit.Tree, p)
+		if err != nil {
+			return h, false, fmt.Errorf("gitblame: %s at %s: %w", p, v.commit.Hash.Short(), err)
+		}
+		return h, ok, nil
+	}
+	if e, ok := v.viewHash[p]; ok {
+		return e.h, e.ok, nil
+	}
+	b, err := v.view.ReadFile(p)
+	if err != nil {
+		if errors.Is(err, source.ErrNotExist) || errors.Is(err, source.ErrNotRegular) || errors.Is(err, source.ErrOutside) {
+			v.viewHash[p] = viewEntry{}
+			return ZeroHash, false, nil
+		}
+		return ZeroHash, false, fmt.Errorf("gitblame: reading %s from %s: %w", p, v.view.Name(), err)
+	}
+	h := BlobHash(b)
+	if _, ok := t.texts[h]; !ok {
+		t.texts[h] = splitText(b)
+	}
+	v.viewHash[p] = viewEntry{h, true}
+	return h, true, nil
+}
+
+// BlobHash returns the git object name of a blob with content b, as git
+// hash-object computes it.
+func BlobHash(b []byte) Hash {
+	s := sha1.New()
+	s.Write([]byte("blob " + strconv.Itoa(len(b)) + "\x00"))
+	s.Write(b)
+	var h Hash
+	copy(h[:], s.Sum(nil))
+	return h
+}
+
+func (t *Tracker) text(h Hash) (*text, error) {
+	if tx, ok := t.texts[h]; ok {
+		return tx, nil
+	}
+	b, err := t.h.Blob(h)
+	if err != nil {
+		return nil, fmt.Errorf("gitblame: blob %s: %w", h.Short(), err)
+	}
+	tx := splitText(b)
+	t.texts[h] = tx
+	return tx, nil
+}
+
+func (t *Tracker) lineMap(a, b Hash) (*lineMap, error) {
+	k := [2]Hash{a, b}
+	if m, ok := t.maps[k]; ok {
+		return m, nil
+	}
+	ta, err := t.text(a)
+	if err != nil {
+		return nil, err
+	}
+	tb, err := t.text(b)
+	if err != nil {
+		return nil, err
+	}
+	if ta.ids == nil {
+		ta.ids = t.intern.runes(ta.keys)
+	}
+	if tb.ids == nil {
+		tb.ids = t.intern.runes(tb.keys)
+	}
+	m := buildMapRuns(ta, tb, diffRunes(ta.ids, tb.ids))
+	t.maps[k] = m
+	return m, nil
+}
+
+// changes lists the file changes of a step, with or without rename
+// detection.
+func (t *Tracker) changes(from, to *version, renames bool) ([]Change, error) {
+	if to.commit != nil {
+		ch, err := t.h.Changes(from.commit.Hash, to.commit.Hash, renames)
+		if err != nil {
+			return nil, fmt.Errorf("gitblame: changes %s..%s: %w", from.commit.Hash.Short(), to.commit.Hash.Short(), err)
+		}
+		return ch, nil
+	}
+	return t.viewChanges(from, to, renames)
+}
+
+// viewChanges compares a commit with a content view. Renames pair deleted
+// and added files whose lines are at least 50% alike.
+func (t *Tracker) viewChanges(from, to *version, renames bool) ([]Change, error) {
+	files, err := t.h.Files(from.commit.Tree)
+	if err != nil {
+		return nil, fmt.Errorf("gitblame: listing %s: %w", from.commit.Hash.Short(), err)
+	}
+	list, err := to.view.List("")
+	if err != nil {
+		return nil, fmt.Errorf("gitblame: listing %s: %w", to.view.Name(), err)
+	}
+	var out, added, deleted []Change
+	seen := map[string]bool{}
+	for _, p := range list {
+		seen[p] = true
+		h, ok, err := t.entry(to, p)
+		if err != nil || !ok {
+			continue
+		}
+		old, inCommit := files[p]
+		switch {
+		case !inCommit:
+			added = append(added, Change{To: p, ToBlob: h})
+		case old != h:
+			out = append(out, Change{From: p, To: p, FromBlob: old, ToBlob: h})
+		}
+	}
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		if !seen[p] {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		deleted = append(deleted, Change{From: p, FromBlob: files[p]})
+	}
+	if renames {
+		for i := range deleted {
+			best, bestScore := -1, 0.5
+			for j := range added {
+				if added[j].From != "" {
+					continue
+				}
+				s, err := t.fileSimilarity(deleted[i].FromBlob, added[j].ToBlob)
+				if err != nil {
+					return nil, err
+				}
+				if s >= bestScore {
+					best, bestScore = j, s
+				}
+			}
+			if best >= 0 {
+				added[best].From, added[best].FromBlob = deleted[i].From, deleted[i].FromBlob
+				deleted[i].From = ""
+			}
+		}
+	}
+	out = append(out, added...)
+	for _, d := range deleted {
+		if d.From != "" {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// fileSimilarity is the share of a's and b's lines (weighted by length)
+// that they have in common, like git's rename score.
+func (t *Tracker) fileSimilarity(a, b Hash) (float64, error) {
+	ta, err := t.text(a)
+	if err != nil {
+		return 0, err
+	}
+	tb, err := t.text(b)
+	if err != nil {
+		return 0, err
+	}
+	count := map[string]int{}
+	sa, sb := 0, 0
+	for _, k := range ta.keys {
+		count[k]++
+		sa += len(k) + 1
+	}
+	common := 0
+	for _, k := range tb.keys {
+		sb += len(k) + 1
+		if count[k] > 0 {
+			count[k]--
+			common += len(k) + 1
+		}
+	}
+	if m := max(sa, sb); m > 0 {
+		return float64(common) / float64(m), nil
+	}
+	return 1, nil
+}
+
+func normalizeSnippet(s string) string {
+	s = strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n"))
+	if s == "" {
+		return ""
+	}
+	parts := strings.Split(s, "\n")
+	for i, p := range parts {
+		parts[i] = normalize(p)
+	}
+	return strings.Join(parts, "\n")
+}

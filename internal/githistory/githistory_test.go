@@ -1,0 +1,160 @@
+package githistory_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/gitfixture"
+	"github.com/git-memcite/git-memcite/internal/githistory"
+)
+
+// build makes a repository with two commits: the second renames a.txt to
+// b.txt while rewriting 45% of its lines (git -M50 still pairs them),
+// and deletes d/e.txt.
+func build(t *testing.T) (string, *githistory.Repo) {
+	t.Helper()
+	dir := t.TempDir()
+	n := 0
+	git := func(args ...string) string {
+		t.Helper()
+		out, err := gitfixture.Git(dir, n, args...)
+		if err != nil {
+			t.Skip(err) // no git binary
+		}
+		return out
+	}
+	write := func(p, s string) {
+		t.Helper()
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var lines []string
+	for i := 0; i < 20; i++ {
+		lines = append(lines, fmt.Sprintf("line number %d of the file", i))
+	}
+	git("init", "-q", "-b", "main")
+	write("a.txt", strings.Join(lines, "\n")+"\n")
+	write("d/e.txt", "deep\n")
+	if err := os.Symlink("a.txt", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	n++
+	git("add", "-A")
+	git("commit", "-q", "-m", "first")
+	git("tag", "first")
+	for i := 0; i < 9; i++ {
+		lines[i*2] = fmt.Sprintf("rewritten %d", i)
+	}
+	if err := os.Remove(filepath.Join(dir, "a.txt")); err != nil {
+		t.Fatal(err)
+	}
+	write("b.txt", strings.Join(lines, "\n")+"\n")
+	if err := os.RemoveAll(filepath.Join(dir, "d")); err != nil {
+		t.Fatal(err)
+	}
+	n++
+	git("add", "-A")
+	git("commit", "-q", "-m", "second")
+	r, err := githistory.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return dir, r
+}
+
+func TestRepo(t *testing.T) {
+	_, r := build(t)
+	first, err := r.Resolve("first")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := r.Resolve("HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.Commit(second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Subject != "second" || len(c.Parents) != 1 || c.Parents[0] != first || c.Author != "Ada Author" {
+		t.Errorf("commit = %+v", c)
+	}
+	fc, _ := r.Commit(first)
+	for _, tt := range []struct {
+		path string
+		ok   bool
+	}{{"a.txt", true}, {"d/e.txt", true}, {"d", false}, {"link", false}, {"nope", false}, {"d/nope", false}} {
+		_, ok, err := r.Entry(fc.Tree, tt.path)
+		if err != nil || ok != tt.ok {
+			t.Errorf("Entry(%q) = %v, %v; want %v", tt.path, ok, err, tt.ok)
+		}
+	}
+	files, err := r.Files(fc.Tree)
+	if err != nil || len(files) != 2 {
+		t.Errorf("Files = %v, %v; want a.txt and d/e.txt (no symlink)", files, err)
+	}
+	withRenames, err := r.Changes(first, second, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, ch := range withRenames {
+		got = append(got, ch.From+">"+ch.To)
+	}
+	if strings.Join(got, " ") != "a.txt>b.txt d/e.txt>" {
+		t.Errorf("Changes with renames = %v, want [a.txt>b.txt d/e.txt>]", got)
+	}
+	plain, err := r.Changes(first, second, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plain) != 3 {
+		t.Errorf("Changes without renames = %+v, want a delete, an add and a delete", plain)
+	}
+	h, _, _ := r.Entry(fc.Tree, "d/e.txt")
+	if b, err := r.Blob(h); err != nil || string(b) != "deep\n" {
+		t.Errorf("Blob = %q, %v", b, err)
+	}
+	if _, err := r.Resolve("nope"); !errors.Is(err, gitblame.ErrNotFound) {
+		t.Errorf("Resolve(nope) = %v, want ErrNotFound", err)
+	}
+	missing, _ := gitblame.ParseHash(strings.Repeat("ab", 20))
+	if _, err := r.Commit(missing); !errors.Is(err, gitblame.ErrNotFound) {
+		t.Errorf("Commit(missing) = %v, want ErrNotFound", err)
+	}
+}
+
+// TestCatFileMatchesGoGit reads every blob through both readers.
+func TestCatFileMatchesGoGit(t *testing.T) {
+	_, r := build(t)
+	first, _ := r.Resolve("first")
+	fc, _ := r.Commit(first)
+	files, err := r.Files(fc.Tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, h := range files {
+		a, err := r.Blob(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.UsesCatFile() {
+			t.Fatal("git cat-file accelerator not started")
+		}
+		b, err := r.GoGitBlobForTest(r, h)
+		if err != nil || string(a) != string(b) {
+			t.Errorf("%s: cat-file %q, go-git %q (%v)", p, a, b, err)
+		}
+	}
+}

@@ -1,0 +1,322 @@
+package hookinstall
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/git-memcite/git-memcite/hooks"
+)
+
+// Mode says what to do with a foreign hook.
+type Mode int
+
+// Install modes.
+const (
+	ModeDefault Mode = iota // refuse foreign hooks
+	ModeChain               // keep a foreign hook, run it first
+	ModeForce               // back a foreign hook up, then replace it
+	ModeManual              // write nothing; return the lines to add
+)
+
+func (m Mode) String() string {
+	return [...]string{"default", "chain", "force", "manual"}[m]
+}
+
+// Options for Install.
+type Options struct {
+	Hooks  []string // hooks to install; nil means hooks.Names
+	Mode   Mode
+	DryRun bool   // plan only, write nothing
+	Rev    string // pre-commit framework "rev:" for snippets; "main" when empty
+}
+
+// Action is what install does, or would do, to one hook file.
+type Action string
+
+// Install actions.
+const (
+	Create  Action = "create"    // no file yet
+	Replace Action = "replace"   // an empty file or git's sample
+	Upgrade Action = "upgrade"   // our outdated script, rewritten in place
+	Keep    Action = "unchanged" // our current script
+	Chain   Action = "chain"     // foreign hook moved to <hook>.memcite-prev, run first
+	Backup  Action = "backup"    // foreign hook moved to <hook>.memcite-bak, replaced
+	Refuse  Action = "refuse"    // foreign hook left alone; nothing written
+	Manual  Action = "manual"    // nothing written; see Plan.Snippets
+)
+
+// HookPlan is the plan for one hook.
+type HookPlan struct {
+	Name    string
+	Path    string // the hook file, absolute
+	Found   State
+	Manager Manager // who wrote a foreign file, if recognised
+	Head    string  // first lines of a foreign file
+	Action  Action
+	MovedTo string // for Chain and Backup: where the foreign file goes
+	Reason  string // for Refuse: why
+	Note    string // advice worth showing even on success
+}
+
+// Plan is the outcome of Install: what was found and what was, or would
+// be, done. Nothing is written when Refused() or for ModeManual.
+type Plan struct {
+	Repo    Repo
+	Options Options
+	Hooks   []HookPlan
+	// Refusal is set when the whole install is refused (core.hooksPath
+	// outside the repository or owned by husky).
+	Refusal string
+	// Snippets are the lines to add by hand, for ModeManual and for
+	// refused hooks.
+	Snippets []Snippet
+	Applied  bool // files were written
+}
+
+// Refused reports whether install refused to write anything.
+func (p Plan) Refused() bool {
+	if p.Refusal != "" {
+		return true
+	}
+	for _, h := range p.Hooks {
+		if h.Action == Refuse {
+			return true
+		}
+	}
+	return false
+}
+
+// Changes reports whether the plan writes or moves any file.
+func (p Plan) Changes() bool {
+	for _, h := range p.Hooks {
+		switch h.Action {
+		case Create, Replace, Upgrade, Chain, Backup:
+			return true
+		}
+	}
+	return false
+}
+
+// Install plans the installation of the hooks into the repository that
+// contains dir and, unless the plan is refused, manual or a dry run,
+// carries it out. It is idempotent: installing twice changes nothing the
+// second time.
+func Install(ctx context.Context, dir string, opts Options) (Plan, error) {
+	repo, err := Locate(ctx, dir)
+	if err != nil {
+		return Plan{}, err
+	}
+	plan, err := PlanInstall(repo, opts)
+	if err != nil {
+		return plan, err
+	}
+	if opts.DryRun || opts.Mode == ModeManual || plan.Refused() {
+		return plan, nil
+	}
+	return plan, Apply(&plan)
+}
+
+// PlanInstall decides what Install would do, reading but never writing.
+func PlanInstall(repo Repo, opts Options) (Plan, error) {
+	names, err := checkNames(opts.Hooks)
+	if err != nil {
+		return Plan{}, err
+	}
+	opts.Hooks = names
+	if opts.Rev == "" {
+		opts.Rev = "main"
+	}
+	plan := Plan{Repo: repo, Options: opts}
+	switch {
+	case repo.HooksPathOutside && opts.Mode != ModeForce && opts.Mode != ModeManual:
+		plan.Refusal = fmt.Sprintf("core.hooksPath (%s config) is %s, outside this repository: hooks there run for other repositories too", scopeName(repo.HooksPathScope), repo.HooksPath)
+	case repo.Husky() && opts.Mode == ModeDefault:
+		plan.Refusal = fmt.Sprintf("core.hooksPath is %s, managed by husky, which regenerates that directory: add git-memcite to the .husky/<hook> scripts instead", repo.HooksPath)
+	}
+	needSnippets := false
+	for _, name := range names {
+		hp, err := planHook(repo, name, opts.Mode)
+		if err != nil {
+			return plan, err
+		}
+		if plan.Refusal != "" && hp.Action != Keep {
+			hp.Action, hp.Reason = Refuse, plan.Refusal
+		}
+		if opts.Mode == ModeManual {
+			hp.Action = Manual
+		}
+		needSnippets = needSnippets || hp.Action == Refuse || hp.Action == Manual
+		plan.Hooks = append(plan.Hooks, hp)
+	}
+	if !needSnippets {
+		return plan, nil
+	}
+	// A hook manager in charge of the repository gets one snippet for
+	// every hook asked for; otherwise each hook script gets its lines.
+	if m := managerInCharge(repo, plan.Hooks); m != None {
+		plan.Snippets = snippets(repo, m, names, opts.Rev)
+		return plan, nil
+	}
+	for _, hp := range plan.Hooks {
+		if hp.Action == Refuse || hp.Action == Manual {
+			plan.Snippets = append(plan.Snippets, snippets(repo, hp.Manager, []string{hp.Name}, opts.Rev)...)
+		}
+	}
+	return plan, nil
+}
+
+// managerInCharge is the hook manager that owns the repository's hooks:
+// husky through core.hooksPath, else lefthook or the pre-commit framework
+// when one of the hook files or configuration files is theirs. git-lfs
+// only adds lines to hooks, so it is not "in charge".
+func managerInCharge(repo Repo, plans []HookPlan) Manager {
+	if repo.Husky() {
+		return Husky
+	}
+	for _, m := range []Manager{Lefthook, PreCommit} {
+		for _, hp := range plans {
+			if hp.Manager == m {
+				return m
+			}
+		}
+	}
+	for _, m := range []Manager{Lefthook, PreCommit} {
+		for _, f := range managerFiles[m] {
+			if exists(filepath.Join(repo.Top, f)) {
+				return m
+			}
+		}
+	}
+	return None
+}
+
+func planHook(repo Repo, name string, mode Mode) (HookPlan, error) {
+	path := filepath.Join(repo.HooksDir, name)
+	f, err := classify(path, name)
+	if err != nil {
+		return HookPlan{}, err
+	}
+	hp := HookPlan{Name: name, Path: path, Found: f.State, Manager: f.Manager, Head: f.Head}
+	switch f.State {
+	case Missing:
+		hp.Action = Create
+	case Empty, Sample:
+		hp.Action = Replace
+	case Outdated:
+		hp.Action = Upgrade
+	case Current:
+		hp.Action = Keep
+	case Foreign:
+		switch mode {
+		case ModeChain:
+			hp.Action, hp.MovedTo = Chain, path+PrevSuffix
+		case ModeForce:
+			hp.Action, hp.MovedTo = Backup, path+BackupSuffix
+		default:
+			hp.Action = Refuse
+			hp.Reason = "a hook git-memcite did not write is already there"
+			if f.Manager != None {
+				hp.Reason = fmt.Sprintf("a %s hook is already there", f.Manager)
+			}
+		}
+		if hp.MovedTo != "" && exists(hp.MovedTo) {
+			hp.Action = Refuse
+			hp.Reason = fmt.Sprintf("%s already exists (left by an earlier install); move it away first", hp.MovedTo)
+		}
+		if f.Calls {
+			hp.Note = "this hook already runs git-memcite; installing would run it twice"
+		}
+	}
+	switch {
+	case hp.Action == Chain && f.Manager == GitLFS:
+		hp.Note = "a later 'git lfs install' or 'git lfs update' will report \"Hook already exists\"; answer it with 'git lfs update --manual'"
+	case hp.Action == Chain && f.Manager == Lefthook:
+		hp.Note = "lefthook re-installs its hooks when its config changes, which would drop this chain; the lefthook.yml snippet from --manual is sturdier"
+	case hp.Action != Refuse && repo.Husky():
+		hp.Note = "husky regenerates this directory on its next install; prefer the .husky/" + name + " lines from --manual"
+	}
+	return hp, nil
+}
+
+// Apply carries out a plan: moves foreign hooks aside and writes our
+// scripts atomically (temporary file, then rename), mode 0755, LF endings.
+// It refuses a refused plan.
+func Apply(plan *Plan) error {
+	if plan.Refused() {
+		return errors.New("install refused; nothing written")
+	}
+	if !plan.Changes() {
+		return nil
+	}
+	if err := os.MkdirAll(plan.Repo.HooksDir, 0o755); err != nil {
+		return fmt.Errorf("create hooks directory: %w", err)
+	}
+	for _, h := range plan.Hooks {
+		switch h.Action {
+		case Create, Replace, Upgrade, Chain, Backup:
+		default:
+			continue
+		}
+		if h.MovedTo != "" {
+			if err := os.Rename(h.Path, h.MovedTo); err != nil {
+				return fmt.Errorf("move %s hook aside: %w", h.Name, err)
+			}
+		}
+		script, err := hooks.Script(h.Name)
+		if err != nil {
+			return err
+		}
+		if err := writeAtomic(h.Path, script); err != nil {
+			return fmt.Errorf("write %s hook: %w", h.Name, err)
+		}
+		plan.Applied = true
+	}
+	return nil
+}
+
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // no-op once renamed
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o755); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func checkNames(names []string) ([]string, error) {
+	if len(names) == 0 {
+		return slices.Clone(hooks.Names), nil
+	}
+	var out []string
+	for _, n := range names {
+		if !hooks.IsName(n) {
+			return nil, fmt.Errorf("unknown hook %q (git-memcite provides %v)", n, hooks.Names)
+		}
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+func scopeName(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}

@@ -1,0 +1,160 @@
+// Package hookinstall installs, removes and inspects the git-memcite hook
+// scripts (package hooks) in a repository's hooks directory.
+//
+// Every entry point returns a value describing what it found and what it
+// did or would do; nothing here prints. The CLI renders those values.
+//
+// The hooks directory is the one git itself uses: 'git rev-parse
+// --git-path hooks', which honours core.hooksPath (relative values resolve
+// against each worktree's root), linked worktrees (the common directory)
+// and submodules (.git/modules/<name>/hooks).
+//
+// An existing hook file is classified before anything is written:
+//   - ours (carries the versioned marker): upgraded in place, idempotently;
+//   - missing, empty, or a copy of git's sample: replaced;
+//   - anything else is foreign and is refused unless the caller chose
+//     ModeChain (moved to <hook>.memcite-prev, which our script runs first),
+//     ModeForce (moved to <hook>.memcite-bak, then replaced) or ModeManual
+//     (nothing written; snippets for the hook manager in charge).
+//
+// A core.hooksPath outside the repository (a global or shared directory)
+// is refused unless ModeForce, and a husky-owned core.hooksPath is refused
+// unless ModeChain or ModeForce, since husky regenerates that directory.
+package hookinstall
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// ErrBare is returned for a repository without a working tree.
+var ErrBare = errors.New("bare repository: hooks for commits need a working tree")
+
+// Repo describes where a repository keeps its hooks.
+type Repo struct {
+	Top       string // worktree root, absolute
+	GitDir    string // this worktree's git directory, absolute
+	CommonDir string // the common git directory, absolute
+	HooksDir  string // the directory git runs hooks from, absolute
+
+	// HooksPath is the raw core.hooksPath value ("" when unset) and
+	// HooksPathScope the config scope it comes from (local, global,
+	// system, worktree, command).
+	HooksPath      string
+	HooksPathScope string
+	// HooksPathOutside is true when HooksDir lies outside both the
+	// worktree and the git directory: hooks there run for other
+	// repositories too.
+	HooksPathOutside bool
+
+	GitVersion string // "2.39.5"
+
+	// Managers lists the other hook managers found in the repository
+	// (configuration files, core.hooksPath, existing hook files).
+	Managers []Manager
+}
+
+// Husky reports whether core.hooksPath is husky's directory.
+func (r Repo) Husky() bool {
+	p := strings.TrimRight(filepath.ToSlash(r.HooksPath), "/")
+	return strings.HasSuffix(p, ".husky/_") || p == ".husky" || strings.HasSuffix(p, "/.husky")
+}
+
+// Locate resolves the hooks directory and related facts for the
+// repository containing dir.
+func Locate(ctx context.Context, dir string) (Repo, error) {
+	out, err := git(ctx, dir, "rev-parse", "--is-bare-repository", "--git-dir", "--git-common-dir", "--git-path", "hooks")
+	if err != nil {
+		return Repo{}, err
+	}
+	f := lines(out)
+	if len(f) != 4 {
+		return Repo{}, fmt.Errorf("git rev-parse: unexpected output %q", out)
+	}
+	if f[0] == "true" {
+		return Repo{}, ErrBare
+	}
+	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return Repo{}, err
+	}
+	r := Repo{
+		Top:       realPath(strings.TrimSpace(top)),
+		GitDir:    realPath(abs(dir, f[1])),
+		CommonDir: realPath(abs(dir, f[2])),
+		HooksDir:  realPath(abs(dir, f[3])),
+	}
+	if out, err := git(ctx, dir, "config", "--show-scope", "--get", "core.hooksPath"); err == nil {
+		scope, val, _ := strings.Cut(strings.TrimRight(out, "\n"), "\t")
+		r.HooksPath, r.HooksPathScope = val, scope
+	}
+	r.HooksPathOutside = !within(r.HooksDir, r.Top) && !within(r.HooksDir, r.CommonDir) && !within(r.HooksDir, r.GitDir)
+	if out, err := git(ctx, dir, "version"); err == nil {
+		r.GitVersion = strings.TrimPrefix(strings.TrimSpace(out), "git version ")
+	}
+	r.Managers = detectManagers(r)
+	return r, nil
+}
+
+// git runs a git command in dir and returns its stdout.
+func git(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			return "", fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
+		}
+		return "", fmt.Errorf("git %s: %s: %w", strings.Join(args, " "), msg, err)
+	}
+	return stdout.String(), nil
+}
+
+func lines(s string) []string {
+	return strings.Split(strings.TrimRight(s, "\n"), "\n")
+}
+
+func abs(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	if d, err := filepath.Abs(dir); err == nil {
+		dir = d
+	}
+	return filepath.Join(dir, p)
+}
+
+// realPath resolves symlinks in p, or in its longest existing prefix, so
+// that paths can be compared.
+func realPath(p string) string {
+	rest := ""
+	for cur := p; ; {
+		if r, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(r, rest)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
+// within reports whether p is dir or below it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}

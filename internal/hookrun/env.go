@@ -1,0 +1,168 @@
+// Package hookrun decides what a git hook run of git-memcite does: whether
+// it is switched off, which policy applies, what state the repository is
+// in, and which stale citations block a commit. It returns values; the CLI
+// prints them.
+package hookrun
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+)
+
+// Invocation is one hook run: the hook's name and the arguments git passed.
+type Invocation struct {
+	Hook string
+	Args []string
+}
+
+// Arg returns the i-th argument, or "".
+func (in Invocation) Arg(i int) string {
+	if i < len(in.Args) {
+		return in.Args[i]
+	}
+	return ""
+}
+
+// Resolve fills in the arguments git would have passed when a framework
+// ran the hook without them: the pre-commit framework (and prek) expose
+// them as PRE_COMMIT_* variables instead (post-merge: "1" for a squash;
+// post-rewrite: "amend" or "rebase").
+func Resolve(hook string, args []string, getenv func(string) string) Invocation {
+	in := Invocation{Hook: hook, Args: args}
+	if len(args) > 0 {
+		return in
+	}
+	switch hook {
+	case "post-merge":
+		squash := getenv("PRE_COMMIT_IS_SQUASH_MERGE")
+		if squash == "" {
+			squash = getenv("PRE_COMMIT_SQUASH_MERGE") // prek
+		}
+		if squash != "" {
+			in.Args = []string{squash}
+		}
+	case "post-rewrite":
+		if c := getenv("PRE_COMMIT_REWRITE_COMMAND"); c != "" {
+			in.Args = []string{c}
+		}
+	}
+	return in
+}
+
+// Skipped reports whether an environment switch turns the hook off, and
+// which: MEMCITE=0|false|off, or SKIP (a comma-separated list, the
+// pre-commit framework's convention) naming "memcite" or
+// "memcite-<hook>".
+func Skipped(hook string, getenv func(string) string) (string, bool) {
+	switch strings.ToLower(strings.TrimSpace(getenv("MEMCITE"))) {
+	case "0", "false", "off", "no":
+		return "MEMCITE=" + getenv("MEMCITE"), true
+	}
+	for _, s := range strings.Split(getenv("SKIP"), ",") {
+		switch strings.TrimSpace(s) {
+		case "memcite", "memcite-" + hook:
+			return "SKIP=" + getenv("SKIP"), true
+		}
+	}
+	return "", false
+}
+
+// PreCommitPolicy is memcite.preCommit.
+type PreCommitPolicy string
+
+// Pre-commit policies.
+const (
+	Strict PreCommitPolicy = "strict" // block on any stale citation
+	Block  PreCommitPolicy = "block"  // block on citations this commit makes stale (default)
+	Warn   PreCommitPolicy = "warn"   // report, never block
+	Off    PreCommitPolicy = "off"    // do nothing
+)
+
+// PostMergePolicy is memcite.postMerge.
+type PostMergePolicy string
+
+// Post-merge policies.
+const (
+	Suggest    PostMergePolicy = "suggest" // report and suggest fixes (default)
+	ApplyFixes PostMergePolicy = "apply"   // also apply safe relocations to the working tree
+	PostOff    PostMergePolicy = "off"
+)
+
+// Config holds the memcite.* git configuration keys that hooks obey.
+type Config struct {
+	Enabled   bool            // memcite.enabled, default true
+	PreCommit PreCommitPolicy // memcite.preCommit, default block
+	PostMerge PostMergePolicy // memcite.postMerge, default suggest
+	Dirs      []string        // memcite.dir values (memory directories), in order
+	// Warnings lists values that were not understood (the default is used).
+	Warnings []string
+}
+
+// ReadConfig reads memcite.* with one 'git config' run in dir, so that
+// 'git -c', includes and worktree config all apply.
+func ReadConfig(ctx context.Context, dir string) (Config, error) {
+	cfg := Config{Enabled: true, PreCommit: Block, PostMerge: Suggest}
+	out, err := Git(ctx, dir, "config", "-z", "--get-regexp", `^memcite\.`)
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() == 1 {
+		return cfg, nil // no memcite.* key
+	}
+	if err != nil {
+		return cfg, err
+	}
+	for _, rec := range strings.Split(out, "\x00") {
+		key, val, _ := strings.Cut(rec, "\n")
+		switch strings.ToLower(key) {
+		case "memcite.enabled":
+			switch strings.ToLower(val) {
+			case "false", "no", "off", "0":
+				cfg.Enabled = false
+			case "true", "yes", "on", "1", "":
+				cfg.Enabled = true
+			default:
+				cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("memcite.enabled=%q is not a boolean; using true", val))
+			}
+		case "memcite.dir":
+			cfg.Dirs = append(cfg.Dirs, val)
+		case "memcite.precommit":
+			switch p := PreCommitPolicy(strings.ToLower(val)); p {
+			case Strict, Block, Warn, Off:
+				cfg.PreCommit = p
+			default:
+				cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("memcite.preCommit=%q is not strict, block, warn or off; using block", val))
+			}
+		case "memcite.postmerge":
+			switch p := PostMergePolicy(strings.ToLower(val)); p {
+			case Suggest, ApplyFixes, PostOff:
+				cfg.PostMerge = p
+			default:
+				cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("memcite.postMerge=%q is not suggest, apply or off; using suggest", val))
+			}
+		}
+	}
+	return cfg, nil
+}
+
+// Git runs a read-only git command in dir with GIT_OPTIONAL_LOCKS=0, so it
+// never refreshes an index that 'git commit' holds locked, and returns its
+// stdout. The inherited GIT_DIR and GIT_INDEX_FILE stay in effect: they
+// describe the commit in progress.
+func Git(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "MEMCITE=0")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return string(out), fmt.Errorf("git %s: %s: %w", strings.Join(args, " "), msg, err)
+		}
+		return string(out), fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
+	}
+	return string(out), nil
+}

@@ -1,0 +1,111 @@
+package hookrun
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+func envOf(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestResolve(t *testing.T) {
+	tests := []struct {
+		name string
+		hook string
+		args []string
+		env  map[string]string
+		want []string
+	}{
+		{"git passes args", "post-merge", []string{"0"}, map[string]string{"PRE_COMMIT_IS_SQUASH_MERGE": "1"}, []string{"0"}},
+		{"pre-commit framework squash", "post-merge", nil, map[string]string{"PRE_COMMIT_IS_SQUASH_MERGE": "1"}, []string{"1"}},
+		{"prek squash", "post-merge", nil, map[string]string{"PRE_COMMIT_SQUASH_MERGE": "1"}, []string{"1"}},
+		{"framework rewrite", "post-rewrite", nil, map[string]string{"PRE_COMMIT_REWRITE_COMMAND": "rebase"}, []string{"rebase"}},
+		{"no args at all", "post-rewrite", nil, nil, nil},
+		{"pre-commit takes none", "pre-commit", nil, map[string]string{"PRE_COMMIT_REWRITE_COMMAND": "rebase"}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Resolve(tc.hook, tc.args, envOf(tc.env))
+			if !reflect.DeepEqual(got.Args, tc.want) || got.Hook != tc.hook {
+				t.Errorf("Resolve = %+v; want args %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSkipped(t *testing.T) {
+	tests := []struct {
+		env  map[string]string
+		want bool
+	}{
+		{nil, false},
+		{map[string]string{"MEMCITE": "0"}, true},
+		{map[string]string{"MEMCITE": "off"}, true},
+		{map[string]string{"MEMCITE": "FALSE"}, true},
+		{map[string]string{"MEMCITE": "1"}, false},
+		{map[string]string{"SKIP": "memcite"}, true},
+		{map[string]string{"SKIP": "lint, memcite"}, true},
+		{map[string]string{"SKIP": "memcite-pre-commit"}, true},
+		{map[string]string{"SKIP": "memcite-post-merge"}, false},
+		{map[string]string{"SKIP": "memcite-all"}, false},
+		{map[string]string{"SKIP": "notmemcite"}, false},
+	}
+	for _, tc := range tests {
+		if _, got := Skipped("pre-commit", envOf(tc.env)); got != tc.want {
+			t.Errorf("Skipped(%v) = %v; want %v", tc.env, got, tc.want)
+		}
+	}
+}
+
+func TestReadConfig(t *testing.T) {
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(t.TempDir(), "gitconfig"))
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	ctx := context.Background()
+	cfg, err := ReadConfig(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Config{Enabled: true, PreCommit: Block, PostMerge: Suggest}); !reflect.DeepEqual(cfg, want) {
+		t.Errorf("defaults = %+v", cfg)
+	}
+	set := func(k, v string) {
+		t.Helper()
+		if out, err := exec.Command("git", "-C", dir, "config", k, v).CombinedOutput(); err != nil {
+			t.Fatalf("git config: %v\n%s", err, out)
+		}
+	}
+	set("memcite.enabled", "no")
+	set("memcite.preCommit", "Strict")
+	set("memcite.postMerge", "apply")
+	cfg, err = ReadConfig(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Enabled || cfg.PreCommit != Strict || cfg.PostMerge != ApplyFixes || len(cfg.Warnings) != 0 {
+		t.Errorf("cfg = %+v", cfg)
+	}
+	if out, err := exec.Command("git", "-C", dir, "config", "--add", "memcite.dir", "notes").CombinedOutput(); err != nil {
+		t.Fatalf("git config: %v\n%s", err, out)
+	}
+	if out, err := exec.Command("git", "-C", dir, "config", "--add", "memcite.dir", "docs/memories").CombinedOutput(); err != nil {
+		t.Fatalf("git config: %v\n%s", err, out)
+	}
+	set("memcite.preCommit", "sometimes")
+	// 'git -c' reaches the hook as GIT_CONFIG_PARAMETERS and wins.
+	t.Setenv("GIT_CONFIG_PARAMETERS", "'memcite.postmerge'='off'")
+	cfg, err = ReadConfig(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.PreCommit != Block || len(cfg.Warnings) != 1 || cfg.PostMerge != PostOff || !reflect.DeepEqual(cfg.Dirs, []string{"notes", "docs/memories"}) {
+		t.Errorf("cfg = %+v", cfg)
+	}
+}

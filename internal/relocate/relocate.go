@@ -1,0 +1,270 @@
+// Package relocate plans the edits that move stale citations of memory
+// files to where gitblame found their lines. It is pure: it reads history
+// through gitblame.History, and returns items and byte edits
+// (memfile.Edit) that the caller writes.
+//
+// The policy follows the relocation issue: a wrong relocation is worse than
+// none. Citations whose text is unchanged (Unchanged elsewhere, Moved) are
+// relocated; citations whose text was edited (Changed) are relocated only
+// with AcceptChanged; Gone and Ambiguous citations are reported, never
+// edited.
+package relocate
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/store"
+)
+
+// Action is what a plan does with a citation.
+type Action int
+
+// Actions.
+const (
+	// Keep: the citation is where its lines are; nothing to do.
+	Keep Action = iota + 1
+	// Move: the cited text is unchanged at another place; relocated.
+	Move
+	// Accept: the text was edited and AcceptChanged was given; relocated.
+	Accept
+	// Review: the text was edited; not relocated without AcceptChanged.
+	Review
+	// Unresolved: the lines are gone or ambiguous; reported only.
+	Unresolved
+	// Skip: a URL, or a citation without a line to follow.
+	Skip
+)
+
+var actionNames = [...]string{"", "keep", "move", "accept", "review", "unresolved", "skip"}
+
+// String returns the lower-case name of a.
+func (a Action) String() string {
+	if a < Keep || a > Skip {
+		return fmt.Sprintf("Action(%d)", int(a))
+	}
+	return actionNames[a]
+}
+
+// MarshalText renders an Action by name in JSON.
+func (a Action) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
+
+// Item is one citation, its tracking input and outcome, and the decision.
+type Item struct {
+	Memory     *store.Memory
+	Citation   memfile.Citation
+	Base       gitblame.Hash
+	BaseSource gitblame.BaseSource
+	BaseNote   string
+	Result     gitblame.Result
+	Action     Action
+	// Fields are the citation fields the plan writes (Move, Accept).
+	Fields []memfile.Field
+	// Err explains why a planned relocation could not be expressed in the
+	// file (for example a field a shorthand string cannot hold).
+	Err error
+}
+
+// Options tune the plan.
+type Options struct {
+	// AcceptChanged also relocates citations whose text was edited.
+	AcceptChanged bool
+	// Commit, if set, is recorded in relocated citations (commit field),
+	// so that the next relocation starts from it.
+	Commit string
+	// Verified, if not zero, is recorded in relocated citations.
+	Verified time.Time
+}
+
+// Prepare lists the citations of mems that can be followed (a path and a
+// line) and their anchors. The base of each is inferred with
+// gitblame.InferBase from its commit field, its verified timestamp and
+// the memory file's history, searching first parents from head.
+func Prepare(h gitblame.History, head gitblame.Hash, mems []*store.Memory) ([]Item, []gitblame.Anchor, error) {
+	var items []Item
+	var anchors []gitblame.Anchor
+	for _, m := range mems {
+		if m.File == nil {
+			continue
+		}
+		for _, c := range m.File.Citations {
+			it := Item{Memory: m, Citation: c}
+			if c.URL != "" || c.Path == "" || !c.HasLine || c.Line < 1 {
+				it.Action = Skip
+				items = append(items, it)
+				continue
+			}
+			hint := gitblame.BaseHint{Commit: c.Commit, Verified: parseTime(c.Verified), MemoryFile: m.Path}
+			base, src, note, err := gitblame.InferBase(h, head, hint)
+			if err != nil {
+				return nil, nil, fmt.Errorf("relocate: %s: %w", m.Path, err)
+			}
+			it.Base, it.BaseSource, it.BaseNote = base, src, note
+			items = append(items, it)
+			a := gitblame.Anchor{Path: c.Path, Line: c.Line, LineEnd: c.LineEnd, Base: base}
+			if c.HasSnippet {
+				a.Snippet = c.Snippet
+			}
+			anchors = append(anchors, a)
+		}
+	}
+	return items, anchors, nil
+}
+
+// parseTime reads a verified timestamp: RFC 3339, or a date and time
+// without zone (UTC), or a date.
+func parseTime(s string) time.Time {
+	s = strings.TrimSpace(s)
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t
+		}
+	}
+	return time.Time{}
+}
+
+// SetResults attaches tracker results, in anchor order, to the items
+// Prepare returned.
+func SetResults(items []Item, res []gitblame.Result) error {
+	k := 0
+	for i := range items {
+		if items[i].Action == Skip {
+			continue
+		}
+		if k >= len(res) {
+			return fmt.Errorf("relocate: %d results for more anchors", len(res))
+		}
+		items[i].Result = res[k]
+		k++
+	}
+	if k != len(res) {
+		return fmt.Errorf("relocate: %d results for %d anchors", len(res), k)
+	}
+	return nil
+}
+
+// File is the planned new content of one memory file.
+type File struct {
+	Memory *store.Memory
+	Old    []byte
+	New    []byte
+	Items  int // citations relocated in it
+}
+
+// Plan decides every item and computes the new memory files.
+func Plan(items []Item, opt Options) ([]File, error) {
+	byMem := map[*store.Memory][]int{}
+	var order []*store.Memory
+	for i := range items {
+		it := &items[i]
+		if it.Action == Skip {
+			continue
+		}
+		decide(it, opt)
+		if it.Action == Move || it.Action == Accept {
+			if _, ok := byMem[it.Memory]; !ok {
+				order = append(order, it.Memory)
+			}
+			byMem[it.Memory] = append(byMem[it.Memory], i)
+		}
+	}
+	var files []File
+	for _, m := range order {
+		var edits []memfile.Edit
+		n := 0
+		for _, i := range byMem[m] {
+			it := &items[i]
+			es, err := m.File.SetCitation(it.Citation.Index, it.Fields...)
+			if err != nil && it.Citation.Form != memfile.FormMapping {
+				// A shorthand string holds only path and lines.
+				es, err = m.File.SetCitation(it.Citation.Index, pathAndLines(it.Fields)...)
+			}
+			if err != nil {
+				it.Err = err
+				it.Action = Review
+				continue
+			}
+			edits = append(edits, es...)
+			n++
+		}
+		if len(edits) == 0 {
+			continue
+		}
+		out, _, err := memfile.Rewrite(m.File, edits)
+		if err != nil {
+			return nil, fmt.Errorf("relocate: %w", err)
+		}
+		files = append(files, File{Memory: m, Old: m.File.Src, New: out, Items: n})
+	}
+	return files, nil
+}
+
+func pathAndLines(fs []memfile.Field) []memfile.Field {
+	var out []memfile.Field
+	for _, f := range fs {
+		if f.Key == "path" || f.Key == "line" || f.Key == "line_end" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// decide sets an item's action and fields from its result.
+func decide(it *Item, opt Options) {
+	r := &it.Result
+	c := it.Citation
+	switch r.Status {
+	case gitblame.Gone, gitblame.Ambiguous:
+		it.Action = Unresolved
+		return
+	case gitblame.Unchanged:
+		it.Action = Keep
+		return
+	case gitblame.Changed:
+		if !opt.AcceptChanged {
+			it.Action = Review
+			return
+		}
+		it.Action = Accept
+	default:
+		it.Action = Move
+	}
+	loc := r.Location
+	var fs []memfile.Field
+	if loc.Path != c.Path {
+		fs = append(fs, memfile.Field{Key: "path", Value: loc.Path})
+	}
+	if loc.Line != c.Line {
+		fs = append(fs, memfile.Field{Key: "line", Value: loc.Line})
+	}
+	wasRange := c.LineEnd > 0 && c.LineEnd != c.Line
+	switch isRange := loc.LineEnd > loc.Line; {
+	case isRange && loc.LineEnd != c.LineEnd:
+		fs = append(fs, memfile.Field{Key: "line_end", Value: loc.LineEnd})
+	case !isRange && wasRange:
+		fs = append(fs, memfile.Field{Key: "line_end", Value: nil})
+	}
+	if it.Action == Accept && c.HasSnippet && !r.SnippetFound && len(r.Text) == 1 {
+		fs = append(fs, memfile.Field{Key: "snippet", Value: strings.TrimSpace(r.Text[0])})
+	}
+	if opt.Commit != "" {
+		fs = append(fs, memfile.Field{Key: "commit", Value: opt.Commit})
+	}
+	if !opt.Verified.IsZero() {
+		fs = append(fs, memfile.Field{Key: "verified", Value: memfile.Timestamp(opt.Verified.UTC().Format(time.RFC3339))})
+	}
+	if len(fs) == 0 {
+		it.Action = Keep
+		return
+	}
+	it.Fields = fs
+}
+
+// Stale reports whether the item leaves its citation wrong: not kept,
+// skipped or relocated.
+func (it *Item) Stale() bool {
+	return it.Action == Review || it.Action == Unresolved
+}

@@ -1,0 +1,162 @@
+package relocbench
+
+import (
+	"context"
+	"flag"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/git-memcite/git-memcite/internal/gitblame"
+)
+
+var (
+	size  = flag.String("relocbench.size", "small", "benchmark size: small (seconds, asserted in go test) or full")
+	trace = flag.Bool("relocbench.trace", false, "print every tracker miss")
+)
+
+// goroot is $(go env GOROOT): the standard library sources the
+// benchmark builds its repositories from.
+func goroot(t testing.TB) string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Skipf("go env GOROOT: %v", err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// TestAccuracy runs the accuracy benchmark and asserts the targets of the
+// relocation issue: at least 98% exactly right overall, no category below
+// 90%, and no deleted citation reported at a location.
+func TestAccuracy(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found")
+	}
+	cfg := Config{GoRoot: goroot(t), PerCategory: 3, Chains: 3, ChainMin: 30, ChainMax: 60, Seed: 1, WorkDir: t.TempDir()}
+	if *size == "full" {
+		cfg.PerCategory, cfg.Chains = 25, 25
+	}
+	if *trace {
+		cfg.Trace = os.Stdout
+	}
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	Format(&sb, rep)
+	t.Log("\n" + sb.String())
+	all := rep.Rows["all"]["tracker"]
+	if all.Pct() < 98 {
+		t.Errorf("tracker: %.1f%% exactly right overall, want >= 98%%", all.Pct())
+	}
+	for cat, row := range rep.Rows {
+		tr := row["tracker"]
+		if tr.Pct() < 90 {
+			t.Errorf("tracker: %s %.1f%% exactly right, want >= 90%%", cat, tr.Pct())
+		}
+		if tr.FalseReloc > 0 {
+			t.Errorf("tracker: %s has %d false relocations, want 0", cat, tr.FalseReloc)
+		}
+	}
+}
+
+func TestMapLine(t *testing.T) {
+	fd := &fileDiff{hunks: [][4]int{
+		{3, 0, 4, 2},   // 2 lines inserted after old 3
+		{10, 2, 11, 0}, // old 10-11 deleted
+		{20, 1, 20, 3}, // old 20 replaced by 3 lines
+	}}
+	tests := []struct {
+		in, out int
+		ok      bool
+	}{
+		{1, 1, true}, {3, 3, true}, {4, 6, true}, {9, 11, true}, {10, 0, false},
+		{12, 12, true}, {19, 19, true}, {20, 0, false}, {21, 23, true},
+	}
+	for _, tt := range tests {
+		got, ok, _ := fd.mapLine(tt.in)
+		if ok != tt.ok || (ok && got != tt.out) {
+			t.Errorf("mapLine(%d) = %d, %v; want %d, %v", tt.in, got, ok, tt.out, tt.ok)
+		}
+	}
+}
+
+var speed = flag.Bool("relocbench.speed", false, "run the speed comparison (slow: builds repositories of 2,000 and 10,000 commits)")
+
+// speedCases are the speed targets of the relocation issue.
+var speedCases = []struct {
+	name                            string
+	files, commits, hot, cited, per int
+	target                          time.Duration
+}{
+	{"1000 citations, 100 files, 2000 commits", 100, 2000, 0, 100, 10, 2 * time.Second},
+	{"1 citation, 10000 commits (file edited every 4th)", 10, 10000, 4, 1, 1, time.Second},
+}
+
+// TestSpeed compares the tracker with git blame --reverse on the issue's
+// speed scenarios and reports the times; it fails if the tracker misses a
+// target by more than 50% (the targets are for an idle 2-core machine).
+func TestSpeed(t *testing.T) {
+	if !*speed {
+		t.Skip("use -relocbench.speed")
+	}
+	for _, sc := range speedCases {
+		t.Run(sc.name, func(t *testing.T) {
+			sr, err := BuildSpeedRepo(goroot(t), t.TempDir(), sc.files, sc.commits, sc.hot, sc.cited, sc.per, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var best time.Duration
+			var res []gitblame.Result
+			runtime.GC() // the build's garbage is not the tracker's cost
+			for i := 0; i < 3; i++ {
+				r, d, err := sr.TrackAll(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if i == 0 || d < best {
+					best, res = d, r
+				}
+			}
+			gb, err := sr.BlameReverse()
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts := map[gitblame.Status]int{}
+			for _, r := range res {
+				counts[r.Status]++
+			}
+			t.Logf("%s: tracker %v (best of 3, cold caches), git blame --reverse %v, ratio %.2fx; results %v, %d not at their true place",
+				sc.name, best.Round(time.Millisecond), gb.Round(time.Millisecond), float64(gb)/float64(best), counts, sr.Wrong(res))
+			if best > sc.target*3/2 {
+				t.Errorf("tracker took %v, target %v", best, sc.target)
+			}
+		})
+	}
+}
+
+func benchSpeed(b *testing.B, i int) {
+	sc := speedCases[i]
+	sr, err := BuildSpeedRepo(goroot(b), b.TempDir(), sc.files, sc.commits, sc.hot, sc.cited, sc.per, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, _, err := sr.TrackAll(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkTrack1000Citations: 1,000 citations in 100 files across 2,000
+// commits (target 2 s per operation).
+func BenchmarkTrack1000Citations(b *testing.B) { benchSpeed(b, 0) }
+
+// BenchmarkTrackOneCitation10kCommits: one citation across 10,000 commits
+// (target 1 s per operation).
+func BenchmarkTrackOneCitation10kCommits(b *testing.B) { benchSpeed(b, 1) }

@@ -1,0 +1,153 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/git-memcite/git-memcite/internal/hookrun"
+)
+
+// HookReport is what a hook run found, ready to print.
+type HookReport struct {
+	Hook    string
+	Outcome *hookrun.Outcome
+	// Policy decides what blocks (pre-commit and pre-merge-commit).
+	Policy hookrun.PreCommitPolicy
+	// Change names the change for post-* hooks: "the merge", "the rebase".
+	Change string
+	// Suggestions maps a stale citation to its suggested new line.
+	Suggestions map[Key]int
+	// Applied lists memory files rewritten in the working tree, and
+	// ApplySkipped why nothing was applied (empty when not asked).
+	Applied      []string
+	ApplySkipped string
+}
+
+// Key names one citation: memory file path and index in its list.
+type Key struct {
+	Memory string
+	Index  int
+}
+
+// PreCommitText writes the pre-commit report: every blocking stale
+// citation with its reason and fix, one line for the others, and the
+// bypass. It writes nothing when nothing is stale or broken.
+func PreCommitText(w io.Writer, r HookReport) error {
+	var b strings.Builder
+	o := r.Outcome
+	block := o.Blocking(r.Policy)
+	// A memory file that cannot be read blocks when the commit touches
+	// it, or always under strict.
+	var brokenNew, brokenOld int
+	brokenBlocks := func(bm hookrun.BrokenMemory) bool { return bm.Changed || r.Policy == hookrun.Strict }
+	for _, bm := range o.Broken {
+		if brokenBlocks(bm) {
+			brokenNew++
+		} else {
+			brokenOld++
+		}
+	}
+	blocks := (len(block) > 0 || brokenNew > 0) && r.Policy != hookrun.Warn
+	shown := block
+	if r.Policy == hookrun.Warn {
+		shown = o.Blocking(hookrun.Block)
+	}
+	if len(shown) > 0 {
+		verb := "blocks this commit"
+		if !blocks {
+			verb = "would block this commit (memcite.preCommit=warn)"
+		}
+		fmt.Fprintf(&b, "git-memcite: %s %s:\n", plural(len(shown), "stale citation"), verb)
+		for _, s := range shown {
+			writeStale(&b, s, r.Suggestions)
+		}
+	}
+	for _, bm := range o.Broken {
+		if brokenBlocks(bm) {
+			fmt.Fprintf(&b, "git-memcite: %s cannot be read: %s\n", Safe(bm.Memory.Path), Safe(bm.Memory.Err.Error()))
+		}
+	}
+	if n := o.Count(hookrun.Preexisting); n > 0 && r.Policy != hookrun.Strict {
+		fmt.Fprintf(&b, "git-memcite: warning: %s already stale before this commit, in memory files it does not touch (list: git memcite verify-all --staged)\n", plural(n, "citation"))
+	}
+	if brokenOld > 0 {
+		fmt.Fprintf(&b, "git-memcite: warning: %s cannot be read (not touched by this commit)\n", plural(brokenOld, "memory file"))
+	}
+	if blocks {
+		cmd := "git commit"
+		if r.Hook == "pre-merge-commit" {
+			cmd = "git merge"
+		}
+		fmt.Fprintf(&b, "Commit blocked. Fix the citations, or bypass once: %s --no-verify (or MEMCITE=0 %s ...)\n", cmd, cmd)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// PostText writes the post-merge/post-rewrite report: the citations the
+// change made stale, with suggestions, and one line for older ones.
+func PostText(w io.Writer, r HookReport) error {
+	var b strings.Builder
+	o := r.Outcome
+	var made []hookrun.StaleCitation
+	for _, s := range o.Stale {
+		if s.Class != hookrun.Preexisting {
+			made = append(made, s)
+		}
+	}
+	if len(made) > 0 {
+		fmt.Fprintf(&b, "git-memcite: %s made %s:\n", r.Change, plural(len(made), "citation")+" stale")
+		for _, s := range made {
+			writeStale(&b, s, r.Suggestions)
+		}
+	}
+	for _, bm := range o.Broken {
+		if bm.Changed {
+			fmt.Fprintf(&b, "git-memcite: %s cannot be read: %s\n", Safe(bm.Memory.Path), Safe(bm.Memory.Err.Error()))
+		}
+	}
+	if n := o.Count(hookrun.Preexisting); n > 0 {
+		fmt.Fprintf(&b, "git-memcite: %s already stale before %s (list: git memcite verify-all)\n", plural(n, "citation"), r.Change)
+	}
+	switch {
+	case len(r.Applied) > 0:
+		fmt.Fprintf(&b, "git-memcite: updated in the working tree (not staged): %s\n", strings.Join(r.Applied, ", "))
+	case r.ApplySkipped != "":
+		fmt.Fprintf(&b, "git-memcite: nothing applied: %s\n", r.ApplySkipped)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+var classText = map[hookrun.Class]string{
+	hookrun.Introduced:      "made stale by this change",
+	hookrun.InChangedMemory: "in a memory file this change adds or edits",
+	hookrun.NoHistory:       "first commit",
+	hookrun.Preexisting:     "already stale before",
+}
+
+func writeStale(b *strings.Builder, s hookrun.StaleCitation, sugg map[Key]int) {
+	c := s.Result.Citation
+	fmt.Fprintf(b, "  %s:%d: %s (%s)\n", Safe(s.Memory.Path), c.SrcLine, Safe(c.Location()), classText[s.Class])
+	fmt.Fprintf(b, "      %s\n", Safe(s.Result.Reason))
+	if line, ok := sugg[Key{s.Memory.Path, c.Index}]; ok {
+		fmt.Fprintf(b, "      suggested: %s:%d (the snippet is there, and only there)\n", Safe(c.Path), line)
+	}
+	fmt.Fprintf(b, "      fix: edit %s:%d, then check: git memcite verify %s\n", Safe(s.Memory.Path), c.SrcLine, Safe(shellWord(s.Memory.ID)))
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// shellWord quotes s for a POSIX shell when it needs it.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

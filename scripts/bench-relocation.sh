@@ -1,0 +1,33 @@
+#!/bin/sh
+# bench-relocation.sh: run the relocation benchmarks at full size.
+#
+#   scripts/bench-relocation.sh            accuracy (full size) and speed
+#   scripts/bench-relocation.sh accuracy   accuracy only
+#   scripts/bench-relocation.sh speed      speed comparison only
+#   scripts/bench-relocation.sh gobench    go test -bench for the speed targets
+#
+# Accuracy: 25 scenarios per edit category plus 25 mixed chains of 30-60
+# commits, built from Go standard library sources of $(go env GOROOT)/src;
+# prints exactly-right % per category for the tracker and the baselines.
+# Speed: 1,000 citations in 100 files across 2,000 commits, and one
+# citation across 10,000 commits, against git blame --reverse.
+# Set TRACE=1 to print every tracker miss.
+set -eu
+cd "$(dirname "$0")/.."
+what=${1:-all}
+trace=
+[ "${TRACE:-0}" = 1 ] && trace=-relocbench.trace
+case $what in
+all | accuracy)
+	go test ./internal/relocbench/ -run 'TestAccuracy$' -count=1 -v -timeout 60m \
+		-relocbench.size=full $trace
+	;;
+esac
+case $what in
+all | speed)
+	go test ./internal/relocbench/ -run 'TestSpeed$' -count=1 -v -timeout 60m -relocbench.speed
+	;;
+gobench)
+	go test ./internal/relocbench/ -run '^$' -bench . -benchtime 3x -timeout 60m
+	;;
+esac
