@@ -18,11 +18,11 @@ type adoptCmd struct {
 }
 
 func (c *adoptCmd) Help() string {
-	return `Finds informal citations in memory bodies — [cite:code](path:12) markup, path:12 and path:12-20 (also #L12-L20), ` +
-		"backticked paths and bare file names — resolves them against the tracked files (a bare name must match exactly one), " +
+	return `Finds informal citations in memory bodies ([cite:code](path:12) markup, path:12 and path:12-20 (also #L12-L20), ` +
+		"backticked paths and bare file names), resolves them against the tracked files (a bare name must match exactly one), " +
 		`and proposes structured citations with snippet, commit and verified filled in. Blank or trivial lines, ` +
 		`unknown or ambiguous files and citations already present are reported, not proposed. Fenced code blocks are skipped. ` +
-		editHelp
+		editHelp + `Exit status: 0 scanned (whatever was found); 2 error (a memory file that cannot be parsed).`
 }
 
 type adoptResult struct {

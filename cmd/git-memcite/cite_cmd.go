@@ -19,7 +19,9 @@ import (
 
 const editHelp = `Memory files are rewritten in place, byte for byte except the change (comments, key order and the body are kept), ` +
 	`and only when nothing changed them since they were read. ` +
-	`Set SOURCE_DATE_EPOCH to pin the verified timestamps. Exit status: 0 done (or nothing to change); 1 the citation does not verify; 2 error.`
+	`Set SOURCE_DATE_EPOCH to pin the verified timestamps. `
+
+const editExit = `Exit status: 0 done (or nothing to change); 2 error.`
 
 type addCitationCmd struct {
 	Memory   string  `arg:"" name:"memory" help:"Memory id, file path, or file name in a memory directory."`
@@ -29,7 +31,9 @@ type addCitationCmd struct {
 	DryRun   bool    `name:"dry-run" short:"n" help:"Show the change as a unified diff; write nothing."`
 }
 
-func (c *addCitationCmd) Help() string { return editHelp }
+func (c *addCitationCmd) Help() string {
+	return editHelp + `Exit status: 0 added (or already cited); 1 the citation does not verify (see --force); 2 error.`
+}
 
 func (c *addCitationCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	ws, m, err := g.editable(ctx, c.Memory)
@@ -104,7 +108,7 @@ type removeCitationCmd struct {
 	DryRun bool   `name:"dry-run" short:"n" help:"Show the change as a unified diff; write nothing."`
 }
 
-func (c *removeCitationCmd) Help() string { return editHelp }
+func (c *removeCitationCmd) Help() string { return editHelp + editExit }
 
 func (c *removeCitationCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	ws, m, err := g.editable(ctx, c.Memory)
@@ -124,7 +128,7 @@ type updateConfidenceCmd struct {
 	DryRun bool     `name:"dry-run" short:"n" help:"Show the change as a unified diff; write nothing."`
 }
 
-func (c *updateConfidenceCmd) Help() string { return editHelp }
+func (c *updateConfidenceCmd) Help() string { return editHelp + editExit }
 
 func (c *updateConfidenceCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	ws, m, err := g.editable(ctx, c.Memory)
