@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/doctor"
+	"github.com/git-memcite/git-memcite/internal/hookinstall"
 	"github.com/git-memcite/git-memcite/internal/render"
-	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 )
 
@@ -22,7 +22,7 @@ func (c *doctorCmd) Help() string {
 }
 
 func (c *doctorCmd) Run(ctx context.Context, g *Globals, env *Env) error {
-	ws, err := g.locate()
+	ws, err := g.openConfigured(ctx)
 	if err != nil {
 		return err
 	}
@@ -38,24 +38,29 @@ func (c *doctorCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 			}
 			return strings.TrimSpace(out)
 		}
-		f.HooksDir = absIn(ws.top, run("rev-parse", "--git-path", "hooks"))
 		f.GitDir = absIn(ws.top, run("rev-parse", "--git-common-dir"))
 		f.Shallow = run("rev-parse", "--is-shallow-repository") == "true"
-		for key, dst := range map[string]*string{"core.hooksPath": &f.HooksPath, "core.splitIndex": &f.SplitIndex, "index.sparse": &f.SparseIdx, "core.sparseCheckout": &f.Sparse} {
+		for key, dst := range map[string]*string{"core.splitIndex": &f.SplitIndex, "index.sparse": &f.SparseIdx, "core.sparseCheckout": &f.Sparse} {
 			if vals, err := ws.repo.ConfigAll(ctx, key); err == nil && len(vals) > 0 {
 				*dst = vals[len(vals)-1]
 			}
 		}
-	}
-	if ws.src, err = source.NewWorktree(ws.top); err != nil {
-		return err
+		st, err := hookinstall.GetStatus(ctx, ws.top, nil)
+		if err != nil {
+			f.HooksErr = err
+		} else {
+			f.Hooks = &st
+		}
 	}
 	dirs, err := g.memoryDirs(ctx, ws)
 	if err != nil {
 		return err
 	}
 	f.Dirs = dirs
-	f.Store, f.StoreErr = store.Load(ctx, ws.src, dirs)
+	if f.Store, f.StoreErr = store.Load(ctx, ws.src, dirs); f.StoreErr == nil {
+		ws.store = f.Store
+		ws.dropIgnored()
+	}
 	rep := doctor.Run(f)
 	if c.JSON {
 		err = render.JSON(env.Stdout, rep)

@@ -3,12 +3,9 @@ package main
 import (
 	"context"
 	"errors"
-	"path/filepath"
 
-	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/graph"
 	"github.com/git-memcite/git-memcite/internal/render"
-	"github.com/git-memcite/git-memcite/internal/source"
 )
 
 const graphHelp = `Links are read from the frontmatter (- related: target, or link_type/target_id). ` +
@@ -133,41 +130,28 @@ func (c *graphRelatedCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	return render.BacklinksText(env.Stdout, gr.ID(i), links)
 }
 
-// openGraph lists the memories of the working tree without reading them.
+// openGraph lists the memories of the working tree without reading them
+// (memory directories and ignore patterns from the configuration).
 func (g *Globals) openGraph(ctx context.Context) (*graph.Graph, error) {
-	ws, err := g.locate()
+	ws, err := g.openConfigured(ctx)
 	if err != nil {
 		return nil, err
 	}
-	src, err := source.NewWorktree(ws.top)
-	if err != nil {
-		return nil, err
-	}
-	ws.src = src
 	dirs, err := g.memoryDirs(ctx, ws)
 	if err != nil {
 		return nil, err
 	}
-	return graph.New(src, dirs)
+	return graph.New(ws.src, dirs, ws.cfg.Ignored)
 }
 
-// locate finds the repository (or plain directory) without loading
-// memories.
-func (g *Globals) locate() (*workspace, error) {
-	start := g.RepoRoot
-	if start == "" {
-		start = "."
+// openConfigured finds the repository, opens its working tree and reads
+// the configuration, without loading memories.
+func (g *Globals) openConfigured(ctx context.Context) (*workspace, error) {
+	ws, err := g.openSource(ctx, SourceFlags{})
+	if err != nil {
+		return nil, err
 	}
-	ws := &workspace{}
-	repo, err := gitrepo.Discover(start)
-	switch {
-	case err == nil:
-		ws.repo, ws.top = repo, repo.Top
-	case errors.Is(err, gitrepo.ErrNotRepo):
-		if ws.top, err = filepath.Abs(start); err != nil {
-			return nil, err
-		}
-	default:
+	if ws.cfg, err = g.loadConfig(ctx, ws); err != nil {
 		return nil, err
 	}
 	return ws, nil

@@ -19,6 +19,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/git-memcite/git-memcite/internal/hookinstall"
 	"github.com/git-memcite/git-memcite/internal/store"
 )
 
@@ -71,9 +72,9 @@ type Facts struct {
 	Top        string // working tree root (absolute)
 	InRepo     bool   // a git repository (else a plain directory)
 	GitVersion string // output of `git version`, "" when git is missing
-	HooksDir   string // `git rev-parse --git-path hooks`, absolute
-	HooksPath  string // core.hooksPath, if set
-	GitDir     string // the repository's git directory, absolute
+	Hooks      *hookinstall.Status // hook states from hookinstall.GetStatus; nil when unknown
+	HooksErr   error               // why the hooks could not be inspected
+	GitDir     string              // the repository's git directory, absolute
 	SplitIndex string // core.splitIndex
 	SparseIdx  string // index.sparse
 	Sparse     string // core.sparseCheckout
@@ -85,12 +86,6 @@ type Facts struct {
 
 // SerenaMemoryTools are Serena's memory tools (seed 002 §5.4).
 var SerenaMemoryTools = []string{"write_memory", "read_memory", "list_memories", "delete_memory", "edit_memory"}
-
-// HookNames are the hooks git-memcite installs.
-var HookNames = []string{"pre-commit", "pre-merge-commit", "post-merge", "post-rewrite"}
-
-// hookMarker is the ownership line of git-memcite's hook scripts.
-var hookMarker = regexp.MustCompile(`(?m)^# git-memcite-hook v([0-9]+)`)
 
 // minGit is the oldest git the tool is tested with.
 var minGit = [2]int{2, 25}
@@ -234,59 +229,83 @@ func checkSerena(r *Report, f Facts) {
 	r.add("serena", Warn, fmt.Sprintf("%d Serena memory tool(s) active alongside git-memcite", len(active)), detail...)
 }
 
+// checkHooks grades the hook states hookinstall reports: our scripts
+// current, outdated (other content or not executable), or missing; foreign
+// hooks that already run git-memcite count as installed.
 func checkHooks(r *Report, f Facts) {
-	if !f.InRepo || f.HooksDir == "" {
+	if !f.InRepo {
 		return
 	}
-	var ours, stale []string
-	versions := map[int]bool{}
-	for _, name := range HookNames {
-		p := filepath.Join(f.HooksDir, name)
-		b, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		m := hookMarker.FindSubmatch(b)
-		if m == nil {
-			continue
-		}
-		v, _ := strconv.Atoi(string(m[1]))
-		versions[v] = true
-		fi, err := os.Stat(p)
-		if err == nil && fi.Mode()&0o111 == 0 {
-			stale = append(stale, name+": not executable, git skips it (chmod +x)")
-			continue
-		}
-		ours = append(ours, fmt.Sprintf("%s (v%d)", name, v))
+	if f.HooksErr != nil {
+		r.add("hooks", Warn, "cannot inspect the hooks: "+f.HooksErr.Error())
+		return
 	}
-	dir := f.HooksDir
+	st := f.Hooks
+	if st == nil {
+		return
+	}
+	dir := st.Repo.HooksDir
 	if rel, err := filepath.Rel(f.Top, dir); err == nil && !strings.HasPrefix(rel, "..") {
 		dir = filepath.ToSlash(rel)
 	}
 	where := "hooks directory " + dir
-	if f.HooksPath != "" {
-		where += " (core.hooksPath)"
+	if st.Repo.HooksPath != "" {
+		where += " (core.hooksPath, " + st.Repo.HooksPathScope + ")"
+	}
+	var current, outdated, calls []string
+	for _, h := range st.Hooks {
+		switch {
+		case h.State == hookinstall.Current:
+			current = append(current, fmt.Sprintf("%s (v%d)", h.Name, h.Version))
+		case h.State == hookinstall.Outdated:
+			outdated = append(outdated, fmt.Sprintf("%s: outdated or not executable (v%d)", h.Name, h.Version))
+		case h.Calls:
+			calls = append(calls, fmt.Sprintf("%s: %s runs git-memcite", h.Name, managerName(h.Manager)))
+		}
 	}
 	switch {
-	case len(ours) == 0 && len(stale) == 0:
-		r.add("hooks", Info, "no git-memcite hooks in the "+where+": citations are checked only when you run git memcite (install them with `git memcite install`)")
-	case len(stale) > 0:
-		r.add("hooks", Warn, "git-memcite hooks in the "+where+" will not run", stale...)
-	case len(versions) > 1:
-		r.add("hooks", Warn, "git-memcite hooks of different versions are installed; reinstall them", ours...)
+	case !st.Installed():
+		r.add("hooks", Info, "no git-memcite hooks in the "+where+": citations are checked only when you run git memcite (git memcite install)")
+	case st.Outdated():
+		r.add("hooks", Warn, "git-memcite hooks in the "+where+" are outdated; run git memcite install", append(outdated, current...)...)
 	default:
-		r.add("hooks", OK, fmt.Sprintf("%d git-memcite hook(s) installed in the %s", len(ours), where), ours...)
+		r.add("hooks", OK, fmt.Sprintf("git-memcite hooks installed and current in the %s", where), append(current, calls...)...)
+	}
+	if st.Repo.HooksPathOutside {
+		r.add("hooks", Info, "core.hooksPath points outside this repository: its hooks run for other repositories too")
 	}
 }
 
+func managerName(m hookinstall.Manager) string {
+	if m == hookinstall.None {
+		return "a hook script"
+	}
+	return string(m)
+}
+
 func checkManagers(r *Report, f Facts) {
+	seen := map[string]bool{}
 	var found []string
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			found = append(found, s)
+		}
+	}
 	for _, c := range []struct{ path, name string }{
 		{"lefthook.yml", "lefthook"}, {"lefthook.yaml", "lefthook"}, {".lefthook.yml", "lefthook"},
 		{".pre-commit-config.yaml", "pre-commit"}, {".husky", "husky"},
 	} {
 		if _, err := os.Stat(filepath.Join(f.Top, c.path)); err == nil {
-			found = append(found, c.name+" ("+c.path+")")
+			add(c.name + " (" + c.path + ")")
+			seen[c.name] = true
+		}
+	}
+	if f.Hooks != nil {
+		for _, m := range f.Hooks.Repo.Managers {
+			if !seen[string(m)] && m != hookinstall.None {
+				add(string(m))
+			}
 		}
 	}
 	if len(found) == 0 {

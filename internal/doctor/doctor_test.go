@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-memcite/git-memcite/internal/hookinstall"
 	"github.com/git-memcite/git-memcite/internal/store"
 )
 
@@ -20,6 +21,13 @@ func find(r *Report, check string) []string {
 		}
 	}
 	return out
+}
+
+// hooks sets the hook states hookinstall would report.
+func hooks(hs ...hookinstall.HookStatus) func(*Facts) {
+	return func(f *Facts) {
+		f.Hooks = &hookinstall.Status{Repo: hookinstall.Repo{HooksDir: filepath.Join(f.Top, ".git", "hooks")}, Hooks: hs}
+	}
 }
 
 func TestChecks(t *testing.T) {
@@ -38,15 +46,17 @@ func TestChecks(t *testing.T) {
 			check: "serena", want: "ok: Serena's memory tools are excluded"},
 		{name: "bad project.yml", files: map[string]string{".serena/project.yml": "excluded_tools: [a\n"},
 			check: "serena", want: "warn: .serena/project.yml is not valid YAML", probs: 1},
-		{name: "our hook", files: map[string]string{"hooks/pre-commit*": "#!/bin/sh\n# git-memcite-hook v1 (managed): pre-commit\n"},
-			check: "hooks", want: "ok: 1 git-memcite hook(s) installed"},
-		{name: "foreign hook is not ours", files: map[string]string{"hooks/pre-commit*": "#!/bin/sh\nexec lefthook run pre-commit\n"},
+		{name: "our hooks current", facts: hooks(hookinstall.HookStatus{Name: "pre-commit", State: hookinstall.Current, Version: 1}),
+			check: "hooks", want: "ok: git-memcite hooks installed and current"},
+		{name: "no hooks", facts: hooks(hookinstall.HookStatus{Name: "pre-commit", State: hookinstall.Missing}),
 			check: "hooks", want: "info: no git-memcite hooks"},
-		{name: "hook not executable", files: map[string]string{"hooks/post-merge": "#!/bin/sh\n# git-memcite-hook v1 (managed): post-merge\n"},
-			check: "hooks", want: "will not run", probs: 1},
-		{name: "mixed hook versions", files: map[string]string{
-			"hooks/pre-commit*": "# git-memcite-hook v1 (managed)\n", "hooks/post-merge*": "# git-memcite-hook v2 (managed)\n"},
-			check: "hooks", want: "different versions", probs: 1},
+		{name: "foreign hook that runs git-memcite", facts: hooks(hookinstall.HookStatus{Name: "pre-commit", State: hookinstall.Foreign, Manager: hookinstall.Lefthook, Calls: true}),
+			check: "hooks", want: "pre-commit: lefthook runs git-memcite"},
+		{name: "outdated hook", facts: hooks(hookinstall.HookStatus{Name: "pre-commit", State: hookinstall.Current, Version: 1},
+			hookinstall.HookStatus{Name: "post-merge", State: hookinstall.Outdated, Version: 1}),
+			check: "hooks", want: "post-merge: outdated or not executable", probs: 1},
+		{name: "hooks cannot be inspected", facts: func(f *Facts) { f.HooksErr = hookinstall.ErrBare },
+			check: "hooks", want: "warn: cannot inspect the hooks: bare repository", probs: 1},
 		{name: "other memory dirs", files: map[string]string{".claude/memories/a.md": "x", ".serena/memories/b.md": "y"},
 			check: "memory dirs", want: ".claude/memories"},
 		{name: "husky", files: map[string]string{".husky/pre-commit": "npx lint-staged\n"}, check: "hook managers", want: "husky (.husky)"},
@@ -71,7 +81,7 @@ func TestChecks(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			f := Facts{Top: top, InRepo: true, GitVersion: "git version 2.39.5", HooksDir: filepath.Join(top, "hooks"),
+			f := Facts{Top: top, InRepo: true, GitVersion: "git version 2.39.5",
 				Store: &store.Store{Dirs: []string{".serena/memories"}}}
 			if tc.facts != nil {
 				tc.facts(&f)

@@ -65,11 +65,21 @@ type Edge struct {
 // Dangling reports whether the link's target was not found.
 func (e Edge) Dangling() bool { return e.To < 0 }
 
-// New lists the memories below dirs; nothing is read yet.
-func New(src source.Source, dirs []string) (*Graph, error) {
+// New lists the memories below dirs, leaving out the paths ignore reports
+// (nil: none); nothing is read yet.
+func New(src source.Source, dirs []string, ignore func(path string) bool) (*Graph, error) {
 	mems, err := store.Find(src, dirs)
 	if err != nil {
 		return nil, err
+	}
+	if ignore != nil {
+		kept := mems[:0]
+		for _, m := range mems {
+			if !ignore(m.Path) {
+				kept = append(kept, m)
+			}
+		}
+		mems = kept
 	}
 	return fromMemories(src, mems, false), nil
 }

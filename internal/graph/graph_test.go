@@ -47,7 +47,7 @@ func writeStore(t *testing.T, mems map[string][]string, extra map[string]string)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := New(src, []string{".serena/memories"})
+	g, err := New(src, []string{".serena/memories"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
