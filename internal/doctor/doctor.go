@@ -69,16 +69,16 @@ func (r *Report) add(check string, l Level, msg string, detail ...string) {
 
 // Facts are what the caller found out about the repository.
 type Facts struct {
-	Top        string // working tree root (absolute)
-	InRepo     bool   // a git repository (else a plain directory)
-	GitVersion string // output of `git version`, "" when git is missing
+	Top        string              // working tree root (absolute)
+	InRepo     bool                // a git repository (else a plain directory)
+	GitVersion string              // output of `git version`, "" when git is missing
 	Hooks      *hookinstall.Status // hook states from hookinstall.GetStatus; nil when unknown
 	HooksErr   error               // why the hooks could not be inspected
 	GitDir     string              // the repository's git directory, absolute
-	SplitIndex string // core.splitIndex
-	SparseIdx  string // index.sparse
-	Sparse     string // core.sparseCheckout
-	Shallow    bool   // `git rev-parse --is-shallow-repository`
+	SplitIndex string              // core.splitIndex
+	SparseIdx  string              // index.sparse
+	Sparse     string              // core.sparseCheckout
+	Shallow    bool                // `git rev-parse --is-shallow-repository`
 	Dirs       []string
 	Store      *store.Store // nil when loading failed
 	StoreErr   error
