@@ -73,7 +73,8 @@ type listCitationsCmd struct {
 }
 
 func (c *listCitationsCmd) Help() string {
-	return `Lists each citation with its index (for remove-citation), location, status and reason. Exit status: 0 listed; 2 error.`
+	return `Lists each citation with its index (for remove-citation), location, status and reason. ` +
+		`Exit status: 0 listed; 2 error (a memory file that cannot be parsed is listed with its error, the others are still listed).`
 }
 
 func (c *listCitationsCmd) Run(ctx context.Context, g *Globals, env *Env) error {
@@ -97,9 +98,17 @@ func (c *listCitationsCmd) Run(ctx context.Context, g *Globals, env *Env) error 
 		return err
 	}
 	if c.JSON {
-		return render.CitationsJSON(env.Stdout, rep, len(c.Memories) > 0)
+		err = render.CitationsJSON(env.Stdout, rep, len(c.Memories) > 0)
+	} else {
+		err = render.CitationsText(env.Stdout, rep, len(c.Memories) > 0)
 	}
-	return render.CitationsText(env.Stdout, rep, len(c.Memories) > 0)
+	if err != nil {
+		return err
+	}
+	if rep.Summary().Errors > 0 {
+		return silent(exitError) // listed with its error; the others are listed too
+	}
+	return nil
 }
 
 type removeCitationCmd struct {
