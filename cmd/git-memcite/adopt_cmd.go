@@ -55,6 +55,13 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
+	if c.Fix {
+		unlock, err := ws.lockRewrites(ctx)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
 	results := []adoptResult{}
 	counts := map[string]int{}
 	failed := false

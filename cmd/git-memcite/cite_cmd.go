@@ -64,7 +64,7 @@ func (c *addCitationCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if added.Reason != "" {
 		fmt.Fprintf(env.Stderr, "warning: added although it does not verify: %s\n", render.Safe(added.Reason))
 	}
-	return ws.apply(env, m, plan, c.DryRun, "Added citation "+added.Citation.Location())
+	return ws.apply(ctx, env, m, plan, c.DryRun, "Added citation "+added.Citation.Location())
 }
 
 type listCitationsCmd struct {
@@ -128,7 +128,7 @@ func (c *removeCitationCmd) Run(ctx context.Context, g *Globals, env *Env) error
 	if err != nil {
 		return err
 	}
-	return ws.apply(env, m, plan, c.DryRun, "Removed citation "+removed.Location())
+	return ws.apply(ctx, env, m, plan, c.DryRun, "Removed citation "+removed.Location())
 }
 
 type updateConfidenceCmd struct {
@@ -173,7 +173,7 @@ func (c *updateConfidenceCmd) Run(ctx context.Context, g *Globals, env *Env) err
 	if err != nil {
 		return err
 	}
-	return ws.apply(env, m, plan, c.DryRun, what)
+	return ws.apply(ctx, env, m, plan, c.DryRun, what)
 }
 
 // editable opens the working tree and resolves a memory that can be
@@ -219,9 +219,20 @@ func (ws *workspace) citeEnv(ctx context.Context) (cite.Env, error) {
 	return e, nil
 }
 
+// lockRewrites takes the repository's rewrite lock (gitrepo.Repo.Lock), so
+// that two git-memcite processes never rewrite memory files at once; a
+// no-op outside a repository.
+func (ws *workspace) lockRewrites(ctx context.Context) (func(), error) {
+	if ws.repo == nil {
+		return func() {}, nil
+	}
+	return ws.repo.Lock(ctx, 10*time.Second)
+}
+
 // apply prints or writes a plan: a diff for a dry run, else the file is
-// replaced atomically when it still holds what was read.
-func (ws *workspace) apply(env *Env, m *store.Memory, plan *cite.Plan, dryRun bool, what string) error {
+// replaced atomically, under the rewrite lock, when it still holds what was
+// read.
+func (ws *workspace) apply(ctx context.Context, env *Env, m *store.Memory, plan *cite.Plan, dryRun bool, what string) error {
 	if !plan.Changed {
 		fmt.Fprintf(env.Stdout, "%s: nothing to change\n", render.Safe(m.Path))
 		return nil
@@ -230,6 +241,11 @@ func (ws *workspace) apply(env *Env, m *store.Memory, plan *cite.Plan, dryRun bo
 		_, err := fmt.Fprint(env.Stdout, safeLines(cite.UnifiedDiff(m.Path, plan.Old, plan.New)))
 		return err
 	}
+	unlock, err := ws.lockRewrites(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	if err := memfile.WriteFile(filepath.Join(ws.top, filepath.FromSlash(m.Path)), plan.Old, plan.New); err != nil {
 		return err
 	}
