@@ -10,6 +10,10 @@ for pkg in $(go list ./...); do
   dir=$(go list -f '{{.Dir}}' "$pkg")
   for target in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/func //' | sort -u); do
     echo "-- $pkg $target ($time)"
-    go test "$pkg" -run '^$' -fuzz "^${target}\$" -fuzztime "$time" 2>&1 | tail -3
+    if ! out=$(go test "$pkg" -run '^$' -fuzz "^${target}\$" -fuzztime "$time" 2>&1); then
+      echo "$out" | grep -v '^fuzz: elapsed' | tail -40
+      exit 1
+    fi
+    echo "$out" | tail -3
   done
 done

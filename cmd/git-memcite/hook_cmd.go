@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
+	"path/filepath"
 	"time"
 
+	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/hookrun"
+	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/source"
 )
@@ -77,12 +80,20 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 	for _, w := range cfg.Warnings {
 		fmt.Fprintf(env.Stderr, "git-memcite: warning: %s\n", w)
 	}
-	if !cfg.Enabled {
+	pre := in.Hook == "pre-commit" || in.Hook == "pre-merge-commit"
+	if !cfg.Enabled || (pre && cfg.PreCommit == hookrun.Off) || (!pre && cfg.PostMerge == hookrun.PostOff) {
 		return nil
 	}
-	// memory directories: flags > MEMCITE_DIR > git config > .memcite.yaml > default
+	// memory directories: flags > MEMCITE_DIR > git config > .memcite.yaml >
+	// default; a commit hook reads .memcite.yaml from what is being
+	// committed, like the memories.
 	ws := &workspace{repo: repo, top: repo.Top}
-	if ws.src, err = source.NewWorktree(repo.Top); err != nil {
+	if pre {
+		ws.src, err = repo.Index(ctx)
+	} else {
+		ws.src, err = source.NewWorktree(repo.Top)
+	}
+	if err != nil {
 		return err
 	}
 	if ws.cfg, err = g.loadConfig(ctx, ws); err != nil {
@@ -92,27 +103,25 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 	if err != nil {
 		return err
 	}
-	switch in.Hook {
-	case "pre-commit", "pre-merge-commit":
-		return preCommit(ctx, env, repo, cfg, dirs, in)
-	default:
-		return postChange(ctx, env, repo, cfg, dirs, in)
+	if pre {
+		return preCommit(ctx, env, repo, ws.src, cfg, dirs, in)
 	}
+	return postChange(ctx, env, repo, cfg, dirs, in)
 }
 
-func preCommit(ctx context.Context, env *Env, repo *gitrepo.Repo, cfg hookrun.Config, dirs []string, in hookrun.Invocation) error {
-	if cfg.PreCommit == hookrun.Off {
-		return nil
-	}
-	out, err := hookrun.PreCommit(ctx, repo, dirs)
+func preCommit(ctx context.Context, env *Env, repo *gitrepo.Repo, idx source.Source, cfg hookrun.Config, dirs []string, in hookrun.Invocation) error {
+	out, err := hookrun.PreCommit(ctx, repo, idx, dirs)
 	if err != nil {
 		return err
 	}
-	rep := render.HookReport{Hook: in.Hook, Outcome: out, Policy: cfg.PreCommit, Suggestions: map[render.Key]int{}}
-	for _, s := range out.Blocking(hookrun.Block) {
-		if line, ok := hookrun.SuggestLine(out.After, s.Result.Citation); ok {
-			rep.Suggestions[render.Key{Memory: s.Memory.Path, Index: s.Result.Citation.Index}] = line
+	rep := render.HookReport{Hook: in.Hook, Outcome: out, Policy: cfg.PreCommit}
+	if len(out.Blocking(hookrun.Block)) > 0 {
+		// HEAD to the index in one step: no history walk on the commit path.
+		items, _, err := hookrun.Relocation(ctx, repo.Top, "HEAD", "HEAD", out.After, out, relocate.Options{})
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "git-memcite: warning: no relocation suggestions: %v\n", err)
 		}
+		rep.Fixes = fixesFor(items, true)
 	}
 	if err := render.PreCommitText(env.Stderr, rep); err != nil {
 		return err
@@ -131,9 +140,6 @@ func preCommit(ctx context.Context, env *Env, repo *gitrepo.Repo, cfg hookrun.Co
 }
 
 func postChange(ctx context.Context, env *Env, repo *gitrepo.Repo, cfg hookrun.Config, dirs []string, in hookrun.Invocation) error {
-	if cfg.PostMerge == hookrun.PostOff {
-		return nil
-	}
 	var stdin []byte
 	if in.Hook == "post-rewrite" && !isTerminal(os.Stdin) {
 		stdin, _ = io.ReadAll(io.LimitReader(os.Stdin, 16<<20))
@@ -146,54 +152,77 @@ func postChange(ctx context.Context, env *Env, repo *gitrepo.Repo, cfg hookrun.C
 	if err != nil {
 		return err
 	}
-	rep := render.HookReport{Hook: in.Hook, Outcome: out, Change: changeName(in), Suggestions: map[render.Key]int{}}
-	if len(out.Stale) > 0 {
-		moves := map[string]map[int]int{}
-		expect := map[string][]byte{}
-		for _, s := range out.Stale {
-			if s.Class == hookrun.Preexisting {
-				continue
-			}
-			c := s.Result.Citation
-			if line, ok := hookrun.SuggestLine(out.After, c); ok {
-				rep.Suggestions[render.Key{Memory: s.Memory.Path, Index: c.Index}] = line
-				if moves[s.Memory.Path] == nil {
-					moves[s.Memory.Path] = map[int]int{}
-				}
-				moves[s.Memory.Path][c.Index] = line
-				expect[s.Memory.Path] = s.Memory.File.Src
-			}
-		}
-		if cfg.PostMerge == hookrun.ApplyFixes && len(moves) > 0 {
-			unlock := func() {}
-			why := hookrun.ApplyBlocked(repo.GitDir, in)
-			if why == "" {
-				// Serialise with other rewriters (relocate --fix …).
-				var err error
-				if unlock, err = repo.Lock(ctx, 2*time.Second); err != nil {
-					why, unlock = err.Error(), func() {}
-				}
-			}
-			defer unlock()
-			if why != "" {
-				rep.ApplySkipped = why
-			} else {
-				paths := make([]string, 0, len(moves))
-				for p := range moves {
-					paths = append(paths, p)
-				}
-				sort.Strings(paths)
-				for _, p := range paths {
-					if err := hookrun.ApplyMoves(repo.Top, p, expect[p], moves[p]); err != nil {
-						fmt.Fprintf(env.Stderr, "git-memcite: %v\n", err)
-						continue
-					}
-					rep.Applied = append(rep.Applied, p)
-				}
-			}
-		}
+	rep := render.HookReport{Hook: in.Hook, Outcome: out, Change: changeName(in)}
+	before, after, view := rng.Old, rng.New, source.Source(nil)
+	opt := relocate.Options{Commit: rng.New, Verified: now()}
+	if rng.Squash {
+		after, view = rng.Old, out.After
+		opt.Commit = "" // the result is not committed yet
+	}
+	items, files, err := hookrun.Relocation(ctx, repo.Top, before, after, view, out, opt)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "git-memcite: warning: no relocation suggestions: %v\n", err)
+	}
+	rep.Fixes = fixesFor(items, false)
+	if cfg.PostMerge == hookrun.ApplyFixes && len(files) > 0 {
+		rep.Applied, rep.ApplySkipped = applyRelocations(ctx, env, repo, in, files)
 	}
 	return render.PostText(env.Stderr, rep)
+}
+
+// applyRelocations writes the planned memory files into the working tree
+// (never the index), each only if it still holds the checked bytes, under
+// the memory rewrite lock. It returns the files written, or why none were.
+func applyRelocations(ctx context.Context, env *Env, repo *gitrepo.Repo, in hookrun.Invocation, files []relocate.File) ([]string, string) {
+	if why := hookrun.ApplyBlocked(repo.GitDir, in); why != "" {
+		return nil, why
+	}
+	unlock, err := repo.Lock(ctx, 2*time.Second)
+	if err != nil {
+		return nil, err.Error()
+	}
+	defer unlock()
+	var done []string
+	for _, f := range files {
+		p := filepath.Join(repo.Top, filepath.FromSlash(f.Memory.Path))
+		if err := memfile.WriteFile(p, f.Old, f.New); err != nil {
+			fmt.Fprintf(env.Stderr, "git-memcite: %s: not updated: %v\n", f.Memory.Path, err)
+			continue
+		}
+		done = append(done, f.Memory.Path)
+	}
+	return done, ""
+}
+
+// fixesFor turns relocation results into advice for the report. staged:
+// the fix must also be staged (a blocked commit).
+func fixesFor(items []relocate.Item, staged bool) map[render.Key]render.Fix {
+	out := map[render.Key]render.Fix{}
+	for i := range items {
+		it := &items[i]
+		id := render.ShellWord(it.Memory.ID)
+		then := ""
+		if staged {
+			then = ", then: git add " + render.ShellWord(it.Memory.Path)
+		}
+		var f render.Fix
+		switch r := it.Result; it.Action {
+		case relocate.Move:
+			f = render.Fix{Where: loc(r.Location), Why: "the cited lines moved there", Command: "git memcite relocate --fix " + id + then}
+		case relocate.Review:
+			f = render.Fix{Where: loc(r.Location), Why: "the cited lines were edited there; review", Command: "git memcite relocate --accept-changed --fix " + id + then}
+		case relocate.Unresolved:
+			if r.Status == gitblame.Gone {
+				f.Why = "the cited lines were deleted"
+			} else {
+				f.Why = "the cited lines could be in several places"
+			}
+		default:
+			continue
+		}
+		out[render.Key{Memory: it.Memory.Path, Index: it.Citation.Index}] = f
+	}
+	return out
 }
 
 func changeName(in hookrun.Invocation) string {

@@ -81,7 +81,8 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err := relocate.SetResults(items, res); err != nil {
 		return err
 	}
-	opt := relocate.Options{AcceptChanged: c.AcceptChanged, Commit: head.String(), Verified: now()}
+	opt := relocate.Options{AcceptChanged: c.AcceptChanged, Commit: head.String(), Verified: now(),
+		Dirty: dirtyFunc(hist, head, target.View)}
 	files, err := relocate.Plan(items, opt)
 	if err != nil {
 		return err
@@ -128,6 +129,26 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return silent(exitStale)
 	}
 	return nil
+}
+
+// dirtyFunc reports whether a path's content in view differs from the
+// commit head (nil view: nothing is dirty).
+func dirtyFunc(h *githistory.Repo, head gitblame.Hash, view source.Source) func(string) bool {
+	if view == nil {
+		return nil
+	}
+	return func(p string) bool {
+		c, err := h.Commit(head)
+		if err != nil {
+			return true
+		}
+		want, ok, err := h.Entry(c.Tree, p)
+		if err != nil || !ok {
+			return true
+		}
+		b, err := view.ReadFile(p)
+		return err != nil || gitblame.BlobHash(b) != want
+	}
 }
 
 // now is the time recorded in relocated citations: SOURCE_DATE_EPOCH when

@@ -19,7 +19,7 @@ import (
 // HistoryFlags are verify's options that use the history of the cited
 // files.
 type HistoryFlags struct {
-	Why    bool `name:"why" help:"For each stale citation, name the commit that broke it (moved, edited or deleted its lines) and where the lines are now."`
+	Why    bool `name:"why" help:"For each stale citation, name the commit that broke it (moved, edited or deleted its lines) and where the lines are now (text output only)."`
 	Record bool `name:"record" help:"Record the current commit and time in every valid citation (commit and verified fields), the base later relocations start from."`
 }
 
@@ -129,6 +129,13 @@ func record(ctx context.Context, ws *workspace, rep *verify.Report, env *Env) er
 		return fmt.Errorf("--record needs a commit to record (the repository has none)")
 	}
 	stamp := memfile.Timestamp(now().UTC().Format(time.RFC3339))
+	hist, err := githistory.Open(ws.top)
+	if err != nil {
+		return err
+	}
+	defer hist.Close()
+	dirty := dirtyFunc(hist, gitblame.Hash(head), ws.src)
+	skipped := 0
 	unlock, err := ws.repo.Lock(ctx, 10*time.Second)
 	if err != nil {
 		return err
@@ -144,6 +151,12 @@ func record(ctx context.Context, ws *workspace, rep *verify.Report, env *Env) er
 		var edits []memfile.Edit
 		for _, c := range mr.Citations {
 			if c.Status != verify.Valid || c.Citation.Form != memfile.FormMapping {
+				continue
+			}
+			if dirty(c.Citation.Path) {
+				// Valid in the working tree but not at HEAD: recording HEAD
+				// would give later relocations a wrong base.
+				skipped++
 				continue
 			}
 			es, err := f.SetCitation(c.Citation.Index,
@@ -170,5 +183,8 @@ func record(ctx context.Context, ws *workspace, rep *verify.Report, env *Env) er
 		n++
 	}
 	fmt.Fprintf(env.Stderr, "recorded commit %s in %d memory file(s)\n", head.String()[:7], n)
+	if skipped > 0 {
+		fmt.Fprintf(env.Stderr, "%d valid citation(s) not recorded: their files have uncommitted changes\n", skipped)
+	}
 	return nil
 }

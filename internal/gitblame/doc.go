@@ -48,7 +48,9 @@
 //     rewrite hunk gives the candidate at the same offset 0.03 more.
 //     Trivial lines need the same key, are ranked by context alone (a
 //     closing line by the lines above it, an opening line by the lines
-//     below) and need context >= 0.8.
+//     below, others by their better side; a side counts only if its
+//     nearest non-trivial line is the same in both texts) and need
+//     context >= 0.8.
 //  6. Unless step 5 found a candidate with content >= 0.9, the lines added
 //     in the same commit to other files (all lines of new files) are also
 //     candidates: moves and extractions into another file, file splits.

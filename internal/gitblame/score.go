@@ -142,12 +142,15 @@ func contextOf(t *text, i int) surroundings {
 }
 
 // contextSim compares two contexts side by side; a side that is empty in
-// both (start or end of file) does not count. Each side weighs by the
+// either (start or end of file) does not count. Each side weighs by the
 // closeness of a's nearest line on it: lines right above a line say more
 // about it than a comment three lines below, past a brace and a blank.
 func contextSim(a, b surroundings) float64 {
-	ea := len(a.above) == 0 && len(b.above) == 0
-	eb := len(a.below) == 0 && len(b.below) == 0
+	// A side with no lines at all in either text (the start or the end of
+	// a file: the line moved to the edge of a new file, or from it) says
+	// nothing either way and does not count.
+	ea := len(a.above) == 0 || len(b.above) == 0
+	eb := len(a.below) == 0 || len(b.below) == 0
 	switch {
 	case ea && eb:
 		return 0

@@ -166,7 +166,14 @@ func (t *Tracker) Track(ctx context.Context, anchors []Anchor, target Target) ([
 		oneShot = append(oneShot, cs...)
 	}
 
+	// final is the version results are read from: the view if there is
+	// one (shared by every route, with its hash cache), else the target.
 	final := &version{commit: tc}
+	var view *version
+	if target.View != nil {
+		view = &version{view: target.View, viewHash: map[string]viewEntry{}}
+		final = view
+	}
 	// Stepwise walk.
 	if start < len(chain) {
 		var live []*line
@@ -206,13 +213,10 @@ func (t *Tracker) Track(ctx context.Context, anchors []Anchor, target Target) ([
 			}
 			prev = next
 		}
-		final = prev
-		if target.View != nil {
-			view := &version{view: target.View, viewHash: map[string]viewEntry{}}
+		if view != nil {
 			if _, err = t.step(prev, view, live); err != nil {
 				return nil, err
 			}
-			final = view
 		}
 	}
 	// One-shot for bases off the first-parent chain, one step per base.
@@ -234,22 +238,15 @@ func (t *Tracker) Track(ctx context.Context, anchors []Anchor, target Target) ([
 		if live, err = t.step(from, to, live); err != nil {
 			return nil, err
 		}
-		if target.View != nil {
-			view := &version{view: target.View, viewHash: map[string]viewEntry{}}
+		if view != nil {
 			if _, err = t.step(to, view, live); err != nil {
 				return nil, err
 			}
 		}
 	}
-	if len(missing) > 0 {
-		fv := final
-		if target.View != nil && fv.view == nil {
-			fv = &version{view: target.View, viewHash: map[string]viewEntry{}}
-		}
-		for _, c := range missing {
-			if err := t.contentSearch(fv, c); err != nil {
-				return nil, err
-			}
+	for _, c := range missing {
+		if err := t.contentSearch(final, c); err != nil {
+			return nil, err
 		}
 	}
 	out := make([]Result, len(cits))

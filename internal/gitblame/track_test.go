@@ -239,3 +239,32 @@ func TestWorkingTreeCopyIsNotAMove(t *testing.T) {
 		t.Errorf("got %v %+v, want changed order.go:27", r.Status, r.Location)
 	}
 }
+
+// TestOneShotToWorkingTree: the one-shot route also takes the final step
+// into the working tree, and reads the result's text from it.
+func TestOneShotToWorkingTree(t *testing.T) {
+	dir, repo := open(t, "merge-both-sides")
+	p := filepath.Join(dir, "shop.go")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, append([]byte("// Edited.\n"), b...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wt, err := source.NewWorktree(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := gitblame.New(repo).Track(context.Background(),
+		[]gitblame.Anchor{{Path: "shop.go", Line: 22, Base: resolve(t, repo, "feature")}},
+		gitblame.Target{Commit: resolve(t, repo, "main"), View: wt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res[0]
+	if r.Route != gitblame.RouteOneShot || r.Status != gitblame.Moved || r.Location.Line != 23 ||
+		len(r.Text) != 1 || strings.TrimSpace(r.Text[0]) != "total += item.Price * item.Qty" {
+		t.Errorf("got %v %v %+v %q, want one-shot moved to 23 with the loop line", r.Route, r.Status, r.Location, r.Text)
+	}
+}

@@ -236,17 +236,12 @@ func memoryChanged(after, prev source.Source, m *store.Memory) (bool, error) {
 	return !bytes.Equal(old, cur), nil
 }
 
-// PreCommit checks what is being committed, the index git names in
-// GIT_INDEX_FILE (the temporary index of 'git commit -a' or 'git commit
-// <paths>' included), against HEAD. It only reads: no index refresh, no
-// stash, no working-tree write. On an unborn branch every stale citation
-// is NoHistory. An index with unmerged paths fails with
-// gitrepo.ErrUnmerged.
-func PreCommit(ctx context.Context, repo *gitrepo.Repo, dirs []string) (*Outcome, error) {
-	idx, err := repo.Index(ctx)
-	if err != nil {
-		return nil, err
-	}
+// PreCommit checks what is being committed, idx (the index git names in
+// GIT_INDEX_FILE, the temporary index of 'git commit -a' or 'git commit
+// <paths>' included, from repo.Index), against HEAD. It only reads: no
+// index refresh, no stash, no working-tree write. On an unborn branch
+// every stale citation is NoHistory.
+func PreCommit(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dirs []string) (*Outcome, error) {
 	before := func(paths []string) (source.Source, error) {
 		head, born, err := repo.Head()
 		if err != nil || !born {

@@ -97,7 +97,6 @@ type Config struct {
 	Enabled   bool            // memcite.enabled, default true
 	PreCommit PreCommitPolicy // memcite.preCommit, default block
 	PostMerge PostMergePolicy // memcite.postMerge, default suggest
-	Dirs      []string        // memcite.dir values (memory directories), in order
 	// Warnings lists values that were not understood (the default is used).
 	Warnings []string
 }
@@ -126,8 +125,6 @@ func ReadConfig(ctx context.Context, dir string) (Config, error) {
 			default:
 				cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("memcite.enabled=%q is not a boolean; using true", val))
 			}
-		case "memcite.dir":
-			cfg.Dirs = append(cfg.Dirs, val)
 		case "memcite.precommit":
 			switch p := PreCommitPolicy(strings.ToLower(val)); p {
 			case Strict, Block, Warn, Off:

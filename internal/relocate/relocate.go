@@ -77,6 +77,11 @@ type Options struct {
 	Commit string
 	// Verified, if not zero, is recorded in relocated citations.
 	Verified time.Time
+	// Dirty reports whether a path's content in the target differs from
+	// its content at Commit (uncommitted changes): a citation relocated
+	// into such a file is not valid at Commit, so its commit field is
+	// removed instead of set. Nil means nothing is dirty.
+	Dirty func(path string) bool
 }
 
 // Prepare lists the citations of mems that can be followed (a path and a
@@ -250,7 +255,12 @@ func decide(it *Item, opt Options) {
 	if it.Action == Accept && c.HasSnippet && !r.SnippetFound && len(r.Text) == 1 {
 		fs = append(fs, memfile.Field{Key: "snippet", Value: strings.TrimSpace(r.Text[0])})
 	}
-	if opt.Commit != "" {
+	switch {
+	case opt.Dirty != nil && opt.Dirty(loc.Path):
+		if c.Commit != "" {
+			fs = append(fs, memfile.Field{Key: "commit", Value: nil})
+		}
+	case opt.Commit != "":
 		fs = append(fs, memfile.Field{Key: "commit", Value: opt.Commit})
 	}
 	if !opt.Verified.IsZero() {

@@ -83,6 +83,37 @@ Body stays.
 `,
 		},
 		{
+			name: "a relocation into a file with uncommitted changes drops the commit",
+			opt:  Options{Commit: "abc123", Dirty: func(p string) bool { return p == "dirty.go" }},
+			results: []gitblame.Result{
+				res(gitblame.Moved, "dirty.go", 12, 12),
+				res(gitblame.Moved, "a.go", 21, 25),
+				res(gitblame.Unchanged, "a.go", 30, 30),
+				res(gitblame.Unchanged, "a.go", 40, 40),
+				res(gitblame.Unchanged, "a.go", 50, 50),
+			},
+			actions: []Action{Move, Move, Keep, Keep, Keep, Skip},
+			want: `---
+citations:
+  - path: dirty.go
+    line: 12
+    snippet: "x := compute()"
+  - path: a.go
+    line: 21
+    line_end: 25
+    commit: abc123
+  - a.go:30
+  - path: a.go
+    line: 40
+    snippet: "y := 1"
+  - path: a.go
+    line: 50
+  - https://example.com/doc
+---
+Body stays.
+`,
+		},
+		{
 			name: "accept changed rewrites the snippet; a range that shrank to one line loses line_end",
 			opt:  Options{AcceptChanged: true, Verified: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)},
 			results: []gitblame.Result{

@@ -16,8 +16,9 @@ type HookReport struct {
 	Policy hookrun.PreCommitPolicy
 	// Change names the change for post-* hooks: "the merge", "the rebase".
 	Change string
-	// Suggestions maps a stale citation to its suggested new line.
-	Suggestions map[Key]int
+	// Fixes holds what is known about fixing a stale citation; a citation
+	// without one gets the generic "edit, then verify" advice.
+	Fixes map[Key]Fix
 	// Applied lists memory files rewritten in the working tree, and
 	// ApplySkipped why nothing was applied (empty when not asked).
 	Applied      []string
@@ -28,6 +29,13 @@ type HookReport struct {
 type Key struct {
 	Memory string
 	Index  int
+}
+
+// Fix is the advice for one stale citation.
+type Fix struct {
+	Where   string // where the cited lines are now ("src/a.go:4"), if known
+	Why     string // how that was found ("the cited lines moved there")
+	Command string // the command that fixes it
 }
 
 // PreCommitText writes the pre-commit report: every blocking stale
@@ -60,7 +68,7 @@ func PreCommitText(w io.Writer, r HookReport) error {
 		}
 		fmt.Fprintf(&b, "git-memcite: %s %s:\n", plural(len(shown), "stale citation"), verb)
 		for _, s := range shown {
-			writeStale(&b, s, r.Suggestions)
+			writeStale(&b, s, r.Fixes)
 		}
 	}
 	for _, bm := range o.Broken {
@@ -99,7 +107,7 @@ func PostText(w io.Writer, r HookReport) error {
 	if len(made) > 0 {
 		fmt.Fprintf(&b, "git-memcite: %s made %s:\n", r.Change, plural(len(made), "citation")+" stale")
 		for _, s := range made {
-			writeStale(&b, s, r.Suggestions)
+			writeStale(&b, s, r.Fixes)
 		}
 	}
 	for _, bm := range o.Broken {
@@ -127,14 +135,21 @@ var classText = map[hookrun.Class]string{
 	hookrun.Preexisting:     "already stale before",
 }
 
-func writeStale(b *strings.Builder, s hookrun.StaleCitation, sugg map[Key]int) {
+func writeStale(b *strings.Builder, s hookrun.StaleCitation, fixes map[Key]Fix) {
 	c := s.Result.Citation
 	fmt.Fprintf(b, "  %s:%d: %s (%s)\n", Safe(s.Memory.Path), c.SrcLine, Safe(c.Location()), classText[s.Class])
 	fmt.Fprintf(b, "      %s\n", Safe(s.Result.Reason))
-	if line, ok := sugg[Key{s.Memory.Path, c.Index}]; ok {
-		fmt.Fprintf(b, "      suggested: %s:%d (the snippet is there, and only there)\n", Safe(c.Path), line)
+	fix := fixes[Key{s.Memory.Path, c.Index}]
+	switch {
+	case fix.Where != "":
+		fmt.Fprintf(b, "      now at: %s (%s)\n", Safe(fix.Where), fix.Why)
+	case fix.Why != "":
+		fmt.Fprintf(b, "      %s\n", fix.Why)
 	}
-	fmt.Fprintf(b, "      fix: edit %s:%d, then check: git memcite verify %s\n", Safe(s.Memory.Path), c.SrcLine, Safe(shellWord(s.Memory.ID)))
+	if fix.Command == "" {
+		fix.Command = fmt.Sprintf("edit %s:%d, then check: git memcite verify %s", Safe(s.Memory.Path), c.SrcLine, Safe(ShellWord(s.Memory.ID)))
+	}
+	fmt.Fprintf(b, "      fix: %s\n", fix.Command)
 }
 
 func plural(n int, what string) string {
@@ -144,8 +159,8 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-// shellWord quotes s for a POSIX shell when it needs it.
-func shellWord(s string) string {
+// ShellWord quotes s for a POSIX shell when it needs it.
+func ShellWord(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@") == "" {
 		return s
 	}

@@ -1,0 +1,190 @@
+package gitblame
+
+import (
+	"context"
+	"crypto/sha1"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// FuzzLineMap: a line mapped from A into B lands on identical (normalized)
+// text, mapped lines keep their order, mapping back lands on identical text
+// again, and the diff rebuilds both sides.
+func FuzzLineMap(f *testing.F) {
+	f.Add("a\nb\nc\n", "a\nx\nc\n")
+	f.Add("}\n}\nfunc f() {\n}\n", "func f() {\n}\n}\n}\n")
+	f.Add("a\r\nb\r\n", "  a\n\tb\n")
+	f.Fuzz(func(t *testing.T, sa, sb string) {
+		a, b := splitText([]byte(sa)), splitText([]byte(sb))
+		if len(a.keys) > 2000 || len(b.keys) > 2000 {
+			return
+		}
+		gotA, gotB := reconstruct(a.keys, b.keys, diffKeys(a.keys, b.keys))
+		if strings.Join(gotA, "\n") != strings.Join(a.keys, "\n") || strings.Join(gotB, "\n") != strings.Join(b.keys, "\n") {
+			t.Fatalf("the diff does not rebuild its inputs")
+		}
+		fwd, back := buildMap(a, b), buildMap(b, a)
+		last := -1
+		for i, j := range fwd.fwd {
+			if j < 0 {
+				continue
+			}
+			if a.keys[i] != b.keys[j] {
+				t.Fatalf("line %d %q mapped onto %d %q", i+1, a.keys[i], j+1, b.keys[j])
+			}
+			if j <= last {
+				t.Fatalf("line %d mapped out of order", i+1)
+			}
+			last = j
+			if k := back.fwd[j]; k >= 0 && a.keys[k] != a.keys[i] {
+				t.Fatalf("line %d %q maps back onto %d %q", i+1, a.keys[i], k+1, a.keys[k])
+			}
+		}
+	})
+}
+
+// memHistory is a linear history of one file, kept in memory: the pure
+// input of the tracker, for fuzzing it on random edit scripts.
+type memHistory struct {
+	commits map[Hash]*Commit
+	trees   map[Hash]map[string]Hash
+	blobs   map[Hash][]byte
+	head    Hash
+}
+
+func newMemHistory(versions [][]string) *memHistory {
+	h := &memHistory{commits: map[Hash]*Commit{}, trees: map[Hash]map[string]Hash{}, blobs: map[Hash][]byte{}}
+	var parent []Hash
+	for i, v := range versions {
+		content := []byte(strings.Join(v, "\n") + "\n")
+		blob := BlobHash(content)
+		h.blobs[blob] = content
+		tree := Hash(sha1.Sum([]byte(fmt.Sprintf("tree %d", i))))
+		h.trees[tree] = map[string]Hash{"f.go": blob}
+		c := &Commit{Hash: Hash(sha1.Sum([]byte(fmt.Sprintf("commit %d", i)))), Tree: tree, Parents: parent,
+			Author: "fuzz", AuthorDate: time.Unix(int64(i)*60, 0), CommitDate: time.Unix(int64(i)*60, 0), Subject: fmt.Sprint("v", i)}
+		h.commits[c.Hash] = c
+		parent = []Hash{c.Hash}
+		h.head = c.Hash
+	}
+	return h
+}
+
+func (h *memHistory) Resolve(rev string) (Hash, error) {
+	if rev == "HEAD" {
+		return h.head, nil
+	}
+	x, err := ParseHash(rev)
+	if err != nil {
+		return Hash{}, fmt.Errorf("%s: %w", rev, ErrNotFound)
+	}
+	return x, nil
+}
+
+func (h *memHistory) Commit(x Hash) (*Commit, error) {
+	if c := h.commits[x]; c != nil {
+		return c, nil
+	}
+	return nil, fmt.Errorf("commit %x: %w", x, ErrNotFound)
+}
+
+func (h *memHistory) Entry(tree Hash, path string) (Hash, bool, error) {
+	b, ok := h.trees[tree][path]
+	return b, ok, nil
+}
+
+func (h *memHistory) Blob(x Hash) ([]byte, error) {
+	if b, ok := h.blobs[x]; ok {
+		return b, nil
+	}
+	return nil, fmt.Errorf("blob %x: %w", x, ErrNotFound)
+}
+
+func (h *memHistory) Changes(from, to Hash, _ bool) ([]Change, error) {
+	a, b := h.trees[h.commits[from].Tree], h.trees[h.commits[to].Tree]
+	var out []Change
+	for p, x := range b {
+		if y, ok := a[p]; !ok || y != x {
+			out = append(out, Change{From: p, To: p, FromBlob: y, ToBlob: x})
+		}
+	}
+	return out, nil
+}
+
+func (h *memHistory) Files(tree Hash) (map[string]Hash, error) { return h.trees[tree], nil }
+
+// FuzzTrackEdits replays a random edit script over a file and tracks a
+// cited line to the last version. Whatever the tracker answers, it never
+// reports a line as unchanged or moved onto text that differs from the
+// cited text (so never places a line whose every copy was deleted), and a
+// changed line lies inside the file.
+func FuzzTrackEdits(f *testing.F) {
+	f.Add([]byte{1, 7, 2, 3, 0, 9, 4, 1, 5, 2}, uint8(5))
+	f.Add([]byte{3, 0, 3, 1, 3, 2, 1, 1, 1, 1}, uint8(0))
+	f.Fuzz(func(t *testing.T, script []byte, cite uint8) {
+		if len(script) > 64 {
+			return
+		}
+		var v []string
+		for i := 0; i < 30; i++ {
+			switch i % 6 {
+			case 0:
+				v = append(v, fmt.Sprintf("func handler%02d(w http.ResponseWriter, r *http.Request) {", i))
+			case 5:
+				v = append(v, "}")
+			default:
+				v = append(v, fmt.Sprintf("\tvalue%02d := compute(r, %d) // step %d", i, i*7, i))
+			}
+		}
+		versions := [][]string{append([]string(nil), v...)}
+		for i := 0; i+1 < len(script); i += 2 {
+			op, at := script[i]%5, int(script[i+1])
+			if len(v) == 0 {
+				break
+			}
+			at %= len(v)
+			switch op {
+			case 0: // insert a new line
+				v = append(v[:at], append([]string{fmt.Sprintf("\tinserted%d := %d", i, i)}, v[at:]...)...)
+			case 1: // delete a line
+				v = append(v[:at:at], v[at+1:]...)
+			case 2: // edit a line
+				v[at] = v[at] + " // edited"
+			case 3: // move a line to the end
+				l := v[at]
+				v = append(append(v[:at:at], v[at+1:]...), l)
+			case 4: // reindent
+				v[at] = "    " + strings.TrimSpace(v[at])
+			}
+			versions = append(versions, append([]string(nil), v...))
+		}
+		h := newMemHistory(versions)
+		base := h.commits[h.head]
+		for base.Parents != nil {
+			base = h.commits[base.Parents[0]]
+		}
+		line := int(cite)%len(versions[0]) + 1
+		orig := normalize(versions[0][line-1])
+		res, err := New(h).Track(context.Background(), []Anchor{{Path: "f.go", Line: line, Base: base.Hash}}, Target{Commit: h.head})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := res[0]
+		final := versions[len(versions)-1]
+		switch r.Status {
+		case Unchanged, Moved:
+			if r.Location.Path != "f.go" || r.Location.Line < 1 || r.Location.Line > len(final) {
+				t.Fatalf("%v at %+v outside the file", r.Status, r.Location)
+			}
+			if got := normalize(final[r.Location.Line-1]); got != orig {
+				t.Fatalf("%v onto different text: cited %q, now %q at line %d", r.Status, orig, got, r.Location.Line)
+			}
+		case Changed:
+			if r.Location.Line < 1 || r.Location.Line > len(final) || r.Similarity < 0 || r.Similarity > 1 {
+				t.Fatalf("changed to %+v (similarity %v) outside the file", r.Location, r.Similarity)
+			}
+		}
+	})
+}
