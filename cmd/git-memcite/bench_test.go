@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -9,6 +10,9 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/benchrepo"
 )
+
+// generated lists the directories the benchmarks made, removed by TestMain.
+var generated []string
 
 var (
 	benchOnce sync.Once
@@ -28,6 +32,7 @@ func benchRepo(b *testing.B) string {
 		}
 		benchDir, benchErr = os.MkdirTemp("", "memcite-bench-")
 		if benchErr == nil {
+			generated = append(generated, benchDir)
 			_, benchErr = benchrepo.Generate(context.Background(), benchDir, benchrepo.Default)
 		}
 	})
@@ -55,3 +60,44 @@ func BenchmarkVerifyAllStaged(b *testing.B) { benchmarkVerifyAll(b, "--staged") 
 
 // BenchmarkVerifyAllJSON measures the JSON renderer on the same load.
 func BenchmarkVerifyAllJSON(b *testing.B) { benchmarkVerifyAll(b, "--json") }
+
+var (
+	graphOnce sync.Once
+	graphDir  string
+	graphErr  error
+)
+
+// graphStore generates the graph benchmark's store once per test binary:
+// 100,000 memories in 200 folders, three links each (benchrepo.DefaultGraph).
+// Set MEMCITE_BENCH_GRAPH to reuse a store made by scripts/genrepo -graph.
+func graphStore(b *testing.B) string {
+	b.Helper()
+	graphOnce.Do(func() {
+		if d := os.Getenv("MEMCITE_BENCH_GRAPH"); d != "" {
+			graphDir = d
+			return
+		}
+		graphDir, graphErr = os.MkdirTemp("", "memcite-graph-")
+		if graphErr == nil {
+			generated = append(generated, graphDir)
+			graphErr = benchrepo.GenerateGraph(graphDir, benchrepo.DefaultGraph)
+		}
+	})
+	if graphErr != nil {
+		b.Fatal(graphErr)
+	}
+	return graphDir
+}
+
+// BenchmarkGraphDepth3: `graph <root> --max-depth 3` on 100,000 memories,
+// listing the store included. Target ≤ 300 ms per run on 2 cores.
+func BenchmarkGraphDepth3(b *testing.B) {
+	dir := graphStore(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		root := fmt.Sprintf("mem-%06d", 1+(i*7919)%99000)
+		if code := run([]string{"graph", root, "--repo-root", dir, "--max-depth", "3"}, io.Discard, os.Stderr); code != exitOK {
+			b.Fatalf("exit %d", code)
+		}
+	}
+}

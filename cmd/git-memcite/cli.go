@@ -16,4 +16,15 @@ type CLI struct {
 	Completion completionCmd `cmd:"" help:"Print a shell completion script (bash, zsh or fish)."`
 	Help       helpCmd       `cmd:"" help:"Show the help of a command (git memcite --help opens the man page)."`
 	Man        manCmd        `cmd:"" hidden:"" help:"Print the man page git-memcite.1 (roff)."`
+
+	Graph  graphCmd  `cmd:"" help:"Traverse, search and export the links between memories."`
+	Health healthCmd `cmd:"" help:"Report the health of the memory store (markdown, JSON or HTML)."`
+
+	AddCitation      addCitationCmd      `cmd:"" name:"add-citation" help:"Add a checked citation to a memory (snippet, commit and verified filled in)."`
+	ListCitations    listCitationsCmd    `cmd:"" name:"list-citations" help:"List the citations of memories with their status."`
+	RemoveCitation   removeCitationCmd   `cmd:"" name:"remove-citation" help:"Remove a citation from a memory by index or location."`
+	UpdateConfidence updateConfidenceCmd `cmd:"" name:"update-confidence" help:"Set a memory's confidence, or recompute it from its citations."`
+	Adopt            adoptCmd            `cmd:"" help:"Turn informal citations in memory bodies (path:line, backticked paths) into structured ones."`
+
+	Doctor doctorCmd `cmd:"" help:"Check the repository, the memory store, Serena's configuration and the hooks."`
 }

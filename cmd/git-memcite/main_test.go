@@ -12,9 +12,21 @@ import (
 var update = flag.Bool("update", false, "update testscript files and golden files in testdata/")
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(cleanupM{m}, map[string]func(){
 		"git-memcite": main,
 	})
+}
+
+// cleanupM removes the repositories the benchmarks generated once the
+// tests and benchmarks ran (testscript.Main exits the process itself).
+type cleanupM struct{ m *testing.M }
+
+func (c cleanupM) Run() int {
+	code := c.m.Run()
+	for _, d := range generated {
+		os.RemoveAll(d)
+	}
+	return code
 }
 
 // TestScript runs the end-to-end scripts in testdata/script: each builds a

@@ -251,9 +251,12 @@ func (w *Worktree) List(dir string) ([]string, error) {
 		if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
 			return nil
 		}
-		rel, err := filepath.Rel(realBase, p)
-		if err != nil {
-			return nil
+		rel, ok := strings.CutPrefix(p, realBase+string(filepath.Separator))
+		if !ok {
+			var err error
+			if rel, err = filepath.Rel(realBase, p); err != nil {
+				return nil
+			}
 		}
 		out = append(out, joinRel(base, filepath.ToSlash(rel)))
 		return nil

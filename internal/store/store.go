@@ -59,7 +59,20 @@ type Store struct {
 // not exist is an error; unreadable or malformed files are loaded with Err
 // set so that the others are still used.
 func Load(ctx context.Context, src source.Source, dirs []string) (*Store, error) {
-	s := &Store{Dirs: dirs}
+	mems, err := Find(src, dirs)
+	if err != nil {
+		return nil, err
+	}
+	if err := LoadAll(ctx, src, mems); err != nil {
+		return nil, err
+	}
+	return &Store{Dirs: dirs, Memories: mems}, nil
+}
+
+// Find lists the memory files below dirs without reading them: the
+// returned memories have Path and Dir set, sorted by path. A directory that
+// does not exist is an error.
+func Find(src source.Source, dirs []string) ([]*Memory, error) {
 	seen := map[string]bool{}
 	var mems []*Memory
 	for _, d := range dirs {
@@ -81,20 +94,19 @@ func Load(ctx context.Context, src source.Source, dirs []string) (*Store, error)
 		if err != nil {
 			return nil, fmt.Errorf("list %s: %w", d, err)
 		}
+		multi := len(dirs) > 1 // paths of one listing are unique
 		for _, p := range files {
-			if !strings.HasSuffix(p, ".md") || ignored[strings.ToLower(path.Base(p))] || seen[p] || hiddenBelow(p, c) {
+			if !strings.HasSuffix(p, ".md") || isIgnored(path.Base(p)) || hiddenBelow(p, c) || (multi && seen[p]) {
 				continue
 			}
-			seen[p] = true
+			if multi {
+				seen[p] = true
+			}
 			mems = append(mems, &Memory{Path: p, Dir: c})
 		}
 	}
-	if err := loadAll(ctx, src, mems); err != nil {
-		return nil, err
-	}
 	sort.Slice(mems, func(i, j int) bool { return mems[i].Path < mems[j].Path })
-	s.Memories = mems
-	return s, nil
+	return mems, nil
 }
 
 // hiddenBelow reports whether p lies in a hidden folder (.obsidian, .trash)
@@ -104,9 +116,26 @@ func hiddenBelow(p, dir string) bool {
 	if dir == "." {
 		rel = p
 	}
-	parts := strings.Split(rel, "/")
-	for _, part := range parts[:len(parts)-1] {
-		if strings.HasPrefix(part, ".") {
+	for {
+		i := strings.IndexByte(rel, '/')
+		if i < 0 {
+			return false
+		}
+		if rel[0] == '.' {
+			return true
+		}
+		rel = rel[i+1:]
+	}
+}
+
+// isIgnored reports whether a file name is documentation (README.md,
+// CLAUDE.md in any case) rather than a memory.
+func isIgnored(base string) bool {
+	if len(base) != len("readme.md") {
+		return false
+	}
+	for name := range ignored {
+		if strings.EqualFold(base, name) {
 			return true
 		}
 	}
@@ -120,6 +149,15 @@ func LoadFile(ctx context.Context, src source.Source, p, dir string) *Memory {
 	_ = loadAll(ctx, src, []*Memory{m})
 	return m
 }
+
+// LoadAll reads and parses mems (as returned by Find) in parallel, setting
+// File and ID, or Err. It stops early only when ctx is cancelled.
+func LoadAll(ctx context.Context, src source.Source, mems []*Memory) error {
+	return loadAll(ctx, src, mems)
+}
+
+// Load reads and parses one memory found by Find.
+func (m *Memory) Load(src source.Source) { load(src, m) }
 
 func loadAll(ctx context.Context, src source.Source, mems []*Memory) error {
 	work := make(chan *Memory)

@@ -1,6 +1,7 @@
 // Command genrepo generates a synthetic repository for benchmarks.
 //
 //	go run ./scripts/genrepo -out DIR [-files 10000] [-memories 2000] [-citations 5] [-stale 0.1]
+//	go run ./scripts/genrepo -out DIR -graph [-graph-memories 100000] [-graph-dangling 0]
 package main
 
 import (
@@ -21,6 +22,10 @@ func main() {
 	flag.IntVar(&o.Citations, "citations", o.Citations, "citations per memory")
 	flag.Float64Var(&o.StaleShare, "stale", o.StaleShare, "share of stale citations")
 	list := flag.String("list", "", "write the cited paths, one per line, to this file")
+	g := benchrepo.DefaultGraph
+	graph := flag.Bool("graph", false, "generate a memory graph store instead (no source files, no git)")
+	flag.IntVar(&g.Memories, "graph-memories", g.Memories, "memories of the -graph store")
+	flag.IntVar(&g.Dangling, "graph-dangling", g.Dangling, "one -graph memory in N has a dangling link (0: none)")
 	flag.Parse()
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "genrepo: -out is required")
@@ -29,6 +34,14 @@ func main() {
 	if err := os.Mkdir(*out, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, "genrepo:", err)
 		os.Exit(1)
+	}
+	if *graph {
+		if err := benchrepo.GenerateGraph(*out, g); err != nil {
+			fmt.Fprintln(os.Stderr, "genrepo:", err)
+			os.Exit(1)
+		}
+		fmt.Printf("generated %s: %d memories, %d links each\n", *out, g.Memories, g.Links)
+		return
 	}
 	st, err := benchrepo.Generate(context.Background(), *out, o)
 	if err != nil {

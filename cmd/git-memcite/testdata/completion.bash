@@ -4,7 +4,7 @@
 
 _git_memcite ()
 {
-	local subcommands="verify verify-all relocate install uninstall status config completion help"
+	local subcommands="verify verify-all relocate install uninstall status config completion help graph health add-citation list-citations remove-citation update-confidence adopt doctor"
 	local subcommand
 	subcommand="$(__git_find_on_cmdline "$subcommands")"
 	if [ -z "$subcommand" ]; then
@@ -73,7 +73,57 @@ _git_memcite ()
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--repo-root= --dir= --color= --version" ;;
-		*) __gitcomp "verify verify-all relocate install uninstall status config completion help" ;;
+		*) __gitcomp "verify verify-all relocate install uninstall status config completion help graph health add-citation list-citations remove-citation update-confidence adopt doctor" ;;
+		esac
+		;;
+	graph)
+		case "$cur" in
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
+		--*) __gitcomp "--repo-root= --dir= --color= --version" ;;
+		*) __gitcomp "traverse find-roots related" ;;
+		esac
+		;;
+	health)
+		case "$cur" in
+		--format=*) __gitcomp "text json github sarif gitlab" "" "${cur##--format=}" ;;
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
+		--*) __gitcomp "--format= --output= --since= --repo-root= --dir= --color= --version" ;;
+		esac
+		;;
+	add-citation)
+		case "$cur" in
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
+		--*) __gitcomp "--snippet= --force --dry-run --repo-root= --dir= --color= --version" ;;
+		esac
+		;;
+	list-citations)
+		case "$cur" in
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
+		--*) __gitcomp "--json --repo-root= --dir= --color= --version" ;;
+		esac
+		;;
+	remove-citation)
+		case "$cur" in
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
+		--*) __gitcomp "--dry-run --repo-root= --dir= --color= --version" ;;
+		esac
+		;;
+	update-confidence)
+		case "$cur" in
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
+		--*) __gitcomp "--dry-run --repo-root= --dir= --color= --version" ;;
+		esac
+		;;
+	adopt)
+		case "$cur" in
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
+		--*) __gitcomp "--fix --json --repo-root= --dir= --color= --version" ;;
+		esac
+		;;
+	doctor)
+		case "$cur" in
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
+		--*) __gitcomp "--json --repo-root= --dir= --color= --version" ;;
 		esac
 		;;
 	esac

@@ -26,6 +26,14 @@ _git-memcite() {
 			'config:Print the effective configuration and where each value comes from.'
 			'completion:Print a shell completion script (bash, zsh or fish).'
 			'help:Show the help of a command (git memcite --help opens the man page).'
+			'graph:Traverse, search and export the links between memories.'
+			'health:Report the health of the memory store (markdown, JSON or HTML).'
+			'add-citation:Add a checked citation to a memory (snippet, commit and verified filled in).'
+			'list-citations:List the citations of memories with their status.'
+			'remove-citation:Remove a citation from a memory by index or location.'
+			'update-confidence:Set a memory'\''s confidence, or recompute it from its citations.'
+			'adopt:Turn informal citations in memory bodies (path:line, backticked paths) into structured ones.'
+			'doctor:Check the repository, the memory store, Serena'\''s configuration and the hooks.'
 		)
 		_describe -t commands 'git memcite command' commands
 		;;
@@ -100,7 +108,51 @@ _git-memcite() {
 			;;
 		help)
 			_arguments \
-				'1:value:(verify verify-all relocate install uninstall status config completion help)'
+				'1:value:(verify verify-all relocate install uninstall status config completion help graph health add-citation list-citations remove-citation update-confidence adopt doctor)'
+			;;
+		graph)
+			_arguments \
+				'1:value:(traverse find-roots related)'
+			;;
+		health)
+			_arguments \
+				'--format=[Report format\: markdown,json,html]:"markdown":(text json github sarif gitlab)' \
+				'--output=[Write the report to FILE instead of standard output]:file:_files' \
+				'--since=[Compare with the store and code at an earlier commit and list what got worse]:rev:_files' \
+				'*:file:_files'
+			;;
+		add-citation)
+			_arguments \
+				'--snippet=[Expected text of the cited line (default\: the line itself, trimmed; --snippet '\'''\'' for none)]:text:_files' \
+				'--force[Add the citation even when it does not verify now]' \
+				'--dry-run[Show the change as a unified diff; write nothing]' \
+				'*:file:_files'
+			;;
+		list-citations)
+			_arguments \
+				'--json[Print JSON]' \
+				'*:file:_files'
+			;;
+		remove-citation)
+			_arguments \
+				'--dry-run[Show the change as a unified diff; write nothing]' \
+				'*:file:_files'
+			;;
+		update-confidence)
+			_arguments \
+				'--dry-run[Show the change as a unified diff; write nothing]' \
+				'*:file:_files'
+			;;
+		adopt)
+			_arguments \
+				'--fix[Add the proposed citations to the memories'\'' frontmatter]' \
+				'--json[Print JSON]' \
+				'*:file:_files'
+			;;
+		doctor)
+			_arguments \
+				'--json[Print JSON]' \
+				'*:file:_files'
 			;;
 		esac
 		;;

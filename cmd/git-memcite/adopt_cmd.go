@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-memcite/git-memcite/internal/cite"
+	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/render"
+)
+
+type adoptCmd struct {
+	Memories []string `arg:"" optional:"" name:"memory" help:"Memories to scan (default: every memory)."`
+	Fix      bool     `name:"fix" help:"Add the proposed citations to the memories' frontmatter."`
+	JSON     bool     `name:"json" help:"Print JSON."`
+}
+
+func (c *adoptCmd) Help() string {
+	return `Finds informal citations in memory bodies ([cite:code](path:12) markup, path:12 and path:12-20 (also #L12-L20), ` +
+		"backticked paths and bare file names), resolves them against the tracked files (a bare name must match exactly one), " +
+		`and proposes structured citations with snippet, commit and verified filled in. Blank or trivial lines, ` +
+		`unknown or ambiguous files and citations already present are reported, not proposed. Fenced code blocks are skipped. ` +
+		editHelp + `Exit status: 0 scanned (whatever was found); 2 error (a memory file that cannot be parsed).`
+}
+
+type adoptResult struct {
+	Memory   string         `json:"memory"`
+	Path     string         `json:"path"`
+	Mentions []cite.Mention `json:"mentions"`
+}
+
+func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
+	ws, err := g.open(ctx, SourceFlags{})
+	if err != nil {
+		return err
+	}
+	mems := ws.store.Memories
+	if len(c.Memories) > 0 {
+		mems = nil
+		for _, arg := range c.Memories {
+			m, err := ws.resolve(ctx, arg)
+			if err != nil {
+				return err
+			}
+			mems = append(mems, m)
+		}
+	}
+	tracked, err := ws.tracked(ctx)
+	if err != nil {
+		return err
+	}
+	cenv, err := ws.citeEnv(ctx)
+	if err != nil {
+		return err
+	}
+	if c.Fix {
+		unlock, err := ws.lockRewrites(ctx)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
+	results := []adoptResult{}
+	counts := map[string]int{}
+	failed := false
+	for _, m := range mems {
+		if m.Err != nil {
+			fmt.Fprintf(env.Stderr, "git-memcite: %s\n", render.Safe(m.Err.Error()))
+			failed = true
+			continue
+		}
+		ms, plan, err := cite.Adopt(ctx, m.File, cenv, tracked, c.Fix)
+		if err != nil {
+			return err
+		}
+		if len(ms) == 0 {
+			continue
+		}
+		for _, x := range ms {
+			counts[x.Status]++
+		}
+		results = append(results, adoptResult{Memory: m.ID, Path: m.Path, Mentions: ms})
+		if plan != nil && plan.Changed {
+			if err := memfile.WriteFile(filepath.Join(ws.top, filepath.FromSlash(m.Path)), plan.Old, plan.New); err != nil {
+				return err
+			}
+		}
+	}
+	if c.JSON {
+		if err := render.JSON(env.Stdout, results); err != nil {
+			return err
+		}
+	} else {
+		var b strings.Builder
+		for _, r := range results {
+			fmt.Fprintf(&b, "%s (%s)\n", render.Safe(r.Path), render.Safe(r.Memory))
+			for _, x := range r.Mentions {
+				fmt.Fprintf(&b, "  line %d: %s → ", x.Line, render.Safe(x.Text))
+				switch x.Status {
+				case cite.Proposed, cite.Added:
+					fmt.Fprintf(&b, "%s %s", x.Status, render.Safe(x.Location))
+					if x.Snippet != "" {
+						fmt.Fprintf(&b, "  %q", x.Snippet)
+					}
+				case cite.Ambiguous:
+					fmt.Fprintf(&b, "ambiguous: %s", render.Safe(strings.Join(x.Candidates, ", ")))
+				default:
+					fmt.Fprintf(&b, "%s: %s", x.Status, render.Safe(x.Reason))
+				}
+				b.WriteByte('\n')
+			}
+		}
+		fmt.Fprintf(&b, "Summary: %d proposed, %d added, %d ambiguous, %d not found, %d trivial, %d invalid, %d duplicates",
+			counts[cite.Proposed], counts[cite.Added], counts[cite.Ambiguous], counts[cite.NotFound], counts[cite.Trivial], counts[cite.Invalid], counts[cite.Duplicate])
+		if counts[cite.Proposed] > 0 {
+			b.WriteString(" (run with --fix to add them)")
+		}
+		b.WriteByte('\n')
+		if _, err := fmt.Fprint(env.Stdout, b.String()); err != nil {
+			return err
+		}
+	}
+	if failed {
+		return silent(exitError)
+	}
+	return nil
+}
+
+// tracked lists the files citations may point to: the index in a
+// repository, else every file of the working tree.
+func (ws *workspace) tracked(ctx context.Context) (*cite.Tracked, error) {
+	if ws.repo == nil {
+		paths, err := ws.src.List(".")
+		if err != nil {
+			return nil, err
+		}
+		return cite.NewTracked(paths), nil
+	}
+	idx, err := ws.repo.Index(ctx)
+	if err != nil {
+		return nil, err
+	}
+	paths, err := idx.List(".")
+	if err != nil {
+		return nil, err
+	}
+	return cite.NewTracked(paths), nil
+}

@@ -1,0 +1,264 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/git-memcite/git-memcite/internal/cite"
+	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/render"
+	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/verify"
+)
+
+const editHelp = `Memory files are rewritten in place, byte for byte except the change (comments, key order and the body are kept), ` +
+	`and only when nothing changed them since they were read. ` +
+	`Set SOURCE_DATE_EPOCH to pin the verified timestamps. `
+
+const editExit = `Exit status: 0 done (or nothing to change); 2 error.`
+
+type addCitationCmd struct {
+	Memory   string  `arg:"" name:"memory" help:"Memory id, file path, or file name in a memory directory."`
+	Location string  `arg:"" name:"location" help:"What to cite: path, path:line or path:line-end (or a URL)."`
+	Snippet  *string `name:"snippet" placeholder:"TEXT" help:"Expected text of the cited line (default: the line itself, trimmed; --snippet '' for none)."`
+	Force    bool    `name:"force" help:"Add the citation even when it does not verify now."`
+	DryRun   bool    `name:"dry-run" short:"n" help:"Show the change as a unified diff; write nothing."`
+}
+
+func (c *addCitationCmd) Help() string {
+	return editHelp + `Exit status: 0 added (or already cited); 1 the citation does not verify (see --force); 2 error.`
+}
+
+func (c *addCitationCmd) Run(ctx context.Context, g *Globals, env *Env) error {
+	ws, m, err := g.editable(ctx, c.Memory)
+	if err != nil {
+		return err
+	}
+	cenv, err := ws.citeEnv(ctx)
+	if err != nil {
+		return err
+	}
+	opt := cite.AddOptions{Force: c.Force}
+	if c.Snippet != nil {
+		opt.Snippet, opt.HasSnippet = *c.Snippet, true
+	}
+	plan, added, err := cite.Add(ctx, m.File, cenv, c.Location, opt)
+	switch {
+	case errors.Is(err, cite.ErrDuplicate):
+		fmt.Fprintf(env.Stdout, "%s: %s; nothing to change\n", render.Safe(m.Path), render.Safe(err.Error()))
+		return nil
+	case errors.Is(err, cite.ErrStale):
+		return &exitErr{code: exitStale, err: err}
+	case err != nil:
+		return err
+	}
+	if added.Note != "" {
+		fmt.Fprintf(env.Stderr, "note: %s\n", render.Safe(added.Note))
+	}
+	if added.Reason != "" {
+		fmt.Fprintf(env.Stderr, "warning: added although it does not verify: %s\n", render.Safe(added.Reason))
+	}
+	return ws.apply(ctx, env, m, plan, c.DryRun, "Added citation "+added.Citation.Location())
+}
+
+type listCitationsCmd struct {
+	Memories []string `arg:"" optional:"" name:"memory" help:"Memories to list (default: every memory with citations)."`
+	JSON     bool     `name:"json" help:"Print JSON."`
+}
+
+func (c *listCitationsCmd) Help() string {
+	return `Lists each citation with its index (for remove-citation), location, status and reason. ` +
+		`Exit status: 0 listed; 2 error (a memory file that cannot be parsed is listed with its error, the others are still listed).`
+}
+
+func (c *listCitationsCmd) Run(ctx context.Context, g *Globals, env *Env) error {
+	ws, err := g.open(ctx, SourceFlags{})
+	if err != nil {
+		return err
+	}
+	mems := ws.store.Memories
+	if len(c.Memories) > 0 {
+		mems = nil
+		for _, arg := range c.Memories {
+			m, err := ws.resolve(ctx, arg)
+			if err != nil {
+				return err
+			}
+			mems = append(mems, m)
+		}
+	}
+	rep, err := verify.Check(ctx, ws.src, mems)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		err = render.CitationsJSON(env.Stdout, rep, len(c.Memories) > 0)
+	} else {
+		err = render.CitationsText(env.Stdout, rep, len(c.Memories) > 0)
+	}
+	if err != nil {
+		return err
+	}
+	if rep.Summary().Errors > 0 {
+		return silent(exitError) // listed with its error; the others are listed too
+	}
+	return nil
+}
+
+type removeCitationCmd struct {
+	Memory string `arg:"" name:"memory" help:"Memory id, file path, or file name in a memory directory."`
+	Which  string `arg:"" name:"citation" help:"The citation: its index from list-citations (1 is the first), or its location (path:line)."`
+	DryRun bool   `name:"dry-run" short:"n" help:"Show the change as a unified diff; write nothing."`
+}
+
+func (c *removeCitationCmd) Help() string { return editHelp + editExit }
+
+func (c *removeCitationCmd) Run(ctx context.Context, g *Globals, env *Env) error {
+	ws, m, err := g.editable(ctx, c.Memory)
+	if err != nil {
+		return err
+	}
+	plan, removed, err := cite.Remove(m.File, c.Which)
+	if err != nil {
+		return err
+	}
+	return ws.apply(ctx, env, m, plan, c.DryRun, "Removed citation "+removed.Location())
+}
+
+type updateConfidenceCmd struct {
+	Memory string   `arg:"" name:"memory" help:"Memory id, file path, or file name in a memory directory."`
+	Value  *float64 `arg:"" optional:"" name:"value" help:"Confidence to set, from 0 to 1 (default: recompute as valid/total citations and stamp last_verified)."`
+	DryRun bool     `name:"dry-run" short:"n" help:"Show the change as a unified diff; write nothing."`
+}
+
+func (c *updateConfidenceCmd) Help() string { return editHelp + editExit }
+
+func (c *updateConfidenceCmd) Run(ctx context.Context, g *Globals, env *Env) error {
+	ws, m, err := g.editable(ctx, c.Memory)
+	if err != nil {
+		return err
+	}
+	var plan *cite.Plan
+	var what string
+	if c.Value != nil {
+		plan, err = cite.SetConfidence(m.File, *c.Value, "")
+		what = "Confidence set to " + strconv.FormatFloat(*c.Value, 'f', -1, 64)
+	} else {
+		rep, cerr := verify.Check(ctx, ws.src, []*store.Memory{m})
+		if cerr != nil {
+			return cerr
+		}
+		r := &rep.Memories[0]
+		cenv, cerr := ws.citeEnv(ctx)
+		if cerr != nil {
+			return cerr
+		}
+		plan, err = cite.SetConfidence(m.File, r.Confidence, cenv.Stamp())
+		what = fmt.Sprintf("Confidence %.2f (%d/%d citations valid)", r.Confidence, r.ValidCount, r.Total)
+		if r.Total == 0 {
+			what = fmt.Sprintf("Confidence %.2f kept (no citations to verify)", r.Confidence)
+		}
+		if n := r.Total - r.ValidCount; n > 0 {
+			for _, sc := range r.StaleCitations() {
+				fmt.Fprintf(env.Stderr, "stale: %s: %s\n", render.Safe(sc.Citation.Location()), render.Safe(sc.Reason))
+			}
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return ws.apply(ctx, env, m, plan, c.DryRun, what)
+}
+
+// editable opens the working tree and resolves a memory that can be
+// rewritten.
+func (g *Globals) editable(ctx context.Context, arg string) (*workspace, *store.Memory, error) {
+	ws, err := g.open(ctx, SourceFlags{})
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := ws.resolve(ctx, arg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if m.Err != nil {
+		return nil, nil, m.Err
+	}
+	return ws, m, nil
+}
+
+// citeEnv is what cite needs: the working tree, HEAD and the clock
+// (SOURCE_DATE_EPOCH pins it).
+func (ws *workspace) citeEnv(ctx context.Context) (cite.Env, error) {
+	e := cite.Env{Src: ws.src, Now: time.Now()}
+	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
+		sec, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return e, fmt.Errorf("SOURCE_DATE_EPOCH=%q is not a number of seconds", s)
+		}
+		e.Now = time.Unix(sec, 0)
+	}
+	if ws.repo == nil {
+		return e, nil
+	}
+	h, ok, err := ws.repo.Head()
+	if err != nil || !ok {
+		return e, err
+	}
+	head, err := ws.repo.Commit(ctx, h)
+	if err != nil {
+		return e, err
+	}
+	e.Head, e.HeadRev = head, h.String()
+	return e, nil
+}
+
+// lockRewrites takes the repository's rewrite lock (gitrepo.Repo.Lock), so
+// that two git-memcite processes never rewrite memory files at once; a
+// no-op outside a repository.
+func (ws *workspace) lockRewrites(ctx context.Context) (func(), error) {
+	if ws.repo == nil {
+		return func() {}, nil
+	}
+	return ws.repo.Lock(ctx, 10*time.Second)
+}
+
+// apply prints or writes a plan: a diff for a dry run, else the file is
+// replaced atomically, under the rewrite lock, when it still holds what was
+// read.
+func (ws *workspace) apply(ctx context.Context, env *Env, m *store.Memory, plan *cite.Plan, dryRun bool, what string) error {
+	if !plan.Changed {
+		fmt.Fprintf(env.Stdout, "%s: nothing to change\n", render.Safe(m.Path))
+		return nil
+	}
+	if dryRun {
+		_, err := fmt.Fprint(env.Stdout, safeLines(cite.UnifiedDiff(m.Path, plan.Old, plan.New)))
+		return err
+	}
+	unlock, err := ws.lockRewrites(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := memfile.WriteFile(filepath.Join(ws.top, filepath.FromSlash(m.Path)), plan.Old, plan.New); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "%s: %s\n", render.Safe(m.Path), render.Safe(what))
+	return nil
+}
+
+// safeLines escapes control characters line by line, keeping the breaks.
+func safeLines(s string) string {
+	lines := strings.SplitAfter(s, "\n")
+	for i, l := range lines {
+		body := strings.TrimSuffix(l, "\n")
+		lines[i] = render.Safe(body) + l[len(body):]
+	}
+	return strings.Join(lines, "")
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-memcite/git-memcite/internal/doctor"
+	"github.com/git-memcite/git-memcite/internal/hookinstall"
+	"github.com/git-memcite/git-memcite/internal/render"
+	"github.com/git-memcite/git-memcite/internal/store"
+)
+
+type doctorCmd struct {
+	JSON bool `name:"json" help:"Print JSON."`
+}
+
+func (c *doctorCmd) Help() string {
+	return `Checks the memory directories and their files, Serena's .serena/project.yml, the git hooks and other hook managers, ` +
+		`the git version, the index format and shallow clones. Exit status: 0 healthy; 1 problems found (warnings or failures); 2 error.`
+}
+
+func (c *doctorCmd) Run(ctx context.Context, g *Globals, env *Env) error {
+	ws, err := g.openConfigured(ctx)
+	if err != nil {
+		return err
+	}
+	f := doctor.Facts{Top: ws.top, InRepo: ws.repo != nil}
+	if out, err := exec.CommandContext(ctx, "git", "version").Output(); err == nil {
+		f.GitVersion = strings.TrimSpace(string(out))
+	}
+	if ws.repo != nil {
+		run := func(args ...string) string {
+			out, err := ws.repo.Run(ctx, args...)
+			if err != nil {
+				return ""
+			}
+			return strings.TrimSpace(out)
+		}
+		f.GitDir = absIn(ws.top, run("rev-parse", "--git-common-dir"))
+		f.Shallow = run("rev-parse", "--is-shallow-repository") == "true"
+		for key, dst := range map[string]*string{"core.splitIndex": &f.SplitIndex, "index.sparse": &f.SparseIdx, "core.sparseCheckout": &f.Sparse} {
+			if vals, err := ws.repo.ConfigAll(ctx, key); err == nil && len(vals) > 0 {
+				*dst = vals[len(vals)-1]
+			}
+		}
+		st, err := hookinstall.GetStatus(ctx, ws.top, nil)
+		if err != nil {
+			f.HooksErr = err
+		} else {
+			f.Hooks = &st
+		}
+	}
+	dirs, err := g.memoryDirs(ctx, ws)
+	if err != nil {
+		return err
+	}
+	f.Dirs = dirs
+	if f.Store, f.StoreErr = store.Load(ctx, ws.src, dirs); f.StoreErr == nil {
+		ws.store = f.Store
+		ws.dropIgnored()
+	}
+	rep := doctor.Run(f)
+	if c.JSON {
+		err = render.JSON(env.Stdout, rep)
+	} else {
+		err = render.DoctorText(env.Stdout, rep, g.style(env.Stdout))
+	}
+	if err != nil {
+		return err
+	}
+	if rep.Problems() > 0 {
+		return silent(exitStale)
+	}
+	return nil
+}
+
+// absIn makes a path printed by git (relative to dir) absolute.
+func absIn(dir, p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
+}

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/git-memcite/git-memcite/internal/graph"
+	"github.com/git-memcite/git-memcite/internal/health"
+	"github.com/git-memcite/git-memcite/internal/render"
+	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/verify"
+)
+
+type healthCmd struct {
+	Format string `name:"format" enum:"markdown,json,html" default:"markdown" help:"Report format: ${enum}."`
+	Output string `name:"output" short:"o" placeholder:"FILE" help:"Write the report to FILE instead of standard output."`
+	Since  string `name:"since" placeholder:"REV" help:"Compare with the store and code at an earlier commit and list what got worse."`
+}
+
+func (c *healthCmd) Help() string {
+	return `Per memory: status, last verified date, confidence, valid/total citations and the staleness reason, worst first; ` +
+		`totals and coverage; a per-folder breakdown; dangling links and orphans. ` +
+		`Exit status: 0 report written; 1 with --since when a memory got worse; 2 error.`
+}
+
+func (c *healthCmd) Run(ctx context.Context, g *Globals, env *Env) error {
+	ws, err := g.open(ctx, SourceFlags{})
+	if err != nil {
+		return err
+	}
+	for _, m := range ws.store.Memories {
+		if m.File != nil {
+			for _, d := range m.File.Warnings {
+				fmt.Fprintf(env.Stderr, "warning: %s\n", render.Safe(d.String()))
+			}
+		}
+	}
+	rep, err := healthOf(ctx, ws.src.Name(), ws.store, func(mems []*store.Memory) (*verify.Report, error) {
+		return verify.Check(ctx, ws.src, mems)
+	})
+	if err != nil {
+		return err
+	}
+	worse := false
+	if c.Since != "" {
+		if ws.repo == nil {
+			return errors.New("--since needs a git repository")
+		}
+		h, err := ws.repo.ResolveCommit(ctx, c.Since)
+		if err != nil {
+			return err
+		}
+		src, err := ws.repo.Commit(ctx, h)
+		if err != nil {
+			return err
+		}
+		var then []string // the memory directories that existed then
+		for _, d := range ws.store.Dirs {
+			if e, err := src.Stat(d); err == nil && e.Kind == source.KindDir {
+				then = append(then, d)
+			}
+		}
+		old := &store.Store{Dirs: then}
+		if len(then) > 0 {
+			if old, err = store.Load(ctx, src, then); err != nil {
+				return err
+			}
+		}
+		before, err := healthOf(ctx, src.Name(), old, func(mems []*store.Memory) (*verify.Report, error) {
+			return verify.Check(ctx, src, mems)
+		})
+		if err != nil {
+			return err
+		}
+		health.Compare(rep, before, c.Since, h.String())
+		worse = len(rep.Since.Worse) > 0
+	}
+	var buf bytes.Buffer
+	switch c.Format {
+	case "json":
+		err = render.HealthJSON(&buf, rep)
+	case "html":
+		err = render.HealthHTML(&buf, rep)
+	default:
+		err = render.HealthMarkdown(&buf, rep)
+	}
+	if err != nil {
+		return err
+	}
+	if c.Output != "" {
+		if err := writeReport(c.Output, buf.Bytes()); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "health report written to %s\n", render.Safe(c.Output))
+	} else if _, err := env.Stdout.Write(buf.Bytes()); err != nil {
+		return err
+	}
+	if worse {
+		return silent(exitStale)
+	}
+	return nil
+}
+
+// healthOf verifies a store and builds its health report with its graph.
+func healthOf(ctx context.Context, source string, st *store.Store, check func([]*store.Memory) (*verify.Report, error)) (*health.Report, error) {
+	vr, err := check(st.Memories)
+	if err != nil {
+		return nil, err
+	}
+	vr.Source = source
+	w, err := graph.FromStore(st).Build(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	return health.Build(vr, w), nil
+}
+
+// writeReport writes a report file through a temporary file and a rename.
+func writeReport(p string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	if err := os.Rename(tmp.Name(), p); err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	return nil
+}

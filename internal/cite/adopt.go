@@ -1,0 +1,283 @@
+package cite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/git-memcite/git-memcite/internal/memfile"
+)
+
+// Mention outcomes.
+const (
+	Proposed  = "proposed"  // a structured citation can be added
+	Added     = "added"     // it was added (--fix)
+	Ambiguous = "ambiguous" // several tracked files match
+	NotFound  = "not-found" // no tracked file matches
+	Trivial   = "trivial"   // the cited line is blank or only punctuation
+	Invalid   = "invalid"   // the line is past the end of the file, or the range is reversed
+	Duplicate = "duplicate" // the memory already cites it (or mentions it twice)
+)
+
+// Mention is an informal citation found in a memory's body.
+type Mention struct {
+	Line       int      `json:"line"`       // line of the memory file
+	Text       string   `json:"text"`       // as written
+	Kind       string   `json:"kind"`       // cite-markup, path-line, backticked-path, bare-filename
+	Status     string   `json:"status"`     // one of the outcomes above
+	Location   string   `json:"location"`   // the resolved citation, path[:line[-end]]
+	Snippet    string   `json:"snippet"`    // for proposed and added ones
+	Commit     string   `json:"commit"`     // HEAD when the file is unchanged since
+	Candidates []string `json:"candidates"` // for ambiguous ones
+	Reason     string   `json:"reason"`     // why it is not proposed
+
+	col int // byte offset in the line, for ordering
+}
+
+// Tracked is the set of files citations may point to (the index, or HEAD's
+// tree), with a lookup by file name.
+type Tracked struct {
+	paths  map[string]bool
+	byBase map[string][]string
+	all    []string
+}
+
+// NewTracked indexes repo-relative paths.
+func NewTracked(paths []string) *Tracked {
+	t := &Tracked{paths: make(map[string]bool, len(paths)), byBase: map[string][]string{}, all: paths}
+	for _, p := range paths {
+		t.paths[p] = true
+		b := path.Base(p)
+		t.byBase[b] = append(t.byBase[b], p)
+	}
+	return t
+}
+
+// resolve finds the tracked file a written path names: itself, else the
+// only tracked path ending in "/"+p (a path written relative to a
+// subfolder), else by file name when p has no folder.
+func (t *Tracked) resolve(p string) (string, []string) {
+	p = strings.TrimPrefix(p, "./")
+	if t.paths[p] {
+		return p, nil
+	}
+	var hits []string
+	if strings.Contains(p, "/") {
+		for _, q := range t.byBase[path.Base(p)] {
+			if strings.HasSuffix(q, "/"+p) {
+				hits = append(hits, q)
+			}
+		}
+	} else {
+		hits = t.byBase[p]
+	}
+	if len(hits) == 1 {
+		return hits[0], nil
+	}
+	return "", hits
+}
+
+var (
+	// [cite:code](path:12) and [cite:file](path), the markup of ai-agents' Gen3.
+	citeMarkupRe = regexp.MustCompile(`\[cite:(\w+)\]\(([^)\s]+)\)`)
+	// a file name: with an extension, or one of the usual names without.
+	fileName = `(?:[\w.-]+/)*(?:[\w-][\w.-]*\.[A-Za-z]\w*|Makefile|Dockerfile|Containerfile|Justfile|Rakefile|Gemfile|Jenkinsfile|Procfile|Vagrantfile)`
+	// path:12, path:12-20, path#L12-L20.
+	pathLineRe = regexp.MustCompile(`(?:^|[^\w./:-])(` + fileName + `)(?::(\d{1,7})(?:-(\d{1,7}))?|#L(\d{1,7})(?:-L?(\d{1,7}))?)`)
+	// `some/path.ext` or `file.ext` in backticks, without a line.
+	backtickRe = regexp.MustCompile("`(" + fileName + ")`")
+	fenceRe    = regexp.MustCompile("^\\s*(```|~~~)")
+	trivialRe  = regexp.MustCompile(`^[\s{}()\[\];,.:]*$|^\s*(end|else|fi|done|esac|\*/|/\*|//|#|--)\s*$`)
+)
+
+// FindMentions lists the informal citations in the body of f (fenced code
+// blocks are skipped): [cite:…](…) markup, path:line and path:a-b (also
+// #L12-L20), and backticked file paths. Each is returned with Line, Text
+// and Kind set, in order.
+func FindMentions(f *memfile.File) []Mention {
+	var out []Mention
+	lines := strings.Split(string(f.Body()), "\n")
+	first := f.BodyLine()
+	inFence := false
+	for k, l := range lines {
+		l = strings.TrimRight(l, "\r")
+		if fenceRe.MatchString(l) {
+			inFence = !inFence
+			continue
+		}
+		if inFence {
+			continue
+		}
+		line := first + k
+		taken := make([]bool, len(l)) // bytes already part of a mention
+		take := func(a, b int) bool {
+			for i := a; i < b; i++ {
+				if taken[i] {
+					return false
+				}
+			}
+			for i := a; i < b; i++ {
+				taken[i] = true
+			}
+			return true
+		}
+		for _, m := range citeMarkupRe.FindAllStringSubmatchIndex(l, -1) {
+			typ := l[m[2]:m[3]]
+			if typ != "code" && typ != "file" {
+				continue
+			}
+			take(m[0], m[1])
+			out = append(out, Mention{Line: line, Text: l[m[0]:m[1]], Kind: "cite-markup", col: m[0]})
+		}
+		for _, m := range pathLineRe.FindAllStringSubmatchIndex(l, -1) {
+			if !take(m[2], m[1]) {
+				continue
+			}
+			kind := "path-line"
+			if !strings.Contains(l[m[2]:m[3]], "/") {
+				kind = "bare-filename"
+			}
+			out = append(out, Mention{Line: line, Text: l[m[2]:m[1]], Kind: kind, col: m[2]})
+		}
+		for _, m := range backtickRe.FindAllStringSubmatchIndex(l, -1) {
+			if !take(m[0], m[1]) {
+				continue
+			}
+			kind := "backticked-path"
+			if !strings.Contains(l[m[2]:m[3]], "/") {
+				kind = "bare-filename"
+			}
+			out = append(out, Mention{Line: line, Text: l[m[2]:m[3]], Kind: kind, col: m[2]})
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool {
+		if out[a].Line != out[b].Line {
+			return out[a].Line < out[b].Line
+		}
+		return out[a].col < out[b].col
+	})
+	return out
+}
+
+// target splits a mention into the written path and lines.
+func (m Mention) target() (p string, line, end int) {
+	t := m.Text
+	if m.Kind == "cite-markup" {
+		t = citeMarkupRe.FindStringSubmatch(t)[2]
+	}
+	if i := strings.Index(t, "#L"); i >= 0 {
+		p, t = t[:i], strings.ReplaceAll(t[i+2:], "L", "")
+		a, b, _ := strings.Cut(t, "-")
+		line, _ = strconv.Atoi(a)
+		end, _ = strconv.Atoi(b)
+		return p, line, end
+	}
+	if i := strings.LastIndexByte(t, ':'); i >= 0 {
+		if a, b, _ := strings.Cut(t[i+1:], "-"); a != "" {
+			if n, err := strconv.Atoi(a); err == nil {
+				line = n
+				end, _ = strconv.Atoi(b)
+				return t[:i], line, end
+			}
+		}
+	}
+	return t, 0, 0
+}
+
+// Adopt finds the informal citations of f, resolves them against the
+// tracked files and proposes structured citations (snippet, commit and
+// verified filled in). Blank or trivial lines, lines past the end,
+// unknown and ambiguous files and duplicates are reported, not proposed;
+// a backticked bare name that matches no tracked file (`graph.New`) is
+// taken for code and left out.
+// With fix the proposals are added (as Add would, one after another) and
+// the plan is returned; otherwise the plan is nil.
+func Adopt(ctx context.Context, f *memfile.File, env Env, tracked *Tracked, fix bool) ([]Mention, *Plan, error) {
+	found := FindMentions(f)
+	ms := found[:0]
+	for _, m := range found {
+		// A backticked name without a folder or a line that names no
+		// tracked file is code (`graph.New`, `os.Exit`), not a citation.
+		if p, cands := tracked.resolve(m.Text); m.Kind == "bare-filename" && !strings.Contains(m.Text, ":") &&
+			!strings.Contains(m.Text, "#L") && p == "" && len(cands) == 0 {
+			continue
+		}
+		ms = append(ms, m)
+	}
+	cur := f
+	var plan *Plan
+	seen := map[string]bool{}
+	for i := range ms {
+		m := &ms[i]
+		m.Candidates = []string{}
+		written, line, end := m.target()
+		p, cands := tracked.resolve(written)
+		switch {
+		case p == "" && len(cands) > 1:
+			m.Status, m.Candidates = Ambiguous, cands
+			m.Reason = fmt.Sprintf("%d tracked files are named %s", len(cands), path.Base(written))
+			continue
+		case p == "":
+			m.Status, m.Reason = NotFound, "no tracked file "+written
+			continue
+		}
+		loc := p
+		if line > 0 {
+			loc = fmt.Sprintf("%s:%d", p, line)
+			if end > 0 && end != line {
+				loc = fmt.Sprintf("%s:%d-%d", p, line, end)
+			}
+		}
+		m.Location = loc
+		want, _ := memfile.ParseShorthand(loc)
+		dup := seen[loc]
+		for _, c := range cur.Citations {
+			dup = dup || sameLocation(c, want)
+		}
+		if dup {
+			m.Status, m.Reason = Duplicate, "already cited"
+			continue
+		}
+		seen[loc] = true
+		if line > 0 {
+			text, ok := lineText(env.Src, p, line)
+			switch {
+			case !ok:
+				m.Status, m.Reason = Invalid, fmt.Sprintf("line %d is past the end of %s", line, p)
+				continue
+			case end > 0 && end < line:
+				m.Status, m.Reason = Invalid, fmt.Sprintf("range %d-%d ends before it starts", line, end)
+				continue
+			case trivialRe.MatchString(text):
+				m.Status, m.Reason = Trivial, fmt.Sprintf("line %d is blank or trivial (%q)", line, strings.TrimSpace(text))
+				continue
+			}
+			m.Snippet = strings.TrimSpace(text)
+		}
+		m.Status = Proposed
+		m.Commit = env.commitFor(p)
+		if !fix {
+			continue
+		}
+		pl, _, err := Add(ctx, cur, env, loc, AddOptions{})
+		if errors.Is(err, ErrStale) || errors.Is(err, ErrDuplicate) {
+			m.Status, m.Reason = Invalid, err.Error()
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		m.Status = Added
+		if plan == nil {
+			plan = &Plan{Old: f.Src}
+		}
+		plan.New, plan.File, plan.Changed = pl.New, pl.File, true
+		cur = pl.File
+	}
+	return ms, plan, nil
+}

@@ -1,0 +1,99 @@
+package doctor
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/git-memcite/git-memcite/internal/hookinstall"
+	"github.com/git-memcite/git-memcite/internal/store"
+)
+
+// find returns the findings of one check, as "level: message" followed
+// by the detail lines.
+func find(r *Report, check string) []string {
+	var out []string
+	for _, f := range r.Findings {
+		if f.Check == check {
+			out = append(out, f.Level.String()+": "+f.Msg)
+			out = append(out, f.Detail...)
+		}
+	}
+	return out
+}
+
+// hooks sets the hook states hookinstall would report.
+func hooks(hs ...hookinstall.HookStatus) func(*Facts) {
+	return func(f *Facts) {
+		f.Hooks = &hookinstall.Status{Repo: hookinstall.Repo{HooksDir: filepath.Join(f.Top, ".git", "hooks")}, Hooks: hs}
+	}
+}
+
+func TestChecks(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string // below the top; mode 0755 for names ending in "*"
+		facts func(*Facts)
+		check string
+		want  string // substring of the joined findings of check
+		probs int
+	}{
+		{name: "no serena", check: "serena", want: "info: no .serena/project.yml"},
+		{name: "serena tools active", files: map[string]string{".serena/project.yml": "excluded_tools: [read_memory]\n"},
+			check: "serena", want: "warn: 4 Serena memory tool(s) active", probs: 1},
+		{name: "serena tools excluded", files: map[string]string{".serena/project.yml": "excluded_tools: [write_memory, read_memory, list_memories, delete_memory, edit_memory, find_symbol]\n"},
+			check: "serena", want: "ok: Serena's memory tools are excluded"},
+		{name: "bad project.yml", files: map[string]string{".serena/project.yml": "excluded_tools: [a\n"},
+			check: "serena", want: "warn: .serena/project.yml is not valid YAML", probs: 1},
+		{name: "our hooks current", facts: hooks(hookinstall.HookStatus{Name: "pre-commit", State: hookinstall.Current, Version: 1}),
+			check: "hooks", want: "ok: git-memcite hooks installed and current"},
+		{name: "no hooks", facts: hooks(hookinstall.HookStatus{Name: "pre-commit", State: hookinstall.Missing}),
+			check: "hooks", want: "info: no git-memcite hooks"},
+		{name: "foreign hook that runs git-memcite", facts: hooks(hookinstall.HookStatus{Name: "pre-commit", State: hookinstall.Foreign, Manager: hookinstall.Lefthook, Calls: true}),
+			check: "hooks", want: "pre-commit: lefthook runs git-memcite"},
+		{name: "outdated hook", facts: hooks(hookinstall.HookStatus{Name: "pre-commit", State: hookinstall.Current, Version: 1},
+			hookinstall.HookStatus{Name: "post-merge", State: hookinstall.Outdated, Version: 1}),
+			check: "hooks", want: "post-merge: outdated or not executable", probs: 1},
+		{name: "hooks cannot be inspected", facts: func(f *Facts) { f.HooksErr = hookinstall.ErrBare },
+			check: "hooks", want: "warn: cannot inspect the hooks: bare repository", probs: 1},
+		{name: "other memory dirs", files: map[string]string{".claude/memories/a.md": "x", ".serena/memories/b.md": "y"},
+			check: "memory dirs", want: ".claude/memories"},
+		{name: "husky", files: map[string]string{".husky/pre-commit": "npx lint-staged\n"}, check: "hook managers", want: "husky (.husky)"},
+		{name: "old git", facts: func(f *Facts) { f.GitVersion = "git version 2.17.1" }, check: "git", want: "warn: git 2.17.1 is older than 2.25", probs: 1},
+		{name: "no git", facts: func(f *Facts) { f.GitVersion = "" }, check: "git", want: "fail: git not found", probs: 1},
+		{name: "split index", facts: func(f *Facts) { f.SplitIndex = "true" }, check: "index", want: "info: the index uses an extended format"},
+		{name: "shallow", facts: func(f *Facts) { f.Shallow = true }, check: "history", want: "warn: shallow clone", probs: 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			top := t.TempDir()
+			for rel, text := range tc.files {
+				mode := os.FileMode(0o644)
+				if strings.HasSuffix(rel, "*") {
+					rel, mode = strings.TrimSuffix(rel, "*"), 0o755
+				}
+				p := filepath.Join(top, filepath.FromSlash(rel))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(text), mode); err != nil {
+					t.Fatal(err)
+				}
+			}
+			f := Facts{Top: top, InRepo: true, GitVersion: "git version 2.39.5",
+				Store: &store.Store{Dirs: []string{".serena/memories"}}}
+			if tc.facts != nil {
+				tc.facts(&f)
+			}
+			r := Run(f)
+			got := strings.Join(find(r, tc.check), "\n")
+			if !strings.Contains(got, tc.want) {
+				t.Errorf("%s: got %q; want it to contain %q", tc.check, got, tc.want)
+			}
+			if r.Problems() != tc.probs {
+				t.Errorf("problems: got %d; want %d (%v)", r.Problems(), tc.probs, r.Findings)
+			}
+		})
+	}
+}
