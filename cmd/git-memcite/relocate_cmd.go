@@ -13,6 +13,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/githistory"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/render"
@@ -38,6 +39,17 @@ func (c *relocateCmd) Help() string {
 }
 
 func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
+	if c.Fix && !c.DryRun {
+		// Serialise whole runs, not only their writes: a run that waited
+		// then reads the memory files another run has just fixed.
+		if repo, err := gitrepo.Discover(repoDir(g)); err == nil {
+			unlock, err := repo.Lock(ctx, 2*time.Minute)
+			if err != nil {
+				return err
+			}
+			defer unlock()
+		}
+	}
 	ws, err := g.open(ctx, SourceFlags{})
 	if err != nil {
 		return err
@@ -105,12 +117,7 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 			showEdit(env.Stdout, f)
 		}
 	case c.Fix && len(files) > 0:
-		unlock, err := ws.repo.Lock(ctx, 10*time.Second)
-		if err != nil {
-			return err
-		}
-		defer unlock()
-		for _, f := range files {
+		for _, f := range files { // under the lock taken at the start
 			p := filepath.Join(ws.top, filepath.FromSlash(f.Memory.Path))
 			if err := memfile.WriteFile(p, f.Old, f.New); err != nil {
 				return fmt.Errorf("%s: %w", f.Memory.Path, err)
