@@ -197,6 +197,9 @@ func isPair(t string) bool {
 }
 
 func plainKey(k string) bool {
+	if len(k) > 1000 {
+		return false // YAML allows implicit keys of at most 1024 characters
+	}
 	for i := 0; i < len(k); i++ {
 		c := k[i]
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || (i > 0 && (c == '-' || c == '.'))) {
