@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Soak test: 50,000 memories with 250,000 citations; verify-all (working
-# tree, JSON, index, commit) and the other soak commands in a loop, asserting
+# tree, JSON, index, commit), relocate and health in a loop, asserting
 # flat peak memory and no goroutine or file-descriptor leaks.
 #   scripts/soak.sh [DURATION] [MEMORIES]   (default 5m, 50000)
 set -euo pipefail

@@ -83,6 +83,8 @@ func soakCommands() [][]string {
 		{"verify-all", "--json"},
 		{"verify-all", "--staged"},
 		{"verify-all", "--rev", "HEAD"},
+		{"relocate"},
+		{"health", "--format", "json"},
 	}
 }
 
