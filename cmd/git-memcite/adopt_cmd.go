@@ -36,17 +36,7 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	mems := ws.store.Memories
-	if len(c.Memories) > 0 {
-		mems = nil
-		for _, arg := range c.Memories {
-			m, err := ws.resolve(ctx, arg)
-			if err != nil {
-				return err
-			}
-			mems = append(mems, m)
-		}
-	}
+	mems, failed := ws.selectMemories(ctx, c.Memories, env.Stderr)
 	tracked, err := ws.tracked(ctx)
 	if err != nil {
 		return err
@@ -64,7 +54,6 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	}
 	results := []adoptResult{}
 	counts := map[string]int{}
-	failed := false
 	for _, m := range mems {
 		if m.Err != nil {
 			fmt.Fprintf(env.Stderr, "git-memcite: %s\n", render.Safe(m.Err.Error()))

@@ -82,17 +82,7 @@ func (c *listCitationsCmd) Run(ctx context.Context, g *Globals, env *Env) error 
 	if err != nil {
 		return err
 	}
-	mems := ws.store.Memories
-	if len(c.Memories) > 0 {
-		mems = nil
-		for _, arg := range c.Memories {
-			m, err := ws.resolve(ctx, arg)
-			if err != nil {
-				return err
-			}
-			mems = append(mems, m)
-		}
-	}
+	mems, failed := ws.selectMemories(ctx, c.Memories, env.Stderr)
 	rep, err := verify.Check(ctx, ws.src, mems)
 	if err != nil {
 		return err
@@ -105,7 +95,7 @@ func (c *listCitationsCmd) Run(ctx context.Context, g *Globals, env *Env) error 
 	if err != nil {
 		return err
 	}
-	if rep.Summary().Errors > 0 {
+	if failed || rep.Summary().Errors > 0 {
 		return silent(exitError) // listed with its error; the others are listed too
 	}
 	return nil

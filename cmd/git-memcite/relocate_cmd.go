@@ -18,7 +18,6 @@ import (
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/source"
-	"github.com/git-memcite/git-memcite/internal/store"
 )
 
 type relocateCmd struct {
@@ -57,7 +56,7 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if ws.repo == nil {
 		return fmt.Errorf("relocate needs a git repository")
 	}
-	mems, failed := c.memories(ctx, ws, env)
+	mems, failed := ws.selectMemories(ctx, c.Memories, env.Stderr)
 	hist, err := githistory.Open(ws.top)
 	if err != nil {
 		return err
@@ -174,24 +173,6 @@ func now() time.Time {
 }
 
 // memories resolves the arguments, or takes every memory.
-func (c *relocateCmd) memories(ctx context.Context, ws *workspace, env *Env) ([]*store.Memory, bool) {
-	if len(c.Memories) == 0 {
-		return ws.store.Memories, false
-	}
-	var mems []*store.Memory
-	failed := false
-	for _, arg := range c.Memories {
-		m, err := ws.resolve(ctx, arg)
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "git-memcite: %v\n", err)
-			failed = true
-			continue
-		}
-		mems = append(mems, m)
-	}
-	return mems, failed
-}
-
 func loc(l gitblame.Location) string {
 	if l.LineEnd > l.Line {
 		return fmt.Sprintf("%s:%d-%d", l.Path, l.Line, l.LineEnd)

@@ -30,17 +30,7 @@ func (c *verifyCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	var mems []*store.Memory
-	failed := false
-	for _, arg := range c.Memories {
-		m, err := ws.resolve(ctx, arg)
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "git-memcite: %v\n", err)
-			failed = true
-			continue
-		}
-		mems = append(mems, m)
-	}
+	mems, failed := ws.selectMemories(ctx, c.Memories, env.Stderr)
 	rep, err := verify.Check(ctx, ws.src, mems)
 	if err != nil {
 		return err
@@ -109,6 +99,26 @@ func warn(env *Env, rep *verify.Report) {
 			}
 		}
 	}
+}
+
+// selectMemories returns the memories named by args (every memory when
+// there are none). A name that resolves to nothing is reported on stderr and
+// skipped, so the others are still processed; failed says that happened
+// (exit 2).
+func (ws *workspace) selectMemories(ctx context.Context, args []string, stderr io.Writer) (mems []*store.Memory, failed bool) {
+	if len(args) == 0 {
+		return ws.store.Memories, false
+	}
+	for _, arg := range args {
+		m, err := ws.resolve(ctx, arg)
+		if err != nil {
+			fmt.Fprintf(stderr, "git-memcite: %s\n", render.Safe(err.Error()))
+			failed = true
+			continue
+		}
+		mems = append(mems, m)
+	}
+	return mems, failed
 }
 
 // resolve finds the memory an argument names: a file path (relative to the
