@@ -24,6 +24,17 @@
 //     parent P, and each path holding live lines: compare the path's blob
 //     in P and C (tree entry lookups, cached by tree hash). Equal: nothing
 //     to do. Commits where no tracked path changed cost one lookup each.
+//     Gallop: once every base is active, the walk first tries to cross the
+//     next 32 commits in one step. It takes the window as one step when
+//     every live line's file exists at both ends and the line maps through
+//     a strong Equal run of that one diff, without moving or with its first
+//     move already recorded; otherwise it steps through the window commit
+//     by commit. This reads two blob versions instead of up to 32 where
+//     the cited lines are left alone (one citation across 10,000 commits:
+//     1.5 s → 0.3 s), and changes no result: a line edited and edited
+//     back, or moved away and back, inside a window ends where it started,
+//     which is what the result reports (FuzzTrackEdits compares every
+//     result with a walk through every commit).
 //  3. If the path is gone in C, ask History.Changes(P, C) with rename
 //     detection at git's 50% similarity for a rename or copy source equal
 //     to the path; none means the file was deleted.

@@ -123,8 +123,14 @@ func (h *memHistory) Files(tree Hash) (map[string]Hash, error) { return h.trees[
 func FuzzTrackEdits(f *testing.F) {
 	f.Add([]byte{1, 7, 2, 3, 0, 9, 4, 1, 5, 2}, uint8(5))
 	f.Add([]byte{3, 0, 3, 1, 3, 2, 1, 1, 1, 1}, uint8(0))
+	// long scripts: the walk gallops over windows of 32 commits
+	long := make([]byte, 200)
+	for i := range long {
+		long[i] = byte(i*7 + 3)
+	}
+	f.Add(long, uint8(11))
 	f.Fuzz(func(t *testing.T, script []byte, cite uint8) {
-		if len(script) > 64 {
+		if len(script) > 240 {
 			return
 		}
 		var v []string
@@ -173,6 +179,16 @@ func FuzzTrackEdits(f *testing.F) {
 		}
 		r := res[0]
 		final := versions[len(versions)-1]
+		// galloping over windows of commits changes no result
+		slow := New(h)
+		slow.noGallop = true
+		ref, err := slow.Track(context.Background(), []Anchor{{Path: "f.go", Line: line, Base: base.Hash}}, Target{Commit: h.head})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ref[0].Status != r.Status || ref[0].Location != r.Location || (ref[0].FirstMove == nil) != (r.FirstMove == nil) {
+			t.Fatalf("galloping changed the result: %v at %+v, step by step %v at %+v", r.Status, r.Location, ref[0].Status, ref[0].Location)
+		}
 		switch r.Status {
 		case Unchanged, Moved:
 			if r.Location.Path != "f.go" || r.Location.Line < 1 || r.Location.Line > len(final) {
@@ -187,4 +203,47 @@ func FuzzTrackEdits(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestGallop: over a long history that keeps editing other lines, the walk
+// crosses windows of commits in one step and reaches the same result as a
+// walk through every commit.
+func TestGallop(t *testing.T) {
+	var versions [][]string
+	v := []string{"package p", "", "func Cited() int {", "\treturn 42", "}"}
+	for i := 0; i < 20; i++ {
+		v = append(v, fmt.Sprintf("var filler%02d = %d", i, i))
+	}
+	for c := 0; c < 200; c++ {
+		v[5+c%20] = fmt.Sprintf("var filler%02d = %d // rev %d", c%20, c, c)
+		if c == 3 {
+			v = append([]string{"// header"}, v...) // moves the cited line once, early
+		}
+		versions = append(versions, append([]string(nil), v...))
+	}
+	h := newMemHistory(versions)
+	base := h.commits[h.head]
+	for base.Parents != nil {
+		base = h.commits[base.Parents[0]]
+	}
+	anchors := []Anchor{{Path: "f.go", Line: 3, Snippet: "func Cited()", Base: base.Hash}}
+	fast, err := New(h).Track(context.Background(), anchors, Target{Commit: h.head})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := New(h)
+	slow.noGallop = true
+	ref, err := slow.Track(context.Background(), anchors, Target{Commit: h.head})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fast[0].Status != Moved || fast[0].Location != ref[0].Location || fast[0].Location.Line != 4 {
+		t.Fatalf("gallop: %v at %+v; step by step: %v at %+v", fast[0].Status, fast[0].Location, ref[0].Status, ref[0].Location)
+	}
+	if fast[0].FirstMove == nil || ref[0].FirstMove == nil || fast[0].FirstMove.Commit.Hash != ref[0].FirstMove.Commit.Hash {
+		t.Fatalf("first move differs: %+v / %+v", fast[0].FirstMove, ref[0].FirstMove)
+	}
+	if fast[0].Steps >= ref[0].Steps/4 {
+		t.Fatalf("the walk did not gallop: %d steps, %d step by step", fast[0].Steps, ref[0].Steps)
+	}
 }

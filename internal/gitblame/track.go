@@ -53,6 +53,8 @@ type Tracker struct {
 	// number of commits walked and the length of the walk.
 	Progress func(done, total int)
 
+	noGallop bool // tests: walk every commit
+
 	h      History
 	intern interner
 	texts  map[Hash]*text
@@ -196,6 +198,7 @@ func (t *Tracker) Track(ctx context.Context, anchors []Anchor, target Target) ([
 		for b := range active {
 			lastBase = max(lastBase, pos[b])
 		}
+		noJumpBefore := 0
 		for i := start + 1; i < len(chain); i++ {
 			if err := ctx.Err(); err != nil {
 				return nil, err
@@ -208,6 +211,23 @@ func (t *Tracker) Track(ctx context.Context, anchors []Anchor, target Target) ([
 				// cannot change a result.
 				prev = &version{commit: tc}
 				break
+			}
+			// Gallop: when every line would cross the next window of
+			// commits by exact lineage, take the window as one step.
+			if far := i + gallop - 1; !t.noGallop && i > lastBase && i >= noJumpBefore && far < len(chain) {
+				to := &version{commit: chain[far]}
+				ok, err := t.canJump(prev, to, live)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					if live, err = t.step(prev, to, live); err != nil {
+						return nil, err
+					}
+					prev, i = to, far
+					continue
+				}
+				noJumpBefore = far // step through this window one commit at a time
 			}
 			next := &version{commit: chain[i]}
 			if live, err = t.step(prev, next, live); err != nil {
@@ -264,6 +284,52 @@ func (t *Tracker) Track(ctx context.Context, anchors []Anchor, target Target) ([
 		out[i] = c.res
 	}
 	return out, nil
+}
+
+// gallop is the window of commits the walk tries to cross in one step.
+const gallop = 32
+
+// canJump reports whether every live line crosses from version from to
+// version to by exact lineage — its file exists at both ends, its line maps
+// through a strong Equal run of the one-shot diff — and has already had its
+// first move recorded or stays on the same line, so that taking the window
+// as one step changes no result and no recorded event. (What it cannot see:
+// a line edited and edited back, or moved away and back, inside the
+// window; both end where they started, which is what a result reports.)
+func (t *Tracker) canJump(from, to *version, live []*line) (bool, error) {
+	any := false
+	for _, l := range live {
+		if !l.alive {
+			continue
+		}
+		if l.shadow {
+			return false, nil // ambiguous lines are followed step by step
+		}
+		any = true
+		oh, ok, err := t.entry(from, l.path)
+		if err != nil || !ok {
+			return false, err
+		}
+		nh, ok, err := t.entry(to, l.path)
+		if err != nil || !ok {
+			return false, err
+		}
+		if oh == nh {
+			continue
+		}
+		m, err := t.lineMap(oh, nh)
+		if err != nil {
+			return false, err
+		}
+		j := m.fwd[l.idx]
+		if j < 0 || m.weak[l.idx] {
+			return false, nil
+		}
+		if j != l.idx && l.cit.res.FirstMove == nil {
+			return false, nil
+		}
+	}
+	return any, nil
 }
 
 // chain returns the first-parent chain from the oldest base found (or the
