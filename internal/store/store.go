@@ -162,7 +162,7 @@ func (m *Memory) Load(src source.Source) { load(src, m) }
 func loadAll(ctx context.Context, src source.Source, mems []*Memory) error {
 	work := make(chan *Memory)
 	var wg sync.WaitGroup
-	for i := 0; i < runtime.GOMAXPROCS(0); i++ {
+	for i := 0; i < 4*runtime.GOMAXPROCS(0); i++ { // reads block: more workers than cores
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -330,7 +330,7 @@ func readAll(ctx context.Context, src source.Source, need map[string]*want) (map
 	var mu sync.Mutex
 	jobs := make(chan job)
 	var wg sync.WaitGroup
-	workers := min(max(2*runtime.GOMAXPROCS(0), 4), max(len(need), 1))
+	workers := min(4*runtime.GOMAXPROCS(0), max(len(need), 1)) // reads block: more workers than cores
 	for i := 0; i < workers; i++ {
 		wg.Add(1)
 		go func() {
