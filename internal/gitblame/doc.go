@@ -31,10 +31,11 @@
 //     move already recorded; otherwise it steps through the window commit
 //     by commit. This reads two blob versions instead of up to 32 where
 //     the cited lines are left alone (one citation across 10,000 commits:
-//     1.5 s → 0.3 s), and changes no result: a line edited and edited
-//     back, or moved away and back, inside a window ends where it started,
-//     which is what the result reports (FuzzTrackEdits compares every
-//     result with a walk through every commit).
+//     1.5 s → 0.3 s), and changes no status or location: a line edited and
+//     edited back, or moved away and back, inside a window ends where it
+//     started, which is what the result reports; only such a round trip's
+//     event is not recorded (FuzzTrackEdits compares every status and
+//     location with a walk through every commit).
 //  3. If the path is gone in C, ask History.Changes(P, C) with rename
 //     detection at git's 50% similarity for a rename or copy source equal
 //     to the path; none means the file was deleted.

@@ -179,14 +179,18 @@ func FuzzTrackEdits(f *testing.F) {
 		}
 		r := res[0]
 		final := versions[len(versions)-1]
-		// galloping over windows of commits changes no result
+		// galloping over windows of commits changes no status or location
 		slow := New(h)
 		slow.noGallop = true
 		ref, err := slow.Track(context.Background(), []Anchor{{Path: "f.go", Line: line, Base: base.Hash}}, Target{Commit: h.head})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ref[0].Status != r.Status || ref[0].Location != r.Location || (ref[0].FirstMove == nil) != (r.FirstMove == nil) {
+		// (Events may differ: a line moved away and back inside a window
+		// has no recorded first move when the walk gallops over it.
+		// Nor may the score, the lowest match score over the steps taken.)
+		a, b := r.Location, ref[0].Location
+		if ref[0].Status != r.Status || a.Path != b.Path || a.Line != b.Line || a.LineEnd != b.LineEnd {
 			t.Fatalf("galloping changed the result: %v at %+v, step by step %v at %+v", r.Status, r.Location, ref[0].Status, ref[0].Location)
 		}
 		switch r.Status {

@@ -293,9 +293,10 @@ const gallop = 32
 // version to by exact lineage — its file exists at both ends, its line maps
 // through a strong Equal run of the one-shot diff — and has already had its
 // first move recorded or stays on the same line, so that taking the window
-// as one step changes no result and no recorded event. (What it cannot see:
-// a line edited and edited back, or moved away and back, inside the
-// window; both end where they started, which is what a result reports.)
+// as one step changes no status, location or first move that sticks. (What
+// it cannot see: a line edited and edited back, or moved away and back,
+// inside the window; both end where they started, which is what a result
+// reports, but the round trip's event is not recorded.)
 func (t *Tracker) canJump(from, to *version, live []*line) (bool, error) {
 	any := false
 	for _, l := range live {
