@@ -188,7 +188,7 @@ func FuzzTrackEdits(f *testing.F) {
 		}
 		// (Events may differ: a line moved away and back inside a window
 		// has no recorded first move when the walk gallops over it.
-		// Nor may the score, the lowest match score over the steps taken.)
+		// Nor need the score, the lowest match score of the steps taken.)
 		a, b := r.Location, ref[0].Location
 		if ref[0].Status != r.Status || a.Path != b.Path || a.Line != b.Line || a.LineEnd != b.LineEnd {
 			t.Fatalf("galloping changed the result: %v at %+v, step by step %v at %+v", r.Status, r.Location, ref[0].Status, ref[0].Location)
