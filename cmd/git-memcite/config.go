@@ -70,6 +70,9 @@ func (g *Globals) loadConfig(ctx context.Context, ws *workspace) (*config.Config
 // gitConfigMemcite reads every memcite.* key with one git process (git's
 // rules: -c, includes, worktree config), keyed by lower-case name.
 func gitConfigMemcite(ctx context.Context, ws *workspace) (map[string][]string, error) {
+	if ws.gitConfig != nil {
+		return ws.gitConfig, nil // read once per run (the hooks read it first)
+	}
 	out, err := ws.repo.Run(ctx, "config", "--null", "--get-regexp", `^memcite\.`)
 	if err != nil {
 		if out == "" && strings.Contains(err.Error(), "exit status 1") {
@@ -86,6 +89,7 @@ func gitConfigMemcite(ctx context.Context, ws *workspace) (map[string][]string, 
 		k = strings.ToLower(k)
 		vals[k] = append(vals[k], v)
 	}
+	ws.gitConfig = vals
 	return vals, nil
 }
 

@@ -49,6 +49,8 @@ type workspace struct {
 	src    source.Source
 	store  *store.Store
 	cfg    *config.Config // the effective configuration (config.go)
+
+	gitConfig map[string][]string // memcite.* from git config, once read
 }
 
 // open finds the repository, builds the source the flags ask for and loads

@@ -73,10 +73,17 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 	if err != nil {
 		return err
 	}
-	cfg, err := hookrun.ReadConfig(ctx, repo.Top)
+	// memcite.* is read from git once: the hook settings and the unified
+	// configuration (memory directories, …) both come from it
+	ws := &workspace{repo: repo, top: repo.Top}
+	raw, err := gitConfigMemcite(ctx, ws)
 	if err != nil {
 		return err
 	}
+	if raw == nil {
+		ws.gitConfig = map[string][]string{}
+	}
+	cfg := hookrun.ConfigFrom(raw)
 	for _, w := range cfg.Warnings {
 		fmt.Fprintf(env.Stderr, "git-memcite: warning: %s\n", w)
 	}
@@ -87,7 +94,6 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 	// memory directories: flags > MEMCITE_DIR > git config > .memcite.yaml >
 	// default; a commit hook reads .memcite.yaml from what is being
 	// committed, like the memories.
-	ws := &workspace{repo: repo, top: repo.Top}
 	if pre {
 		ws.src, err = repo.Index(ctx)
 	} else {

@@ -104,44 +104,65 @@ type Config struct {
 // ReadConfig reads memcite.* with one 'git config' run in dir, so that
 // 'git -c', includes and worktree config all apply.
 func ReadConfig(ctx context.Context, dir string) (Config, error) {
-	cfg := Config{Enabled: true, PreCommit: Block, PostMerge: Suggest}
 	out, err := Git(ctx, dir, "config", "-z", "--get-regexp", `^memcite\.`)
 	var ee *exec.ExitError
 	if errors.As(err, &ee) && ee.ExitCode() == 1 {
-		return cfg, nil // no memcite.* key
+		return ConfigFrom(nil), nil // no memcite.* key
 	}
 	if err != nil {
-		return cfg, err
+		return ConfigFrom(nil), err
 	}
+	vals := map[string][]string{}
 	for _, rec := range strings.Split(out, "\x00") {
+		if rec == "" {
+			continue
+		}
 		key, val, _ := strings.Cut(rec, "\n")
-		switch strings.ToLower(key) {
-		case "memcite.enabled":
-			switch strings.ToLower(val) {
-			case "false", "no", "off", "0":
-				cfg.Enabled = false
-			case "true", "yes", "on", "1", "":
-				cfg.Enabled = true
-			default:
-				cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("memcite.enabled=%q is not a boolean; using true", val))
-			}
-		case "memcite.precommit":
-			switch p := PreCommitPolicy(strings.ToLower(val)); p {
-			case Strict, Block, Warn, Off:
-				cfg.PreCommit = p
-			default:
-				cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("memcite.preCommit=%q is not strict, block, warn or off; using block", val))
-			}
-		case "memcite.postmerge":
-			switch p := PostMergePolicy(strings.ToLower(val)); p {
-			case Suggest, ApplyFixes, PostOff:
-				cfg.PostMerge = p
-			default:
-				cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("memcite.postMerge=%q is not suggest, apply or off; using suggest", val))
-			}
+		key = strings.ToLower(key)
+		vals[key] = append(vals[key], val)
+	}
+	return ConfigFrom(vals), nil
+}
+
+// ConfigFrom reads the hook settings from memcite.* values already read
+// from git config (keys in lower case, as git prints them; the last value
+// of a key wins, as in git).
+func ConfigFrom(vals map[string][]string) Config {
+	cfg := Config{Enabled: true, PreCommit: Block, PostMerge: Suggest}
+	last := func(k string) (string, bool) {
+		v := vals[k]
+		if len(v) == 0 {
+			return "", false
+		}
+		return v[len(v)-1], true
+	}
+	if val, ok := last("memcite.enabled"); ok {
+		switch strings.ToLower(val) {
+		case "false", "no", "off", "0":
+			cfg.Enabled = false
+		case "true", "yes", "on", "1", "":
+			cfg.Enabled = true
+		default:
+			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("memcite.enabled=%q is not a boolean; using true", val))
 		}
 	}
-	return cfg, nil
+	if val, ok := last("memcite.precommit"); ok {
+		switch p := PreCommitPolicy(strings.ToLower(val)); p {
+		case Strict, Block, Warn, Off:
+			cfg.PreCommit = p
+		default:
+			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("memcite.preCommit=%q is not strict, block, warn or off; using block", val))
+		}
+	}
+	if val, ok := last("memcite.postmerge"); ok {
+		switch p := PostMergePolicy(strings.ToLower(val)); p {
+		case Suggest, ApplyFixes, PostOff:
+			cfg.PostMerge = p
+		default:
+			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("memcite.postMerge=%q is not suggest, apply or off; using suggest", val))
+		}
+	}
+	return cfg
 }
 
 // Git runs a read-only git command in dir with GIT_OPTIONAL_LOCKS=0, so it
