@@ -24,6 +24,11 @@ const (
 	maxLineRunes = 300
 )
 
+// Similarity is the tracker's content similarity of two lines: 1 minus
+// their Levenshtein distance over the longer length, after trimming and
+// collapsing white space (1 means equal up to white space).
+func Similarity(a, b string) float64 { return similarity(normalize(a), normalize(b)) }
+
 // similarity is 1 - Levenshtein(a, b) / max(len(a), len(b)) over runes.
 func similarity(a, b string) float64 {
 	if a == b {

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/git-memcite/git-memcite/internal/gitblame"
 )
 
 // lineObj is one line of the model with its identity: edits that keep a
@@ -181,7 +183,7 @@ func lightEdit(r *rand.Rand, s string) (string, bool) {
 			}
 			out = s + " // checked"
 		}
-		if out != "" && out != s && simNorm(s, out) >= 0.6 {
+		if out != "" && out != s && gitblame.Similarity(s, out) >= 0.6 {
 			return out, true
 		}
 	}
@@ -190,34 +192,6 @@ func lightEdit(r *rand.Rand, s string) (string, bool) {
 
 func inString(s string, i int) bool {
 	return strings.Count(s[:i], `"`)%2 == 1
-}
-
-// simNorm is the tracker's content similarity, recomputed here so the
-// generator only makes edits the issue calls "edits of the cited line".
-func simNorm(a, b string) float64 {
-	a, b = strings.Join(strings.Fields(a), " "), strings.Join(strings.Fields(b), " ")
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) == 0 || len(rb) == 0 {
-		return 0
-	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			c := prev[j-1]
-			if ra[i-1] != rb[j-1] {
-				c++
-			}
-			c = min(c, prev[j]+1, cur[j-1]+1)
-			cur[j] = c
-		}
-		prev, cur = cur, prev
-	}
-	return 1 - float64(prev[len(rb)])/float64(max(len(ra), len(rb)))
 }
 
 func pkgName(f *file) string {

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/git-memcite/git-memcite/internal/gitblame"
 )
 
 // Categories of edits, one benchmark row each (plus "mixed" chains).
@@ -406,7 +408,7 @@ func opReplaceLines(r *rand.Rand, s *state, target string) (string, []int, bool)
 // rewritten line cannot pass for one of its neighbours.
 func unrelated(s string, window []lineObj) bool {
 	for _, l := range window {
-		if simNorm(s, l.text) >= 0.4 {
+		if gitblame.Similarity(s, l.text) >= 0.4 {
 			return false
 		}
 	}
