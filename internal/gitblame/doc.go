@@ -31,11 +31,14 @@
 //     move already recorded; otherwise it steps through the window commit
 //     by commit. This reads two blob versions instead of up to 32 where
 //     the cited lines are left alone (one citation across 10,000 commits:
-//     1.5 s → 0.3 s), and changes no status or location: a line edited and
-//     edited back, or moved away and back, inside a window ends where it
-//     started, which is what the result reports; only such a round trip's
-//     event is not recorded (FuzzTrackEdits compares every status and
-//     location with a walk through every commit).
+//     1.5 s → 0.3 s). It keeps every result the commit-by-commit walk
+//     finds; it can only find more: a line edited and edited back, deleted
+//     and restored, or moved away and back inside a window ends where it
+//     started, and the window's diff says so, where the commit-by-commit
+//     walk may have lost its trail (a trivial line whose context left with
+//     it). Such a round trip's event is not recorded. FuzzTrackEdits checks
+//     this against a walk through every commit and against the edit
+//     script's own record of where the line went.
 //  3. If the path is gone in C, ask History.Changes(P, C) with rename
 //     detection at git's 50% similarity for a rename or copy source equal
 //     to the path; none means the file was deleted.

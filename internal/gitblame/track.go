@@ -294,9 +294,10 @@ const gallop = 32
 // through a strong Equal run of the one-shot diff — and has already had its
 // first move recorded or stays on the same line, so that taking the window
 // as one step changes no status, location or first move that sticks. (What
-// it cannot see: a line edited and edited back, or moved away and back,
-// inside the window; both end where they started, which is what a result
-// reports, but the round trip's event is not recorded.)
+// it cannot see: a line edited and edited back, deleted and restored, or
+// moved away and back inside the window. Each ends where it started, which
+// is what the result reports, even where a walk through every commit would
+// have lost the line's trail; the round trip's event is not recorded.)
 func (t *Tracker) canJump(from, to *version, live []*line) (bool, error) {
 	any := false
 	for _, l := range live {
