@@ -489,6 +489,22 @@ func (t *Tracker) pick(p *pend, cs []cand) []cand {
 				pres = append(pres, pre{i, d})
 			}
 		}
+		// The line's own Equal partner (a slider, always the same text)
+		// competes only with other copies of the same text: Myers' evidence
+		// is not overturned by a merely similar line in a better context
+		// (two similar lines swapped).
+		for _, c := range cs {
+			if c.slider && c.tx.keys[c.idx] == q {
+				kept := pres[:0]
+				for _, pr := range pres {
+					if pr.d == 2 {
+						kept = append(kept, pr)
+					}
+				}
+				pres = kept
+				break
+			}
+		}
 		sort.SliceStable(pres, func(a, b int) bool { return pres[a].d > pres[b].d })
 		for i, pr := range pres {
 			if i >= maxScored && pr.d < 2 {
