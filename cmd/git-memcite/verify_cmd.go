@@ -35,6 +35,15 @@ func (c *verifyCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
+	var why render.WhyIndex
+	if c.Why {
+		if c.Format != "" && c.Format != "text" {
+			return fmt.Errorf("--why works with text and --json output, not --format %s", c.Format)
+		}
+		if why, err = explain(ctx, ws, c.SourceFlags, rep); err != nil {
+			return err
+		}
+	}
 	var result error // the outcome: nil, or the exit status to return
 	if !c.JSON {
 		result = c.report(ctx, g, env, ws, "verify", rep, failed, func(w io.Writer, st render.Style) error {
@@ -46,9 +55,7 @@ func (c *verifyCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 					return err
 				}
 			}
-			if c.Why {
-				return explain(ctx, ws, c.SourceFlags, rep, w)
-			}
+			whyText(w, rep, why)
 			return nil
 		})
 		var ee *exitErr
@@ -58,9 +65,9 @@ func (c *verifyCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	} else {
 		warn(env, rep)
 		if len(rep.Memories) == 1 && len(c.Memories) == 1 {
-			err = render.MemoryJSON(env.Stdout, &rep.Memories[0])
+			err = render.MemoryJSON(env.Stdout, &rep.Memories[0], why)
 		} else {
-			err = render.MemoriesJSON(env.Stdout, rep)
+			err = render.MemoriesJSON(env.Stdout, rep, why)
 		}
 		if err != nil {
 			return err

@@ -19,7 +19,7 @@ import (
 // HistoryFlags are verify's options that use the history of the cited
 // files.
 type HistoryFlags struct {
-	Why    bool `name:"why" help:"For each stale citation, name the commit that broke it (moved, edited or deleted its lines) and where the lines are now (text output only)."`
+	Why    bool `name:"why" help:"For each stale citation, name the commit that broke it (moved, edited or deleted its lines) and where the lines are now (text, and a \"why\" object per stale citation with --json)."`
 	Record bool `name:"record" help:"Record the current commit and time in every valid citation (commit and verified fields), the base later relocations start from."`
 }
 
@@ -44,21 +44,21 @@ func staleMemories(rep *verify.Report) ([]*store.Memory, map[*store.Memory]map[i
 	return mems, stale
 }
 
-// explain prints, for every stale citation, the step of history that made
-// it stale (verify --why). It tracks the citations from their inferred
-// base to the content verify checked: HEAD and the working tree, the
-// index with --staged, or the commit of --rev.
-func explain(ctx context.Context, ws *workspace, sf SourceFlags, rep *verify.Report, w io.Writer) error {
+// explain tracks every stale citation of rep through history (verify
+// --why) from its inferred base to the content verify checked: HEAD and the
+// working tree, the index with --staged, or the commit of --rev. It returns
+// the explanation of each, by memory path and citation index.
+func explain(ctx context.Context, ws *workspace, sf SourceFlags, rep *verify.Report) (render.WhyIndex, error) {
 	if ws.repo == nil {
-		return fmt.Errorf("--why needs a git repository")
+		return nil, fmt.Errorf("--why needs a git repository")
 	}
 	mems, stale := staleMemories(rep)
 	if len(mems) == 0 {
-		return nil
+		return nil, nil
 	}
 	hist, err := githistory.Open(ws.top)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer hist.Close()
 	rev := "HEAD"
@@ -67,7 +67,7 @@ func explain(ctx context.Context, ws *workspace, sf SourceFlags, rep *verify.Rep
 	}
 	head, err := hist.Resolve(rev)
 	if err != nil {
-		return fmt.Errorf("%s: %w", rev, err)
+		return nil, fmt.Errorf("%s: %w", rev, err)
 	}
 	target := gitblame.Target{Commit: head}
 	if sf.Rev == "" {
@@ -75,44 +75,85 @@ func explain(ctx context.Context, ws *workspace, sf SourceFlags, rep *verify.Rep
 	}
 	items, anchors, err := relocate.Prepare(hist, head, mems)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	res, err := gitblame.New(hist).Track(ctx, anchors, target)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := relocate.SetResults(items, res); err != nil {
-		return err
+		return nil, err
 	}
-	fmt.Fprintln(w, "\nWhy:")
+	out := render.WhyIndex{}
 	for i := range items {
 		it := &items[i]
 		if !stale[it.Memory][it.Citation.Index] || it.Action == relocate.Skip {
 			continue
 		}
-		r := &it.Result
-		msg := ""
-		switch b := r.Blame(); {
-		case b != nil:
-			msg = fmt.Sprintf("%s in %s", b.Kind, b.Where())
-		case r.Status == gitblame.Unchanged:
-			msg = "the cited lines did not change since " + baseName(it) + "; the citation was already wrong there"
-		default:
-			msg = "no change found in the history"
+		if out[it.Memory.Path] == nil {
+			out[it.Memory.Path] = map[int]*render.Why{}
 		}
-		switch r.Status {
-		case gitblame.Moved, gitblame.Changed:
-			msg += fmt.Sprintf("; now at %s (%s)", loc(r.Location), r.Status)
-		case gitblame.Ambiguous:
-			msg += "; now ambiguous"
-		case gitblame.Gone:
-			if r.LastSeen != nil {
-				msg += fmt.Sprintf("; last seen in %s", r.LastSeen.Hash.Short())
+		out[it.Memory.Path][it.Citation.Index] = whyOf(it)
+	}
+	return out, nil
+}
+
+// whyOf explains one tracked stale citation.
+func whyOf(it *relocate.Item) *render.Why {
+	r := &it.Result
+	w := &render.Why{Status: r.Status.String()}
+	if !it.Base.IsZero() {
+		w.Base = it.Base.String()
+	}
+	switch b := r.Blame(); {
+	case b != nil:
+		w.Event = b.Kind.String()
+		if c := b.Commit; c != nil {
+			w.Commit, w.Author, w.Subject = c.Hash.String(), c.Author, c.Subject
+			w.Date = c.AuthorDate.UTC().Format("2006-01-02")
+		} else {
+			w.View = b.View
+		}
+		w.Message = fmt.Sprintf("%s in %s", b.Kind, b.Where())
+	case r.Status == gitblame.Unchanged:
+		w.Message = "the cited lines did not change since " + baseName(it) + "; the citation was already wrong there"
+	default:
+		w.Message = "no change found in the history"
+	}
+	switch r.Status {
+	case gitblame.Moved, gitblame.Changed:
+		l := r.Location
+		w.Now = &render.WhyLocation{Path: l.Path, Line: l.Line}
+		if l.LineEnd > l.Line {
+			w.Now.LineEnd = l.LineEnd
+		}
+		w.Message += fmt.Sprintf("; now at %s (%s)", loc(l), r.Status)
+	case gitblame.Ambiguous:
+		w.Message += "; now ambiguous"
+	case gitblame.Gone:
+		if r.LastSeen != nil {
+			w.LastSeen = r.LastSeen.Hash.String()
+			w.Message += fmt.Sprintf("; last seen in %s", r.LastSeen.Hash.Short())
+		}
+	}
+	return w
+}
+
+// whyText prints the explanations of the stale citations of rep, in the
+// report's order.
+func whyText(w io.Writer, rep *verify.Report, why render.WhyIndex) {
+	if len(why) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nWhy:")
+	for i := range rep.Memories {
+		mr := &rep.Memories[i]
+		for _, c := range mr.StaleCitations() {
+			if x := why[mr.Memory.Path][c.Citation.Index]; x != nil {
+				fmt.Fprintf(w, "  %s: %s: %s\n", render.Safe(mr.Memory.Path), render.Safe(c.Citation.Location()), render.Safe(x.Message))
 			}
 		}
-		fmt.Fprintf(w, "  %s: %s: %s\n", render.Safe(it.Memory.Path), render.Safe(it.Citation.Location()), render.Safe(msg))
 	}
-	return nil
 }
 
 // record writes the current commit and time into every valid citation

@@ -75,7 +75,45 @@ type staleJSON struct {
 	LineEnd        *int    `json:"line_end,omitempty"`
 	Snippet        *string `json:"snippet"`
 	MismatchReason string  `json:"mismatch_reason"`
+	Why            *Why    `json:"why,omitempty"`
 }
+
+// Why is the history behind a stale citation (verify --why --json): what
+// became of its lines and the step of history that made it stale.
+type Why struct {
+	// Status is where the lines went: unchanged, moved, changed, ambiguous
+	// or gone.
+	Status string `json:"status"`
+	// Event is how the blamed step broke the citation: moved, edited,
+	// deleted or ambiguous. Empty when no step of history is to blame.
+	Event string `json:"event,omitempty"`
+	// Commit, Author, Date and Subject name the blamed commit; View names
+	// the blamed content view (the index or the working tree) instead.
+	Commit  string `json:"commit,omitempty"`
+	Author  string `json:"author,omitempty"`
+	Date    string `json:"date,omitempty"`
+	Subject string `json:"subject,omitempty"`
+	View    string `json:"view,omitempty"`
+	// Now is where the lines are now (moved, changed).
+	Now *WhyLocation `json:"now,omitempty"`
+	// LastSeen is the last commit that still had the lines (gone).
+	LastSeen string `json:"last_seen,omitempty"`
+	// Base is the commit the lines were tracked from.
+	Base string `json:"base,omitempty"`
+	// Message is the sentence the text output prints.
+	Message string `json:"message"`
+}
+
+// WhyLocation is a line range in Why.
+type WhyLocation struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	LineEnd int    `json:"line_end,omitempty"`
+}
+
+// WhyIndex holds the explanations of stale citations by memory file path
+// and citation index.
+type WhyIndex map[string]map[int]*Why
 
 // memoryJSON is seed 000's JSON object for a memory; Error, File and Exempt
 // are additions for memories that could not be verified.
@@ -90,7 +128,7 @@ type memoryJSON struct {
 	Error          string       `json:"error,omitempty"`
 }
 
-func toJSON(m *verify.MemoryResult) memoryJSON {
+func toJSON(m *verify.MemoryResult, why WhyIndex) memoryJSON {
 	j := memoryJSON{MemoryID: m.Memory.ID, Valid: !m.Stale() && m.Err() == nil, TotalCitations: m.Total}
 	switch {
 	case m.Err() != nil:
@@ -106,7 +144,9 @@ func toJSON(m *verify.MemoryResult) memoryJSON {
 	j.ValidCount, j.Confidence = &vc, &conf
 	stale := []staleJSON{}
 	for _, c := range m.StaleCitations() {
-		stale = append(stale, staleOf(c.Citation, c.Reason))
+		s := staleOf(c.Citation, c.Reason)
+		s.Why = why[m.Memory.Path][c.Citation.Index]
+		stale = append(stale, s)
 	}
 	j.StaleCitations = &stale
 	return j
@@ -129,9 +169,10 @@ func staleOf(c memfile.Citation, reason string) staleJSON {
 	return s
 }
 
-// MemoryJSON writes seed 000's JSON object for one memory.
-func MemoryJSON(w io.Writer, m *verify.MemoryResult) error {
-	return writeJSON(w, toJSON(m))
+// MemoryJSON writes seed 000's JSON object for one memory. Stale citations
+// with an entry in why (nil: none) get a "why" object.
+func MemoryJSON(w io.Writer, m *verify.MemoryResult, why WhyIndex) error {
+	return writeJSON(w, toJSON(m, why))
 }
 
 // Listed reports whether verify-all shows a memory: those with verifiable
@@ -198,7 +239,7 @@ func AllJSON(w io.Writer, r *verify.Report) error {
 	for i := range r.Memories {
 		m := &r.Memories[i]
 		if Listed(m) {
-			doc.Memories = append(doc.Memories, toJSON(m))
+			doc.Memories = append(doc.Memories, toJSON(m, nil))
 		}
 		if m.Memory.File != nil {
 			for _, d := range m.Memory.File.Warnings {
@@ -246,11 +287,12 @@ func isControl(r rune) bool {
 	return (r < 0x20 && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0x2028 || r == 0x2029 || r == 0xfeff || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
 }
 
-// MemoriesJSON writes a JSON array of seed 000's objects.
-func MemoriesJSON(w io.Writer, r *verify.Report) error {
+// MemoriesJSON writes a JSON array of seed 000's objects, with "why"
+// objects as in MemoryJSON.
+func MemoriesJSON(w io.Writer, r *verify.Report, why WhyIndex) error {
 	out := make([]memoryJSON, 0, len(r.Memories))
 	for i := range r.Memories {
-		out = append(out, toJSON(&r.Memories[i]))
+		out = append(out, toJSON(&r.Memories[i], why))
 	}
 	return writeJSON(w, out)
 }
