@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -20,29 +21,39 @@ func (r *Repo) LockPath() string { return filepath.Join(r.GitDir, "memcite.lock"
 
 // Lock takes the lock that serialises rewrites of memory files in this
 // worktree (relocate --fix, add-citation, verify --record …), waiting up to
-// wait for a running process to finish. Like git's index.lock it is a file
-// created exclusively; the returned function removes it. A lock left by a
-// process that no longer exists is taken over.
+// wait for a running process to finish; the returned function releases it.
+//
+// The lock is an exclusive flock(2) on the lock file, so it dies with its
+// process: a crashed or killed git-memcite leaves no lock to take over, and
+// there is no window in which two processes that both found a dead owner
+// can both hold it. The file names the holder's pid for messages. Release
+// removes the file while still holding the lock; a process that opened the
+// file just before sees, once it has the lock, that the path no longer
+// names what it locked, and starts again.
 func (r *Repo) Lock(ctx context.Context, wait time.Duration) (func(), error) {
 	p := r.LockPath()
 	deadline := time.Now().Add(wait)
 	delay := 10 * time.Millisecond
 	for {
-		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err == nil {
-			fmt.Fprintf(f, "%d\n", os.Getpid())
-			f.Close()
-			return func() { os.Remove(p) }, nil
-		}
-		if !errors.Is(err, os.ErrExist) {
+		f, held, err := tryLock(p)
+		if err != nil {
 			return nil, fmt.Errorf("lock %s: %w", p, err)
 		}
-		if staleLock(p) {
-			os.Remove(p)
-			continue
+		if f != nil {
+			return func() {
+				os.Remove(p)
+				f.Close()
+			}, nil
+		}
+		if held < 0 {
+			continue // the file was replaced under us: try the new one now
 		}
 		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("%w: %s exists; if no git-memcite is running, remove it", ErrLocked, p)
+			who := ""
+			if held > 0 {
+				who = fmt.Sprintf(" (pid %d)", held)
+			}
+			return nil, fmt.Errorf("%w: %s is held%s", ErrLocked, p, who)
 		}
 		select {
 		case <-ctx.Done():
@@ -53,28 +64,35 @@ func (r *Repo) Lock(ctx context.Context, wait time.Duration) (func(), error) {
 	}
 }
 
-// staleLock reports whether the lock's owner process is gone.
-func staleLock(p string) bool {
-	b, err := os.ReadFile(p)
+// tryLock makes one attempt at the lock: it returns the locked file, or nil
+// and the pid the current holder wrote (0 if unknown, -1 if the lock file
+// was replaced meanwhile and the attempt should be repeated at once).
+func tryLock(p string) (*os.File, int, error) {
+	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|noFollow, 0o644)
 	if err != nil {
-		return false
+		return nil, 0, err
 	}
-	pid, err := strconv.Atoi(string(trimNL(b)))
-	if err != nil || pid <= 0 {
-		// being written right now, or garbage: stale only when old
-		fi, err := os.Stat(p)
-		return err == nil && time.Since(fi.ModTime()) > time.Minute
-	}
-	proc, err := os.FindProcess(pid)
+	ok, err := flockNB(f)
 	if err != nil {
-		return true
+		f.Close()
+		return nil, 0, err
 	}
-	return proc.Signal(sigZero) != nil
-}
-
-func trimNL(b []byte) []byte {
-	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
-		b = b[:len(b)-1]
+	if !ok {
+		b, _ := os.ReadFile(p)
+		f.Close()
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+		return nil, pid, nil
 	}
-	return b
+	// The holder we waited for may have removed the file between our open
+	// and our lock: then we hold a lock on a file nobody else will find.
+	fi, err1 := f.Stat()
+	pi, err2 := os.Lstat(p)
+	if err1 != nil || err2 != nil || !os.SameFile(fi, pi) {
+		f.Close()
+		return nil, -1, nil
+	}
+	if err := f.Truncate(0); err == nil {
+		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
+	return f, 0, nil
 }
