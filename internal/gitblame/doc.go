@@ -71,7 +71,12 @@
 //     candidates: moves and extractions into another file, file splits.
 //     They need content >= 0.7, and lines with fewer than 20 letters or
 //     digits need an exact key and context >= 0.5 (git blame -C's floor).
-//  7. The best candidate wins if it leads the runner-up by 0.05 or more.
+//  7. A distinctive line (20 letters or digits or more) found verbatim
+//     among the accepted candidates is that line: only verbatim copies
+//     compete then, so a near copy (value13 for value10) in a better
+//     context never wins. Likewise a slider's own Equal partner competes
+//     only with copies of its text. The best candidate wins if it leads
+//     the runner-up by 0.05 or more.
 //     Otherwise the line is ambiguous: a single-line citation keeps up to
 //     5 candidates, followed further through Equal runs only. No candidate:
 //     the line is gone in C (C is GoneIn, P is LastSeen).

@@ -45,7 +45,7 @@ func FuzzLineMap(f *testing.F) {
 	})
 }
 
-// memHistory is a linear history of one file, kept in memory: the pure
+// memHistory is a linear history of a few files, kept in memory: the pure
 // input of the tracker, for fuzzing it on random edit scripts.
 type memHistory struct {
 	commits map[Hash]*Commit
@@ -54,15 +54,27 @@ type memHistory struct {
 	head    Hash
 }
 
+// newMemHistory is the history of one file, f.go.
 func newMemHistory(versions [][]string) *memHistory {
+	files := make([]map[string][]string, len(versions))
+	for i, v := range versions {
+		files[i] = map[string][]string{"f.go": v}
+	}
+	return newMemHistoryFiles(files)
+}
+
+func newMemHistoryFiles(versions []map[string][]string) *memHistory {
 	h := &memHistory{commits: map[Hash]*Commit{}, trees: map[Hash]map[string]Hash{}, blobs: map[Hash][]byte{}}
 	var parent []Hash
-	for i, v := range versions {
-		content := []byte(strings.Join(v, "\n") + "\n")
-		blob := BlobHash(content)
-		h.blobs[blob] = content
+	for i, files := range versions {
 		tree := Hash(sha1.Sum([]byte(fmt.Sprintf("tree %d", i))))
-		h.trees[tree] = map[string]Hash{"f.go": blob}
+		h.trees[tree] = map[string]Hash{}
+		for name, v := range files {
+			content := []byte(strings.Join(v, "\n") + "\n")
+			blob := BlobHash(content)
+			h.blobs[blob] = content
+			h.trees[tree][name] = blob
+		}
 		c := &Commit{Hash: Hash(sha1.Sum([]byte(fmt.Sprintf("commit %d", i)))), Tree: tree, Parents: parent,
 			Author: "fuzz", AuthorDate: time.Unix(int64(i)*60, 0), CommitDate: time.Unix(int64(i)*60, 0), Subject: fmt.Sprint("v", i)}
 		h.commits[c.Hash] = c
@@ -287,5 +299,212 @@ func TestGallop(t *testing.T) {
 	}
 	if fast[0].Steps >= ref[0].Steps/4 {
 		t.Fatalf("the walk did not gallop: %d steps, %d step by step", fast[0].Steps, ref[0].Steps)
+	}
+}
+
+// FuzzTrackAcrossFiles replays a random edit script over two files, one
+// change per commit: lines inserted, deleted, edited, moved within their
+// file, moved into the other file, and blocks of three lines extracted into
+// the other file. The script records where the cited line really is; a
+// non-trivial line (unique here, though many are near copies of each other)
+// is never placed anywhere else, a line reported unchanged or moved carries
+// the cited text, and galloping keeps what the walk through every commit
+// finds.
+func FuzzTrackAcrossFiles(f *testing.F) {
+	f.Add([]byte{4, 14, 4, 15, 1, 3, 5, 20, 3, 7}, uint8(14))
+	f.Add([]byte{5, 24, 5, 24, 0, 1, 2, 50, 4, 51}, uint8(25))
+	long := make([]byte, 200)
+	for i := range long {
+		long[i] = byte(i*13 + 5)
+	}
+	f.Add(long, uint8(7))
+	names := [2]string{"f.go", "g.go"}
+	f.Fuzz(func(t *testing.T, script []byte, cite uint8) {
+		if len(script) > 240 {
+			return
+		}
+		versions, line, truth := acrossFiles(script, cite)
+		orig := normalize(versions[0][names[0]][line-1])
+		tf, ti := truth.file, truth.idx
+		h := newMemHistoryFiles(versions)
+		base := h.commits[h.head]
+		for base.Parents != nil {
+			base = h.commits[base.Parents[0]]
+		}
+		anchors := []Anchor{{Path: names[0], Line: line, Base: base.Hash}}
+		res, err := New(h).Track(context.Background(), anchors, Target{Commit: h.head})
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow := New(h)
+		slow.noGallop = true
+		ref, err := slow.Track(context.Background(), anchors, Target{Commit: h.head})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, s := res[0], ref[0]
+		lost := s.Status == Gone || s.Status == Ambiguous
+		if !lost && (s.Status != r.Status || s.Location.Path != r.Location.Path || s.Location.Line != r.Location.Line || s.Location.LineEnd != r.Location.LineEnd) {
+			t.Fatalf("galloping changed the result: %v at %+v, step by step %v at %+v", r.Status, r.Location, s.Status, s.Location)
+		}
+		final := versions[len(versions)-1]
+		for _, got := range []Result{r, s} {
+			switch got.Status {
+			case Unchanged, Moved:
+				fl := final[got.Location.Path]
+				if got.Location.Line < 1 || got.Location.Line > len(fl) || normalize(fl[got.Location.Line-1]) != orig {
+					t.Fatalf("%v onto other text: %+v", got.Status, got.Location)
+				}
+			case Gone, Ambiguous:
+				continue
+			}
+			if trivial(orig) {
+				continue
+			}
+			if ti < 0 || got.Location.Path != names[tf] || got.Location.Line != ti+1 || got.Location.LineEnd != ti+1 {
+				t.Fatalf("false relocation: %v at %+v; the line is at %s:%d (0: deleted)", got.Status, got.Location, names[tf], ti+1)
+			}
+		}
+	})
+}
+
+// acrossFiles builds FuzzTrackAcrossFiles' history from a script: the
+// versions of f.go and g.go, the cited line of f.go in the first version,
+// and where that line really is in the last.
+func acrossFiles(script []byte, cite uint8) (versions []map[string][]string, line int, truth struct{ file, idx int }) {
+	names := [2]string{"f.go", "g.go"}
+	var files [2][]string
+	for i := 0; i < 30; i++ {
+		switch i % 6 {
+		case 0:
+			files[0] = append(files[0], fmt.Sprintf("func handler%02d(w http.ResponseWriter, r *http.Request) {", i))
+		case 5:
+			files[0] = append(files[0], "}")
+		default:
+			files[0] = append(files[0], fmt.Sprintf("\tvalue%02d := compute(r, %d) // step %d", i, i*7, i))
+		}
+	}
+	for i := 0; i < 12; i++ {
+		switch i % 4 {
+		case 0:
+			files[1] = append(files[1], fmt.Sprintf("func helper%02d(ctx context.Context) error {", i))
+		case 3:
+			files[1] = append(files[1], "}")
+		default:
+			files[1] = append(files[1], fmt.Sprintf("\tlog.Printf(\"helper %d step %d\", n, m)", i/4, i))
+		}
+	}
+	snapshot := func() map[string][]string {
+		return map[string][]string{names[0]: append([]string(nil), files[0]...), names[1]: append([]string(nil), files[1]...)}
+	}
+	line = int(cite)%len(files[0]) + 1
+	tf, ti := 0, line-1 // where the cited line is; ti -1 once deleted
+	versions = []map[string][]string{snapshot()}
+	for i := 0; i+1 < len(script); i += 2 {
+		op, x := script[i]%6, int(script[i+1])
+		src := x % 2
+		v := files[src]
+		if len(v) < 4 {
+			continue // keep both files alive
+		}
+		at := (x / 2) % len(v)
+		switch op {
+		case 0: // insert a new line
+			files[src] = append(v[:at], append([]string{fmt.Sprintf("\tinserted%d := %d", i, i)}, v[at:]...)...)
+			if tf == src && ti >= at {
+				ti++
+			}
+		case 1: // delete a line
+			files[src] = append(v[:at:at], v[at+1:]...)
+			if tf == src {
+				switch {
+				case ti == at:
+					ti = -1
+				case ti > at:
+					ti--
+				}
+			}
+		case 2: // edit a line
+			v[at] += " // edited"
+		case 3: // move a line to the end of its file
+			l := v[at]
+			files[src] = append(append(v[:at:at], v[at+1:]...), l)
+			if tf == src {
+				switch {
+				case ti == at:
+					ti = len(files[src]) - 1
+				case ti > at:
+					ti--
+				}
+			}
+		case 4, 5: // move a line, or extract a block of 3, into the other file
+			n := 1
+			if op == 5 {
+				n = min(3, len(v)-at)
+			}
+			block := append([]string(nil), v[at:at+n]...)
+			files[src] = append(v[:at:at], v[at+n:]...)
+			dst := 1 - src
+			to := int(script[i]/6) % (len(files[dst]) + 1)
+			files[dst] = append(files[dst][:to:to], append(block, files[dst][to:]...)...)
+			switch {
+			case tf == src && ti >= at && ti < at+n:
+				tf, ti = dst, to+ti-at
+			case tf == src && ti >= at+n:
+				ti -= n
+			case tf == dst && ti >= to:
+				ti += n
+			}
+		}
+		versions = append(versions, snapshot())
+	}
+	truth.file, truth.idx = tf, ti
+	return versions, line, truth
+}
+
+// TestNearCopies: lines that differ from their neighbours only in a number
+// (value10, value13) are followed to their own copy, never to a near copy
+// that happens to sit in a better context. Both cases were found by the
+// fuzz targets' ground truth.
+func TestNearCopies(t *testing.T) {
+	fn := func(n int) string {
+		return fmt.Sprintf("func handler%02d(w http.ResponseWriter, r *http.Request) {", n)
+	}
+	val := func(n int) string { return fmt.Sprintf("\tvalue%02d := compute(r, %d) // step %d", n, n*7, n) }
+	tests := []struct {
+		name     string
+		versions []map[string][]string
+		cite     int    // line of f.go in the first version
+		path     string // where it is in the last
+		line     int
+	}{{
+		name: "two similar lines swapped at the end",
+		versions: []map[string][]string{
+			{"f.go": {val(1), val(2), val(3), fn(24), fn(18)}},
+			{"f.go": {val(1), val(2), val(3), fn(18), fn(24)}},
+		},
+		cite: 5, path: "f.go", line: 4,
+	}, {
+		name: "a block of near copies extracted into another file",
+		versions: []map[string][]string{
+			{"f.go": {fn(6), val(7), val(8), val(9), val(10), "}", val(13), "}", fn(18)},
+				"g.go": {"\tinserted12 := 12", "\tlog.Printf(\"helper 0 step 1\", n, m)", val(14), val(15)}},
+			{"f.go": {fn(6), val(7), val(8), val(9), "}", fn(18)},
+				"g.go": {"\tinserted12 := 12", val(10), "}", val(13), "\tlog.Printf(\"helper 0 step 1\", n, m)", val(14), val(15)}},
+		},
+		cite: 5, path: "g.go", line: 2,
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newMemHistoryFiles(tc.versions)
+			base := h.commits[h.head].Parents[0]
+			res, err := New(h).Track(context.Background(), []Anchor{{Path: "f.go", Line: tc.cite, Base: base}}, Target{Commit: h.head})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := res[0]; r.Status != Moved || r.Location.Path != tc.path || r.Location.Line != tc.line {
+				t.Fatalf("got %v at %+v, want moved to %s:%d", r.Status, r.Location, tc.path, tc.line)
+			}
+		})
 	}
 }

@@ -558,6 +558,20 @@ func (t *Tracker) pick(p *pend, cs []cand) []cand {
 	if len(ok) == 0 {
 		return nil
 	}
+	if !triv && !weak(q) {
+		// A distinctive line found verbatim is that line: a merely similar
+		// line (a near copy, value13 for value10) never wins over it on
+		// context, however much the context moved with it.
+		exact := ok[:0:0]
+		for _, c := range ok {
+			if c.tx.keys[c.idx] == q {
+				exact = append(exact, c)
+			}
+		}
+		if len(exact) > 0 {
+			ok = exact
+		}
+	}
 	sort.SliceStable(ok, func(a, b int) bool { return ok[a].score > ok[b].score })
 	n := 1
 	for n < len(ok) && ok[0].score-ok[n].score < minMargin {
