@@ -83,7 +83,8 @@
 //  8. Lines of one range citation vote for a common offset (path, first
 //     line); unresolved or tied lines take the slot the vote gives them if
 //     the text there is theirs (same key, or 0.8 similar for non-trivial
-//     lines) and no other line of the citation holds it. When every
+//     lines), the line there is new in this step (not the unchanged image
+//     of another old line) and no other line of the citation holds it. When every
 //     non-trivial line of a citation is gone, its trivial lines are
 //     dropped too.
 //  9. Final step to the view: the same as steps 2-8 with C the view; a
@@ -94,8 +95,10 @@
 //     Content search (step 1) looks for the cited text (or snippet) at the
 //     cited path, then in every file if it has 40 letters or digits or
 //     more; one hit relocates, several are ambiguous, none is gone.
-//  10. Result: lines all alive, contiguous, raw text equal (up to line
-//     endings): Unchanged at the same place, else Moved. Any key changed,
+//  10. Result: the file holding most of the live non-trivial lines (then
+//     most lines) is the citation's. Lines all alive there, contiguous, in
+//     the cited order, raw text equal (up to line endings): Unchanged at
+//     the same place, else Moved. Any key changed,
 //     or some lines lost: Changed, with Similarity the mean content
 //     similarity of the original and current keys (lost lines count 0).
 //     Reindentation is therefore Changed with Similarity 1, and

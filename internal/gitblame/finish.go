@@ -43,10 +43,32 @@ func (t *Tracker) finish(c *citation, final *version) {
 		r.Status = Gone
 		return
 	}
-	// The path holding most lines wins; ties go to the earliest line.
+	// The path holding most non-trivial lines wins (braces never carry a
+	// citation on their own), then the one holding most lines; ties go to
+	// the earliest line.
+	strong := func(ls []*line) int {
+		n := 0
+		for _, l := range ls {
+			if !trivial(l.orig) {
+				n++
+			}
+		}
+		return n
+	}
 	var best string
 	for p, ls := range byPath {
-		if best == "" || len(ls) > len(byPath[best]) || (len(ls) == len(byPath[best]) && ls[0].k < byPath[best][0].k) {
+		if best == "" {
+			best = p
+			continue
+		}
+		b := byPath[best]
+		if s, sb := strong(ls), strong(b); s != sb {
+			if s > sb {
+				best = p
+			}
+			continue
+		}
+		if len(ls) > len(b) || (len(ls) == len(b) && ls[0].k < b[0].k) {
 			best = p
 		}
 	}
@@ -84,7 +106,17 @@ func (t *Tracker) finish(c *citation, final *version) {
 			}
 		}
 	}
+	// Contiguous and in the cited order: a block whose lines were
+	// shuffled is not the cited text, even if every line is.
 	contiguous := last-first == len(c.lines)-1 && len(ls) == len(c.lines)
+	ordered := true
+	for i := 1; i < len(ls); i++ {
+		ordered = ordered && ls[i-1].k < ls[i].k
+	}
+	if !ordered {
+		contiguous = false
+		r.Note = strings.TrimSpace(r.Note + " the cited lines are in another order")
+	}
 	r.Similarity = sum / float64(len(c.lines))
 	r.SnippetFound = c.snippet != "" && strings.Contains(c.joined(), c.snippet)
 	switch {

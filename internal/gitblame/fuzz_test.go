@@ -305,40 +305,48 @@ func TestGallop(t *testing.T) {
 // FuzzTrackAcrossFiles replays a random edit script over two files, one
 // change per commit: lines inserted, deleted, edited, moved within their
 // file, moved into the other file, and blocks of three lines extracted into
-// the other file. The script records where the cited line really is; a
-// non-trivial line (unique here, though many are near copies of each other)
-// is never placed anywhere else, a line reported unchanged or moved carries
-// the cited text, and galloping keeps what the walk through every commit
-// finds.
+// the other file. The citation is one line, or (cite >= 32) a range of two
+// or three. The script records where each cited line really is. Whatever
+// the tracker answers:
+//
+//   - unchanged or moved: every line carries its cited text, and every
+//     non-trivial line (unique here, though many are near copies of each
+//     other) is where the script put it;
+//   - a single non-trivial line reported changed is where the script put it;
+//     a changed range holds at least one of its own non-trivial lines;
+//   - galloping keeps what the walk through every commit finds.
 func FuzzTrackAcrossFiles(f *testing.F) {
 	f.Add([]byte{4, 14, 4, 15, 1, 3, 5, 20, 3, 7}, uint8(14))
 	f.Add([]byte{5, 24, 5, 24, 0, 1, 2, 50, 4, 51}, uint8(25))
+	f.Add([]byte{5, 20, 4, 16, 1, 3, 0, 21, 3, 17}, uint8(67))
 	long := make([]byte, 200)
 	for i := range long {
 		long[i] = byte(i*13 + 5)
 	}
 	f.Add(long, uint8(7))
-	names := [2]string{"f.go", "g.go"}
+	f.Add(long, uint8(100))
 	f.Fuzz(func(t *testing.T, script []byte, cite uint8) {
 		if len(script) > 240 {
 			return
 		}
 		versions, line, truth := acrossFiles(script, cite)
-		orig := normalize(versions[0][names[0]][line-1])
-		tf, ti := truth.file, truth.idx
+		first := versions[0][acrossNames[0]]
 		h := newMemHistoryFiles(versions)
 		base := h.commits[h.head]
 		for base.Parents != nil {
 			base = h.commits[base.Parents[0]]
 		}
-		anchors := []Anchor{{Path: names[0], Line: line, Base: base.Hash}}
-		res, err := New(h).Track(context.Background(), anchors, Target{Commit: h.head})
+		anchor := Anchor{Path: acrossNames[0], Line: line, Base: base.Hash}
+		if len(truth) > 1 {
+			anchor.LineEnd = line + len(truth) - 1
+		}
+		res, err := New(h).Track(context.Background(), []Anchor{anchor}, Target{Commit: h.head})
 		if err != nil {
 			t.Fatal(err)
 		}
 		slow := New(h)
 		slow.noGallop = true
-		ref, err := slow.Track(context.Background(), anchors, Target{Commit: h.head})
+		ref, err := slow.Track(context.Background(), []Anchor{anchor}, Target{Commit: h.head})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -349,30 +357,58 @@ func FuzzTrackAcrossFiles(f *testing.F) {
 		}
 		final := versions[len(versions)-1]
 		for _, got := range []Result{r, s} {
+			loc := got.Location
+			end := max(loc.LineEnd, loc.Line)
 			switch got.Status {
-			case Unchanged, Moved:
-				fl := final[got.Location.Path]
-				if got.Location.Line < 1 || got.Location.Line > len(fl) || normalize(fl[got.Location.Line-1]) != orig {
-					t.Fatalf("%v onto other text: %+v", got.Status, got.Location)
-				}
 			case Gone, Ambiguous:
 				continue
-			}
-			if trivial(orig) {
-				continue
-			}
-			if ti < 0 || got.Location.Path != names[tf] || got.Location.Line != ti+1 || got.Location.LineEnd != ti+1 {
-				t.Fatalf("false relocation: %v at %+v; the line is at %s:%d (0: deleted)", got.Status, got.Location, names[tf], ti+1)
+			case Unchanged, Moved:
+				fl := final[loc.Path]
+				if loc.Line < 1 || end-loc.Line+1 != len(truth) || end > len(fl) {
+					t.Fatalf("%v to %+v: not %d lines of the file", got.Status, loc, len(truth))
+				}
+				for k, p := range truth {
+					orig := normalize(first[line-1+k])
+					if normalize(fl[loc.Line-1+k]) != orig {
+						t.Fatalf("%v onto other text: %+v, line %d", got.Status, loc, loc.Line+k)
+					}
+					if !trivial(orig) && (p.idx < 0 || acrossNames[p.file] != loc.Path || p.idx != loc.Line-1+k) {
+						t.Fatalf("false relocation: %v at %+v; cited line %d is at %s:%d (0: deleted)", got.Status, loc, line+k, acrossNames[p.file], p.idx+1)
+					}
+				}
+			case Changed:
+				held, strong := false, false
+				for k, p := range truth {
+					if trivial(normalize(first[line-1+k])) {
+						continue
+					}
+					strong = true
+					if p.idx >= 0 && acrossNames[p.file] == loc.Path && p.idx+1 >= loc.Line && p.idx+1 <= end {
+						held = true
+					}
+					if len(truth) == 1 && (p.idx < 0 || acrossNames[p.file] != loc.Path || p.idx+1 != loc.Line || end != loc.Line) {
+						t.Fatalf("false relocation: changed at %+v; the line is at %s:%d (0: deleted)", loc, acrossNames[p.file], p.idx+1)
+					}
+				}
+				if strong && !held {
+					t.Fatalf("false relocation: changed at %+v holds none of the cited lines %+v", loc, truth)
+				}
 			}
 		}
 	})
 }
 
+// acrossNames are the files of FuzzTrackAcrossFiles.
+var acrossNames = [2]string{"f.go", "g.go"}
+
+// pos is where a line is: a file of acrossNames and a 0-based index, -1
+// once the line is deleted.
+type pos struct{ file, idx int }
+
 // acrossFiles builds FuzzTrackAcrossFiles' history from a script: the
-// versions of f.go and g.go, the cited line of f.go in the first version,
-// and where that line really is in the last.
-func acrossFiles(script []byte, cite uint8) (versions []map[string][]string, line int, truth struct{ file, idx int }) {
-	names := [2]string{"f.go", "g.go"}
+// versions of f.go and g.go, the first cited line of f.go in the first
+// version, and where each cited line really is in the last.
+func acrossFiles(script []byte, cite uint8) (versions []map[string][]string, line int, truth []pos) {
 	var files [2][]string
 	for i := 0; i < 30; i++ {
 		switch i % 6 {
@@ -395,10 +431,24 @@ func acrossFiles(script []byte, cite uint8) (versions []map[string][]string, lin
 		}
 	}
 	snapshot := func() map[string][]string {
-		return map[string][]string{names[0]: append([]string(nil), files[0]...), names[1]: append([]string(nil), files[1]...)}
+		return map[string][]string{acrossNames[0]: append([]string(nil), files[0]...), acrossNames[1]: append([]string(nil), files[1]...)}
 	}
 	line = int(cite)%len(files[0]) + 1
-	tf, ti := 0, line-1 // where the cited line is; ti -1 once deleted
+	span := 1
+	if cite >= 32 {
+		span = min(2+int(cite)%2, len(files[0])-line+1)
+	}
+	for k := 0; k < span; k++ {
+		truth = append(truth, pos{0, line - 1 + k})
+	}
+	// each moves every tracked line by what an edit does to its index
+	each := func(f func(p *pos)) {
+		for k := range truth {
+			if truth[k].idx >= 0 {
+				f(&truth[k])
+			}
+		}
+	}
 	versions = []map[string][]string{snapshot()}
 	for i := 0; i+1 < len(script); i += 2 {
 		op, x := script[i]%6, int(script[i+1])
@@ -411,32 +461,36 @@ func acrossFiles(script []byte, cite uint8) (versions []map[string][]string, lin
 		switch op {
 		case 0: // insert a new line
 			files[src] = append(v[:at], append([]string{fmt.Sprintf("\tinserted%d := %d", i, i)}, v[at:]...)...)
-			if tf == src && ti >= at {
-				ti++
-			}
+			each(func(p *pos) {
+				if p.file == src && p.idx >= at {
+					p.idx++
+				}
+			})
 		case 1: // delete a line
 			files[src] = append(v[:at:at], v[at+1:]...)
-			if tf == src {
+			each(func(p *pos) {
 				switch {
-				case ti == at:
-					ti = -1
-				case ti > at:
-					ti--
+				case p.file != src:
+				case p.idx == at:
+					p.idx = -1
+				case p.idx > at:
+					p.idx--
 				}
-			}
+			})
 		case 2: // edit a line
 			v[at] += " // edited"
 		case 3: // move a line to the end of its file
 			l := v[at]
 			files[src] = append(append(v[:at:at], v[at+1:]...), l)
-			if tf == src {
+			each(func(p *pos) {
 				switch {
-				case ti == at:
-					ti = len(files[src]) - 1
-				case ti > at:
-					ti--
+				case p.file != src:
+				case p.idx == at:
+					p.idx = len(files[src]) - 1
+				case p.idx > at:
+					p.idx--
 				}
-			}
+			})
 		case 4, 5: // move a line, or extract a block of 3, into the other file
 			n := 1
 			if op == 5 {
@@ -447,18 +501,19 @@ func acrossFiles(script []byte, cite uint8) (versions []map[string][]string, lin
 			dst := 1 - src
 			to := int(script[i]/6) % (len(files[dst]) + 1)
 			files[dst] = append(files[dst][:to:to], append(block, files[dst][to:]...)...)
-			switch {
-			case tf == src && ti >= at && ti < at+n:
-				tf, ti = dst, to+ti-at
-			case tf == src && ti >= at+n:
-				ti -= n
-			case tf == dst && ti >= to:
-				ti += n
-			}
+			each(func(p *pos) {
+				switch {
+				case p.file == src && p.idx >= at && p.idx < at+n:
+					p.file, p.idx = dst, to+p.idx-at
+				case p.file == src && p.idx >= at+n:
+					p.idx -= n
+				case p.file == dst && p.idx >= to:
+					p.idx += n
+				}
+			})
 		}
 		versions = append(versions, snapshot())
 	}
-	truth.file, truth.idx = tf, ti
 	return versions, line, truth
 }
 
@@ -504,6 +559,61 @@ func TestNearCopies(t *testing.T) {
 			}
 			if r := res[0]; r.Status != Moved || r.Location.Path != tc.path || r.Location.Line != tc.line {
 				t.Fatalf("got %v at %+v, want moved to %s:%d", r.Status, r.Location, tc.path, tc.line)
+			}
+		})
+	}
+}
+
+// TestRangeLineage: range citations found by FuzzTrackAcrossFiles' ground
+// truth. Deleted lines do not take over a near copy that sat next to them;
+// a block whose lines were shuffled is changed, not moved; a range split
+// across files goes with its non-trivial lines, not with a brace.
+func TestRangeLineage(t *testing.T) {
+	val := func(n int) string { return fmt.Sprintf("\tvalue%02d := compute(r, %d) // step %d", n, n*7, n) }
+	tests := []struct {
+		name       string
+		versions   []map[string][]string
+		line, end  int // the cited range of f.go in the first version
+		status     Status
+		path       string
+		first, lst int
+	}{{
+		name: "deleted one by one next to a near copy",
+		versions: []map[string][]string{
+			{"f.go": {"package p", val(1), val(2), val(3), val(4)}},
+			{"f.go": {"package p", val(1), val(3), val(4)}},
+			{"f.go": {"package p", val(1), val(4)}},
+		},
+		line: 3, end: 4, status: Gone,
+	}, {
+		name: "shuffled block",
+		versions: []map[string][]string{
+			{"f.go": {"package p", val(19), val(20), val(21), val(22)}},
+			{"f.go": {"package p", val(21), val(19), val(20), val(22)}},
+		},
+		line: 2, end: 4, status: Changed, path: "f.go", first: 2, lst: 4,
+	}, {
+		name: "split: the brace stays, the code moves",
+		versions: []map[string][]string{
+			{"f.go": {"package p", "}", val(25), val(26)}, "g.go": {"package q"}},
+			{"f.go": {"package p", "}", val(26)}, "g.go": {"package q", val(25)}},
+		},
+		line: 2, end: 3, status: Changed, path: "g.go", first: 2, lst: 2,
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newMemHistoryFiles(tc.versions)
+			base := h.commits[h.head]
+			for base.Parents != nil {
+				base = h.commits[base.Parents[0]]
+			}
+			res, err := New(h).Track(context.Background(), []Anchor{{Path: "f.go", Line: tc.line, LineEnd: tc.end, Base: base.Hash}}, Target{Commit: h.head})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := res[0]
+			if r.Status != tc.status || r.Location.Path != tc.path || (tc.path != "" && (r.Location.Line != tc.first || r.Location.LineEnd != tc.lst)) {
+				t.Fatalf("got %v at %+v, want %v at %s:%d-%d", r.Status, r.Location, tc.status, tc.path, tc.first, tc.lst)
 			}
 		})
 	}

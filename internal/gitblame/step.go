@@ -434,6 +434,16 @@ func (t *Tracker) vote(st *stepState, c *citation, pend map[*line]*pend) error {
 		key := tx.keys[j]
 		sim := similarity(key, l.cur)
 		if key == l.cur || (!trivial(l.cur) && sim >= 0.8) || (boxed && sim >= 0.5) {
+			// A line that came unchanged from another line of the old
+			// version has its own lineage: the deleted line's neighbour
+			// value01 is not value02.
+			fresh, err := t.fresh(st, p, win.path, h, j)
+			if err != nil {
+				return err
+			}
+			if !fresh {
+				continue
+			}
 			p.best = []cand{{path: win.path, tx: tx, idx: j, content: sim, score: 0.9}}
 			claimed[j] = true
 		}
@@ -629,4 +639,24 @@ func (c *citation) dropOrphans() {
 			l.alive = false
 		}
 	}
+}
+
+// fresh reports whether line j of path (blob h) in the step's new version
+// can be a pending line's new place: it was inserted in this step (or is a
+// slider Myers may have misaligned), or its file is new.
+func (t *Tracker) fresh(st *stepState, p *pend, path string, h Hash, j int) (bool, error) {
+	m := p.m
+	if path != p.newPath || m == nil {
+		oh, ok, err := t.entry(st.from, path)
+		if err != nil || !ok {
+			return err == nil, err
+		}
+		if oh == h {
+			return false, nil
+		}
+		if m, err = t.lineMap(oh, h); err != nil {
+			return false, err
+		}
+	}
+	return m.inserted[j] || m.weakNew[j], nil
 }
