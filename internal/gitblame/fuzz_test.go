@@ -127,6 +127,73 @@ func (h *memHistory) Changes(from, to Hash, _ bool) ([]Change, error) {
 
 func (h *memHistory) Files(tree Hash) (map[string]Hash, error) { return h.trees[tree], nil }
 
+// root is the history's first commit.
+func (h *memHistory) root() Hash {
+	c := h.commits[h.head]
+	for c.Parents != nil {
+		c = h.commits[c.Parents[0]]
+	}
+	return c.Hash
+}
+
+// trackBoth tracks anchors to the head twice: galloping over windows of
+// commits, and commit by commit.
+func trackBoth(t *testing.T, h *memHistory, anchors []Anchor) (fast, slow []Result) {
+	t.Helper()
+	fast, err := New(h).Track(context.Background(), anchors, Target{Commit: h.head})
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := New(h)
+	step.noGallop = true
+	slow, err = step.Track(context.Background(), anchors, Target{Commit: h.head})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fast, slow
+}
+
+// checkGallop fails unless galloping (r) kept the result of the walk
+// through every commit (s). Where that walk lost the line, galloping may
+// have found it back; the callers check that answer against the truth.
+// (Events may differ: a line moved away and back inside a window has no
+// recorded first move when the walk gallops over it. Nor need the score,
+// the lowest match score of the steps taken.)
+func checkGallop(t *testing.T, r, s Result) {
+	t.Helper()
+	a, b := r.Location, s.Location
+	lost := s.Status == Gone || s.Status == Ambiguous
+	if !lost && (s.Status != r.Status || a.Path != b.Path || a.Line != b.Line || a.LineEnd != b.LineEnd) {
+		t.Fatalf("galloping changed the result: %v at %+v, step by step %v at %+v", r.Status, a, s.Status, b)
+	}
+}
+
+// longScript is a 100-step edit script for seeds: byte i is i*mul+add.
+func longScript(mul, add int) []byte {
+	b := make([]byte, 200)
+	for i := range b {
+		b[i] = byte(i*mul + add)
+	}
+	return b
+}
+
+// handlerLines is the file both tracker fuzz targets start from: 30 lines,
+// five functions whose lines are near copies of each other.
+func handlerLines() []string {
+	var v []string
+	for i := 0; i < 30; i++ {
+		switch i % 6 {
+		case 0:
+			v = append(v, fmt.Sprintf("func handler%02d(w http.ResponseWriter, r *http.Request) {", i))
+		case 5:
+			v = append(v, "}")
+		default:
+			v = append(v, fmt.Sprintf("\tvalue%02d := compute(r, %d) // step %d", i, i*7, i))
+		}
+	}
+	return v
+}
+
 // FuzzTrackEdits replays a random edit script over a file, one edit per
 // commit, and tracks a cited line to the last version. The script's own
 // bookkeeping is the ground truth: it knows where the cited line went, or
@@ -146,26 +213,12 @@ func FuzzTrackEdits(f *testing.F) {
 	f.Add([]byte{1, 7, 2, 3, 0, 9, 4, 1, 5, 2}, uint8(5))
 	f.Add([]byte{3, 0, 3, 1, 3, 2, 1, 1, 1, 1}, uint8(0))
 	// long scripts: the walk gallops over windows of 32 commits
-	long := make([]byte, 200)
-	for i := range long {
-		long[i] = byte(i*7 + 3)
-	}
-	f.Add(long, uint8(11))
+	f.Add(longScript(7, 3), uint8(11))
 	f.Fuzz(func(t *testing.T, script []byte, cite uint8) {
 		if len(script) > 240 {
 			return
 		}
-		var v []string
-		for i := 0; i < 30; i++ {
-			switch i % 6 {
-			case 0:
-				v = append(v, fmt.Sprintf("func handler%02d(w http.ResponseWriter, r *http.Request) {", i))
-			case 5:
-				v = append(v, "}")
-			default:
-				v = append(v, fmt.Sprintf("\tvalue%02d := compute(r, %d) // step %d", i, i*7, i))
-			}
-		}
+		v := handlerLines()
 		line := int(cite)%len(v) + 1
 		truth := line - 1 // where the cited line is in v; -1 once deleted
 		versions := [][]string{append([]string(nil), v...)}
@@ -206,32 +259,12 @@ func FuzzTrackEdits(f *testing.F) {
 			versions = append(versions, append([]string(nil), v...))
 		}
 		h := newMemHistory(versions)
-		base := h.commits[h.head]
-		for base.Parents != nil {
-			base = h.commits[base.Parents[0]]
-		}
 		orig := normalize(versions[0][line-1])
-		res, err := New(h).Track(context.Background(), []Anchor{{Path: "f.go", Line: line, Base: base.Hash}}, Target{Commit: h.head})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, ref := trackBoth(t, h, []Anchor{{Path: "f.go", Line: line, Base: h.root()}})
 		r := res[0]
 		final := versions[len(versions)-1]
-		// galloping over windows of commits changes no status or location
-		slow := New(h)
-		slow.noGallop = true
-		ref, err := slow.Track(context.Background(), []Anchor{{Path: "f.go", Line: line, Base: base.Hash}}, Target{Commit: h.head})
-		if err != nil {
-			t.Fatal(err)
-		}
-		// (Events may differ: a line moved away and back inside a window
-		// has no recorded first move when the walk gallops over it. Nor
-		// need the score, the lowest match score of the steps taken.)
-		a, b := r.Location, ref[0].Location
+		checkGallop(t, r, ref[0])
 		lost := ref[0].Status == Gone || ref[0].Status == Ambiguous
-		if !lost && (ref[0].Status != r.Status || a.Path != b.Path || a.Line != b.Line || a.LineEnd != b.LineEnd) {
-			t.Fatalf("galloping changed the result: %v at %+v, step by step %v at %+v", r.Status, r.Location, ref[0].Status, ref[0].Location)
-		}
 		if lost && r.Status != ref[0].Status && r.Status != Unchanged && r.Status != Moved {
 			t.Fatalf("galloping found a line the walk lost (%v) but not in place: %v at %+v", ref[0].Status, r.Status, r.Location)
 		}
@@ -276,21 +309,7 @@ func TestGallop(t *testing.T) {
 		versions = append(versions, append([]string(nil), v...))
 	}
 	h := newMemHistory(versions)
-	base := h.commits[h.head]
-	for base.Parents != nil {
-		base = h.commits[base.Parents[0]]
-	}
-	anchors := []Anchor{{Path: "f.go", Line: 3, Snippet: "func Cited()", Base: base.Hash}}
-	fast, err := New(h).Track(context.Background(), anchors, Target{Commit: h.head})
-	if err != nil {
-		t.Fatal(err)
-	}
-	slow := New(h)
-	slow.noGallop = true
-	ref, err := slow.Track(context.Background(), anchors, Target{Commit: h.head})
-	if err != nil {
-		t.Fatal(err)
-	}
+	fast, ref := trackBoth(t, h, []Anchor{{Path: "f.go", Line: 3, Snippet: "func Cited()", Base: h.root()}})
 	if fast[0].Status != Moved || fast[0].Location != ref[0].Location || fast[0].Location.Line != 4 {
 		t.Fatalf("gallop: %v at %+v; step by step: %v at %+v", fast[0].Status, fast[0].Location, ref[0].Status, ref[0].Location)
 	}
@@ -319,12 +338,8 @@ func FuzzTrackAcrossFiles(f *testing.F) {
 	f.Add([]byte{4, 14, 4, 15, 1, 3, 5, 20, 3, 7}, uint8(14))
 	f.Add([]byte{5, 24, 5, 24, 0, 1, 2, 50, 4, 51}, uint8(25))
 	f.Add([]byte{5, 20, 4, 16, 1, 3, 0, 21, 3, 17}, uint8(67))
-	long := make([]byte, 200)
-	for i := range long {
-		long[i] = byte(i*13 + 5)
-	}
-	f.Add(long, uint8(7))
-	f.Add(long, uint8(100))
+	f.Add(longScript(13, 5), uint8(7))
+	f.Add(longScript(13, 5), uint8(100))
 	f.Fuzz(func(t *testing.T, script []byte, cite uint8) {
 		if len(script) > 240 {
 			return
@@ -332,29 +347,13 @@ func FuzzTrackAcrossFiles(f *testing.F) {
 		versions, line, truth := acrossFiles(script, cite)
 		first := versions[0][acrossNames[0]]
 		h := newMemHistoryFiles(versions)
-		base := h.commits[h.head]
-		for base.Parents != nil {
-			base = h.commits[base.Parents[0]]
-		}
-		anchor := Anchor{Path: acrossNames[0], Line: line, Base: base.Hash}
+		anchor := Anchor{Path: acrossNames[0], Line: line, Base: h.root()}
 		if len(truth) > 1 {
 			anchor.LineEnd = line + len(truth) - 1
 		}
-		res, err := New(h).Track(context.Background(), []Anchor{anchor}, Target{Commit: h.head})
-		if err != nil {
-			t.Fatal(err)
-		}
-		slow := New(h)
-		slow.noGallop = true
-		ref, err := slow.Track(context.Background(), []Anchor{anchor}, Target{Commit: h.head})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, ref := trackBoth(t, h, []Anchor{anchor})
 		r, s := res[0], ref[0]
-		lost := s.Status == Gone || s.Status == Ambiguous
-		if !lost && (s.Status != r.Status || s.Location.Path != r.Location.Path || s.Location.Line != r.Location.Line || s.Location.LineEnd != r.Location.LineEnd) {
-			t.Fatalf("galloping changed the result: %v at %+v, step by step %v at %+v", r.Status, r.Location, s.Status, s.Location)
-		}
+		checkGallop(t, r, s)
 		final := versions[len(versions)-1]
 		for _, got := range []Result{r, s} {
 			loc := got.Location
@@ -409,17 +408,7 @@ type pos struct{ file, idx int }
 // versions of f.go and g.go, the first cited line of f.go in the first
 // version, and where each cited line really is in the last.
 func acrossFiles(script []byte, cite uint8) (versions []map[string][]string, line int, truth []pos) {
-	var files [2][]string
-	for i := 0; i < 30; i++ {
-		switch i % 6 {
-		case 0:
-			files[0] = append(files[0], fmt.Sprintf("func handler%02d(w http.ResponseWriter, r *http.Request) {", i))
-		case 5:
-			files[0] = append(files[0], "}")
-		default:
-			files[0] = append(files[0], fmt.Sprintf("\tvalue%02d := compute(r, %d) // step %d", i, i*7, i))
-		}
-	}
+	files := [2][]string{handlerLines()}
 	for i := 0; i < 12; i++ {
 		switch i % 4 {
 		case 0:
@@ -603,11 +592,7 @@ func TestRangeLineage(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newMemHistoryFiles(tc.versions)
-			base := h.commits[h.head]
-			for base.Parents != nil {
-				base = h.commits[base.Parents[0]]
-			}
-			res, err := New(h).Track(context.Background(), []Anchor{{Path: "f.go", Line: tc.line, LineEnd: tc.end, Base: base.Hash}}, Target{Commit: h.head})
+			res, err := New(h).Track(context.Background(), []Anchor{{Path: "f.go", Line: tc.line, LineEnd: tc.end, Base: h.root()}}, Target{Commit: h.head})
 			if err != nil {
 				t.Fatal(err)
 			}
