@@ -124,6 +124,7 @@ func (f *File) SetCitation(i int, fields ...Field) ([]Edit, error) {
 	if c.Form == FormString {
 		return f.setShorthand(c, fields)
 	}
+	fields = foldRange(n, c, fields)
 	var edits []Edit
 	var added []Field
 	for _, fl := range fields {
@@ -153,6 +154,53 @@ func (f *File) SetCitation(i int, fields ...Field) ([]Edit, error) {
 		edits = append(edits, e)
 	}
 	return edits, nil
+}
+
+// foldRange keeps a range written in the line value (line: 23-25) written
+// that way: new line and line_end fields become one line field, "6-8", or
+// a plain number when the range is dropped.
+func foldRange(n *yaml.Node, c Citation, fields []Field) []Field {
+	_, v := mappingGet(n, "line")
+	if v == nil || v.Kind != yaml.ScalarNode || v.Tag != "!!str" || !rangeRe.MatchString(strings.TrimSpace(v.Value)) {
+		return fields
+	}
+	for _, key := range []string{"line_end", "end_line"} {
+		if k, _ := mappingGet(n, key); k != nil {
+			return fields // a separate line_end wins over the range; leave both alone
+		}
+	}
+	start, end, touched := c.Line, c.LineEnd, false
+	var rest []Field
+	for _, fl := range fields {
+		switch fl.Key {
+		case "line":
+			x, ok := fl.Value.(int)
+			if !ok {
+				return fields
+			}
+			start, touched = x, true
+		case "line_end":
+			switch x := fl.Value.(type) {
+			case nil:
+				end = 0
+			case int:
+				end = x
+			default:
+				return fields
+			}
+			touched = true
+		default:
+			rest = append(rest, fl)
+		}
+	}
+	if !touched {
+		return fields
+	}
+	var line any = start
+	if end > 0 {
+		line = fmt.Sprintf("%d-%d", start, end)
+	}
+	return append([]Field{{Key: "line", Value: line}}, rest...)
 }
 
 func (f *File) setShorthand(c Citation, fields []Field) ([]Edit, error) {

@@ -55,6 +55,19 @@ func TestEdits(t *testing.T) {
 			"---\ncitations:\n  - src/a.go:20\n  - src/c.go:3-4\n---\n",
 		},
 		{
+			"a range written in the line value stays one",
+			"---\ncitations:\n  - path: a.go\n    line: 23-25 # the loop\n    snippet: for\n  - path: b.go\n    line: \"3-4\"\n---\n",
+			func(f *File) ([]Edit, error) {
+				e1, err := f.SetCitation(0, Field{"path", "c.go"}, Field{"line", 6}, Field{"line_end", 8})
+				if err != nil {
+					return nil, err
+				}
+				e2, err := f.SetCitation(1, Field{"line_end", nil})
+				return append(e1, e2...), err
+			},
+			"---\ncitations:\n  - path: c.go\n    line: 6-8 # the loop\n    snippet: for\n  - path: b.go\n    line: 3\n---\n",
+		},
+		{
 			"flow list of strings (cortex)",
 			"---\ncitations: [docs/a.md, src/b.go:3]\n---\n",
 			func(f *File) ([]Edit, error) { return f.SetCitation(1, Field{"line", 4}) },
