@@ -123,7 +123,7 @@ func preCommit(ctx context.Context, env *Env, repo *gitrepo.Repo, idx source.Sou
 	rep := render.HookReport{Hook: in.Hook, Outcome: out, Policy: cfg.PreCommit}
 	if len(out.Blocking(hookrun.Block)) > 0 {
 		// HEAD to the index in one step: no history walk on the commit path.
-		items, _, err := hookrun.Relocation(ctx, repo.Top, "HEAD", "HEAD", out.After, out, relocate.Options{})
+		items, _, err := hookrun.Relocation(ctx, repo.Top, "HEAD", "HEAD", out.After, out, false, relocate.Options{})
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "git-memcite: warning: no relocation suggestions: %v\n", err)
 		}
@@ -165,7 +165,7 @@ func postChange(ctx context.Context, env *Env, repo *gitrepo.Repo, cfg hookrun.C
 		after, view = rng.Old, out.After
 		opt.Commit = "" // the result is not committed yet
 	}
-	items, files, err := hookrun.Relocation(ctx, repo.Top, before, after, view, out, opt)
+	items, files, err := hookrun.Relocation(ctx, repo.Top, before, after, view, out, true, opt)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "git-memcite: warning: no relocation suggestions: %v\n", err)
 	}

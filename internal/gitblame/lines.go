@@ -95,6 +95,11 @@ func trivial(key string) bool {
 	return alnum(key) < 3 || trivialLines[key]
 }
 
+// Trivial reports whether a line of source carries too little text to be
+// followed on its own (braces, blank lines, "return nil"): the tracker
+// places such lines only through their context.
+func Trivial(line string) bool { return trivial(normalize(line)) }
+
 // weak reports whether a normalized line is too short to be followed into
 // another file on its own (git blame -C's 20 alphanumerics floor).
 func weak(key string) bool { return alnum(key) < 20 }

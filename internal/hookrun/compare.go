@@ -9,6 +9,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/verify"
@@ -58,7 +59,14 @@ type Outcome struct {
 	Stale     []StaleCitation
 	// Broken are memory files that cannot be read or parsed; Changed tells
 	// whether the change touches them.
-	Broken  []BrokenMemory
+	Broken []BrokenMemory
+	// Report is the verification of After (nil when there were no memory
+	// directories).
+	Report *verify.Report
+	// Drifted are citations that still verify but whose lines the change
+	// moved, edited or deleted (Relocation fills it in for post-* hooks):
+	// without a snippet, verify only checks that the line exists.
+	Drifted []relocate.Item
 	Elapsed time.Duration
 }
 
@@ -124,6 +132,7 @@ func Compare(ctx context.Context, after source.Source, before Before, dirs []str
 	if err != nil {
 		return nil, err
 	}
+	out.Report = rep
 	out.Memories = len(st.Memories)
 	var suspects []*verify.MemoryResult
 	for i := range rep.Memories {

@@ -1,12 +1,16 @@
 package hookrun
 
 import (
+	"bytes"
 	"context"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/githistory"
+	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
 // Relocation follows the citations a change made stale (class Introduced)
@@ -15,6 +19,12 @@ import (
 // unchanged at another place. Edited text is left for review and vanished
 // or ambiguous lines are reported, never guessed.
 //
+// With drift, it also follows the citations that still verify but cannot
+// tell by themselves that the change moved their lines: those without a
+// snippet, in memory files the change does not touch, whose cited file it
+// changes. Those whose lines did not stay in place go to out.Drifted, and
+// the safe moves among them into the plan too.
+//
 // before and after are revisions; view, when not nil, is the content
 // reached from after in a last step (the index being committed, or after a
 // squash merge). Only the two endpoints are compared when before is after
@@ -22,7 +32,7 @@ import (
 //
 // Only the files of the returned plan whose items moved are rewritten by
 // the caller, and only in the working tree.
-func Relocation(ctx context.Context, top, before, after string, view source.Source, out *Outcome, opt relocate.Options) ([]relocate.Item, []relocate.File, error) {
+func Relocation(ctx context.Context, top, before, after string, view source.Source, out *Outcome, drift bool, opt relocate.Options) ([]relocate.Item, []relocate.File, error) {
 	var stale []StaleCitation
 	for _, s := range out.Stale {
 		c := s.Result.Citation
@@ -30,7 +40,7 @@ func Relocation(ctx context.Context, top, before, after string, view source.Sour
 			stale = append(stale, s)
 		}
 	}
-	if len(stale) == 0 {
+	if len(stale) == 0 && (!drift || out.Report == nil) {
 		return nil, nil, nil
 	}
 	hist, err := githistory.Open(top)
@@ -48,14 +58,29 @@ func Relocation(ctx context.Context, top, before, after string, view source.Sour
 	}
 	items := make([]relocate.Item, 0, len(stale))
 	anchors := make([]gitblame.Anchor, 0, len(stale))
-	for _, s := range stale {
-		c := s.Result.Citation
-		items = append(items, relocate.Item{Memory: s.Memory, Citation: c, Base: base})
+	add := func(m *store.Memory, c memfile.Citation) {
+		items = append(items, relocate.Item{Memory: m, Citation: c, Base: base})
 		a := gitblame.Anchor{Path: c.Path, Line: c.Line, LineEnd: c.LineEnd, Base: base}
 		if c.HasSnippet {
 			a.Snippet = c.Snippet
 		}
 		anchors = append(anchors, a)
+	}
+	for _, s := range stale {
+		add(s.Memory, s.Result.Citation)
+	}
+	nStale := len(items)
+	if drift && out.Report != nil {
+		cands, err := driftCandidates(hist, base, target, view != nil, out.Report)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, d := range cands {
+			add(d.Memory, d.Citation)
+		}
+	}
+	if len(items) == 0 {
+		return nil, nil, nil
 	}
 	res, err := gitblame.New(hist).Track(ctx, anchors, gitblame.Target{Commit: target, View: view})
 	if err != nil {
@@ -64,9 +89,104 @@ func Relocation(ctx context.Context, top, before, after string, view source.Sour
 	if err := relocate.SetResults(items, res); err != nil {
 		return nil, nil, err
 	}
-	files, err := relocate.Plan(items, opt)
+	kept := append([]relocate.Item(nil), items[:nStale]...)
+	for _, it := range items[nStale:] {
+		if it.Result.Status != gitblame.Unchanged {
+			kept = append(kept, it)
+		}
+	}
+	files, err := relocate.Plan(kept, opt)
 	if err != nil {
 		return nil, nil, err
 	}
-	return items, files, nil
+	out.Drifted = append(out.Drifted, kept[nStale:]...)
+	return kept, files, nil
+}
+
+// driftCandidates lists the valid citations of rep that a change from base
+// to target could have moved without verify noticing: a line and no
+// snippet, in a memory file identical at base, citing a file that differs
+// between base and target (always considered different when the change
+// ends in a view, whose files the tracker compares itself).
+func driftCandidates(hist *githistory.Repo, base, target gitblame.Hash, toView bool, rep *verify.Report) ([]relocate.Item, error) {
+	bc, err := hist.Commit(base)
+	if err != nil {
+		return nil, err
+	}
+	tc, err := hist.Commit(target)
+	if err != nil {
+		return nil, err
+	}
+	var out []relocate.Item
+	for i := range rep.Memories {
+		mr := &rep.Memories[i]
+		m := mr.Memory
+		if m.File == nil || mr.Err() != nil {
+			continue
+		}
+		memSame := -1 // unknown until a citation needs it
+		for _, cr := range mr.Citations {
+			c := cr.Citation
+			if cr.Status != verify.Valid || c.HasSnippet || !c.HasLine || c.Line < 1 || c.URL != "" || c.Path == "" {
+				continue
+			}
+			if !toView {
+				ob, ok1, err := hist.Entry(bc.Tree, c.Path)
+				if err != nil {
+					return nil, err
+				}
+				nb, ok2, err := hist.Entry(tc.Tree, c.Path)
+				if err != nil {
+					return nil, err
+				}
+				if !ok1 || (ok2 && ob == nb) {
+					continue // new at base's side, or not changed
+				}
+			}
+			if ok, err := distinctive(hist, bc.Tree, c); err != nil || !ok {
+				if err != nil {
+					return nil, err
+				}
+				continue // braces and blank lines cannot be followed alone
+			}
+			if memSame < 0 {
+				mb, ok, err := hist.Entry(bc.Tree, m.Path)
+				if err != nil {
+					return nil, err
+				}
+				memSame = 0
+				if ok && mb == gitblame.BlobHash(m.File.Src) {
+					memSame = 1
+				}
+			}
+			if memSame == 0 {
+				break // the change edits the memory: its citations are as written
+			}
+			out = append(out, relocate.Item{Memory: m, Citation: c})
+		}
+	}
+	return out, nil
+}
+
+// distinctive reports whether the lines c cites hold, at tree, at least one
+// line the tracker can follow on its own (not a brace or a blank line).
+func distinctive(hist *githistory.Repo, tree gitblame.Hash, c memfile.Citation) (bool, error) {
+	h, ok, err := hist.Entry(tree, c.Path)
+	if err != nil || !ok {
+		return false, err
+	}
+	b, err := hist.Blob(h)
+	if err != nil {
+		return false, err
+	}
+	end := max(c.LineEnd, c.Line)
+	for i, l := range bytes.Split(b, []byte("\n")) {
+		if n := i + 1; n >= c.Line && n <= end && !gitblame.Trivial(string(l)) {
+			return true, nil
+		}
+		if i+1 > end {
+			break
+		}
+	}
+	return false, nil
 }

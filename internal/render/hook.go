@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/hookrun"
+	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/store"
 )
 
 // HookReport is what a hook run found, ready to print.
@@ -115,6 +117,12 @@ func PostText(w io.Writer, r HookReport) error {
 			fmt.Fprintf(&b, "git-memcite: %s cannot be read: %s\n", Safe(bm.Memory.Path), Safe(bm.Memory.Err.Error()))
 		}
 	}
+	if len(o.Drifted) > 0 {
+		fmt.Fprintf(&b, "git-memcite: %s moved, edited or deleted the lines under %s; they still verify, but now cite other code:\n", r.Change, plural(len(o.Drifted), "citation"))
+		for _, it := range o.Drifted {
+			writeDrifted(&b, it.Memory, it.Citation, r.Fixes)
+		}
+	}
 	if n := o.Count(hookrun.Preexisting); n > 0 {
 		fmt.Fprintf(&b, "git-memcite: %s already stale before %s (list: git memcite verify-all)\n", plural(n, "citation"), r.Change)
 	}
@@ -139,7 +147,24 @@ func writeStale(b *strings.Builder, s hookrun.StaleCitation, fixes map[Key]Fix) 
 	c := s.Result.Citation
 	fmt.Fprintf(b, "  %s:%d: %s (%s)\n", Safe(s.Memory.Path), c.SrcLine, Safe(c.Location()), classText[s.Class])
 	fmt.Fprintf(b, "      %s\n", Safe(s.Result.Reason))
-	fix := fixes[Key{s.Memory.Path, c.Index}]
+	writeFix(b, s.Memory, c, fixes)
+}
+
+// writeDrifted lists a citation that still verifies but whose lines the
+// change moved, edited or deleted.
+func writeDrifted(b *strings.Builder, m *store.Memory, c memfile.Citation, fixes map[Key]Fix) {
+	fmt.Fprintf(b, "  %s:%d: %s (valid by line number only: no snippet)\n", Safe(m.Path), c.SrcLine, Safe(c.Location()))
+	k := Key{m.Path, c.Index}
+	if fix := fixes[k]; fix.Command == "" {
+		// verify cannot tell: "edit, then verify" is no advice here
+		fix.Command = fmt.Sprintf("edit %s:%d to cite the code it meant, with a snippet so that verify can tell next time", Safe(m.Path), c.SrcLine)
+		fixes = map[Key]Fix{k: fix}
+	}
+	writeFix(b, m, c, fixes)
+}
+
+func writeFix(b *strings.Builder, m *store.Memory, c memfile.Citation, fixes map[Key]Fix) {
+	fix := fixes[Key{m.Path, c.Index}]
 	switch {
 	case fix.Where != "":
 		fmt.Fprintf(b, "      now at: %s (%s)\n", Safe(fix.Where), fix.Why)
@@ -147,7 +172,7 @@ func writeStale(b *strings.Builder, s hookrun.StaleCitation, fixes map[Key]Fix) 
 		fmt.Fprintf(b, "      %s\n", fix.Why)
 	}
 	if fix.Command == "" {
-		fix.Command = fmt.Sprintf("edit %s:%d, then check: git memcite verify %s", Safe(s.Memory.Path), c.SrcLine, Safe(ShellWord(s.Memory.ID)))
+		fix.Command = fmt.Sprintf("edit %s:%d, then check: git memcite verify %s", Safe(m.Path), c.SrcLine, Safe(ShellWord(m.ID)))
 	}
 	fmt.Fprintf(b, "      fix: %s\n", fix.Command)
 }
