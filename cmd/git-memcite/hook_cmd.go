@@ -121,9 +121,17 @@ func preCommit(ctx context.Context, env *Env, repo *gitrepo.Repo, idx source.Sou
 		return err
 	}
 	rep := render.HookReport{Hook: in.Hook, Outcome: out, Policy: cfg.PreCommit}
-	if len(out.Blocking(hookrun.Block)) > 0 {
+	// Citations without a snippet still verify when the commit moves the
+	// code under them: look at those whose file the commit changes.
+	var drift *hookrun.Drift
+	if _, born, _ := repo.Head(); born && hookrun.HasDriftable(out.Report) {
+		if staged, err := hookrun.StagedPaths(ctx, repo.Top); err == nil {
+			drift = &hookrun.Drift{Staged: staged}
+		}
+	}
+	if len(out.Blocking(hookrun.Block)) > 0 || drift != nil {
 		// HEAD to the index in one step: no history walk on the commit path.
-		items, _, err := hookrun.Relocation(ctx, repo.Top, "HEAD", "HEAD", out.After, out, false, relocate.Options{})
+		items, _, err := hookrun.Relocation(ctx, repo.Top, "HEAD", "HEAD", out.After, out, drift, relocate.Options{})
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "git-memcite: warning: no relocation suggestions: %v\n", err)
 		}
@@ -165,7 +173,7 @@ func postChange(ctx context.Context, env *Env, repo *gitrepo.Repo, cfg hookrun.C
 		after, view = rng.Old, out.After
 		opt.Commit = "" // the result is not committed yet
 	}
-	items, files, err := hookrun.Relocation(ctx, repo.Top, before, after, view, out, true, opt)
+	items, files, err := hookrun.Relocation(ctx, repo.Top, before, after, view, out, &hookrun.Drift{}, opt)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "git-memcite: warning: no relocation suggestions: %v\n", err)
 	}

@@ -3,6 +3,7 @@ package hookrun
 import (
 	"bytes"
 	"context"
+	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/githistory"
@@ -19,7 +20,7 @@ import (
 // unchanged at another place. Edited text is left for review and vanished
 // or ambiguous lines are reported, never guessed.
 //
-// With drift, it also follows the citations that still verify but cannot
+// With drift (not nil), it also follows the citations that still verify but cannot
 // tell by themselves that the change moved their lines: those without a
 // snippet, in memory files the change does not touch, whose cited file it
 // changes. Those whose lines did not stay in place go to out.Drifted, and
@@ -32,7 +33,7 @@ import (
 //
 // Only the files of the returned plan whose items moved are rewritten by
 // the caller, and only in the working tree.
-func Relocation(ctx context.Context, top, before, after string, view source.Source, out *Outcome, drift bool, opt relocate.Options) ([]relocate.Item, []relocate.File, error) {
+func Relocation(ctx context.Context, top, before, after string, view source.Source, out *Outcome, drift *Drift, opt relocate.Options) ([]relocate.Item, []relocate.File, error) {
 	var stale []StaleCitation
 	for _, s := range out.Stale {
 		c := s.Result.Citation
@@ -40,7 +41,10 @@ func Relocation(ctx context.Context, top, before, after string, view source.Sour
 			stale = append(stale, s)
 		}
 	}
-	if len(stale) == 0 && (!drift || out.Report == nil) {
+	if drift != nil && (out.Report == nil || (drift.Staged != nil && !drift.touches(out.Report))) {
+		drift = nil // nothing it could find
+	}
+	if len(stale) == 0 && drift == nil {
 		return nil, nil, nil
 	}
 	hist, err := githistory.Open(top)
@@ -70,8 +74,8 @@ func Relocation(ctx context.Context, top, before, after string, view source.Sour
 		add(s.Memory, s.Result.Citation)
 	}
 	nStale := len(items)
-	if drift && out.Report != nil {
-		cands, err := driftCandidates(hist, base, target, view != nil, out.Report)
+	if drift != nil {
+		cands, err := driftCandidates(hist, base, target, drift.Staged, out.Report)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -103,12 +107,75 @@ func Relocation(ctx context.Context, top, before, after string, view source.Sour
 	return kept, files, nil
 }
 
+// Drift asks Relocation to follow the citations that still verify but
+// have no snippet. Staged, when not nil, lists the paths a commit changes
+// (from StagedPaths): those are compared instead of the trees of before
+// and after.
+type Drift struct {
+	Staged map[string]bool
+}
+
+// touches reports whether a snippet-less valid citation of rep cites a
+// staged path (from a memory file that is not staged).
+func (d *Drift) touches(rep *verify.Report) bool {
+	for i := range rep.Memories {
+		mr := &rep.Memories[i]
+		if mr.Memory.File == nil || d.Staged[mr.Memory.Path] {
+			continue
+		}
+		for _, cr := range mr.Citations {
+			if driftable(cr) && d.Staged[cr.Citation.Path] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// driftable: a valid citation of a line without a snippet.
+func driftable(cr verify.CitationResult) bool {
+	c := cr.Citation
+	return cr.Status == verify.Valid && !c.HasSnippet && c.HasLine && c.Line >= 1 && c.URL == "" && c.Path != ""
+}
+
+// HasDriftable reports whether rep holds a valid citation without a
+// snippet (one that drift could concern).
+func HasDriftable(rep *verify.Report) bool {
+	if rep == nil {
+		return false
+	}
+	for i := range rep.Memories {
+		for _, cr := range rep.Memories[i].Citations {
+			if driftable(cr) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// StagedPaths lists the paths the commit being made changes against HEAD
+// (git diff --cached, which honours GIT_INDEX_FILE).
+func StagedPaths(ctx context.Context, dir string) (map[string]bool, error) {
+	out, err := Git(ctx, dir, "diff", "--cached", "--name-only", "--no-renames", "-z", "HEAD", "--")
+	if err != nil {
+		return nil, err
+	}
+	paths := map[string]bool{}
+	for _, p := range strings.Split(out, "\x00") {
+		if p != "" {
+			paths[p] = true
+		}
+	}
+	return paths, nil
+}
+
 // driftCandidates lists the valid citations of rep that a change from base
 // to target could have moved without verify noticing: a line and no
 // snippet, in a memory file identical at base, citing a file that differs
-// between base and target (always considered different when the change
-// ends in a view, whose files the tracker compares itself).
-func driftCandidates(hist *githistory.Repo, base, target gitblame.Hash, toView bool, rep *verify.Report) ([]relocate.Item, error) {
+// between base and target (staged: between base and the commit being
+// made), whose cited lines are not all braces and blank lines.
+func driftCandidates(hist *githistory.Repo, base, target gitblame.Hash, staged map[string]bool, rep *verify.Report) ([]relocate.Item, error) {
 	bc, err := hist.Commit(base)
 	if err != nil {
 		return nil, err
@@ -121,16 +188,20 @@ func driftCandidates(hist *githistory.Repo, base, target gitblame.Hash, toView b
 	for i := range rep.Memories {
 		mr := &rep.Memories[i]
 		m := mr.Memory
-		if m.File == nil || mr.Err() != nil {
+		if m.File == nil || mr.Err() != nil || staged[m.Path] {
 			continue
 		}
 		memSame := -1 // unknown until a citation needs it
 		for _, cr := range mr.Citations {
 			c := cr.Citation
-			if cr.Status != verify.Valid || c.HasSnippet || !c.HasLine || c.Line < 1 || c.URL != "" || c.Path == "" {
+			if !driftable(cr) {
 				continue
 			}
-			if !toView {
+			if staged != nil {
+				if !staged[c.Path] {
+					continue
+				}
+			} else {
 				ob, ok1, err := hist.Entry(bc.Tree, c.Path)
 				if err != nil {
 					return nil, err

@@ -78,6 +78,12 @@ func PreCommitText(w io.Writer, r HookReport) error {
 			fmt.Fprintf(&b, "git-memcite: %s cannot be read: %s\n", Safe(bm.Memory.Path), Safe(bm.Memory.Err.Error()))
 		}
 	}
+	if len(o.Drifted) > 0 {
+		fmt.Fprintf(&b, "git-memcite: warning: this commit moves, edits or deletes the lines under %s; they still verify, but would cite other code:\n", plural(len(o.Drifted), "citation"))
+		for _, it := range o.Drifted {
+			writeDrifted(&b, it.Memory, it.Citation, r.Fixes)
+		}
+	}
 	if n := o.Count(hookrun.Preexisting); n > 0 && r.Policy != hookrun.Strict {
 		fmt.Fprintf(&b, "git-memcite: warning: %s already stale before this commit, in memory files it does not touch (list: git memcite verify-all --staged)\n", plural(n, "citation"))
 	}
