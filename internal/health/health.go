@@ -44,6 +44,10 @@ type Memory struct {
 	StaleAt       []string `json:"stale_citations"` // the stale citations' locations, as Reasons
 	AllDeleted    bool     `json:"all_deleted"`     // every citation points into a file that no longer exists
 	NeverVerified bool     `json:"never_verified"`
+	// LineOnly counts citations of a line without a snippet: verify checks
+	// only that the line exists, so they can drift onto other code
+	// unnoticed (relocate and the hooks follow them).
+	LineOnly int `json:"line_only_citations"`
 	Error         string   `json:"error,omitempty"`
 }
 
@@ -89,6 +93,7 @@ type Totals struct {
 	Errors             int     `json:"errors"`
 	Exempt             int     `json:"exempt"`
 	Uncited            int     `json:"uncited"`
+	LineOnly           int     `json:"line_only_citations"` // citations of a line without a snippet
 	DanglingLinks      int     `json:"dangling_links"`
 	Orphans            int     `json:"orphans"`
 }
@@ -144,6 +149,7 @@ func Build(rep *verify.Report, g *graph.Whole) *Report {
 		t.Citations += m.Total
 		t.ValidCitations += m.Valid
 		t.StaleCitations += m.Total - m.Valid
+		t.LineOnly += m.LineOnly
 		f.Citations += m.Total
 		f.StaleCitations += m.Total - m.Valid
 		if m.AllDeleted {
@@ -210,6 +216,11 @@ func memoryOf(mr *verify.MemoryResult) Memory {
 	}
 	m.NeverVerified = m.LastVerified == ""
 	m.Valid, m.Total = mr.ValidCount, mr.Total
+	for _, c := range mr.Citations {
+		if c.Citation.HasLine && !c.Citation.HasSnippet && c.Citation.URL == "" {
+			m.LineOnly++
+		}
+	}
 	switch {
 	case mr.Exempt:
 		m.Status = StatusExempt

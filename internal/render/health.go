@@ -28,6 +28,7 @@ func HealthMarkdown(w io.Writer, r *health.Report) error {
 		{"With ≥ 1 citation (coverage)", fmt.Sprintf("%d (%s)", t.WithCitations, pct(t.Coverage))},
 		{"Citations (valid / stale)", fmt.Sprintf("%d (%d / %d)", t.Citations, t.ValidCitations, t.StaleCitations)},
 		{"Citations per cited memory", fmt.Sprintf("%.2f", t.CitationsPerMemory)},
+		{"Citations without a snippet (line number only)", fmt.Sprint(t.LineOnly)},
 		{"Healthy / stale memories", fmt.Sprintf("%d / %d", t.Healthy, t.Stale)},
 		{"Stale share (of cited memories)", pct(t.StaleShare)},
 		{"Never verified", fmt.Sprint(t.NeverVerified)},
@@ -165,6 +166,7 @@ svg text { font: 12px system-ui, sans-serif; }
 <tr><th>With ≥ 1 citation (coverage)</th><td class="num">{{.R.Totals.WithCitations}} ({{pct .R.Totals.Coverage}})</td></tr>
 <tr><th>Citations (valid / stale)</th><td class="num">{{.R.Totals.Citations}} ({{.R.Totals.ValidCitations}} / {{.R.Totals.StaleCitations}})</td></tr>
 <tr><th>Citations per cited memory</th><td class="num">{{printf "%.2f" .R.Totals.CitationsPerMemory}}</td></tr>
+<tr><th>Citations without a snippet (line number only)</th><td class="num">{{.R.Totals.LineOnly}}</td></tr>
 <tr><th>Stale share (of cited memories)</th><td class="num">{{pct .R.Totals.StaleShare}}</td></tr>
 <tr><th>Never verified</th><td class="num">{{.R.Totals.NeverVerified}}</td></tr>
 <tr><th>All citations in deleted files</th><td class="num">{{.R.Totals.AllDeleted}}</td></tr>
