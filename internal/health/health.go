@@ -47,8 +47,8 @@ type Memory struct {
 	// LineOnly counts citations of a line without a snippet: verify checks
 	// only that the line exists, so they can drift onto other code
 	// unnoticed (relocate and the hooks follow them).
-	LineOnly int `json:"line_only_citations"`
-	Error         string   `json:"error,omitempty"`
+	LineOnly int    `json:"line_only_citations"`
+	Error    string `json:"error,omitempty"`
 }
 
 // Staleness is the first reason, for one-line displays.
