@@ -124,6 +124,9 @@ func (f *File) SetCitation(i int, fields ...Field) ([]Edit, error) {
 	if c.Form == FormString {
 		return f.setShorthand(c, fields)
 	}
+	if k := duplicate(n, append(fields, Field{Key: "line"}, Field{Key: "line_end"})); k != "" {
+		return nil, fmt.Errorf("%s:%d: citation %d has the key %q more than once; fix it by hand", f.Name, c.SrcLine, i+1, k)
+	}
 	fields = foldRange(n, c, fields)
 	var edits []Edit
 	var added []Field
@@ -241,6 +244,11 @@ func (f *File) SetTop(fields ...Field) ([]Edit, error) {
 	}
 	if err := checkFields(fields); err != nil {
 		return nil, err
+	}
+	if f.root != nil {
+		if k := duplicate(f.root, fields); k != "" {
+			return nil, fmt.Errorf("%s: the frontmatter has the key %q more than once; fix it by hand", f.Name, k)
+		}
 	}
 	var edits []Edit
 	var added []Field
@@ -453,6 +461,24 @@ func checkFields(fields []Field) error {
 }
 
 // mappingGet returns the key and value nodes for key in mapping m.
+// duplicate returns the first of fields whose key m holds more than once
+// (YAML forbids it; readers keep the last value, an edit could not know
+// which to change), or "".
+func duplicate(m *yaml.Node, fields []Field) string {
+	for _, fl := range fields {
+		n := 0
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if m.Content[i].Value == fl.Key {
+				n++
+			}
+		}
+		if n > 1 {
+			return fl.Key
+		}
+	}
+	return ""
+}
+
 func mappingGet(m *yaml.Node, key string) (k, v *yaml.Node) {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == key {
@@ -542,7 +568,26 @@ func (f *File) deleteKey(m, k, v *yaml.Node) (Edit, error) {
 		}
 		return Edit{s, e, "null"}, nil
 	}
-	return Edit{ls, f.blockEnd(kl, k.Column-1), ""}, nil
+	return Edit{ls, f.blockEnd(f.valueLastLine(m, k, v), k.Column-1), ""}, nil
+}
+
+// valueLastLine is the line (0-based) where the value of key k ends: the
+// key's own line, or a later one for a quoted or plain scalar that runs
+// over several lines (whose continuation lines need not be indented).
+func (f *File) valueLastLine(m, k, v *yaml.Node) int {
+	l := f.lineOf(k)
+	if v.Kind != yaml.ScalarNode || v.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		return l // block scalars and collections: blockEnd follows indentation
+	}
+	_, end, err := f.valueSpan(m, k, v)
+	if err != nil || end <= f.fmStart {
+		return l
+	}
+	rel := end - 1 - f.fmStart
+	for l+1 < len(f.lineStarts) && f.lineStarts[l+1] <= rel {
+		l++
+	}
+	return l
 }
 
 // addKeys inserts keys at the end of mapping m.
@@ -562,8 +607,8 @@ func (f *File) addKeys(m *yaml.Node, fields []Field) (Edit, error) {
 		return Edit{end - 1, end - 1, b.String()}, nil
 	}
 	keyCol := m.Column - 1
-	lastKey := m.Content[len(m.Content)-2]
-	at := f.blockEnd(f.lineOf(lastKey), keyCol)
+	lastKey, lastVal := m.Content[len(m.Content)-2], m.Content[len(m.Content)-1]
+	at := f.blockEnd(f.valueLastLine(m, lastKey, lastVal), keyCol)
 	var b strings.Builder
 	for _, fl := range fields {
 		b.WriteString(strings.Repeat(" ", keyCol) + fl.Key + ": " + formatValue(fl.Value, false) + f.nl)

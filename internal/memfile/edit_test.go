@@ -3,6 +3,7 @@ package memfile
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -204,5 +205,54 @@ func TestQuoteStringRoundTrips(t *testing.T) {
 		if k == nil || v.Value != s || v.Tag != "!!str" {
 			t.Errorf("%q rendered as %q reads back as %q (%s)", s, quoteString(s, false), v.Value, v.Tag)
 		}
+	}
+}
+
+// TestDuplicateKeys: a key written twice in a citation (YAML forbids it)
+// is read as its last value with a warning naming the line, and an edit
+// of that citation is refused: it could not know which one to change.
+// Found by FuzzRewrite. (Twice at the top level is a parse error.)
+func TestDuplicateKeys(t *testing.T) {
+	src := "---\nconfidence: 0.5\ncitations:\n  - path: a.go\n    snippet: one\n    snippet: two\n    line: 3\n---\nbody\n"
+	f, err := Parse("m.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := f.Citations[0]
+	if c.Snippet != "two" {
+		t.Errorf("snippet = %q, want the last value", c.Snippet)
+	}
+	if len(f.Warnings) != 1 || f.Warnings[0].Line != 6 || !strings.Contains(f.Warnings[0].Msg, `"snippet" appears more than once`) {
+		t.Errorf("warnings = %v", f.Warnings)
+	}
+	if _, err := f.SetCitation(0, Field{"line", 4}, Field{"snippet", "x"}); err == nil || !strings.Contains(err.Error(), `m.md:4: citation 1 has the key "snippet" more than once`) {
+		t.Errorf("SetCitation: err = %v", err)
+	}
+	if _, err := f.SetCitation(0, Field{"line", 4}); err != nil {
+		t.Errorf("SetCitation of another key: %v", err)
+	}
+	if _, err := f.SetTop(Field{"confidence", 1.0}); err != nil {
+		t.Errorf("SetTop: %v", err)
+	}
+}
+
+// TestMultiLineScalarThenNewKey: keys added after a quoted value that runs
+// over two lines go after its closing quote, not inside it (FuzzRewrite).
+func TestMultiLineScalarThenNewKey(t *testing.T) {
+	src := "---\ncitations:\n  - path: \"a\n  b.go\"\n---\n"
+	f, err := Parse("m.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edits, err := f.SetCitation(0, Field{"commit", "0123456789abcdef0123456789abcdef01234567"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, g, err := Rewrite(f, edits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := g.Citations[0]; c.Path != "a b.go" || c.Commit != "0123456789abcdef0123456789abcdef01234567" {
+		t.Fatalf("got %+v from %q", c, out)
 	}
 }

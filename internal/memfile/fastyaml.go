@@ -345,7 +345,9 @@ func scalar(l fastLine, t string, col int, flow bool) (*yaml.Node, string, bool)
 		}
 	}
 	v := strings.TrimRight(t[:end], " ")
-	if v == "" {
+	if v == "" || (flow && strings.IndexByte(v, '?') >= 0) {
+		// libyaml rejects some plain scalars with '?' in flow context
+		// ("[0?]"): leave those to yaml.v3
 		return nil, "", false
 	}
 	n.Value = v

@@ -306,8 +306,13 @@ func (f *File) readCitation(i int, n *yaml.Node) (Citation, error) {
 	}
 	c.Form = FormMapping
 	hasPath := false
+	seen := map[string]bool{}
 	for j := 0; j+1 < len(n.Content); j += 2 {
 		k, v := n.Content[j], n.Content[j+1]
+		if seen[k.Value] {
+			f.warn(k, fmt.Sprintf("citation %d: the key %q appears more than once; the last one is used", i+1, k.Value))
+		}
+		seen[k.Value] = true
 		v, err := f.deref(v)
 		if err != nil {
 			return c, err
