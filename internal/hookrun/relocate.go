@@ -20,10 +20,10 @@ import (
 // unchanged at another place. Edited text is left for review and vanished
 // or ambiguous lines are reported, never guessed.
 //
-// With drift (not nil), it also follows the citations that still verify but cannot
-// tell by themselves that the change moved their lines: those without a
-// snippet, in memory files the change does not touch, whose cited file it
-// changes. Those whose lines did not stay in place go to out.Drifted, and
+// With drift (not nil), it also follows the citations that still verify
+// but cannot tell by themselves that the change moved their lines: those
+// without a snippet, in memory files the change does not touch, whose
+// cited file it changes. Those whose lines did not stay in place go to out.Drifted, and
 // the safe moves among them into the plan too.
 //
 // before and after are revisions; view, when not nil, is the content
@@ -124,7 +124,7 @@ func (d *Drift) touches(rep *verify.Report) bool {
 			continue
 		}
 		for _, cr := range mr.Citations {
-			if driftable(cr) && d.Staged[cr.Citation.Path] {
+			if driftable(cr) && d.Staged[cleanPath(cr.Citation.Path)] {
 				return true
 			}
 		}
@@ -136,6 +136,15 @@ func (d *Drift) touches(rep *verify.Report) bool {
 func driftable(cr verify.CitationResult) bool {
 	c := cr.Citation
 	return cr.Status == verify.Valid && !c.HasSnippet && c.HasLine && c.Line >= 1 && c.URL == "" && c.Path != ""
+}
+
+// cleanPath is p in canonical form ("./a//b.go" is "a/b.go"), as git
+// names paths; p itself if it is not a valid path.
+func cleanPath(p string) string {
+	if c, err := source.Clean(p); err == nil {
+		return c
+	}
+	return p
 }
 
 // HasDriftable reports whether rep holds a valid citation without a
@@ -197,16 +206,17 @@ func driftCandidates(hist *githistory.Repo, base, target gitblame.Hash, staged m
 			if !driftable(cr) {
 				continue
 			}
+			p := cleanPath(c.Path)
 			if staged != nil {
-				if !staged[c.Path] {
+				if !staged[p] {
 					continue
 				}
 			} else {
-				ob, ok1, err := hist.Entry(bc.Tree, c.Path)
+				ob, ok1, err := hist.Entry(bc.Tree, p)
 				if err != nil {
 					return nil, err
 				}
-				nb, ok2, err := hist.Entry(tc.Tree, c.Path)
+				nb, ok2, err := hist.Entry(tc.Tree, p)
 				if err != nil {
 					return nil, err
 				}
@@ -214,7 +224,7 @@ func driftCandidates(hist *githistory.Repo, base, target gitblame.Hash, staged m
 					continue // new at base's side, or not changed
 				}
 			}
-			if ok, err := distinctive(hist, bc.Tree, c); err != nil || !ok {
+			if ok, err := distinctive(hist, bc.Tree, p, c); err != nil || !ok {
 				if err != nil {
 					return nil, err
 				}
@@ -239,10 +249,11 @@ func driftCandidates(hist *githistory.Repo, base, target gitblame.Hash, staged m
 	return out, nil
 }
 
-// distinctive reports whether the lines c cites hold, at tree, at least one
-// line the tracker can follow on its own (not a brace or a blank line).
-func distinctive(hist *githistory.Repo, tree gitblame.Hash, c memfile.Citation) (bool, error) {
-	h, ok, err := hist.Entry(tree, c.Path)
+// distinctive reports whether the lines c cites in file p hold, at tree,
+// at least one line the tracker can follow on its own (not a brace or a
+// blank line).
+func distinctive(hist *githistory.Repo, tree gitblame.Hash, p string, c memfile.Citation) (bool, error) {
+	h, ok, err := hist.Entry(tree, p)
 	if err != nil || !ok {
 		return false, err
 	}
