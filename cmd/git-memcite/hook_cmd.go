@@ -124,9 +124,11 @@ func preCommit(ctx context.Context, env *Env, repo *gitrepo.Repo, idx source.Sou
 	// Citations without a snippet still verify when the commit moves the
 	// code under them: look at those whose file the commit changes.
 	var drift *hookrun.Drift
-	if _, born, _ := repo.Head(); born && hookrun.HasDriftable(out.Report) {
-		if staged, err := hookrun.StagedPaths(ctx, repo.Top); err == nil {
-			drift = &hookrun.Drift{Staged: staged}
+	if hookrun.HasDriftable(out.Report) {
+		if _, born, _ := repo.Head(); born {
+			if staged, err := hookrun.StagedPaths(ctx, repo.Top); err == nil {
+				drift = &hookrun.Drift{Staged: staged}
+			}
 		}
 	}
 	if len(out.Blocking(hookrun.Block)) > 0 || drift != nil {
