@@ -11,7 +11,9 @@
 # Usage: scripts/bench-hooks.sh [RUNS]     (default 15; env FILES, MEMORIES,
 #        CITES, KEEP=1 to keep the generated repository, STALE=1 to make one
 #        citation stale at HEAD so that every commit also reads HEAD's tree
-#        to tell old stale citations from new ones)
+#        to tell old stale citations from new ones, NOSNIPPET=1 to write the
+#        citations without snippets, so that every commit also asks git
+#        which files it changes, to warn about citations it shifts)
 set -euo pipefail
 
 RUNS=${1:-15}
@@ -19,6 +21,7 @@ FILES=${FILES:-5000}
 MEMORIES=${MEMORIES:-200}
 CITES=${CITES:-5}
 STALE=${STALE:-0}
+NOSNIPPET=${NOSNIPPET:-0}
 LINES=40 # lines per source file
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -53,7 +56,7 @@ awk -v files="$FILES" -v lines="$LINES" 'BEGIN {
 
 # Memory files: .serena/memories/mNNN.md, citations spread over the files.
 mkdir -p .serena/memories
-awk -v mems="$MEMORIES" -v cites="$CITES" -v files="$FILES" -v lines="$LINES" -v stale="$STALE" 'BEGIN {
+awk -v mems="$MEMORIES" -v cites="$CITES" -v files="$FILES" -v lines="$LINES" -v stale="$STALE" -v nosnippet="$NOSNIPPET" 'BEGIN {
 	srand(42)
 	for (m = 0; m < mems; m++) {
 		path = sprintf(".serena/memories/m%03d.md", m)
@@ -61,6 +64,7 @@ awk -v mems="$MEMORIES" -v cites="$CITES" -v files="$FILES" -v lines="$LINES" -v
 		for (c = 0; c < cites; c++) {
 			f = int(rand() * files); l = 3 + int(rand() * (lines - 2))
 			if (stale && m == 0 && c == 0) { printf "  - path: src/p%02d/f%05d.go\n    line: %d\n", f % 50, f, lines + 5 > path; continue }
+			if (nosnippet) { printf "  - path: src/p%02d/f%05d.go\n    line: %d\n", f % 50, f, l > path; continue }
 			printf "  - path: src/p%02d/f%05d.go\n    line: %d\n    snippet: \"func f%05d_%02d() int { return %d }\"\n", f % 50, f, l, f, l, l > path
 		}
 		printf "---\n# Memory %d\n\nNotes about the code.\n", m > path
@@ -99,7 +103,7 @@ test "$(git log --oneline | wc -l)" -eq $((2 * RUNS + 3))
 h=$(median <"$work/hook.ms")
 n=$(median <"$work/nohook.ms")
 tracked=$(git ls-files | wc -l)
-echo "repo: $tracked tracked files, $MEMORIES memories x $CITES citations (stale at HEAD: $STALE); $RUNS runs each"
+echo "repo: $tracked tracked files, $MEMORIES memories x $CITES citations (stale at HEAD: $STALE, without snippets: $NOSNIPPET); $RUNS runs each"
 echo "git commit with hook:   median ${h} ms"
 echo "git commit --no-verify: median ${n} ms"
 echo "hook overhead:          $((h - n)) ms"
