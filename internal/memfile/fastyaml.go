@@ -29,6 +29,11 @@ func fastYAML(text []byte) (doc *yaml.Node, ok bool) {
 	if strings.Contains(s, "\u0085") || strings.Contains(s, "\u2028") || strings.Contains(s, "\u2029") || strings.Contains(s, "\ufeff") {
 		return nil, false
 	}
+	for _, r := range s {
+		if (r >= 0x80 && r < 0xa0) || r == 0xfffe || r == 0xffff {
+			return nil, false // not printable for YAML: yaml.v3 rejects them
+		}
+	}
 	raw := strings.Split(s, "\n")
 	p := &fastParser{}
 	for i, l := range raw {
