@@ -153,24 +153,22 @@ func writeStale(b *strings.Builder, s hookrun.StaleCitation, fixes map[Key]Fix) 
 	c := s.Result.Citation
 	fmt.Fprintf(b, "  %s:%d: %s (%s)\n", Safe(s.Memory.Path), c.SrcLine, Safe(c.Location()), classText[s.Class])
 	fmt.Fprintf(b, "      %s\n", Safe(s.Result.Reason))
-	writeFix(b, s.Memory, c, fixes)
+	writeFix(b, fixes[Key{s.Memory.Path, c.Index}],
+		fmt.Sprintf("edit %s:%d, then check: git memcite verify %s", Safe(s.Memory.Path), c.SrcLine, Safe(ShellWord(s.Memory.ID))))
 }
 
 // writeDrifted lists a citation that still verifies but whose lines the
-// change moved, edited or deleted.
+// change moved, edited or deleted. Without a fix command the advice is not
+// "verify" (which cannot tell) but a snippet.
 func writeDrifted(b *strings.Builder, m *store.Memory, c memfile.Citation, fixes map[Key]Fix) {
 	fmt.Fprintf(b, "  %s:%d: %s (valid by line number only: no snippet)\n", Safe(m.Path), c.SrcLine, Safe(c.Location()))
-	k := Key{m.Path, c.Index}
-	if fix := fixes[k]; fix.Command == "" {
-		// verify cannot tell: "edit, then verify" is no advice here
-		fix.Command = fmt.Sprintf("edit %s:%d to cite the code it meant, with a snippet so that verify can tell next time", Safe(m.Path), c.SrcLine)
-		fixes = map[Key]Fix{k: fix}
-	}
-	writeFix(b, m, c, fixes)
+	writeFix(b, fixes[Key{m.Path, c.Index}],
+		fmt.Sprintf("edit %s:%d to cite the code it meant, with a snippet so that verify can tell next time", Safe(m.Path), c.SrcLine))
 }
 
-func writeFix(b *strings.Builder, m *store.Memory, c memfile.Citation, fixes map[Key]Fix) {
-	fix := fixes[Key{m.Path, c.Index}]
+// writeFix prints where the lines are now and the fix command (fallback
+// when the fix has none).
+func writeFix(b *strings.Builder, fix Fix, fallback string) {
 	switch {
 	case fix.Where != "":
 		fmt.Fprintf(b, "      now at: %s (%s)\n", Safe(fix.Where), fix.Why)
@@ -178,7 +176,7 @@ func writeFix(b *strings.Builder, m *store.Memory, c memfile.Citation, fixes map
 		fmt.Fprintf(b, "      %s\n", fix.Why)
 	}
 	if fix.Command == "" {
-		fix.Command = fmt.Sprintf("edit %s:%d, then check: git memcite verify %s", Safe(m.Path), c.SrcLine, Safe(ShellWord(m.ID)))
+		fix.Command = fallback
 	}
 	fmt.Fprintf(b, "      fix: %s\n", fix.Command)
 }
