@@ -193,6 +193,7 @@ func driftCandidates(hist *githistory.Repo, base, target gitblame.Hash, staged m
 	if err != nil {
 		return nil, err
 	}
+	bl := &baseLines{hist: hist, tree: bc.Tree, blobs: map[gitblame.Hash][][]byte{}}
 	var out []relocate.Item
 	for i := range rep.Memories {
 		mr := &rep.Memories[i]
@@ -224,7 +225,7 @@ func driftCandidates(hist *githistory.Repo, base, target gitblame.Hash, staged m
 					continue // new at base's side, or not changed
 				}
 			}
-			if ok, err := distinctive(hist, bc.Tree, p, c); err != nil || !ok {
+			if ok, err := bl.distinctive(p, c); err != nil || !ok {
 				if err != nil {
 					return nil, err
 				}
@@ -249,25 +250,34 @@ func driftCandidates(hist *githistory.Repo, base, target gitblame.Hash, staged m
 	return out, nil
 }
 
-// distinctive reports whether the lines c cites in file p hold, at tree,
-// at least one line the tracker can follow on its own (not a brace or a
-// blank line).
-func distinctive(hist *githistory.Repo, tree gitblame.Hash, p string, c memfile.Citation) (bool, error) {
-	h, ok, err := hist.Entry(tree, p)
+// baseLines reads files of one tree split into lines, each blob once:
+// the citations of a memory store often share their files.
+type baseLines struct {
+	hist  *githistory.Repo
+	tree  gitblame.Hash
+	blobs map[gitblame.Hash][][]byte
+}
+
+// distinctive reports whether the lines c cites in file p hold at least
+// one line the tracker can follow on its own (not a brace or a blank
+// line).
+func (bl *baseLines) distinctive(p string, c memfile.Citation) (bool, error) {
+	h, ok, err := bl.hist.Entry(bl.tree, p)
 	if err != nil || !ok {
 		return false, err
 	}
-	b, err := hist.Blob(h)
-	if err != nil {
-		return false, err
-	}
-	end := max(c.LineEnd, c.Line)
-	for i, l := range bytes.Split(b, []byte("\n")) {
-		if n := i + 1; n >= c.Line && n <= end && !gitblame.Trivial(string(l)) {
-			return true, nil
+	lines, ok := bl.blobs[h]
+	if !ok {
+		b, err := bl.hist.Blob(h)
+		if err != nil {
+			return false, err
 		}
-		if i+1 > end {
-			break
+		lines = bytes.Split(b, []byte("\n"))
+		bl.blobs[h] = lines
+	}
+	for n := c.Line; n <= max(c.LineEnd, c.Line) && n <= len(lines); n++ {
+		if !gitblame.Trivial(string(lines[n-1])) {
+			return true, nil
 		}
 	}
 	return false, nil
