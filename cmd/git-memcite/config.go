@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/config"
 	"github.com/git-memcite/git-memcite/internal/findings"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/trace"
 )
@@ -75,7 +76,7 @@ func gitConfigMemcite(ctx context.Context, ws *workspace) (map[string][]string, 
 	}
 	out, err := ws.repo.Run(ctx, "config", "--null", "--get-regexp", `^memcite\.`)
 	if err != nil {
-		if out == "" && strings.Contains(err.Error(), "exit status 1") {
+		if gitrepo.ExitCode(err) == 1 {
 			return nil, nil // no such keys
 		}
 		return nil, err

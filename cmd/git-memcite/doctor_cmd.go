@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/doctor"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/hookinstall"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/store"
@@ -27,8 +27,8 @@ func (c *doctorCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return err
 	}
 	f := doctor.Facts{Top: ws.top, InRepo: ws.repo != nil}
-	if out, err := exec.CommandContext(ctx, "git", "version").Output(); err == nil {
-		f.GitVersion = strings.TrimSpace(string(out))
+	if out, err := gitrepo.Git(ctx, "", "version"); err == nil {
+		f.GitVersion = strings.TrimSpace(out)
 	}
 	if ws.repo != nil {
 		run := func(args ...string) string {

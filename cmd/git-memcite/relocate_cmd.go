@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
-	"github.com/git-memcite/git-memcite/internal/githistory"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/relocate"
@@ -57,7 +56,7 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return fmt.Errorf("relocate needs a git repository")
 	}
 	mems, failed := ws.selectMemories(ctx, c.Memories, env.Stderr)
-	hist, err := githistory.Open(ws.top)
+	hist, err := ws.repo.History()
 	if err != nil {
 		return err
 	}
@@ -143,7 +142,7 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 
 // dirtyFunc reports whether a path's content in view differs from the
 // commit head (nil view: nothing is dirty).
-func dirtyFunc(h *githistory.Repo, head gitblame.Hash, view source.Source) func(string) bool {
+func dirtyFunc(h *gitrepo.History, head gitblame.Hash, view source.Source) func(string) bool {
 	if view == nil {
 		return nil
 	}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
-	"github.com/git-memcite/git-memcite/internal/githistory"
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/render"
@@ -56,7 +55,7 @@ func explain(ctx context.Context, ws *workspace, sf SourceFlags, rep *verify.Rep
 	if len(mems) == 0 {
 		return nil, nil
 	}
-	hist, err := githistory.Open(ws.top)
+	hist, err := ws.repo.History()
 	if err != nil {
 		return nil, err
 	}
@@ -170,12 +169,13 @@ func record(ctx context.Context, ws *workspace, rep *verify.Report, env *Env) er
 		return fmt.Errorf("--record needs a commit to record (the repository has none)")
 	}
 	stamp := memfile.Timestamp(now().UTC().Format(time.RFC3339))
-	hist, err := githistory.Open(ws.top)
+	hist, err := ws.repo.History()
 	if err != nil {
 		return err
 	}
 	defer hist.Close()
-	dirty := dirtyFunc(hist, gitblame.Hash(head), ws.src)
+	headHash, _ := head.Hash() // History opened: a SHA-1 repository
+	dirty := dirtyFunc(hist, headHash, ws.src)
 	skipped := 0
 	unlock, err := ws.repo.Lock(ctx, 10*time.Second)
 	if err != nil {

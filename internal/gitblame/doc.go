@@ -3,7 +3,7 @@
 // finds where those lines are at a target, a commit B and optionally a
 // content view after it (the index or the working tree, as a
 // source.Source). It is pure: it reads the repository only through the
-// History interface (implemented with go-git by internal/githistory) and
+// History interface (implemented by internal/gitrepo) and
 // returns values.
 //
 // # Algorithm

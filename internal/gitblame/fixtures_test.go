@@ -8,7 +8,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/gitfixture"
-	"github.com/git-memcite/git-memcite/internal/githistory"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
 )
 
 // cite is a citation of the fixture file shop.go at the tag "base".
@@ -50,7 +50,7 @@ func got(r gitblame.Result) want {
 func track(t *testing.T, scenario string, cites []cite, target string) []gitblame.Result {
 	t.Helper()
 	dir := gitfixture.Replay(t, filepath.Join("..", "..", "testdata", "repos", scenario+".txtar"))
-	repo, err := githistory.Open(dir)
+	repo, err := gitrepo.OpenHistory(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

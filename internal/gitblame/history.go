@@ -58,7 +58,7 @@ type Change struct {
 }
 
 // History is the read access to a repository that the tracker needs.
-// internal/githistory implements it with go-git; tests may implement it
+// internal/gitrepo implements it; tests may implement it
 // over any store. Implementations should cache: the tracker calls Entry for
 // every tracked path at every commit of the walk.
 type History interface {

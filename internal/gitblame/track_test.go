@@ -11,21 +11,21 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/gitfixture"
-	"github.com/git-memcite/git-memcite/internal/githistory"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/source"
 )
 
-func open(t *testing.T, scenario string) (string, *githistory.Repo) {
+func open(t *testing.T, scenario string) (string, *gitrepo.History) {
 	t.Helper()
 	dir := gitfixture.Replay(t, filepath.Join("..", "..", "testdata", "repos", scenario+".txtar"))
-	repo, err := githistory.Open(dir)
+	repo, err := gitrepo.OpenHistory(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return dir, repo
 }
 
-func resolve(t *testing.T, repo *githistory.Repo, rev string) gitblame.Hash {
+func resolve(t *testing.T, repo *gitrepo.History, rev string) gitblame.Hash {
 	t.Helper()
 	h, err := repo.Resolve(rev)
 	if err != nil {

@@ -3,10 +3,9 @@ package gitrepo
 import (
 	"context"
 	"fmt"
-	"io"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/git-memcite/git-memcite/internal/source"
 )
@@ -16,20 +15,23 @@ import (
 // need a handful of files from a large commit (a hook comparing a few
 // citations with HEAD). ok is false when a path is not a regular file in
 // the commit (missing, a directory, a symlink, a submodule, or below a
-// symlinked directory): the caller must then use Commit, whose full tree
-// gives those cases their exact meaning.
-func (r *Repo) CommitFiles(ctx context.Context, h plumbing.Hash, paths []string) (src source.Source, ok bool, err error) {
-	repo, err := r.Git()
+// symlinked directory), and with the git-binary backend: the caller must
+// then use Commit, whose full tree gives those cases their exact meaning.
+func (r *Repo) CommitFiles(ctx context.Context, oid OID, paths []string) (src source.Source, ok bool, err error) {
+	objs, err := r.objects()
 	if err != nil {
 		return nil, false, err
 	}
-	c, err := repo.CommitObject(h)
+	if objs.store == nil {
+		return nil, false, nil
+	}
+	c, err := object.GetCommit(objs.store, oid.plumbing())
 	if err != nil {
-		return nil, false, fmt.Errorf("read commit %s: %w", h, err)
+		return nil, false, fmt.Errorf("read commit %s: %w", oid, err)
 	}
 	tree, err := c.Tree()
 	if err != nil {
-		return nil, false, fmt.Errorf("read tree of %s: %w", h, err)
+		return nil, false, fmt.Errorf("read tree of %s: %w", oid, err)
 	}
 	seen := map[string]bool{}
 	var es []entry
@@ -45,8 +47,7 @@ func (r *Repo) CommitFiles(ctx context.Context, h plumbing.Hash, paths []string)
 		if err != nil || (te.Mode != filemode.Regular && te.Mode != filemode.Executable) {
 			return nil, false, nil
 		}
-		es = append(es, entry{path: p, hash: te.Hash, mode: te.Mode})
+		es = append(es, entry{path: p, oid: te.Hash.String(), mode: te.Mode})
 	}
-	read := func(e entry) (io.ReadCloser, error) { return openBlob(repo.Storer, e.hash) }
-	return newTable("commit "+h.String()[:12], es, read), true, nil
+	return newTable("commit "+oid.Short(), es, objs.blobReader()), true, nil
 }

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 
@@ -47,41 +46,55 @@ func (r *Repo) IndexPath() string {
 // working-tree file are read from the working tree, as git does; others
 // come from the object database. The index is never written.
 func (r *Repo) Index(ctx context.Context) (source.Source, error) {
-	p := r.IndexPath()
-	entries, unmerged, indexMtime, err := decodeIndex(p)
+	objs, err := r.objects()
 	if err != nil {
-		entries, unmerged, err = r.lsFiles(ctx, p)
+		return nil, err
+	}
+	p := r.IndexPath()
+	var (
+		es         []entry
+		unmerged   []string
+		indexMtime time.Time
+		stats      = map[string]*index.Entry{}
+	)
+	err = errNotDecoded
+	if objs.store != nil {
+		var ies []*index.Entry
+		ies, unmerged, indexMtime, err = decodeIndex(p)
+		for _, e := range ies {
+			es = append(es, entry{path: e.Name, oid: e.Hash.String(), mode: e.Mode})
+			if !indexMtime.IsZero() && !e.ModifiedAt.IsZero() {
+				stats[e.Name] = e
+			}
+		}
+	}
+	if err != nil {
+		// split or sparse index, or an object format go-git cannot decode:
+		// ask git, and read every blob (no stat data to trust)
+		es, unmerged, err = r.lsFiles(ctx, p)
 		if err != nil {
 			return nil, err
 		}
-		indexMtime = time.Time{} // no stat data: always read blobs
+		clear(stats)
 	}
 	if len(unmerged) > 0 {
 		return nil, fmt.Errorf("%w: %s", ErrUnmerged, strings.Join(unmerged, ", "))
 	}
-	repo, err := r.Git()
-	if err != nil {
-		return nil, err
-	}
 	wt, _ := source.NewWorktree(r.Top)
-	stats := map[string]*index.Entry{}
-	var es []entry
-	for _, e := range entries {
-		es = append(es, entry{path: e.Name, hash: e.Hash, mode: e.Mode})
-		if !indexMtime.IsZero() && !e.ModifiedAt.IsZero() {
-			stats[e.Name] = e
-		}
-	}
+	blob := objs.blobReader()
 	read := func(e entry) (io.ReadCloser, error) {
 		if ie := stats[e.path]; ie != nil && wt != nil && e.mode != filemode.Symlink {
 			if rc := cleanWorktreeFile(wt, ie, indexMtime); rc != nil {
 				return rc, nil
 			}
 		}
-		return openBlob(repo.Storer, e.hash)
+		return blob(e)
 	}
 	return newTable("index", es, read), nil
 }
+
+// errNotDecoded: the index was not decoded in-process.
+var errNotDecoded = errors.New("index not decoded")
 
 // cleanWorktreeFile opens the working-tree file when its stat data matches
 // the index entry and it is not racily clean (modified at or after the index
@@ -136,15 +149,16 @@ func decodeIndex(p string) ([]*index.Entry, []string, time.Time, error) {
 	return out, unmerged, fi.ModTime(), nil
 }
 
-// lsFiles lists the index with git itself (split and sparse indexes).
-func (r *Repo) lsFiles(ctx context.Context, indexPath string) ([]*index.Entry, []string, error) {
-	out, err := r.Run(ctx, "ls-files", "--stage", "-z")
+// lsFiles lists the index with git itself (split and sparse indexes,
+// SHA-256 repositories).
+func (r *Repo) lsFiles(ctx context.Context, indexPath string) ([]entry, []string, error) {
+	out, err := r.cmd().Run(ctx, "ls-files", "--stage", "-z")
 	if err != nil {
 		return nil, nil, fmt.Errorf("read index %s: %w", indexPath, err)
 	}
-	var es []*index.Entry
+	var es []entry
 	var unmerged []string
-	for _, rec := range bytes.Split([]byte(out), []byte{0}) {
+	for _, rec := range bytes.Split(out, []byte{0}) {
 		if len(rec) == 0 {
 			continue
 		}
@@ -166,7 +180,7 @@ func (r *Repo) lsFiles(ctx context.Context, indexPath string) ([]*index.Entry, [
 			}
 			continue
 		}
-		es = append(es, &index.Entry{Name: string(name), Hash: plumbing.NewHash(f[1]), Mode: filemode.FileMode(mode)})
+		es = append(es, entry{path: string(name), oid: f[1], mode: filemode.FileMode(mode)})
 	}
 	return es, unmerged, nil
 }

@@ -1,10 +1,19 @@
-// Package gitrepo is git-memcite's access to git: it finds the repository,
-// reads configuration, and offers the index and commits as source.Source
-// views. Worktree-only runs never open the object database.
+// Package gitrepo is git-memcite's one door to git: every git command the
+// product runs, and every read of git's objects, goes through it. It finds
+// the repository by asking git, resolves revisions exactly as git does,
+// reads configuration, offers the index and commits as source.Source views
+// and the history of files as a gitblame.History.
+//
+// Objects are read in-process with go-git's storage where it can read the
+// repository (SHA-1 object format), with a `git cat-file --batch` process
+// behind it for whatever that storage cannot find (relative or chained
+// alternates, blobs a partial clone fetches lazily). Where go-git cannot
+// read the repository at all (SHA-256), every read goes to the git binary.
+// The backend is chosen once per run; MEMCITE_DEBUG and `doctor` name it.
+// Worktree-only runs never open the object database.
 package gitrepo
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,52 +23,143 @@ import (
 	"strings"
 	"sync"
 
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 
+	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/trace"
 )
 
 // ErrNotRepo is returned when no git repository contains the directory.
 var ErrNotRepo = errors.New("not a git repository (or any of the parent directories)")
 
-// Repo is a git repository with a working tree.
-type Repo struct {
-	Top       string // working tree root (absolute)
-	GitDir    string // this worktree's git dir (absolute)
-	CommonDir string // the shared git dir (absolute)
+// ErrNoWorkTree is returned for a bare repository without a working tree.
+var ErrNoWorkTree = errors.New("bare repository without a working tree (set GIT_WORK_TREE or core.worktree)")
 
-	once sync.Once
-	repo *git.Repository
-	err  error
+// OID is a full hexadecimal object name (40 digits for SHA-1, 64 for
+// SHA-256).
+type OID string
+
+// String returns the hexadecimal form.
+func (o OID) String() string { return string(o) }
+
+// Short returns the first 7 digits.
+func (o OID) Short() string {
+	if len(o) < 7 {
+		return string(o)
+	}
+	return string(o[:7])
 }
 
-// Discover finds the repository containing dir, the way git does: GIT_DIR
-// (with GIT_WORK_TREE or the current directory as the top) when set, else
-// the nearest parent with a .git directory or gitfile.
+// Hash returns o as a gitblame.Hash, and false when o is not a SHA-1 name
+// (history tracking reads SHA-1 repositories only).
+func (o OID) Hash() (gitblame.Hash, bool) {
+	h, err := gitblame.ParseHash(string(o))
+	return h, err == nil
+}
+
+func (o OID) plumbing() plumbing.Hash { return plumbing.NewHash(string(o)) }
+
+// Backend names how objects are read.
+type Backend string
+
+// Backends.
+const (
+	// GoGit reads objects in-process (go-git's storage), with git cat-file
+	// for objects that storage does not find.
+	GoGit Backend = "go-git"
+	// GitBinary reads every object through the git binary.
+	GitBinary Backend = "git"
+)
+
+// Repo is a git repository with a working tree.
+type Repo struct {
+	Top          string // working tree root (absolute)
+	GitDir       string // this worktree's git dir (absolute)
+	CommonDir    string // the shared git dir (absolute)
+	Shallow      bool   // a shallow clone
+	ObjectFormat string // sha1 or sha256
+	RefFormat    string // files, or reftable (git 2.45 and later)
+
+	once    sync.Once
+	objs    *objects
+	backend Backend
+	why     string
+	err     error
+
+	revMu sync.Mutex
+	revs  map[string]revResult
+}
+
+type revResult struct {
+	oid OID
+	err error
+}
+
+// Discover finds the repository containing dir by asking git, so that
+// everything git honours decides: GIT_DIR, GIT_WORK_TREE, GIT_COMMON_DIR,
+// core.worktree, gitfiles of linked worktrees and submodules,
+// safe.directory. A repository git refuses (for example for its owner) is
+// git's error, with git's advice.
 func Discover(dir string) (*Repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
-	if gd := os.Getenv("GIT_DIR"); gd != "" {
-		top := os.Getenv("GIT_WORK_TREE")
-		if top == "" {
-			top = abs
+	out, err := Git(context.Background(), abs, "rev-parse", "--path-format=absolute",
+		"--git-dir", "--git-common-dir", "--is-bare-repository", "--is-shallow-repository",
+		"--show-object-format", "--show-ref-format", "--show-toplevel")
+	if err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return discoverWithoutGit(abs)
 		}
-		return newRepo(absFrom(top, abs), absFrom(gd, abs))
+		var ge *Error
+		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "not a git repository") {
+			return nil, fmt.Errorf("%s: %w", abs, ErrNotRepo)
+		}
+		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "must be run in a work tree") {
+			return nil, fmt.Errorf("%s: %w", abs, ErrNoWorkTree)
+		}
+		return nil, fmt.Errorf("open repository %s: %w", abs, err)
 	}
+	f := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(f) != 7 {
+		return nil, fmt.Errorf("open repository %s: unexpected answer from git rev-parse: %q", abs, out)
+	}
+	r := &Repo{
+		GitDir:       absFrom(f[0], abs),
+		CommonDir:    absFrom(f[1], abs),
+		Shallow:      f[3] == "true",
+		ObjectFormat: f[4],
+		RefFormat:    f[5],
+		Top:          absFrom(f[6], abs),
+	}
+	if r.RefFormat == "--show-ref-format" { // git before 2.45 knows one format
+		r.RefFormat = "files"
+	}
+	trace.Printf("repository %s (git dir %s, common dir %s, objects %s, refs %s, shallow %v)",
+		r.Top, r.GitDir, r.CommonDir, r.ObjectFormat, r.RefFormat, r.Shallow)
+	return r, nil
+}
+
+// discoverWithoutGit finds the repository without a git binary (working
+// tree checks still work): the nearest parent with a .git directory or
+// gitfile.
+func discoverWithoutGit(abs string) (*Repo, error) {
 	for d := abs; ; {
 		p := filepath.Join(d, ".git")
 		if fi, err := os.Stat(p); err == nil {
-			if fi.IsDir() {
-				return newRepo(d, p)
+			gd := p
+			if !fi.IsDir() {
+				if gd, err = readGitfile(p); err != nil {
+					return nil, err
+				}
 			}
-			gd, err := readGitfile(p)
-			if err != nil {
-				return nil, err
+			r := &Repo{Top: d, GitDir: gd, CommonDir: gd, ObjectFormat: "sha1", RefFormat: "files"}
+			if b, err := os.ReadFile(filepath.Join(gd, "commondir")); err == nil {
+				r.CommonDir = absFrom(strings.TrimSpace(string(b)), gd)
 			}
-			return newRepo(d, gd)
+			return r, nil
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
@@ -89,78 +189,15 @@ func readGitfile(p string) (string, error) {
 	return absFrom(strings.TrimSpace(rest), filepath.Dir(p)), nil
 }
 
-func newRepo(top, gitDir string) (*Repo, error) {
-	r := &Repo{Top: top, GitDir: gitDir, CommonDir: gitDir}
-	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
-		r.CommonDir = absFrom(strings.TrimSpace(string(b)), gitDir)
-	}
-	return r, nil
-}
-
-// Git opens the repository with go-git (once).
-func (r *Repo) Git() (*git.Repository, error) {
-	r.once.Do(func() {
-		r.repo, r.err = git.PlainOpenWithOptions(r.Top, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
-		if r.err != nil {
-			r.err = fmt.Errorf("open repository %s: %w", r.Top, r.err)
-		}
-	})
-	return r.repo, r.err
-}
-
-// ResolveCommit resolves a revision (HEAD, a branch, a tag, a hash,
-// HEAD~2 …) to a commit hash. It asks git itself when go-git cannot parse
-// the revision.
-func (r *Repo) ResolveCommit(ctx context.Context, rev string) (plumbing.Hash, error) {
-	repo, err := r.Git()
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	if h, err := repo.ResolveRevision(plumbing.Revision(rev)); err == nil {
-		if _, err := repo.CommitObject(*h); err == nil {
-			return *h, nil
-		}
-	}
-	out, err := r.Run(ctx, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
-	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("unknown revision %q", rev)
-	}
-	return plumbing.NewHash(strings.TrimSpace(out)), nil
-}
-
-// Head returns the commit HEAD points at, and false on an unborn branch.
-func (r *Repo) Head() (plumbing.Hash, bool, error) {
-	repo, err := r.Git()
-	if err != nil {
-		return plumbing.ZeroHash, false, err
-	}
-	ref, err := repo.Head()
-	if errors.Is(err, plumbing.ErrReferenceNotFound) {
-		return plumbing.ZeroHash, false, nil
-	}
-	if err != nil {
-		return plumbing.ZeroHash, false, fmt.Errorf("read HEAD: %w", err)
-	}
-	return ref.Hash(), true, nil
-}
+// cmd describes a git command run in the working tree.
+func (r *Repo) cmd() Cmd { return Cmd{Dir: r.Top} }
 
 // Run runs git in the top directory with the inherited environment
 // (GIT_DIR, GIT_INDEX_FILE …) plus GIT_OPTIONAL_LOCKS=0, and returns stdout.
+// A failure is an *Error.
 func (r *Repo) Run(ctx context.Context, args ...string) (string, error) {
-	trace.Printf("run git %s", strings.Join(args, " "))
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = r.Top
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return stdout.String(), fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
-	}
-	return stdout.String(), nil
+	out, err := r.cmd().Run(ctx, args...)
+	return string(out), err
 }
 
 // ConfigAll returns every value of a git config key, with git's own rules
@@ -168,11 +205,105 @@ func (r *Repo) Run(ctx context.Context, args ...string) (string, error) {
 func (r *Repo) ConfigAll(ctx context.Context, key string) ([]string, error) {
 	out, err := r.Run(ctx, "config", "--get-all", key)
 	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(errors.Unwrap(err), &ee) || strings.Contains(err.Error(), "exit status 1") || out == "" {
+		if ExitCode(err) == 1 { // the key is not set
 			return nil, nil
 		}
 		return nil, err
 	}
 	return strings.Split(strings.TrimRight(out, "\n"), "\n"), nil
+}
+
+// ResolveCommit resolves a revision to the commit it names, exactly as
+// git does (`git rev-parse --verify --end-of-options REV^{commit}`): every
+// syntax git accepts works (HEAD@{1}, @{u}, :/message, annotated tags), and
+// what git refuses (an ambiguous short name, a tree or blob, an empty or
+// missing revision) is an error naming the revision. Answers are cached
+// for the run.
+func (r *Repo) ResolveCommit(ctx context.Context, rev string) (OID, error) {
+	r.revMu.Lock()
+	defer r.revMu.Unlock()
+	if res, ok := r.revs[rev]; ok {
+		return res.oid, res.err
+	}
+	oid, err := r.resolve(ctx, rev)
+	if r.revs == nil {
+		r.revs = map[string]revResult{}
+	}
+	r.revs[rev] = revResult{oid, err}
+	return oid, err
+}
+
+func (r *Repo) resolve(ctx context.Context, rev string) (OID, error) {
+	if rev == "" {
+		return "", errors.New("empty revision")
+	}
+	// a full object name of a commit names that commit, for git too: no
+	// process to start
+	if objs, err := r.objects(); err == nil && objs.store != nil && len(rev) == 40 && isHex(rev) {
+		if _, err := objs.store.EncodedObject(plumbing.CommitObject, plumbing.NewHash(rev)); err == nil {
+			return OID(strings.ToLower(rev)), nil
+		}
+	}
+	out, err := r.Run(ctx, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
+	if err != nil {
+		var ge *Error
+		if errors.As(err, &ge) && ge.ExitCode > 0 {
+			return "", revisionError(rev, ge.Stderr)
+		}
+		return "", fmt.Errorf("revision %q: %w", rev, err)
+	}
+	oid := OID(strings.TrimSpace(out))
+	trace.Printf("revision %q is %s", rev, oid)
+	return oid, nil
+}
+
+// Head returns the commit HEAD points at, and false on an unborn branch.
+func (r *Repo) Head() (OID, bool, error) {
+	objs, err := r.objects()
+	if err == nil && objs.refs != nil {
+		ref, err := storer.ResolveReference(objs.refs, plumbing.HEAD)
+		switch {
+		case err == nil:
+			return OID(ref.Hash().String()), true, nil
+		case errors.Is(err, plumbing.ErrReferenceNotFound):
+			return "", false, nil
+		}
+		// fall through to git, which knows every ref layout
+	}
+	out, err := r.Run(context.Background(), "rev-parse", "--verify", "--quiet", "--end-of-options", "HEAD^{commit}")
+	if err != nil {
+		if ExitCode(err) == 1 {
+			return "", false, nil // unborn branch
+		}
+		return "", false, fmt.Errorf("read HEAD: %w", err)
+	}
+	return OID(strings.TrimSpace(out)), true, nil
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// revisionError turns what git rev-parse --verify said about a revision
+// it refused into an error naming the revision.
+func revisionError(rev, stderr string) error {
+	var why []string
+	for _, l := range strings.Split(stderr, "\n") {
+		l = strings.TrimSpace(l)
+		if msg, ok := strings.CutPrefix(l, "error: "); ok {
+			why = append(why, msg)
+		} else if msg, ok := strings.CutPrefix(l, "fatal: "); ok && msg != "Needed a single revision" {
+			why = append(why, msg)
+		}
+	}
+	if len(why) == 0 {
+		return fmt.Errorf("unknown revision %q (not a commit in this repository)", rev)
+	}
+	return fmt.Errorf("revision %q refused by git: %s", rev, strings.Join(why, "; "))
 }

@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/git-memcite/git-memcite/internal/source"
@@ -17,7 +16,7 @@ import (
 // entry is a path in a tree or index.
 type entry struct {
 	path string
-	hash plumbing.Hash
+	oid  string // full hexadecimal object name
 	mode filemode.FileMode
 }
 

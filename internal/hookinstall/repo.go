@@ -23,14 +23,14 @@
 package hookinstall
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
 )
 
 // ErrBare is returned for a repository without a working tree.
@@ -104,17 +104,7 @@ func Locate(ctx context.Context, dir string) (Repo, error) {
 
 // git runs a git command in dir and returns its stdout.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			return "", fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
-		}
-		return "", fmt.Errorf("git %s: %s: %w", strings.Join(args, " "), msg, err)
-	}
-	return stdout.String(), nil
+	return gitrepo.Git(ctx, dir, append([]string{"-C", dir}, args...)...)
 }
 
 func lines(s string) []string {

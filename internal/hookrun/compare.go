@@ -6,8 +6,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/source"
@@ -295,7 +293,7 @@ func commitSource(ctx context.Context, repo *gitrepo.Repo, rev string) (source.S
 // commitFiles reads just paths from a commit when they are all regular
 // files there, else the whole tree (symlinks, directories and missing
 // files need it for exact answers).
-func commitFiles(ctx context.Context, repo *gitrepo.Repo, h plumbing.Hash, paths []string) (source.Source, error) {
+func commitFiles(ctx context.Context, repo *gitrepo.Repo, h gitrepo.OID, paths []string) (source.Source, error) {
 	src, ok, err := repo.CommitFiles(ctx, h, paths)
 	if err != nil || ok {
 		return src, err

@@ -6,11 +6,10 @@ package hookrun
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
+
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
 )
 
 // Invocation is one hook run: the hook's name and the arguments git passed.
@@ -104,9 +103,8 @@ type Config struct {
 // ReadConfig reads memcite.* with one 'git config' run in dir, so that
 // 'git -c', includes and worktree config all apply.
 func ReadConfig(ctx context.Context, dir string) (Config, error) {
-	out, err := Git(ctx, dir, "config", "-z", "--get-regexp", `^memcite\.`)
-	var ee *exec.ExitError
-	if errors.As(err, &ee) && ee.ExitCode() == 1 {
+	out, err := gitrepo.Git(ctx, dir, "config", "-z", "--get-regexp", `^memcite\.`)
+	if gitrepo.ExitCode(err) == 1 {
 		return ConfigFrom(nil), nil // no memcite.* key
 	}
 	if err != nil {
@@ -163,24 +161,4 @@ func ConfigFrom(vals map[string][]string) Config {
 		}
 	}
 	return cfg
-}
-
-// Git runs a read-only git command in dir with GIT_OPTIONAL_LOCKS=0, so it
-// never refreshes an index that 'git commit' holds locked, and returns its
-// stdout. The inherited GIT_DIR and GIT_INDEX_FILE stay in effect: they
-// describe the commit in progress.
-func Git(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "MEMCITE=0")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		if msg := strings.TrimSpace(stderr.String()); msg != "" {
-			return string(out), fmt.Errorf("git %s: %s: %w", strings.Join(args, " "), msg, err)
-		}
-		return string(out), fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
-	}
-	return string(out), nil
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
 )
 
 // Range is the change a post-merge or post-rewrite hook reports on: the
@@ -64,7 +66,7 @@ func PostRange(ctx context.Context, dir string, in Invocation, stdin []byte) (r 
 }
 
 func revParse(ctx context.Context, dir, rev string) (string, error) {
-	out, err := Git(ctx, dir, "rev-parse", "--verify", "-q", rev+"^{commit}")
+	out, err := gitrepo.Git(ctx, dir, "rev-parse", "--verify", "-q", rev+"^{commit}")
 	return strings.TrimSpace(out), err
 }
 

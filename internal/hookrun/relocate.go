@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
-	"github.com/git-memcite/git-memcite/internal/githistory"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/source"
@@ -47,7 +47,7 @@ func Relocation(ctx context.Context, top, before, after string, view source.Sour
 	if len(stale) == 0 && drift == nil {
 		return nil, nil, nil
 	}
-	hist, err := githistory.Open(top)
+	hist, err := gitrepo.OpenHistory(top)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -166,7 +166,7 @@ func HasDriftable(rep *verify.Report) bool {
 // StagedPaths lists the paths the commit being made changes against HEAD
 // (git diff --cached, which honours GIT_INDEX_FILE).
 func StagedPaths(ctx context.Context, dir string) (map[string]bool, error) {
-	out, err := Git(ctx, dir, "diff", "--cached", "--name-only", "--no-renames", "-z", "HEAD", "--")
+	out, err := gitrepo.Git(ctx, dir, "diff", "--cached", "--name-only", "--no-renames", "-z", "HEAD", "--")
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +184,7 @@ func StagedPaths(ctx context.Context, dir string) (map[string]bool, error) {
 // snippet, in a memory file identical at base, citing a file that differs
 // between base and target (staged: between base and the commit being
 // made), whose cited lines are not all braces and blank lines.
-func driftCandidates(hist *githistory.Repo, base, target gitblame.Hash, staged map[string]bool, rep *verify.Report) ([]relocate.Item, error) {
+func driftCandidates(hist *gitrepo.History, base, target gitblame.Hash, staged map[string]bool, rep *verify.Report) ([]relocate.Item, error) {
 	bc, err := hist.Commit(base)
 	if err != nil {
 		return nil, err
@@ -253,7 +253,7 @@ func driftCandidates(hist *githistory.Repo, base, target gitblame.Hash, staged m
 // baseLines reads files of one tree split into lines, each blob once:
 // the citations of a memory store often share their files.
 type baseLines struct {
-	hist  *githistory.Repo
+	hist  *gitrepo.History
 	tree  gitblame.Hash
 	blobs map[gitblame.Hash][][]byte
 }

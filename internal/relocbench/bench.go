@@ -36,7 +36,7 @@ import (
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
-	"github.com/git-memcite/git-memcite/internal/githistory"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
 )
 
 // Methods are the scored methods, in report order.
@@ -151,7 +151,7 @@ func runScenario(ctx context.Context, cfg Config, rep *Report, sc *scenario, dir
 	if err != nil {
 		return err
 	}
-	repo, err := githistory.Open(dir)
+	repo, err := gitrepo.OpenHistory(dir)
 	if err != nil {
 		return err
 	}
@@ -261,7 +261,7 @@ func score(tl *Tally, t truth, p prediction) {
 
 // headView reads files at the target commit for the baselines.
 type headView struct {
-	repo  *githistory.Repo
+	repo  *gitrepo.History
 	head  gitblame.Hash
 	cache map[string][]string
 }

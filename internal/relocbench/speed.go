@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
-	"github.com/git-memcite/git-memcite/internal/githistory"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
 )
 
 // SpeedRepo is a generated repository for the speed benchmark.
@@ -151,7 +151,7 @@ func BuildSpeedRepo(goroot, dir string, nFiles, nCommits, hotEvery, citedFiles, 
 // anchor to the head; it returns the results and the elapsed time.
 func (sr *SpeedRepo) TrackAll(ctx context.Context) ([]gitblame.Result, time.Duration, error) {
 	start := time.Now()
-	repo, err := githistory.Open(sr.Dir)
+	repo, err := gitrepo.OpenHistory(sr.Dir)
 	if err != nil {
 		return nil, 0, err
 	}

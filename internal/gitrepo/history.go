@@ -1,10 +1,4 @@
-// Package githistory implements gitblame.History over a git repository
-// with go-git. It is the only package of the relocation code that imports
-// go-git. It reads objects directly (no go-git Log or Blame, which do not
-// finish on long histories) and caches commits, trees and path lookups, so
-// that following a path through thousands of commits decodes each changed
-// tree once.
-package githistory
+package gitrepo
 
 import (
 	"context"
@@ -13,14 +7,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/go-git/go-billy/v5"
-	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
-	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 )
@@ -28,17 +18,25 @@ import (
 // maxTrees bounds the decoded-tree cache; it is cleared when full.
 const maxTrees = 50000
 
-// Repo reads history from a git repository. It is not safe for concurrent
-// use.
-type Repo struct {
-	repo    *git.Repository
+// ErrNoHistory is returned by History for repositories whose history
+// git-memcite cannot follow yet (the SHA-256 object format).
+var ErrNoHistory = errors.New("following lines through history needs a SHA-1 repository")
+
+// History implements gitblame.History. It reads objects directly (no
+// go-git Log or Blame, which do not finish on long histories) and caches
+// commits, trees and path lookups, so that following a path through
+// thousands of commits decodes each changed tree once. Blobs come through
+// the repository's git cat-file process (git's own object reader is several
+// times faster on long delta chains), go-git's storage after any failure
+// of it. It is not safe for concurrent use.
+type History struct {
+	repo    *Repo
 	store   storer.EncodedObjectStorer
 	commits map[plumbing.Hash]*gitblame.Commit
 	trees   map[plumbing.Hash]*object.Tree
 	entries map[entryKey]entryVal
 	closer  interface{ Close() error }
-	gitDir  string   // for the cat-file accelerator; empty when unknown
-	cat     *catFile // started on first Blob; nil when off
+	cat     *catFile // nil: go-git only
 	catOff  bool
 }
 
@@ -52,60 +50,49 @@ type entryVal struct {
 	ok bool
 }
 
-var _ gitblame.History = (*Repo)(nil)
+var _ gitblame.History = (*History)(nil)
 
-// Open opens the repository containing dir (it looks for .git upwards,
-// and follows .git files of linked worktrees). Pack files stay open until
-// Close.
-func Open(dir string) (*Repo, error) {
-	r, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+// OpenHistory opens the history of the repository containing dir.
+func OpenHistory(dir string) (*History, error) {
+	r, err := Discover(dir)
 	if err != nil {
-		return nil, fmt.Errorf("githistory: open %s: %w", dir, err)
+		return nil, err
 	}
-	// Reopen the object storage keeping pack file descriptors: go-git
-	// otherwise reopens the pack for every object read.
-	if fs, ok := r.Storer.(*filesystem.Storage); ok {
-		st := filesystem.NewStorageWithOptions(fs.Filesystem(), cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
-		wt, err := r.Worktree()
-		var wfs billy.Filesystem
-		if err == nil {
-			wfs = wt.Filesystem
-		}
-		if r2, err := git.Open(st, wfs); err == nil {
-			rp := New(r2)
-			rp.closer = st
-			if osfs, ok := fs.Filesystem().(interface{ Root() string }); ok {
-				rp.gitDir = osfs.Root()
-			}
-			return rp, nil
-		}
-	}
-	return New(r), nil
+	return r.History()
 }
 
-// Close releases the pack files held open by Open and stops the git
-// cat-file process, if one was started.
-func (r *Repo) Close() error {
-	var err error
-	if r.cat != nil {
-		r.cat.close()
-		r.cat = nil
+// History opens the repository's history. Pack files stay open until
+// Close.
+func (r *Repo) History() (*History, error) {
+	objs, err := r.objects()
+	if err != nil {
+		return nil, err
 	}
-	if r.closer != nil {
-		err = r.closer.Close()
+	if objs.store == nil {
+		return nil, fmt.Errorf("%w (this one uses %s)", ErrNoHistory, r.ObjectFormat)
 	}
-	return err
-}
-
-// New wraps an open go-git repository (for example an in-memory one).
-func New(r *git.Repository) *Repo {
-	return &Repo{
+	st := openStorage(r.GitDir, r.CommonDir, true)
+	h := &History{
 		repo:    r,
-		store:   r.Storer,
+		store:   &fallbackStorer{Storage: st, cat: objs.cat},
 		commits: map[plumbing.Hash]*gitblame.Commit{},
 		trees:   map[plumbing.Hash]*object.Tree{},
 		entries: map[entryKey]entryVal{},
+		closer:  st,
+		cat:     objs.cat,
 	}
+	return h, nil
+}
+
+// Repo returns the repository h reads.
+func (r *History) Repo() *Repo { return r.repo }
+
+// Close releases the pack files held open.
+func (r *History) Close() error {
+	if r.closer != nil {
+		return r.closer.Close()
+	}
+	return nil
 }
 
 func notFound(err error) error {
@@ -115,24 +102,29 @@ func notFound(err error) error {
 	return err
 }
 
-// Resolve returns the commit a revision names, as git rev-parse does.
-func (r *Repo) Resolve(rev string) (gitblame.Hash, error) {
-	h, err := r.repo.ResolveRevision(plumbing.Revision(rev))
+// Resolve returns the commit a revision names, exactly as git rev-parse
+// does (Repo.ResolveCommit).
+func (r *History) Resolve(rev string) (gitblame.Hash, error) {
+	oid, err := r.repo.ResolveCommit(context.Background(), rev)
 	if err != nil {
-		return gitblame.ZeroHash, fmt.Errorf("githistory: resolve %q: %w", rev, notFound(err))
+		return gitblame.ZeroHash, fmt.Errorf("%w: %v", gitblame.ErrNotFound, err)
 	}
-	return gitblame.Hash(*h), nil
+	h, ok := oid.Hash()
+	if !ok {
+		return gitblame.ZeroHash, fmt.Errorf("revision %q: %w", rev, ErrNoHistory)
+	}
+	return h, nil
 }
 
 // Commit reads a commit object.
-func (r *Repo) Commit(h gitblame.Hash) (*gitblame.Commit, error) {
+func (r *History) Commit(h gitblame.Hash) (*gitblame.Commit, error) {
 	ph := plumbing.Hash(h)
 	if c, ok := r.commits[ph]; ok {
 		return c, nil
 	}
 	c, err := object.GetCommit(r.store, ph)
 	if err != nil {
-		return nil, fmt.Errorf("githistory: commit %s: %w", h.Short(), notFound(err))
+		return nil, fmt.Errorf("history: commit %s: %w", h.Short(), notFound(err))
 	}
 	gc := &gitblame.Commit{
 		Hash:        h,
@@ -150,13 +142,13 @@ func (r *Repo) Commit(h gitblame.Hash) (*gitblame.Commit, error) {
 	return gc, nil
 }
 
-func (r *Repo) tree(h plumbing.Hash) (*object.Tree, error) {
+func (r *History) tree(h plumbing.Hash) (*object.Tree, error) {
 	if t, ok := r.trees[h]; ok {
 		return t, nil
 	}
 	t, err := object.GetTree(r.store, h)
 	if err != nil {
-		return nil, fmt.Errorf("githistory: tree %s: %w", h.String()[:7], notFound(err))
+		return nil, fmt.Errorf("history: tree %s: %w", h.String()[:7], notFound(err))
 	}
 	if len(r.trees) >= maxTrees {
 		clear(r.trees)
@@ -167,12 +159,12 @@ func (r *Repo) tree(h plumbing.Hash) (*object.Tree, error) {
 
 // Entry returns the blob of the regular file at path in tree. Symbolic
 // links and submodules are not regular files.
-func (r *Repo) Entry(tree gitblame.Hash, path string) (gitblame.Hash, bool, error) {
+func (r *History) Entry(tree gitblame.Hash, path string) (gitblame.Hash, bool, error) {
 	v, err := r.entry(plumbing.Hash(tree), path)
 	return gitblame.Hash(v.h), v.ok, err
 }
 
-func (r *Repo) entry(tree plumbing.Hash, path string) (entryVal, error) {
+func (r *History) entry(tree plumbing.Hash, path string) (entryVal, error) {
 	k := entryKey{tree, path}
 	if v, ok := r.entries[k]; ok {
 		return v, nil
@@ -201,47 +193,37 @@ func (r *Repo) entry(tree plumbing.Hash, path string) (entryVal, error) {
 	return v, nil
 }
 
-// Blob returns the content of a blob. When the repository was opened
-// with Open and a git binary is available, blobs are read through one
-// `git cat-file --batch` process (much faster on long delta chains);
-// otherwise, or after any failure of that process, through go-git.
-func (r *Repo) Blob(h gitblame.Hash) ([]byte, error) {
-	if r.cat == nil && !r.catOff && r.gitDir != "" {
-		c, err := startCatFile(r.gitDir)
-		if err != nil {
-			r.catOff = true
-		} else {
-			r.cat = c
-		}
-	}
-	if r.cat != nil {
-		if b, err := r.cat.blob(h); err == nil {
+// Blob returns the content of a blob: through the repository's git
+// cat-file process, or go-git after any failure of that process.
+func (r *History) Blob(h gitblame.Hash) ([]byte, error) {
+	if r.cat != nil && !r.catOff {
+		typ, b, err := r.cat.object(h.String())
+		if err == nil && typ == "blob" {
 			return b, nil
 		}
-		r.cat.close() // the protocol is out of step: stop using it
-		r.cat, r.catOff = nil, true
+		r.catOff = true // the protocol is out of step, or no git: stop using it
 	}
 	return r.goGitBlob(h)
 }
 
-func (r *Repo) goGitBlob(h gitblame.Hash) ([]byte, error) {
+func (r *History) goGitBlob(h gitblame.Hash) ([]byte, error) {
 	b, err := object.GetBlob(r.store, plumbing.Hash(h))
 	if err != nil {
-		return nil, fmt.Errorf("githistory: blob %s: %w", h.Short(), notFound(err))
+		return nil, fmt.Errorf("history: blob %s: %w", h.Short(), notFound(err))
 	}
 	rd, err := b.Reader()
 	if err != nil {
-		return nil, fmt.Errorf("githistory: blob %s: %w", h.Short(), err)
+		return nil, fmt.Errorf("history: blob %s: %w", h.Short(), err)
 	}
 	defer rd.Close()
 	buf, err := io.ReadAll(rd)
 	if err != nil {
-		return nil, fmt.Errorf("githistory: reading blob %s: %w", h.Short(), err)
+		return nil, fmt.Errorf("history: reading blob %s: %w", h.Short(), err)
 	}
 	return buf, nil
 }
 
-func (r *Repo) commitTree(h gitblame.Hash) (*object.Tree, error) {
+func (r *History) commitTree(h gitblame.Hash) (*object.Tree, error) {
 	if h.IsZero() {
 		return &object.Tree{}, nil
 	}
@@ -256,7 +238,7 @@ func (r *Repo) commitTree(h gitblame.Hash) (*object.Tree, error) {
 // be zero for the empty tree). With renames it pairs deletions and
 // additions at git diff -M's default 50% similarity; go-git's own default
 // is 60%, and plain DiffTree detects none.
-func (r *Repo) Changes(from, to gitblame.Hash, renames bool) ([]gitblame.Change, error) {
+func (r *History) Changes(from, to gitblame.Hash, renames bool) ([]gitblame.Change, error) {
 	a, err := r.commitTree(from)
 	if err != nil {
 		return nil, err
@@ -271,7 +253,7 @@ func (r *Repo) Changes(from, to gitblame.Hash, renames bool) ([]gitblame.Change,
 	}
 	chs, err := object.DiffTreeWithOptions(context.Background(), a, b, opts)
 	if err != nil {
-		return nil, fmt.Errorf("githistory: diff %s..%s: %w", from.Short(), to.Short(), err)
+		return nil, fmt.Errorf("history: diff %s..%s: %w", from.Short(), to.Short(), err)
 	}
 	out := make([]gitblame.Change, 0, len(chs))
 	for _, c := range chs {
@@ -296,7 +278,7 @@ func regular(m filemode.FileMode) bool {
 
 // Files lists the regular files of a tree with their blobs, like git
 // ls-tree -r.
-func (r *Repo) Files(tree gitblame.Hash) (map[string]gitblame.Hash, error) {
+func (r *History) Files(tree gitblame.Hash) (map[string]gitblame.Hash, error) {
 	t, err := r.tree(plumbing.Hash(tree))
 	if err != nil {
 		return nil, err
@@ -310,7 +292,7 @@ func (r *Repo) Files(tree gitblame.Hash) (map[string]gitblame.Hash, error) {
 			if errors.Is(err, io.EOF) {
 				return out, nil
 			}
-			return nil, fmt.Errorf("githistory: listing tree %s: %w", tree.Short(), err)
+			return nil, fmt.Errorf("history: listing tree %s: %w", tree.Short(), err)
 		}
 		if regular(e.Mode) {
 			out[name] = gitblame.Hash(e.Hash)

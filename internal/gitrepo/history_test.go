@@ -1,4 +1,4 @@
-package githistory_test
+package gitrepo_test
 
 import (
 	"errors"
@@ -10,13 +10,13 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/gitfixture"
-	"github.com/git-memcite/git-memcite/internal/githistory"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
 )
 
 // build makes a repository with two commits: the second renames a.txt to
 // b.txt while rewriting 45% of its lines (git -M50 still pairs them),
 // and deletes d/e.txt.
-func build(t *testing.T) (string, *githistory.Repo) {
+func build(t *testing.T) (string, *gitrepo.History) {
 	t.Helper()
 	dir := t.TempDir()
 	n := 0
@@ -65,7 +65,7 @@ func build(t *testing.T) (string, *githistory.Repo) {
 	n++
 	git("add", "-A")
 	git("commit", "-q", "-m", "second")
-	r, err := githistory.Open(dir)
+	r, err := gitrepo.OpenHistory(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

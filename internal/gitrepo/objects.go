@@ -1,0 +1,230 @@
+package gitrepo
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+
+	"github.com/git-memcite/git-memcite/internal/trace"
+)
+
+// ErrObjectUnavailable is returned for an object that a partial clone does
+// not have and that git could not fetch.
+var ErrObjectUnavailable = errors.New("object not available in this partial clone")
+
+// objects is the object database of a repository: go-git's storage where
+// it can read the repository, the git binary for the rest.
+type objects struct {
+	store storer.EncodedObjectStorer // nil with the GitBinary backend
+	refs  storer.ReferenceStorer     // nil where go-git cannot read refs
+	cat   *catFile
+}
+
+// Backend returns how objects are read, and why.
+func (r *Repo) Backend() (Backend, string) {
+	if _, err := r.objects(); err != nil {
+		return GitBinary, err.Error()
+	}
+	return r.backend, r.why
+}
+
+// objects opens the object database once. Opening the storage directly,
+// not through go-git's repository type, tolerates the extensions that
+// concern only git's own commands (worktreeConfig, partialClone,
+// preciousObjects, noop), which go-git's repository opener refuses.
+func (r *Repo) objects() (*objects, error) {
+	r.once.Do(func() {
+		cat := &catFile{cmd: Cmd{Dir: r.Top}, gitDir: r.GitDir}
+		o := &objects{cat: cat}
+		r.objs = o
+		if r.ObjectFormat != "" && r.ObjectFormat != "sha1" {
+			r.backend, r.why = GitBinary, "object format "+r.ObjectFormat+" (read in-process for sha1 only)"
+			trace.Printf("objects: git binary: %s", r.why)
+			return
+		}
+		o.store = &fallbackStorer{Storage: openStorage(r.GitDir, r.CommonDir, false), cat: cat}
+		if r.RefFormat == "" || r.RefFormat == "files" {
+			o.refs = o.store.(*fallbackStorer).Storage
+		}
+		r.backend, r.why = GoGit, "object format sha1"
+		trace.Printf("objects: go-git storage of %s, git cat-file for objects it does not find", r.CommonDir)
+	})
+	return r.objs, r.err
+}
+
+// openStorage opens go-git's storage of a git dir (with its common dir for
+// linked worktrees). Alternates with absolute paths (git clone --shared,
+// --reference) are read in-process; relative and chained ones through the
+// fallback.
+func openStorage(gitDir, commonDir string, keep bool) *filesystem.Storage {
+	fs := osfs.New(gitDir)
+	if filepath.Clean(commonDir) != filepath.Clean(gitDir) {
+		fs = dotgit.NewRepositoryFilesystem(osfs.New(gitDir), osfs.New(commonDir))
+	}
+	return filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{
+		KeepDescriptors: keep,
+		AlternatesFS:    osfs.New(string(filepath.Separator)),
+	})
+}
+
+// fallbackStorer is go-git's storage with git cat-file behind it for
+// objects the storage does not find.
+type fallbackStorer struct {
+	*filesystem.Storage
+	cat *catFile
+}
+
+// EncodedObject implements storer.EncodedObjectStorer.
+func (s *fallbackStorer) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
+	o, err := s.Storage.EncodedObject(t, h)
+	if err == nil || !errors.Is(err, plumbing.ErrObjectNotFound) {
+		return o, err
+	}
+	typ, data, err := s.cat.object(h.String())
+	if err != nil {
+		return nil, err
+	}
+	ot, err := plumbing.ParseObjectType(typ)
+	if err != nil {
+		return nil, fmt.Errorf("object %s: %w", h, err)
+	}
+	if t != plumbing.AnyObject && ot != t {
+		return nil, plumbing.ErrObjectNotFound
+	}
+	mo := &plumbing.MemoryObject{}
+	mo.SetType(ot)
+	if _, err := mo.Write(data); err != nil {
+		return nil, err
+	}
+	return mo, nil
+}
+
+// readBlob returns the content of a blob.
+func (o *objects) readBlob(oid string) ([]byte, error) {
+	if o.store != nil {
+		obj, err := o.store.EncodedObject(plumbing.BlobObject, plumbing.NewHash(oid))
+		if err != nil {
+			return nil, fmt.Errorf("read blob %s: %w", oid, err)
+		}
+		rc, err := obj.Reader()
+		if err != nil {
+			return nil, fmt.Errorf("read blob %s: %w", oid, err)
+		}
+		defer rc.Close()
+		return io.ReadAll(rc)
+	}
+	typ, data, err := o.cat.object(oid)
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", oid, err)
+	}
+	if typ != "blob" {
+		return nil, fmt.Errorf("read blob %s: a %s, not a blob", oid, typ)
+	}
+	return data, nil
+}
+
+// catFile reads objects through one long-running `git cat-file --batch`
+// process, started on first use. It is safe for concurrent use. Any
+// failure of the process stops it; the next read starts a new one.
+type catFile struct {
+	cmd    Cmd
+	gitDir string
+
+	mu   sync.Mutex
+	proc *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Reader
+}
+
+// object returns the type and content of an object. git fetches an object
+// that a partial clone lacks from its promisor remote; when that fails the
+// error is ErrObjectUnavailable (in a partial clone) or
+// plumbing.ErrObjectNotFound.
+func (c *catFile) object(oid string) (string, []byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.proc == nil {
+		proc, in, out, err := c.cmd.start("--git-dir", c.gitDir, "cat-file", "--batch")
+		if err != nil {
+			return "", nil, err
+		}
+		c.proc, c.in, c.out = proc, in, bufio.NewReaderSize(out, 1<<16)
+	}
+	typ, data, err := c.read(oid)
+	if err != nil && !errors.Is(err, plumbing.ErrObjectNotFound) {
+		c.stop() // out of step: start afresh next time
+	}
+	if errors.Is(err, plumbing.ErrObjectNotFound) && c.partial() {
+		return "", nil, fmt.Errorf("object %s: %w", oid, ErrObjectUnavailable)
+	}
+	return typ, data, err
+}
+
+func (c *catFile) read(oid string) (string, []byte, error) {
+	if _, err := io.WriteString(c.in, oid+"\n"); err != nil {
+		return "", nil, fmt.Errorf("git cat-file: %w", err)
+	}
+	header, err := c.out.ReadString('\n')
+	if err != nil {
+		return "", nil, fmt.Errorf("git cat-file: %w", err)
+	}
+	f := strings.Fields(header)
+	if len(f) == 2 && f[1] == "missing" {
+		return "", nil, plumbing.ErrObjectNotFound
+	}
+	if len(f) != 3 {
+		return "", nil, fmt.Errorf("git cat-file: unexpected header %q", strings.TrimSpace(header))
+	}
+	n, err := strconv.Atoi(f[2])
+	if err != nil || n < 0 {
+		return "", nil, fmt.Errorf("git cat-file: bad size in %q", strings.TrimSpace(header))
+	}
+	buf := make([]byte, n+1)
+	if _, err := io.ReadFull(c.out, buf); err != nil {
+		return "", nil, fmt.Errorf("git cat-file: %w", err)
+	}
+	if !bytes.HasSuffix(buf, []byte("\n")) {
+		return "", nil, fmt.Errorf("git cat-file: missing terminator")
+	}
+	return f[1], buf[:n], nil
+}
+
+// partial reports whether the repository is a partial clone.
+func (c *catFile) partial() bool {
+	out, err := Cmd{Dir: c.cmd.Dir}.Run(context.Background(), "--git-dir", c.gitDir, "config", "--get-regexp", `^(extensions\.partialclone|remote\..*\.promisor)$`)
+	return err == nil && len(bytes.TrimSpace(out)) > 0
+}
+
+func (c *catFile) stop() {
+	if c.proc == nil {
+		return
+	}
+	c.in.Close()
+	_ = c.proc.Wait()
+	c.proc, c.in, c.out = nil, nil, nil
+}
+
+// Close stops the git processes the repository started.
+func (r *Repo) Close() error {
+	if r.objs != nil {
+		r.objs.cat.mu.Lock()
+		r.objs.cat.stop()
+		r.objs.cat.mu.Unlock()
+	}
+	return nil
+}

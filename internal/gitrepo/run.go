@@ -1,0 +1,108 @@
+package gitrepo
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/git-memcite/git-memcite/internal/trace"
+)
+
+// Error is a git command that failed: its arguments, what it printed on
+// stderr and its exit code (-1 when it did not run or was killed). It
+// wraps the underlying error (*exec.ExitError, exec.ErrNotFound, a context
+// error), so callers test it with errors.As and errors.Is, never by
+// matching the message.
+type Error struct {
+	Args     []string
+	Stderr   string
+	ExitCode int
+	Err      error
+}
+
+func (e *Error) Error() string {
+	msg := strings.TrimSpace(e.Stderr)
+	if msg == "" {
+		msg = e.Err.Error()
+	}
+	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), msg)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// ExitCode returns the exit code of a failed git command in err's chain,
+// or -1 when err is not one.
+func ExitCode(err error) int {
+	var ge *Error
+	if errors.As(err, &ge) {
+		return ge.ExitCode
+	}
+	return -1
+}
+
+// Cmd describes one git invocation.
+type Cmd struct {
+	Dir   string    // working directory ("" for the current one)
+	Env   []string  // added to the inherited environment
+	Stdin io.Reader // nil for none
+}
+
+// Git runs git with args in dir, with the inherited environment (GIT_DIR,
+// GIT_INDEX_FILE … describe the operation in progress when a hook runs)
+// plus GIT_OPTIONAL_LOCKS=0, so that it never refreshes an index that
+// another git command holds locked, and MEMCITE=0, so that hooks git may run
+// do not call back into git-memcite. It returns stdout.
+func Git(ctx context.Context, dir string, args ...string) (string, error) {
+	out, err := Cmd{Dir: dir}.Run(ctx, args...)
+	return string(out), err
+}
+
+// Run runs git with args as c describes and returns its stdout.
+func (c Cmd) Run(ctx context.Context, args ...string) ([]byte, error) {
+	trace.Printf("run git %s", strings.Join(args, " "))
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = c.Dir
+	cmd.Env = append(append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "MEMCITE=0"), c.Env...)
+	cmd.Stdin = c.Stdin
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		ge := &Error{Args: args, Stderr: stderr.String(), ExitCode: -1, Err: err}
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			ge.ExitCode = ee.ExitCode()
+		}
+		return stdout.Bytes(), ge
+	}
+	return stdout.Bytes(), nil
+}
+
+// start starts a long-running git process with pipes to its stdin and
+// stdout (git cat-file --batch).
+func (c Cmd) start(args ...string) (*exec.Cmd, io.WriteCloser, io.ReadCloser, error) {
+	trace.Printf("start git %s", strings.Join(args, " "))
+	path, err := exec.LookPath("git")
+	if err != nil {
+		return nil, nil, nil, &Error{Args: args, ExitCode: -1, Err: err}
+	}
+	cmd := exec.Command(path, args...)
+	cmd.Dir = c.Dir
+	cmd.Env = append(append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "MEMCITE=0"), c.Env...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, nil, nil, &Error{Args: args, ExitCode: -1, Err: err}
+	}
+	return cmd, in, out, nil
+}
