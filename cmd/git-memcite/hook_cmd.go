@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
@@ -40,32 +42,62 @@ type hookCmd struct {
 	Args []string `arg:"" optional:"" passthrough:"" help:"Arguments git passed to the hook."`
 }
 
-func (c *hookCmd) Run(ctx context.Context, g *Globals, env *Env) error {
+func (c *hookCmd) Run(ctx context.Context, g *Globals, env *Env) (err error) {
 	in := hookrun.Resolve(c.Name, c.Args, os.Getenv)
 	if _, skip := hookrun.Skipped(in.Hook, os.Getenv); skip {
 		return nil
 	}
 	pre := in.Hook == "pre-commit" || in.Hook == "pre-merge-commit"
-	err := c.run(ctx, g, env, in)
-	if err == nil || !pre {
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "git-memcite: %s hook: %v (nothing changed)\n", in.Hook, err)
+	defer func() {
+		// a crash of git-memcite itself is a failure of the tool, not a
+		// finding: the same policy as any other failure
+		if r := recover(); r != nil {
+			err = onError(ctx, g, env, in, fmt.Errorf("internal error: %v\n%s", r, debug.Stack()))
 		}
-		return nil // post-* hooks never fail
+	}()
+	err = c.run(ctx, g, env, in)
+	if err == nil {
+		return nil
 	}
 	var ee *exitErr
 	if errors.As(err, &ee) {
-		return err
+		return err // a finding: blocked or reported as configured
 	}
-	if errors.Is(err, gitrepo.ErrUnmerged) {
+	if pre && errors.Is(err, gitrepo.ErrUnmerged) {
 		fmt.Fprintf(env.Stderr, "git-memcite: %v\n", err)
 		return silent(exitStale)
+	}
+	return onError(ctx, g, env, in, err)
+}
+
+// onError applies memcite.onError to a failure of git-memcite itself in a
+// hook (the repository cannot be opened, an object cannot be read, a
+// crash): by default a prominent warning that names the cause and the fix,
+// and git goes on; with memcite.onError=block a pre-commit or
+// pre-merge-commit hook blocks. Post-* hooks never fail.
+func onError(ctx context.Context, g *Globals, env *Env, in hookrun.Invocation, err error) error {
+	pre := in.Hook == "pre-commit" || in.Hook == "pre-merge-commit"
+	block := false
+	if out, cerr := gitrepo.Git(ctx, repoDir(g), "config", "--get", "memcite.onError"); cerr == nil {
+		block = strings.EqualFold(strings.TrimSpace(out), "block")
+	}
+	if !pre {
+		fmt.Fprintf(env.Stderr, "git-memcite: %s hook: %v (nothing changed)\n", in.Hook, err)
+		return nil
 	}
 	bypass := "git commit --no-verify"
 	if in.Hook == "pre-merge-commit" {
 		bypass = "git merge --no-verify"
 	}
-	return &exitErr{code: exitError, err: fmt.Errorf("%s hook: %w\n  bypass once: %s", in.Hook, err, bypass)}
+	if block {
+		return &exitErr{code: exitError, err: fmt.Errorf("%s hook: %w\n  blocked (memcite.onError=block); bypass once: %s", in.Hook, err, bypass)}
+	}
+	fmt.Fprintf(env.Stderr, `git-memcite: WARNING: the %s hook could not check citations; the commit goes on unchecked.
+  cause: %v
+  check: git memcite doctor   (what fails, and how to fix it)
+  to block commits when the check cannot run: git config memcite.onError block
+`, in.Hook, err)
+	return nil
 }
 
 func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invocation) error {

@@ -20,6 +20,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 
+	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/trace"
 )
 
@@ -114,8 +115,18 @@ func (s *fallbackStorer) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (
 	return mo, nil
 }
 
-// readBlob returns the content of a blob.
+// readBlob returns the content of a blob. Any failure wraps
+// source.ErrUnavailable: the blob is named by a tree or the index, so the
+// object database cannot give what git says is there.
 func (o *objects) readBlob(oid string) ([]byte, error) {
+	b, err := o.blob(oid)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", source.ErrUnavailable, err)
+	}
+	return b, nil
+}
+
+func (o *objects) blob(oid string) ([]byte, error) {
 	if o.store != nil {
 		obj, err := o.store.EncodedObject(plumbing.BlobObject, plumbing.NewHash(oid))
 		if err != nil {

@@ -28,6 +28,11 @@ var (
 	ErrIsDir = errors.New("is a directory")
 	// ErrSymlinkLoop: symlinks refer to each other without end.
 	ErrSymlinkLoop = errors.New("too many levels of symbolic links")
+	// ErrUnavailable: the entry exists but its content cannot be had from
+	// the repository (an object missing from the object database, or not
+	// fetched by a partial clone). It says nothing about the citation: a
+	// run that meets it fails instead of calling citations stale.
+	ErrUnavailable = errors.New("content not available from the repository")
 )
 
 // Kind is what a path names.

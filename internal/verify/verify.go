@@ -33,6 +33,7 @@ import (
 	"io/fs"
 	"math"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -352,5 +353,25 @@ func readAll(ctx context.Context, src source.Source, need map[string]*want) (map
 	}
 	close(jobs)
 	wg.Wait()
-	return out, err
+	if err != nil {
+		return out, err
+	}
+	// content the repository cannot give fails the run: it is no finding
+	// about a citation
+	var unavailable []string
+	for p, fd := range out {
+		if errors.Is(fd.readErr, source.ErrUnavailable) || errors.Is(fd.statErr, source.ErrUnavailable) {
+			unavailable = append(unavailable, p)
+		}
+	}
+	if len(unavailable) > 0 {
+		sort.Strings(unavailable)
+		fd := out[unavailable[0]]
+		cause := fd.readErr
+		if cause == nil {
+			cause = fd.statErr
+		}
+		return out, fmt.Errorf("%s: cannot read %s: %w", src.Name(), strings.Join(unavailable, ", "), cause)
+	}
+	return out, nil
 }
