@@ -37,8 +37,8 @@ type Globals struct {
 
 // SourceFlags choose what content citations are checked against.
 type SourceFlags struct {
-	Staged bool   `name:"staged" xor:"source" help:"Check the index (what is being committed; honours GIT_INDEX_FILE). Memory files are read from the index too."`
-	Rev    string `name:"rev" xor:"source" placeholder:"REV" help:"Check a commit (any revision git understands). Memory files are read from it too."`
+	Staged bool     `name:"staged" xor:"source" help:"Check the index (what is being committed; honours GIT_INDEX_FILE). Memory files are read from the index too."`
+	Rev    revision `name:"rev" xor:"source" placeholder:"REV" help:"Check a commit (any revision git understands). Memory files are read from it too."`
 }
 
 // workspace is a resolved repository, content source and memory store.
@@ -103,7 +103,7 @@ func (g *Globals) openSource(ctx context.Context, sf SourceFlags) (*workspace, e
 	case sf.Staged:
 		ws.src, err = repo.Index(ctx)
 	case sf.Rev != "":
-		h, rerr := repo.ResolveCommit(ctx, sf.Rev)
+		h, rerr := repo.ResolveCommit(ctx, string(sf.Rev))
 		if rerr != nil {
 			return nil, rerr
 		}
@@ -163,4 +163,21 @@ func (g *Globals) style(w io.Writer) render.Style {
 	}
 	fi, err := f.Stat()
 	return render.Style{Color: err == nil && fi.Mode()&os.ModeCharDevice != 0}
+}
+
+// revision is a flag that names a git revision. Given, it must not be
+// empty: `--rev ”` is an error, never the working tree or HEAD.
+type revision string
+
+// Decode implements kong.MapperValue.
+func (r *revision) Decode(ctx *kong.DecodeContext) error {
+	var s string
+	if err := ctx.Scan.PopValueInto("revision", &s); err != nil {
+		return err
+	}
+	if s == "" {
+		return errors.New("empty revision: name a commit")
+	}
+	*r = revision(s)
+	return nil
 }

@@ -17,9 +17,9 @@ import (
 )
 
 type healthCmd struct {
-	Format string `name:"format" enum:"markdown,json,html" default:"markdown" help:"Report format: ${enum}."`
-	Output string `name:"output" short:"o" placeholder:"FILE" help:"Write the report to FILE instead of standard output."`
-	Since  string `name:"since" placeholder:"REV" help:"Compare with the store and code at an earlier commit and list what got worse."`
+	Format string   `name:"format" enum:"markdown,json,html" default:"markdown" help:"Report format: ${enum}."`
+	Output string   `name:"output" short:"o" placeholder:"FILE" help:"Write the report to FILE instead of standard output."`
+	Since  revision `name:"since" placeholder:"REV" help:"Compare with the store and code at an earlier commit and list what got worse."`
 }
 
 func (c *healthCmd) Help() string {
@@ -51,7 +51,7 @@ func (c *healthCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		if ws.repo == nil {
 			return errors.New("--since needs a git repository")
 		}
-		h, err := ws.repo.ResolveCommit(ctx, c.Since)
+		h, err := ws.repo.ResolveCommit(ctx, string(c.Since))
 		if err != nil {
 			return err
 		}
@@ -77,7 +77,7 @@ func (c *healthCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		if err != nil {
 			return err
 		}
-		health.Compare(rep, before, c.Since, h.String())
+		health.Compare(rep, before, string(c.Since), h.String())
 		worse = len(rep.Since.Worse) > 0
 	}
 	var buf bytes.Buffer

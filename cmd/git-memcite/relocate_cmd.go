@@ -25,7 +25,7 @@ type relocateCmd struct {
 	AcceptChanged bool     `name:"accept-changed" help:"Also relocate citations whose cited text was edited (review them)."`
 	DryRun        bool     `name:"dry-run" help:"Show the edits --fix would make, write nothing."`
 	JSON          bool     `name:"json" help:"Print one JSON array with an object per citation."`
-	To            string   `name:"to" xor:"target" placeholder:"REV" help:"Relocate to a commit (default: HEAD, then the working tree)."`
+	To            revision `name:"to" xor:"target" placeholder:"REV" help:"Relocate to a commit (default: HEAD, then the working tree)."`
 	Staged        bool     `name:"staged" xor:"target" help:"Relocate to the index (HEAD, then what is staged)."`
 }
 
@@ -63,7 +63,7 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	defer hist.Close()
 	rev := "HEAD"
 	if c.To != "" {
-		rev = c.To
+		rev = string(c.To)
 	}
 	head, err := hist.Resolve(rev)
 	if err != nil {

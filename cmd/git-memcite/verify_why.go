@@ -62,7 +62,7 @@ func explain(ctx context.Context, ws *workspace, sf SourceFlags, rep *verify.Rep
 	defer hist.Close()
 	rev := "HEAD"
 	if sf.Rev != "" {
-		rev = sf.Rev
+		rev = string(sf.Rev)
 	}
 	head, err := hist.Resolve(rev)
 	if err != nil {

@@ -244,7 +244,7 @@ func (r *Repo) resolve(ctx context.Context, rev string) (OID, error) {
 			return OID(strings.ToLower(rev)), nil
 		}
 	}
-	out, err := r.Run(ctx, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
+	out, err := r.Run(ctx, "rev-parse", "--verify", "--end-of-options", peelCommit(rev))
 	if err != nil {
 		var ge *Error
 		if errors.As(err, &ge) && ge.ExitCode > 0 {
@@ -306,4 +306,14 @@ func revisionError(rev, stderr string) error {
 		return fmt.Errorf("unknown revision %q (not a commit in this repository)", rev)
 	}
 	return fmt.Errorf("revision %q refused by git: %s", rev, strings.Join(why, "; "))
+}
+
+// peelCommit asks git for the commit rev names: rev^{commit}, except for
+// the :/message form, whose regular expression runs to the end (it names a
+// commit already).
+func peelCommit(rev string) string {
+	if strings.HasPrefix(rev, ":/") {
+		return rev
+	}
+	return rev + "^{commit}"
 }
