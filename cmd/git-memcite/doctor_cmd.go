@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 
@@ -45,6 +46,7 @@ func (c *doctorCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 				*dst = vals[len(vals)-1]
 			}
 		}
+		f.Backend, f.Probes = probeRepository(ctx, ws.repo)
 		st, err := hookinstall.GetStatus(ctx, ws.top, nil)
 		if err != nil {
 			f.HooksErr = err
@@ -82,4 +84,34 @@ func absIn(dir, p string) string {
 		return p
 	}
 	return filepath.Join(dir, p)
+}
+
+// probeRepository makes the reads of the repository that commands make,
+// so that doctor reports whatever would make one of them fail.
+func probeRepository(ctx context.Context, repo *gitrepo.Repo) (string, []doctor.Probe) {
+	backend, why := repo.Backend()
+	desc := string(backend) + " (" + why + ")"
+	if backend == gitrepo.GoGit {
+		desc = "go-git's storage in-process, git cat-file for objects it does not find (" + why + ")"
+	}
+	var probes []doctor.Probe
+	head, born, err := repo.Head()
+	probes = append(probes, doctor.Probe{What: "resolve HEAD", Err: err, Fix: "git status says what is wrong with HEAD"})
+	_, err = repo.Index(ctx)
+	probes = append(probes, doctor.Probe{What: "read the index (verify --staged, pre-commit)", Err: err,
+		Fix: "git ls-files --stage must work; resolve conflicts first if the index has unmerged paths"})
+	if err == nil && born {
+		_, err = repo.Commit(ctx, head)
+		probes = append(probes, doctor.Probe{What: "read HEAD's tree (verify --rev, hooks)", Err: err,
+			Fix: "git cat-file -p HEAD^{tree} must work (a missing object: git fsck; a partial clone: git fetch)"})
+	}
+	h, err := repo.History()
+	if err == nil {
+		h.Close()
+	}
+	p := doctor.Probe{What: "follow lines through history (relocate, verify --why, hook hints)", Err: err,
+		Fix: "verification works; relocation needs a SHA-1 repository"}
+	p.Limit = errors.Is(err, gitrepo.ErrNoHistory)
+	probes = append(probes, p)
+	return desc, probes
 }

@@ -79,6 +79,8 @@ type Facts struct {
 	SparseIdx  string              // index.sparse
 	Sparse     string              // core.sparseCheckout
 	Shallow    bool                // `git rev-parse --is-shallow-repository`
+	Backend    string              // how objects are read, and why
+	Probes     []Probe             // the repository reads commands make
 	Dirs       []string
 	Store      *store.Store // nil when loading failed
 	StoreErr   error
@@ -90,10 +92,20 @@ var SerenaMemoryTools = []string{"write_memory", "read_memory", "list_memories",
 // minGit is the oldest git the tool is tested with.
 var minGit = [2]int{2, 25}
 
+// Probe is one read of the repository that commands make (resolve HEAD,
+// read the index, read HEAD's tree, open the history), tried by the caller.
+type Probe struct {
+	What  string // what was read, for the message
+	Err   error  // nil: it worked
+	Fix   string // what to do when it failed
+	Limit bool   // a known limit (Warn), not a failure
+}
+
 // Run performs every check.
 func Run(f Facts) *Report {
 	r := &Report{}
 	checkGit(r, f)
+	checkAccess(r, f)
 	checkStore(r, f)
 	checkSerena(r, f)
 	checkHooks(r, f)
@@ -125,6 +137,31 @@ func checkGit(r *Report, f Facts) {
 		return
 	}
 	r.add("git", OK, "git "+v)
+}
+
+// checkAccess reports how objects are read and every read of the
+// repository that failed: a command that would fail must never meet "No
+// problems found".
+func checkAccess(r *Report, f Facts) {
+	if !f.InRepo {
+		return
+	}
+	if f.Backend != "" {
+		r.add("objects", Info, "objects read by "+f.Backend)
+	}
+	for _, p := range f.Probes {
+		switch {
+		case p.Err == nil:
+		case p.Limit:
+			r.add("access", Warn, fmt.Sprintf("%s: %v", p.What, p.Err), p.Fix)
+		default:
+			detail := []string{}
+			if p.Fix != "" {
+				detail = append(detail, p.Fix)
+			}
+			r.add("access", Fail, fmt.Sprintf("cannot %s: %v", p.What, p.Err), detail...)
+		}
+	}
 }
 
 // candidateDirs are where agents commonly keep memories.
