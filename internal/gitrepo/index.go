@@ -80,6 +80,11 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 	if len(unmerged) > 0 {
 		return nil, fmt.Errorf("%w: %s", ErrUnmerged, strings.Join(unmerged, ", "))
 	}
+	if len(stats) > 0 && r.contentConverts(ctx, es) {
+		// the working tree holds converted content (line endings, filters,
+		// encodings): judge git's bytes, the blobs
+		clear(stats)
+	}
 	wt, _ := source.NewWorktree(r.Top)
 	blob := objs.blobReader()
 	read := func(e entry) (io.ReadCloser, error) {
@@ -96,16 +101,19 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 // errNotDecoded: the index was not decoded in-process.
 var errNotDecoded = errors.New("index not decoded")
 
-// cleanWorktreeFile opens the working-tree file when its stat data matches
-// the index entry and it is not racily clean (modified at or after the index
-// was written), so its content is the staged content.
+// cleanWorktreeFile opens the working-tree file when git itself would call
+// the entry clean: its stat data (size, mtime, and where the platform has
+// them ctime, inode and device) matches the index entry, and it is not
+// racily clean (modified at or after the index was written). Then its
+// content is the staged content.
 func cleanWorktreeFile(wt *source.Worktree, ie *index.Entry, indexMtime time.Time) io.ReadCloser {
 	full := filepath.Join(wt.Root(), filepath.FromSlash(ie.Name))
 	fi, err := os.Lstat(full)
 	if err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
-	if fi.Size() != int64(ie.Size) || !fi.ModTime().Equal(ie.ModifiedAt) || !fi.ModTime().Before(indexMtime) {
+	if fi.Size() != int64(ie.Size) || !fi.ModTime().Equal(ie.ModifiedAt) || !fi.ModTime().Before(indexMtime) ||
+		!sameInodeAndCtime(fi, ie) {
 		return nil
 	}
 	rc, err := wt.Open(ie.Name)
@@ -183,4 +191,48 @@ func (r *Repo) lsFiles(ctx context.Context, indexPath string) ([]entry, []string
 		es = append(es, entry{path: string(name), oid: f[1], mode: filemode.FileMode(mode)})
 	}
 	return es, unmerged, nil
+}
+
+// contentConverts reports whether git may convert content between the
+// working tree and its blobs, so that a working-tree file is not the
+// staged bytes even when its stat data matches: core.autocrlf, or any
+// attributes (a .gitattributes file in the index, info/attributes,
+// core.attributesFile or the user's attributes file), which may set
+// text/eol, filter, ident or working-tree-encoding.
+func (r *Repo) contentConverts(ctx context.Context, es []entry) bool {
+	for _, e := range es {
+		if e.path == ".gitattributes" || strings.HasSuffix(e.path, "/.gitattributes") {
+			return true
+		}
+	}
+	if _, err := os.Stat(filepath.Join(r.CommonDir, "info", "attributes")); err == nil {
+		return true
+	}
+	out, err := r.Run(ctx, "config", "--get-regexp", `^core\.(autocrlf|attributesfile)$`)
+	if err != nil {
+		if ExitCode(err) == 1 {
+			out = "" // neither is set
+		} else {
+			return true // cannot tell: be safe
+		}
+	}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		key, val, _ := strings.Cut(l, " ")
+		switch {
+		case key == "core.autocrlf" && !strings.EqualFold(val, "false"):
+			return true
+		case key == "core.attributesfile" && val != "":
+			return true
+		}
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		xdg := os.Getenv("XDG_CONFIG_HOME")
+		if xdg == "" {
+			xdg = filepath.Join(home, ".config")
+		}
+		if _, err := os.Stat(filepath.Join(xdg, "git", "attributes")); err == nil {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var (
+	buildOnce sync.Once
+	builtBin  string
+	buildErr  error
+)
+
+// binary builds git-memcite once per test run and returns the directory
+// that holds it.
+func binary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "memcite-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		generated = append(generated, dir)
+		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "git-memcite"), ".")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = &exec.Error{Name: "go build: " + string(out), Err: err}
+			return
+		}
+		builtBin = dir
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return builtBin
+}
+
+// compatSetup builds the origin repository: src/a.go, a memory citing its
+// line 2 ("two"), then a commit that inserts a line above it, so the
+// citation is stale at HEAD, valid at HEAD~1 and relocatable to line 3.
+const compatSetup = `
+set -e
+git init -q $FORMAT origin
+cd origin
+git config uploadpack.allowFilter true
+mkdir -p src .serena/memories
+printf 'one\ntwo\nthree\n' > src/a.go
+printf 'other\n' > other.txt
+printf -- '---\nid: m\ncitations:\n  - path: src/a.go\n    line: 2\n    snippet: two\n---\nThe second line.\n' > .serena/memories/m.md
+git add -A
+git commit -q -m init
+printf 'inserted\none\ntwo\nthree\n' > src/a.go
+git commit -q -am 'insert a line'
+cd ..
+`
+
+// TestCompatMatrix runs the same commands in every repository layout git
+// supports and expects the answers of a plain clone: verify-all (working
+// tree, --staged, --rev HEAD~1), relocate, verify --why, and with the hooks
+// installed a harmless commit (passes), a fixing commit (passes) and a
+// commit that makes the citation stale (blocked).
+func TestCompatMatrix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds git-memcite and many repositories")
+	}
+	bin := binary(t)
+	if b := os.Getenv("MEMCITE_TEST_BIN"); b != "" {
+		bin = b
+	}
+	gitVersion := gitMinor(t)
+	for _, tc := range []struct {
+		name   string
+		format string // git init option for the origin
+		setup  string // makes the layout in ./L from ./origin; may export GIT_DIR etc. into ./env
+		minGit int    // the git minor version the layout needs (2.x)
+		sha256 bool
+	}{
+		{name: "plain", setup: `git clone -q origin L`},
+		{name: "sparse-checkout", setup: `git clone -q origin L && git -C L sparse-checkout set src .serena`},
+		{name: "sparse-index", setup: `git clone -q origin L && git -C L sparse-checkout init --cone --sparse-index && git -C L sparse-checkout set src .serena`},
+		{name: "worktreeConfig-format0", setup: `git clone -q origin L && git -C L config core.repositoryformatversion 0 && git -C L config extensions.worktreeConfig true`},
+		{name: "worktreeConfig-format1", setup: `git clone -q origin L && git -C L config core.repositoryformatversion 1 && git -C L config extensions.worktreeConfig true`},
+		{name: "sha256", format: "--object-format=sha256", setup: `git clone -q origin L`, sha256: true},
+		{name: "bare+GIT_WORK_TREE", setup: `git clone -q --bare origin L.git && mkdir L && GIT_DIR=$PWD/L.git GIT_WORK_TREE=$PWD/L git read-tree -u --reset HEAD && printf 'GIT_DIR=%s\nGIT_WORK_TREE=%s\n' $PWD/L.git $PWD/L > env`},
+		{name: "core.worktree", setup: `git clone -q origin L && mv L/.git L.git && git --git-dir=L.git config core.worktree $PWD/L && printf 'GIT_DIR=%s\n' $PWD/L.git > env`},
+		{name: "clone-shared", setup: `git clone -q --shared origin L`},
+		{name: "clone-reference", setup: `git clone -q --reference origin origin L`},
+		{name: "alternates-relative", setup: `git clone -q --shared origin L && echo ../../../origin/.git/objects > L/.git/objects/info/alternates`},
+		{name: "partial-clone", setup: `git clone -q --filter=blob:none file://$PWD/origin L`},
+		{name: "separate-git-dir", setup: `git clone -q --separate-git-dir=$PWD/sep.git origin L`},
+		{name: "linked-worktree", setup: `git clone -q origin main && git -C main worktree add -q ../L -b wt`},
+		{name: "split-index", setup: `git clone -q origin L && git -C L config core.splitIndex true && git -C L update-index --split-index`},
+		{name: "index-v4", setup: `git clone -q origin L && git -C L update-index --index-version 4`},
+		{name: "untracked-cache", setup: `git clone -q origin L && git -C L config core.untrackedCache true && git -C L update-index --untracked-cache`},
+		{name: "autocrlf", setup: `git clone -q -c core.autocrlf=true origin L`},
+		{name: "reftable", format: "--ref-format=reftable", setup: `git clone -q origin L`, minGit: 45},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if gitVersion < tc.minGit {
+				t.Skipf("git 2.%d needed for this layout (git 2.%d here)", tc.minGit, gitVersion)
+			}
+			base := t.TempDir()
+			home := filepath.Join(base, "home")
+			if err := os.MkdirAll(home, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			env := append(os.Environ(),
+				"HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+filepath.Join(home, ".gitconfig"),
+				"GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com",
+				"PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "NO_COLOR=1", "FORMAT="+tc.format)
+			if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[init]\n\tdefaultBranch = main\n[protocol \"file\"]\n\tallow = always\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			sh := func(dir, script string) (string, int) {
+				cmd := exec.Command("sh", "-c", script)
+				cmd.Dir, cmd.Env = dir, env
+				var out bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &out, &out
+				err := cmd.Run()
+				code := 0
+				if ee, ok := err.(*exec.ExitError); ok {
+					code = ee.ExitCode()
+				} else if err != nil {
+					t.Fatal(err)
+				}
+				return out.String(), code
+			}
+			if out, code := sh(base, compatSetup+tc.setup); code != 0 {
+				t.Fatalf("setup: exit %d\n%s", code, out)
+			}
+			if b, err := os.ReadFile(filepath.Join(base, "env")); err == nil {
+				env = append(env, strings.Fields(string(b))...)
+			}
+			work := filepath.Join(base, "L")
+			run := func(script string, want int, pattern string) {
+				t.Helper()
+				out, code := sh(work, script)
+				if code != want {
+					t.Errorf("%s: exit %d, want %d\n%s", script, code, want, out)
+					return
+				}
+				if pattern != "" && !regexp.MustCompile(pattern).MatchString(out) {
+					t.Errorf("%s: output does not match %q\n%s", script, pattern, out)
+				}
+			}
+			run("git memcite verify-all", 1, `Expected 'two', got 'one'`)
+			run("git memcite verify-all --staged", 1, `0 valid, 1 stale`)
+			run("git memcite verify-all --rev HEAD~1", 0, `1 valid, 0 stale`)
+			if tc.sha256 {
+				run("git memcite relocate", 2, `needs a SHA-1 repository`)
+				run("git memcite verify m --why", 2, `needs a SHA-1 repository`)
+				run("git memcite doctor", 1, `relocation needs a SHA-1 repository`)
+			} else {
+				run("git memcite relocate", 1, `moved to src/a\.go:3`)
+				run("git memcite verify m --why", 1, `insert a line; now at src/a\.go:3`)
+			}
+			run("git memcite install", 0, "")
+			run("echo more >> other.txt && git commit -q -am 'harmless'", 0, "")
+			if tc.sha256 {
+				run("sed -i 's/line: 2/line: 3/' .serena/memories/m.md && git commit -q -am 'fix by hand'", 0, "")
+			} else {
+				run("git memcite relocate --fix && git commit -q -am 'relocated'", 0, "")
+			}
+			run("git memcite verify-all", 0, `1 valid, 0 stale`)
+			run("sed -i 's/^two/TWO/' src/a.go && git commit -q -am 'break it'", 1, `(?i)stale`)
+			run("git log -1 --format=%s", 0, `relocated|fix by hand`)
+		})
+	}
+}
+
+// gitMinor returns the minor version of git 2.x.
+func gitMinor(t *testing.T) int {
+	out, err := exec.Command("git", "version").Output()
+	if err != nil {
+		t.Skip("no git")
+	}
+	m := regexp.MustCompile(`git version 2\.(\d+)`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("git version %q", out)
+	}
+	n, _ := strconv.Atoi(string(m[1]))
+	return n
+}
