@@ -10,7 +10,6 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/config"
 	"github.com/git-memcite/git-memcite/internal/findings"
-	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/trace"
 )
@@ -74,21 +73,21 @@ func gitConfigMemcite(ctx context.Context, ws *workspace) (map[string][]string, 
 	if ws.gitConfig != nil {
 		return ws.gitConfig, nil // read once per run (the hooks read it first)
 	}
-	out, err := ws.repo.Run(ctx, "config", "--null", "--get-regexp", `^memcite\.`)
+	all, err := ws.repo.Config(ctx)
 	if err != nil {
-		if gitrepo.ExitCode(err) == 1 {
-			return nil, nil // no such keys
-		}
 		return nil, err
 	}
-	vals := map[string][]string{}
-	for _, e := range strings.Split(out, "\x00") {
-		if e == "" {
-			continue
+	var vals map[string][]string
+	for k, v := range all {
+		if strings.HasPrefix(k, "memcite.") {
+			if vals == nil {
+				vals = map[string][]string{}
+			}
+			vals[k] = v
 		}
-		k, v, _ := strings.Cut(e, "\n")
-		k = strings.ToLower(k)
-		vals[k] = append(vals[k], v)
+	}
+	if vals == nil {
+		return nil, nil // no such keys
 	}
 	ws.gitConfig = vals
 	return vals, nil

@@ -86,7 +86,7 @@ func explain(ctx context.Context, ws *workspace, sf SourceFlags, rep *verify.Rep
 	out := render.WhyIndex{}
 	for i := range items {
 		it := &items[i]
-		if !stale[it.Memory][it.Citation.Index] || it.Action == relocate.Skip {
+		if !stale[it.Memory][it.Citation.Index] || it.Action == relocate.Skip || it.Action == relocate.Keep {
 			continue
 		}
 		if out[it.Memory.Path] == nil {

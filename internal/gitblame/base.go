@@ -21,13 +21,16 @@ const (
 	// BaseMemoryFile: the newest first-parent commit that changed the
 	// memory file holding the citation.
 	BaseMemoryFile
+	// BaseWritten: the commit that wrote the citation as it stands into its
+	// memory file (derived by the caller from the memory file's history).
+	BaseWritten
 )
 
-var baseNames = [...]string{"none", "commit field", "verified timestamp", "memory file history"}
+var baseNames = [...]string{"none", "commit field", "verified timestamp", "memory file history", "the commit that wrote it"}
 
 // String describes s for messages.
 func (s BaseSource) String() string {
-	if s < BaseNone || s > BaseMemoryFile {
+	if s < BaseNone || s > BaseWritten {
 		return fmt.Sprintf("BaseSource(%d)", int(s))
 	}
 	return baseNames[s]

@@ -208,22 +208,15 @@ func (r *Repo) contentConverts(ctx context.Context, es []entry) bool {
 	if _, err := os.Stat(filepath.Join(r.CommonDir, "info", "attributes")); err == nil {
 		return true
 	}
-	out, err := r.Run(ctx, "config", "--get-regexp", `^core\.(autocrlf|attributesfile)$`)
+	cfg, err := r.Config(ctx)
 	if err != nil {
-		if ExitCode(err) == 1 {
-			out = "" // neither is set
-		} else {
-			return true // cannot tell: be safe
-		}
+		return true // cannot tell: be safe
 	}
-	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
-		key, val, _ := strings.Cut(l, " ")
-		switch {
-		case key == "core.autocrlf" && !strings.EqualFold(val, "false"):
-			return true
-		case key == "core.attributesfile" && val != "":
-			return true
-		}
+	if v := cfg["core.autocrlf"]; len(v) > 0 && !strings.EqualFold(v[len(v)-1], "false") {
+		return true
+	}
+	if v := cfg["core.attributesfile"]; len(v) > 0 && v[len(v)-1] != "" {
+		return true
 	}
 	if home, err := os.UserHomeDir(); err == nil {
 		xdg := os.Getenv("XDG_CONFIG_HOME")

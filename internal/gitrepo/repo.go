@@ -89,6 +89,10 @@ type Repo struct {
 
 	revMu sync.Mutex
 	revs  map[string]revResult
+
+	cfgOnce sync.Once
+	cfg     map[string][]string
+	cfgErr  error
 }
 
 type revResult struct {
@@ -211,6 +215,31 @@ func (r *Repo) ConfigAll(ctx context.Context, key string) ([]string, error) {
 		return nil, err
 	}
 	return strings.Split(strings.TrimRight(out, "\n"), "\n"), nil
+}
+
+// Config returns git's memcite.* and core.* configuration (git's rules:
+// -c, includes, worktree config), keyed by lower-case name, read with one
+// git process per run.
+func (r *Repo) Config(ctx context.Context) (map[string][]string, error) {
+	r.cfgOnce.Do(func() {
+		r.cfg = map[string][]string{}
+		out, err := r.Run(ctx, "config", "--null", "--get-regexp", `^(memcite|core)\.`)
+		if err != nil {
+			if ExitCode(err) != 1 { // 1: no such keys
+				r.cfgErr = err
+			}
+			return
+		}
+		for _, e := range strings.Split(out, "\x00") {
+			if e == "" {
+				continue
+			}
+			k, v, _ := strings.Cut(e, "\n")
+			k = strings.ToLower(k)
+			r.cfg[k] = append(r.cfg[k], v)
+		}
+	})
+	return r.cfg, r.cfgErr
 }
 
 // ResolveCommit resolves a revision to the commit it names, exactly as

@@ -234,7 +234,7 @@ func (f *File) setShorthand(c Citation, fields []Field) ([]Edit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []Edit{{start, end, quoteString(nc.Location(), c.node.Style&yaml.FlowStyle != 0 || f.inFlow(c.node))}}, nil
+	return []Edit{{start, end, quoteString(nc.shorthand(), c.node.Style&yaml.FlowStyle != 0 || f.inFlow(c.node))}}, nil
 }
 
 // SetTop sets top-level keys (confidence, last_verified, …).

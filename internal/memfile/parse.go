@@ -57,8 +57,19 @@ type Citation struct {
 	Commit     string // commit at which the citation was last verified valid
 	SrcLine    int    // line of the memory file where the citation is written
 
-	node *yaml.Node // the citation's node (mapping or string scalar)
+	node  *yaml.Node // the citation's node (mapping or string scalar)
+	short shortStyle // how a shorthand string writes its lines
 }
+
+// shortStyle is how a shorthand citation writes its lines, kept when it is
+// rewritten: "path:17-28", "path#L17-L28" or "path#L17-28".
+type shortStyle byte
+
+const (
+	styleColon shortStyle = iota
+	styleAnchor
+	styleAnchorBareEnd
+)
 
 // Location renders the cited location as path, path:17 or path:17-28.
 func (c Citation) Location() string {
@@ -72,6 +83,31 @@ func (c Citation) Location() string {
 		return fmt.Sprintf("%s:%d-%d", c.Path, c.Line, c.LineEnd)
 	default:
 		return fmt.Sprintf("%s:%d", c.Path, c.Line)
+	}
+}
+
+// Written renders how the citation's place is written: its shorthand
+// string in the style it was written in, or "mapping".
+func (c Citation) Written() string {
+	if c.Form == FormMapping {
+		return "mapping"
+	}
+	return c.shorthand()
+}
+
+// shorthand renders c as a shorthand string in the style it was written
+// in.
+func (c Citation) shorthand() string {
+	if c.short == styleColon || c.URL != "" || !c.HasLine {
+		return c.Location()
+	}
+	switch {
+	case c.LineEnd > 0 && c.short == styleAnchorBareEnd:
+		return fmt.Sprintf("%s#L%d-%d", c.Path, c.Line, c.LineEnd)
+	case c.LineEnd > 0:
+		return fmt.Sprintf("%s#L%d-L%d", c.Path, c.Line, c.LineEnd)
+	default:
+		return fmt.Sprintf("%s#L%d", c.Path, c.Line)
 	}
 }
 
@@ -445,8 +481,12 @@ func parseShorthand(s string, c *Citation) error {
 		c.Path = m[1]
 		c.Line, _ = strconv.Atoi(m[2])
 		c.HasLine = true
+		c.short = styleAnchor
 		if m[3] != "" {
 			c.LineEnd, _ = strconv.Atoi(m[3])
+			if !strings.Contains(s[len(m[1]):], "-L") {
+				c.short = styleAnchorBareEnd
+			}
 		}
 		return nil
 	}

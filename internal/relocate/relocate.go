@@ -85,9 +85,10 @@ type Options struct {
 }
 
 // Prepare lists the citations of mems that can be followed (a path and a
-// line) and their anchors. The base of each is inferred with
-// gitblame.InferBase from its commit field, its verified timestamp and
-// the memory file's history, searching first parents from head.
+// line) and their anchors. The base of each is its commit field when that
+// names a commit, else the commit that wrote the citation as it stands
+// (base.go); a citation no commit holds yet is taken as written, or, with
+// a snippet, looked for in the target's content.
 func Prepare(h gitblame.History, head gitblame.Hash, mems []*store.Memory) ([]Item, []gitblame.Anchor, error) {
 	var items []Item
 	var anchors []gitblame.Anchor
@@ -95,6 +96,7 @@ func Prepare(h gitblame.History, head gitblame.Hash, mems []*store.Memory) ([]It
 		if m.File == nil {
 			continue
 		}
+		var mh *memoryHistory
 		for _, c := range m.File.Citations {
 			it := Item{Memory: m, Citation: c}
 			if c.URL != "" || c.Path == "" || !c.HasLine || c.Line < 1 {
@@ -102,10 +104,32 @@ func Prepare(h gitblame.History, head gitblame.Hash, mems []*store.Memory) ([]It
 				items = append(items, it)
 				continue
 			}
-			hint := gitblame.BaseHint{Commit: c.Commit, Verified: parseTime(c.Verified), MemoryFile: m.Path}
-			base, src, note, err := gitblame.InferBase(h, head, hint)
+			base, src, note, err := gitblame.InferBase(h, head, gitblame.BaseHint{Commit: c.Commit})
 			if err != nil {
 				return nil, nil, fmt.Errorf("relocate: %s: %w", m.Path, err)
+			}
+			if src != gitblame.BaseCommit {
+				if mh == nil {
+					if mh, err = loadMemoryHistory(h, head, m.Path, maxVersions); err != nil {
+						return nil, nil, fmt.Errorf("relocate: history of %s: %w", m.Path, err)
+					}
+				}
+				w, err := writtenAt(h, mh, c)
+				if err != nil {
+					return nil, nil, fmt.Errorf("relocate: %s: %w", m.Path, err)
+				}
+				switch {
+				case w.committed:
+					base, src = w.base, gitblame.BaseWritten
+				case c.HasSnippet:
+					base, src = gitblame.ZeroHash, gitblame.BaseNone
+					note = join(note, "the citation is not committed yet: its snippet is looked for")
+				default:
+					it.Action = Keep
+					it.BaseNote = join(note, "the citation is not committed yet: taken as written")
+					items = append(items, it)
+					continue
+				}
 			}
 			it.Base, it.BaseSource, it.BaseNote = base, src, note
 			items = append(items, it)
@@ -117,6 +141,13 @@ func Prepare(h gitblame.History, head gitblame.Hash, mems []*store.Memory) ([]It
 		}
 	}
 	return items, anchors, nil
+}
+
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // parseTime reads a verified timestamp: RFC 3339, or a date and time
@@ -136,8 +167,8 @@ func parseTime(s string) time.Time {
 func SetResults(items []Item, res []gitblame.Result) error {
 	k := 0
 	for i := range items {
-		if items[i].Action == Skip {
-			continue
+		if items[i].Action == Skip || items[i].Action == Keep {
+			continue // no anchor
 		}
 		if k >= len(res) {
 			return fmt.Errorf("relocate: %d results for more anchors", len(res))
@@ -165,7 +196,7 @@ func Plan(items []Item, opt Options) ([]File, error) {
 	var order []*store.Memory
 	for i := range items {
 		it := &items[i]
-		if it.Action == Skip {
+		if it.Action == Skip || it.Action == Keep {
 			continue
 		}
 		decide(it, opt)

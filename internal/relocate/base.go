@@ -1,0 +1,157 @@
+package relocate
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/memfile"
+)
+
+// A citation's base is the commit it was written against. Its commit
+// field says so when it names a commit. Otherwise the base is derived
+// from history, never from the clock: the commit that wrote this version
+// of the citation into the memory file (walking the memory file's
+// first-parent history back from the target while the citation stands
+// there as it is written now), moved forward to the first commit of that
+// run whose cited line holds the snippet, when there is one. A citation
+// that the target's memory file does not hold yet (written or fixed since,
+// not committed) was written against the content it is checked against
+// now: it is taken as written. So a citation that relocate --fix rewrote
+// keeps its new base in every later run, whatever its form, and a second
+// --fix changes nothing.
+
+// written says how a citation version stands in the memory file's history.
+type written struct {
+	base      gitblame.Hash // the commit that wrote it; zero when uncommitted
+	committed bool
+}
+
+// citationKey identifies a version of a citation: where it points, as it
+// is written (two citations in different forms at one place are told
+// apart).
+func citationKey(c memfile.Citation) string {
+	return fmt.Sprintf("%s\x00%d\x00%v\x00%d\x00%v\x00%s\x00%s", c.Path, c.Line, c.HasLine, c.LineEnd, c.HasSnippet, c.Snippet, c.Written())
+}
+
+// memoryHistory is the first-parent history of one memory file from the
+// target back: the versions of the file, newest first, each with the
+// oldest commit of the run that holds it.
+type memoryHistory struct {
+	versions []memoryVersion
+}
+
+type memoryVersion struct {
+	commits []gitblame.Hash // newest first: the commits that hold this version
+	keys    map[string]bool // citation keys of the version
+}
+
+// loadMemoryHistory walks the memory file's history from head back along
+// first parents for at most limit versions.
+func loadMemoryHistory(h gitblame.History, head gitblame.Hash, path string, limit int) (*memoryHistory, error) {
+	mh := &memoryHistory{}
+	c, err := h.Commit(head)
+	if err != nil {
+		return nil, err
+	}
+	var cur *memoryVersion
+	var curBlob gitblame.Hash
+	for c != nil {
+		blob, ok, err := h.Entry(c.Tree, path)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break // the memory file does not exist before this
+		}
+		if cur == nil || blob != curBlob {
+			if len(mh.versions) == limit {
+				break
+			}
+			data, err := h.Blob(blob)
+			if err != nil {
+				return nil, err
+			}
+			v := memoryVersion{keys: map[string]bool{}}
+			if f, err := memfile.Parse(path, data); err == nil {
+				for _, ct := range f.Citations {
+					v.keys[citationKey(ct)] = true
+				}
+			}
+			mh.versions = append(mh.versions, v)
+			cur, curBlob = &mh.versions[len(mh.versions)-1], blob
+		}
+		cur.commits = append(cur.commits, c.Hash)
+		if len(c.Parents) == 0 {
+			break
+		}
+		p, err := h.Commit(c.Parents[0])
+		if errors.Is(err, gitblame.ErrNotFound) {
+			break // the edge of a shallow clone
+		}
+		if err != nil {
+			return nil, err
+		}
+		c = p
+	}
+	return mh, nil
+}
+
+// maxVersions bounds how far back a citation's writing commit is looked
+// for: a citation unchanged through more versions of its memory file takes
+// the oldest of them.
+const maxVersions = 64
+
+// writtenAt finds the commit that wrote c into the memory file: the oldest
+// commit of the contiguous run, back from the target, whose version of the
+// file holds c as it is written now; with a snippet, the first commit of
+// that run (oldest first) whose cited line holds it.
+func writtenAt(h gitblame.History, mh *memoryHistory, c memfile.Citation) (written, error) {
+	key := citationKey(c)
+	var run []gitblame.Hash // newest first
+	for _, v := range mh.versions {
+		if !v.keys[key] {
+			break
+		}
+		run = append(run, v.commits...)
+	}
+	if len(run) == 0 {
+		return written{}, nil // not committed: written against what it is checked against
+	}
+	if c.HasSnippet && c.HasLine && c.Line >= 1 {
+		for i := len(run) - 1; i >= 0; i-- {
+			ok, err := holdsSnippet(h, run[i], c)
+			if err != nil {
+				return written{}, err
+			}
+			if ok {
+				return written{base: run[i], committed: true}, nil
+			}
+		}
+	}
+	return written{base: run[len(run)-1], committed: true}, nil
+}
+
+// holdsSnippet reports whether the cited line of c holds its snippet at
+// commit ch.
+func holdsSnippet(h gitblame.History, ch gitblame.Hash, c memfile.Citation) (bool, error) {
+	cm, err := h.Commit(ch)
+	if err != nil {
+		return false, err
+	}
+	blob, ok, err := h.Entry(cm.Tree, c.Path)
+	if err != nil || !ok {
+		return false, err
+	}
+	data, err := h.Blob(blob)
+	if err != nil {
+		return false, err
+	}
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	if c.Line > len(lines) {
+		return false, nil
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(c.Snippet), "\n")
+	return strings.Contains(lines[c.Line-1], strings.TrimSpace(first)), nil
+}
