@@ -200,7 +200,9 @@ func relocText(w io.Writer, items []relocate.Item, st render.Style) error {
 				msg = fmt.Sprintf("%s %s (%v)", st.Yellow("moved to"), loc(r.Location), it.Err)
 			}
 		case relocate.Unresolved:
-			if r.Status == gitblame.Ambiguous {
+			if r.Status == 0 { // not tracked: the base note says why
+				msg = st.Red("unknown") + ": " + it.BaseNote
+			} else if r.Status == gitblame.Ambiguous {
 				var cs []string
 				for _, c := range r.Candidates {
 					cs = append(cs, loc(c))
@@ -217,8 +219,14 @@ func relocText(w io.Writer, items []relocate.Item, st render.Style) error {
 			}
 		}
 		fmt.Fprintf(w, "%s: %s\n", render.Safe(head), render.Safe(msg))
+		if r.Status == 0 {
+			continue
+		}
 		if r.Route != gitblame.RouteStepwise || it.BaseSource != gitblame.BaseCommit {
 			fmt.Fprintf(w, "  from %s (%s), %s\n", baseName(it), it.BaseSource, r.Route)
+		}
+		if it.BaseNote != "" {
+			fmt.Fprintf(w, "  note: %s\n", render.Safe(it.BaseNote))
 		}
 		if r.Note != "" {
 			fmt.Fprintf(w, "  note: %s\n", render.Safe(r.Note))

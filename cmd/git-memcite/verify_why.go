@@ -104,6 +104,10 @@ func whyOf(it *relocate.Item) *render.Why {
 	if !it.Base.IsZero() {
 		w.Base = it.Base.String()
 	}
+	if r.Status == 0 { // not tracked: the base note says why
+		w.Status, w.Message = "unknown", it.BaseNote
+		return w
+	}
 	switch b := r.Blame(); {
 	case b != nil:
 		w.Event = b.Kind.String()
@@ -116,6 +120,8 @@ func whyOf(it *relocate.Item) *render.Why {
 		w.Message = fmt.Sprintf("%s in %s", b.Kind, b.Where())
 	case r.Status == gitblame.Unchanged:
 		w.Message = "the cited lines did not change since " + baseName(it) + "; the citation was already wrong there"
+	case it.BaseNote != "":
+		w.Message = "no change found in the history: " + it.BaseNote
 	default:
 		w.Message = "no change found in the history"
 	}

@@ -26,6 +26,9 @@ import (
 type written struct {
 	base      gitblame.Hash // the commit that wrote it; zero when uncommitted
 	committed bool
+	// cut: the citation stands in the oldest commit a shallow clone has,
+	// so the commit that wrote it is not in the repository.
+	cut bool
 }
 
 // citationKey identifies a version of a citation: where it points, as it
@@ -40,6 +43,7 @@ func citationKey(c memfile.Citation) string {
 // oldest commit of the run that holds it.
 type memoryHistory struct {
 	versions []memoryVersion
+	cut      bool // the walk stopped at the edge of a shallow clone
 }
 
 type memoryVersion struct {
@@ -88,7 +92,8 @@ func loadMemoryHistory(h gitblame.History, head gitblame.Hash, path string, limi
 		}
 		p, err := h.Commit(c.Parents[0])
 		if errors.Is(err, gitblame.ErrNotFound) {
-			break // the edge of a shallow clone
+			mh.cut = true // the edge of a shallow clone
+			break
 		}
 		if err != nil {
 			return nil, err
@@ -110,14 +115,19 @@ const maxVersions = 64
 func writtenAt(h gitblame.History, mh *memoryHistory, c memfile.Citation) (written, error) {
 	key := citationKey(c)
 	var run []gitblame.Hash // newest first
+	all := true
 	for _, v := range mh.versions {
 		if !v.keys[key] {
+			all = false
 			break
 		}
 		run = append(run, v.commits...)
 	}
 	if len(run) == 0 {
 		return written{}, nil // not committed: written against what it is checked against
+	}
+	if all && mh.cut {
+		return written{base: run[len(run)-1], committed: true, cut: true}, nil
 	}
 	if c.HasSnippet && c.HasLine && c.Line >= 1 {
 		for i := len(run) - 1; i >= 0; i-- {

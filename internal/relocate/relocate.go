@@ -119,6 +119,14 @@ func Prepare(h gitblame.History, head gitblame.Hash, mems []*store.Memory) ([]It
 					return nil, nil, fmt.Errorf("relocate: %s: %w", m.Path, err)
 				}
 				switch {
+				case w.cut && c.HasSnippet:
+					base, src = gitblame.ZeroHash, gitblame.BaseNone
+					note = join(note, HistoryCut(w.base)+": its snippet is looked for")
+				case w.cut:
+					it.Action = Unresolved
+					it.Base, it.BaseNote = w.base, HistoryCut(w.base)
+					items = append(items, it)
+					continue
 				case w.committed:
 					base, src = w.base, gitblame.BaseWritten
 				case c.HasSnippet:
@@ -141,6 +149,12 @@ func Prepare(h gitblame.History, head gitblame.Hash, mems []*store.Memory) ([]It
 		}
 	}
 	return items, anchors, nil
+}
+
+// HistoryCut explains a citation whose writing commit a shallow clone
+// cut off.
+func HistoryCut(edge gitblame.Hash) string {
+	return fmt.Sprintf("history cut by shallow clone at %s; run `git fetch --unshallow`", edge.Short())
 }
 
 func join(a, b string) string {
@@ -167,7 +181,7 @@ func parseTime(s string) time.Time {
 func SetResults(items []Item, res []gitblame.Result) error {
 	k := 0
 	for i := range items {
-		if items[i].Action == Skip || items[i].Action == Keep {
+		if !items[i].tracked() {
 			continue // no anchor
 		}
 		if k >= len(res) {
@@ -196,7 +210,7 @@ func Plan(items []Item, opt Options) ([]File, error) {
 	var order []*store.Memory
 	for i := range items {
 		it := &items[i]
-		if it.Action == Skip || it.Action == Keep {
+		if !it.tracked() {
 			continue
 		}
 		decide(it, opt)
@@ -303,6 +317,10 @@ func decide(it *Item, opt Options) {
 	}
 	it.Fields = fs
 }
+
+// tracked reports whether the item was given to the tracker: items decided
+// before tracking (skipped, taken as written, history cut) were not.
+func (it *Item) tracked() bool { return it.Action == 0 || it.Result.Status != 0 }
 
 // Stale reports whether the item leaves its citation wrong: not kept,
 // skipped or relocated.
