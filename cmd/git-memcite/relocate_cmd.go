@@ -95,6 +95,9 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err := relocate.SetResults(items, res); err != nil {
 		return err
 	}
+	if err := relocate.TrackFiles(ctx, tracker, target, items); err != nil {
+		return err
+	}
 	opt := relocate.Options{AcceptChanged: c.AcceptChanged, Commit: head.String(), Verified: now(),
 		Dirty: dirtyFunc(hist, head, target.View)}
 	files, err := relocate.Plan(items, opt)
@@ -173,6 +176,9 @@ func now() time.Time {
 
 // memories resolves the arguments, or takes every memory.
 func loc(l gitblame.Location) string {
+	if l.Line == 0 {
+		return l.Path // a whole file
+	}
 	if l.LineEnd > l.Line {
 		return fmt.Sprintf("%s:%d-%d", l.Path, l.Line, l.LineEnd)
 	}

@@ -76,11 +76,15 @@ func explain(ctx context.Context, ws *workspace, sf SourceFlags, rep *verify.Rep
 	if err != nil {
 		return nil, err
 	}
-	res, err := gitblame.New(hist).Track(ctx, anchors, target)
+	tracker := gitblame.New(hist)
+	res, err := tracker.Track(ctx, anchors, target)
 	if err != nil {
 		return nil, err
 	}
 	if err := relocate.SetResults(items, res); err != nil {
+		return nil, err
+	}
+	if err := relocate.TrackFiles(ctx, tracker, target, items); err != nil {
 		return nil, err
 	}
 	out := render.WhyIndex{}

@@ -63,7 +63,10 @@ func Relocation(ctx context.Context, top, before, after string, view source.Sour
 	items := make([]relocate.Item, 0, len(stale))
 	anchors := make([]gitblame.Anchor, 0, len(stale))
 	add := func(m *store.Memory, c memfile.Citation) {
-		items = append(items, relocate.Item{Memory: m, Citation: c, Base: base})
+		items = append(items, relocate.Item{Memory: m, Citation: c, Base: base, File: !c.HasLine})
+		if !c.HasLine {
+			return // a whole file: relocate.TrackFiles follows it
+		}
 		a := gitblame.Anchor{Path: c.Path, Line: c.Line, LineEnd: c.LineEnd, Base: base}
 		if c.HasSnippet {
 			a.Snippet = c.Snippet
@@ -86,11 +89,16 @@ func Relocation(ctx context.Context, top, before, after string, view source.Sour
 	if len(items) == 0 {
 		return nil, nil, nil
 	}
-	res, err := gitblame.New(hist).Track(ctx, anchors, gitblame.Target{Commit: target, View: view})
+	tracker := gitblame.New(hist)
+	tgt := gitblame.Target{Commit: target, View: view}
+	res, err := tracker.Track(ctx, anchors, tgt)
 	if err != nil {
 		return nil, nil, err
 	}
 	if err := relocate.SetResults(items, res); err != nil {
+		return nil, nil, err
+	}
+	if err := relocate.TrackFiles(ctx, tracker, tgt, items); err != nil {
 		return nil, nil, err
 	}
 	kept := append([]relocate.Item(nil), items[:nStale]...)

@@ -11,6 +11,7 @@
 package relocate
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -66,6 +67,9 @@ type Item struct {
 	// Err explains why a planned relocation could not be expressed in the
 	// file (for example a field a shorthand string cannot hold).
 	Err error
+	// File marks a citation of a whole file (no lines): TrackFiles follows
+	// it, not the line tracker.
+	File bool
 }
 
 // Options tune the plan.
@@ -99,11 +103,12 @@ func Prepare(h gitblame.History, head gitblame.Hash, mems []*store.Memory) ([]It
 		var mh *memoryHistory
 		for _, c := range m.File.Citations {
 			it := Item{Memory: m, Citation: c}
-			if c.URL != "" || c.Path == "" || !c.HasLine || c.Line < 1 {
+			if c.URL != "" || c.Path == "" || (c.HasLine && c.Line < 1) {
 				it.Action = Skip
 				items = append(items, it)
 				continue
 			}
+			it.File = !c.HasLine
 			base, src, note, err := gitblame.InferBase(h, head, gitblame.BaseHint{Commit: c.Commit})
 			if err != nil {
 				return nil, nil, fmt.Errorf("relocate: %s: %w", m.Path, err)
@@ -141,6 +146,9 @@ func Prepare(h gitblame.History, head gitblame.Hash, mems []*store.Memory) ([]It
 			}
 			it.Base, it.BaseSource, it.BaseNote = base, src, note
 			items = append(items, it)
+			if it.File {
+				continue // TrackFiles follows it
+			}
 			a := gitblame.Anchor{Path: c.Path, Line: c.Line, LineEnd: c.LineEnd, Base: base}
 			if c.HasSnippet {
 				a.Snippet = c.Snippet
@@ -181,7 +189,7 @@ func parseTime(s string) time.Time {
 func SetResults(items []Item, res []gitblame.Result) error {
 	k := 0
 	for i := range items {
-		if !items[i].tracked() {
+		if !items[i].tracked() || items[i].File {
 			continue // no anchor
 		}
 		if k >= len(res) {
@@ -192,6 +200,23 @@ func SetResults(items []Item, res []gitblame.Result) error {
 	}
 	if k != len(res) {
 		return fmt.Errorf("relocate: %d results for %d anchors", len(res), k)
+	}
+	return nil
+}
+
+// TrackFiles follows the whole-file citations among items (File) to the
+// target: through renames and moves, or to their deletion.
+func TrackFiles(ctx context.Context, t *gitblame.Tracker, target gitblame.Target, items []Item) error {
+	for i := range items {
+		it := &items[i]
+		if !it.File || !it.tracked() {
+			continue
+		}
+		r, err := t.TrackFile(ctx, it.Citation.Path, it.Base, target)
+		if err != nil {
+			return fmt.Errorf("relocate: %s: %s: %w", it.Memory.Path, it.Citation.Path, err)
+		}
+		it.Result = r
 	}
 	return nil
 }
