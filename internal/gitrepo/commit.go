@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 
 	"github.com/git-memcite/git-memcite/internal/source"
 )
@@ -41,24 +42,40 @@ func goGitTree(ctx context.Context, objs *objects, oid OID) ([]entry, error) {
 		return nil, fmt.Errorf("read tree of %s: %w", oid, err)
 	}
 	var es []entry
-	w := object.NewTreeWalker(tree, true, nil)
-	defer w.Close()
-	for {
+	err = walkTree(ctx, objs.store, tree, "", func(name string, te object.TreeEntry) {
+		if te.Mode.IsFile() || te.Mode == filemode.Submodule {
+			es = append(es, entry{path: name, oid: te.Hash.String(), mode: te.Mode})
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("walk tree of %s: %w", oid, err)
+	}
+	return es, nil
+}
+
+// walkTree calls fn for every non-directory entry below tree, with its
+// full path. Unlike go-git's tree walker it accepts any name git accepts
+// (a control character in one file name must not make the whole tree
+// unreadable; only citations of that file are affected).
+func walkTree(ctx context.Context, s storer.EncodedObjectStorer, tree *object.Tree, prefix string, fn func(string, object.TreeEntry)) error {
+	for _, te := range tree.Entries {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
-		name, te, err := w.Next()
-		if err == io.EOF {
-			return es, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("walk tree of %s: %w", oid, err)
-		}
-		if !te.Mode.IsFile() && te.Mode != filemode.Submodule {
+		name := prefix + te.Name
+		if te.Mode == filemode.Dir {
+			sub, err := object.GetTree(s, te.Hash)
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			if err := walkTree(ctx, s, sub, name+"/", fn); err != nil {
+				return err
+			}
 			continue
 		}
-		es = append(es, entry{path: name, oid: te.Hash.String(), mode: te.Mode})
+		fn(name, te)
 	}
+	return nil
 }
 
 // lsTree lists a commit's tree with git (the git-binary backend).

@@ -284,18 +284,13 @@ func (r *History) Files(tree gitblame.Hash) (map[string]gitblame.Hash, error) {
 		return nil, err
 	}
 	out := map[string]gitblame.Hash{}
-	w := object.NewTreeWalker(t, true, nil)
-	defer w.Close()
-	for {
-		name, e, err := w.Next()
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return out, nil
-			}
-			return nil, fmt.Errorf("history: listing tree %s: %w", tree.Short(), err)
-		}
+	err = walkTree(context.Background(), r.store, t, "", func(name string, e object.TreeEntry) {
 		if regular(e.Mode) {
 			out[name] = gitblame.Hash(e.Hash)
 		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("history: listing tree %s: %w", tree.Short(), err)
 	}
+	return out, nil
 }
