@@ -18,7 +18,7 @@ import (
 type verifyCmd struct {
 	SourceFlags
 	HistoryFlags
-	Memories []string `arg:"" name:"memory" help:"Memory id, file path, or file name in a memory directory."`
+	Memories []string `arg:"" optional:"" name:"memory" help:"Memory id, file path, or file name in a memory directory (with --why or --record, none means every memory)."`
 	JSON     bool     `name:"json" xor:"format" help:"Print JSON (one object per memory; an array for several). The seed-000 shape; see --format json for the findings report."`
 	FormatFlags
 }
@@ -26,6 +26,9 @@ type verifyCmd struct {
 func (c *verifyCmd) Help() string { return exitHelp }
 
 func (c *verifyCmd) Run(ctx context.Context, g *Globals, env *Env) error {
+	if len(c.Memories) == 0 && !c.Why && !c.Record {
+		return &exitErr{code: exitError, err: errors.New("name the memories to verify (git memcite verify-all checks every memory; with --why or --record no name means every memory)")}
+	}
 	ws, err := g.open(ctx, c.SourceFlags)
 	if err != nil {
 		return err
@@ -75,14 +78,19 @@ func (c *verifyCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		result = outcome(rep, failed)
 	}
 	if c.Record {
-		if c.Staged || c.Rev != "" {
-			return fmt.Errorf("--record writes the working tree's memory files: it cannot be combined with --staged or --rev")
-		}
-		if err := record(ctx, ws, rep, env); err != nil {
+		if err := recordChecked(ctx, ws, c.SourceFlags, rep, env); err != nil {
 			return err
 		}
 	}
 	return result
+}
+
+// recordChecked runs --record after a verification.
+func recordChecked(ctx context.Context, ws *workspace, sf SourceFlags, rep *verify.Report, env *Env) error {
+	if sf.Staged || sf.Rev != "" {
+		return fmt.Errorf("--record writes the working tree's memory files: it cannot be combined with --staged or --rev")
+	}
+	return record(ctx, ws, rep, env)
 }
 
 // outcome maps a report to the exit status: errors win over stale.
@@ -162,8 +170,9 @@ func (ws *workspace) resolve(ctx context.Context, arg string) (*store.Memory, er
 
 type verifyAllCmd struct {
 	SourceFlags
-	JSON  bool `name:"json" xor:"format" help:"Print one JSON document: source, summary and per-memory objects (the seed-000 shape; see --format json for the findings report)."`
-	Quiet bool `name:"quiet" short:"q" help:"Show only stale memories and errors (and the summary)."`
+	JSON   bool `name:"json" xor:"format" help:"Print one JSON document: source, summary and per-memory objects (the seed-000 shape; see --format json for the findings report)."`
+	Quiet  bool `name:"quiet" short:"q" help:"Show only stale memories and errors (and the summary)."`
+	Record bool `name:"record" help:"Record the current commit and time in every valid citation of every memory (commit and verified fields), in one run."`
 	FormatFlags
 }
 
@@ -180,13 +189,25 @@ func (c *verifyAllCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return err
 	}
 	rep.Elapsed = time.Since(start)
+	var result error
 	if !c.JSON {
-		return c.report(ctx, g, env, ws, "verify-all", rep, false, func(w io.Writer, st render.Style) error {
+		result = c.report(ctx, g, env, ws, "verify-all", rep, false, func(w io.Writer, st render.Style) error {
 			return render.AllText(w, rep, render.AllOptions{Quiet: c.Quiet, Style: st})
 		})
+		var ee *exitErr
+		if result != nil && !errors.As(result, &ee) {
+			return result
+		}
+	} else {
+		if err := render.AllJSON(env.Stdout, rep); err != nil {
+			return err
+		}
+		result = outcome(rep, false)
 	}
-	if err := render.AllJSON(env.Stdout, rep); err != nil {
-		return err
+	if c.Record {
+		if err := recordChecked(ctx, ws, c.SourceFlags, rep, env); err != nil {
+			return err
+		}
 	}
-	return outcome(rep, false)
+	return result
 }

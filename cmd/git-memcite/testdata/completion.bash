@@ -29,7 +29,7 @@ _git_memcite ()
 		--format=*) __gitcomp "text json github sarif gitlab" "" "${cur##--format=}" ;;
 		--fail-on=*) __gitcomp "error warning note never" "" "${cur##--fail-on=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--staged --rev= --json --quiet --format= --output= --baseline= --fail-on= --changed-since= --repo-root= --dir= --color= --version" ;;
+		--*) __gitcomp "--staged --rev= --json --quiet --record --format= --output= --baseline= --fail-on= --changed-since= --repo-root= --dir= --color= --version" ;;
 		esac
 		;;
 	relocate)

@@ -59,6 +59,7 @@ _git-memcite() {
 				'--rev=[Check a commit (any revision git understands)]:rev:_files' \
 				'--json[Print one JSON document\: source, summary and per-memory objects (the seed-000 shape; see --format json for the findings report)]' \
 				'--quiet[Show only stale memories and errors (and the summary)]' \
+				'--record[Record the current commit and time in every valid citation of every memory (commit and verified fields), in one run]' \
 				'--format=[Report format\: text, json (versioned findings report), github (workflow annotations), sarif (2.1.0, for code scanning), gitlab (code quality)]:format:(text json github sarif gitlab)' \
 				'--output=[Write the report to FILE instead of standard output]:file:_files' \
 				'--baseline=[A report written with --format json\: the findings it lists are known and neither reported nor failing the run; new ones are]:file:_files' \
