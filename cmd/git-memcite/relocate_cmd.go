@@ -80,22 +80,12 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 			return err
 		}
 	}
-	items, anchors, err := relocate.Prepare(hist, head, mems)
-	if err != nil {
-		return err
-	}
 	tracker := gitblame.New(hist)
 	show, stopProgress := progress(env.Stderr, "relocating")
 	tracker.Progress = show
-	res, err := tracker.Track(ctx, anchors, target)
+	items, err := relocate.Track(ctx, hist, tracker, head, target, mems)
 	stopProgress()
 	if err != nil {
-		return err
-	}
-	if err := relocate.SetResults(items, res); err != nil {
-		return err
-	}
-	if err := relocate.TrackFiles(ctx, tracker, target, items); err != nil {
 		return err
 	}
 	opt := relocate.Options{AcceptChanged: c.AcceptChanged, Commit: head.String(), Verified: now(),

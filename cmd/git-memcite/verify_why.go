@@ -72,19 +72,8 @@ func explain(ctx context.Context, ws *workspace, sf SourceFlags, rep *verify.Rep
 	if sf.Rev == "" {
 		target.View = ws.src
 	}
-	items, anchors, err := relocate.Prepare(hist, head, mems)
+	items, err := relocate.Track(ctx, hist, gitblame.New(hist), head, target, mems)
 	if err != nil {
-		return nil, err
-	}
-	tracker := gitblame.New(hist)
-	res, err := tracker.Track(ctx, anchors, target)
-	if err != nil {
-		return nil, err
-	}
-	if err := relocate.SetResults(items, res); err != nil {
-		return nil, err
-	}
-	if err := relocate.TrackFiles(ctx, tracker, target, items); err != nil {
 		return nil, err
 	}
 	out := render.WhyIndex{}

@@ -204,6 +204,29 @@ func SetResults(items []Item, res []gitblame.Result) error {
 	return nil
 }
 
+// Track is the relocation pipeline every caller uses (relocate, verify
+// --why, the hooks' suggestions): each citation of mems with its base
+// (Prepare), and where its lines (the tracker) or its file (TrackFiles) are
+// at the target. head is the commit the target's content view, if any,
+// follows.
+func Track(ctx context.Context, h gitblame.History, t *gitblame.Tracker, head gitblame.Hash, target gitblame.Target, mems []*store.Memory) ([]Item, error) {
+	items, anchors, err := Prepare(h, head, mems)
+	if err != nil {
+		return nil, err
+	}
+	res, err := t.Track(ctx, anchors, target)
+	if err != nil {
+		return nil, err
+	}
+	if err := SetResults(items, res); err != nil {
+		return nil, err
+	}
+	if err := TrackFiles(ctx, t, target, items); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 // TrackFiles follows the whole-file citations among items (File) to the
 // target: through renames and moves, or to their deletion.
 func TrackFiles(ctx context.Context, t *gitblame.Tracker, target gitblame.Target, items []Item) error {
