@@ -79,6 +79,11 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		if target.View, err = source.NewWorktree(ws.top); err != nil {
 			return err
 		}
+		idx, err := ws.repo.Index(ctx)
+		if err != nil {
+			return err
+		}
+		target.CrossFiles = relocate.CrossFiles(idx, mems)
 	}
 	tracker := gitblame.New(hist)
 	show, stopProgress := progress(env.Stderr, "relocating")

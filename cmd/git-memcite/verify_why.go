@@ -72,6 +72,13 @@ func explain(ctx context.Context, ws *workspace, sf SourceFlags, rep *verify.Rep
 	if sf.Rev == "" {
 		target.View = ws.src
 	}
+	if sf.Rev == "" && !sf.Staged {
+		idx, err := ws.repo.Index(ctx)
+		if err != nil {
+			return nil, err
+		}
+		target.CrossFiles = relocate.CrossFiles(idx, mems)
+	}
 	items, err := relocate.Track(ctx, hist, gitblame.New(hist), head, target, mems)
 	if err != nil {
 		return nil, err

@@ -74,7 +74,7 @@ func (t *Tracker) addedLines(st *stepState) ([]cand, error) {
 	}
 	total := 0
 	for _, c := range ch {
-		if c.To == "" {
+		if c.To == "" || (st.to.view != nil && t.cross != nil && !t.cross(c.To)) {
 			continue
 		}
 		tx, err := t.text(c.ToBlob)
@@ -314,12 +314,6 @@ func (t *Tracker) resolve(st *stepState, pending []*pend) error {
 		}
 		p.best = t.pick(p, cs)
 		if len(p.best) == 1 && p.best[0].content >= 0.9 {
-			continue
-		}
-		if st.to.view != nil && p.newPath == p.l.path {
-			// A working tree or index is noisy (untracked copies, scratch
-			// files): other files are searched only when the cited file is
-			// gone from it.
 			continue
 		}
 		added, err := t.addedLines(st)

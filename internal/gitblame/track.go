@@ -40,9 +40,17 @@ func (a Anchor) end() int {
 
 // Target is where anchors are tracked to: a commit and, optionally, a
 // content view (index or working tree) reached from it in a final step.
+//
+// The step into the view is treated like a commit: lines that moved into
+// another file of the view (an existing one, or a new one) are found as in
+// a commit. CrossFiles, when set, says which files of the view may receive
+// them: a working tree holds untracked scratch copies, so callers pass the
+// files git tracks plus any file a citation names; nil means every file
+// (an index holds only what is staged).
 type Target struct {
-	Commit Hash
-	View   source.Source
+	Commit     Hash
+	View       source.Source
+	CrossFiles func(path string) bool
 }
 
 // Tracker follows anchors through a repository's history. It caches blobs
@@ -60,6 +68,7 @@ type Tracker struct {
 	texts  map[Hash]*text
 	maps   map[[2]Hash]*lineMap
 	bigram map[string][]uint16
+	cross  func(string) bool // the target's CrossFiles during Track
 }
 
 // New returns a Tracker reading from h.
@@ -128,6 +137,7 @@ func (t *Tracker) Track(ctx context.Context, anchors []Anchor, target Target) ([
 	if err != nil {
 		return nil, fmt.Errorf("gitblame: target commit: %w", err)
 	}
+	t.cross = target.CrossFiles
 	cits := make([]*citation, len(anchors))
 	for i, a := range anchors {
 		c := &citation{a: a}

@@ -210,8 +210,9 @@ func TestSnippetLocatesBaseLine(t *testing.T) {
 }
 
 // TestWorkingTreeCopyIsNotAMove: an untracked copy of a file in the
-// working tree does not attract the lines of the original, which is still
-// there: other files are searched only when the cited file is gone.
+// working tree does not attract the lines of the original: the caller
+// names the files that may receive moved lines (Target.CrossFiles: the
+// tracked ones), and scratch.go is not among them.
 func TestWorkingTreeCopyIsNotAMove(t *testing.T) {
 	dir, repo := open(t, "rename")
 	b, err := os.ReadFile(filepath.Join(dir, "order.go"))
@@ -231,7 +232,7 @@ func TestWorkingTreeCopyIsNotAMove(t *testing.T) {
 	}
 	res, err := gitblame.New(repo).Track(context.Background(),
 		[]gitblame.Anchor{{Path: "shop.go", Line: 27, Base: resolve(t, repo, "base")}},
-		gitblame.Target{Commit: resolve(t, repo, "main"), View: wt})
+		gitblame.Target{Commit: resolve(t, repo, "main"), View: wt, CrossFiles: func(p string) bool { return p != "scratch.go" }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 )
 
@@ -225,6 +226,31 @@ func Track(ctx context.Context, h gitblame.History, t *gitblame.Tracker, head gi
 		return nil, err
 	}
 	return items, nil
+}
+
+// CrossFiles returns, for a working-tree target, the files that may
+// receive lines moved in the uncommitted step (gitblame.Target.CrossFiles):
+// the files the index tracks, staged new ones included, and any file a
+// citation of mems names; untracked scratch copies never do.
+func CrossFiles(index source.Source, mems []*store.Memory) func(string) bool {
+	cited := map[string]bool{}
+	for _, m := range mems {
+		if m.File == nil {
+			continue
+		}
+		for _, c := range m.File.Citations {
+			if p, err := source.Clean(c.Path); err == nil {
+				cited[p] = true
+			}
+		}
+	}
+	return func(p string) bool {
+		if cited[p] {
+			return true
+		}
+		_, err := index.Stat(p)
+		return err == nil
+	}
 }
 
 // TrackFiles follows the whole-file citations among items (File) to the
