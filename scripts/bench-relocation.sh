@@ -5,12 +5,18 @@
 #   scripts/bench-relocation.sh accuracy   accuracy only
 #   scripts/bench-relocation.sh speed      speed comparison only
 #   scripts/bench-relocation.sh gobench    go test -bench for the speed targets
+#   scripts/bench-relocation.sh fixcycle   the daily loop (full size)
 #
 # Accuracy: 25 scenarios per edit category plus 25 mixed chains of 30-60
 # commits, built from Go standard library sources of $(go env GOROOT)/src;
 # prints exactly-right % per category for the tracker and the baselines.
 # Speed: 1,000 citations in 100 files across 2,000 commits, and one
 # citation across 10,000 commits, against git blame --reverse.
+# Fix cycle: 25 mixed chains of 16-32 commits replayed in rounds of 3-8
+# commits, relocate --fix --accept-changed run twice after each round and
+# the memories committed (half the chains cite in shorthand strings without
+# a commit); prints final accuracy against one-shot relocation of the same
+# citations, unstable fixes and false alarms.
 # Set TRACE=1 to print every tracker miss.
 set -eu
 cd "$(dirname "$0")/.."
@@ -20,6 +26,12 @@ trace=
 case $what in
 all | accuracy)
 	go test ./internal/relocbench/ -run 'TestAccuracy$' -count=1 -v -timeout 60m \
+		-relocbench.size=full $trace
+	;;
+esac
+case $what in
+all | fixcycle)
+	go test ./internal/relocbench/ -run 'TestFixCycle$' -count=1 -v -timeout 60m \
 		-relocbench.size=full $trace
 	;;
 esac

@@ -160,3 +160,40 @@ func BenchmarkTrack1000Citations(b *testing.B) { benchSpeed(b, 0) }
 // BenchmarkTrackOneCitation10kCommits: one citation across 10,000 commits
 // (target 1 s per operation).
 func BenchmarkTrackOneCitation10kCommits(b *testing.B) { benchSpeed(b, 1) }
+
+// TestFixCycle runs the fix-cycle benchmark (the daily loop: rounds of
+// commits, relocate --fix twice, commit the memories) and asserts its
+// invariants: no second fix changes a byte, no false alarm, no deleted
+// citation relocated, and accuracy within one point of one-shot
+// relocation on the same histories.
+func TestFixCycle(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found")
+	}
+	cfg := Config{GoRoot: goroot(t), Chains: 2, ChainMin: 16, ChainMax: 24, Seed: 1, WorkDir: t.TempDir()}
+	if *size == "full" {
+		cfg.Chains, cfg.ChainMax = 25, 32
+	}
+	if *trace {
+		cfg.Trace = os.Stdout
+	}
+	rep, err := FixCycle(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	FormatCycle(&sb, rep)
+	t.Log("\n" + sb.String())
+	if rep.Unstable > 0 {
+		t.Errorf("%d unstable fixes, want 0", rep.Unstable)
+	}
+	if rep.FalseAlarms > 0 {
+		t.Errorf("%d false alarms, want 0", rep.FalseAlarms)
+	}
+	if rep.Cycle.FalseReloc > 0 {
+		t.Errorf("%d false relocations, want 0", rep.Cycle.FalseReloc)
+	}
+	if rep.Cycle.Pct() < rep.OneShot.Pct()-1 {
+		t.Errorf("fix cycles %.1f%% exactly right, one-shot %.1f%%: want within 1 point", rep.Cycle.Pct(), rep.OneShot.Pct())
+	}
+}

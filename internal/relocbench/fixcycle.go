@@ -1,0 +1,359 @@
+package relocbench
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/relocate"
+	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/verify"
+)
+
+// CycleReport scores the daily loop: the chains replayed in rounds, with
+// relocate --fix --accept-changed run twice after each round and the
+// memories committed, against one-shot relocation of the same citations.
+type CycleReport struct {
+	Scenarios, Rounds, Citations int
+	Cycle, OneShot               Tally // final locations against the truth
+	Unstable                     int   // second fixes that changed a byte
+	FalseAlarms                  int   // rounds where verify-all passed and relocate did not
+	Shorthand                    int   // scenarios whose citations are shorthand strings
+}
+
+// FixCycle runs the fix-cycle benchmark on cfg.Chains mixed chains of
+// cfg.ChainMin to cfg.ChainMax commits, split into rounds of 3 to 8
+// commits. Half the scenarios write their citations as shorthand strings
+// ("path:N", "path:N-M") without a commit, the other half as mappings.
+func FixCycle(ctx context.Context, cfg Config) (*CycleReport, error) {
+	c, err := loadCorpus(cfg.GoRoot, 120)
+	if err != nil {
+		return nil, err
+	}
+	r := rand.New(rand.NewPCG(cfg.Seed, 0x66697863))
+	rep := &CycleReport{}
+	for i := 0; i < cfg.Chains; i++ {
+		n := cfg.ChainMin
+		if cfg.ChainMax > cfg.ChainMin {
+			n += r.IntN(cfg.ChainMax - cfg.ChainMin + 1)
+		}
+		sc := chainScenario(r, c, n)
+		dir, err := os.MkdirTemp(cfg.WorkDir, "fixcycle-")
+		if err != nil {
+			return nil, err
+		}
+		err = runCycle(ctx, cfg, rep, r, sc, dir, i%2 == 0, i)
+		os.RemoveAll(dir)
+		if err != nil {
+			return nil, fmt.Errorf("relocbench: fix cycle %d: %w", i, err)
+		}
+		rep.Scenarios++
+	}
+	return rep, nil
+}
+
+const cycleMemory = ".serena/memories/m.md"
+
+// memoryFor writes the citations of sc as a memory file.
+func memoryFor(sc *scenario, shorthand bool, base string) []byte {
+	var b strings.Builder
+	b.WriteString("---\nid: m\ncitations:\n")
+	for _, c := range sc.cites {
+		lines := fmt.Sprint(c.line)
+		if c.end > c.line {
+			lines = fmt.Sprintf("%d-%d", c.line, c.end)
+		}
+		if shorthand {
+			fmt.Fprintf(&b, "  - %s:%s\n", c.path, lines)
+			continue
+		}
+		fmt.Fprintf(&b, "  - path: %s\n    line: %d\n", c.path, c.line)
+		if c.end > c.line {
+			fmt.Fprintf(&b, "    line_end: %d\n", c.end)
+		}
+		if c.withCommit {
+			fmt.Fprintf(&b, "    commit: %s\n", base)
+		}
+	}
+	b.WriteString("---\nWhat the code does.\n")
+	return []byte(b.String())
+}
+
+func runCycle(ctx context.Context, cfg Config, rep *CycleReport, r *rand.Rand, sc *scenario, dir string, shorthand bool, idx int) error {
+	src := filepath.Join(dir, "src")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		return err
+	}
+	hashes, err := sc.write(src)
+	if err != nil {
+		return err
+	}
+	// one-shot: the same citations tracked from the base to the last commit
+	oneShot, err := oneShotPredictions(ctx, src, sc, hashes)
+	if err != nil {
+		return err
+	}
+	// the daily loop, replayed on a linear history of the main line
+	work := filepath.Join(dir, "work")
+	if err := runGit(dir, nil, "clone", "-q", "--no-checkout", src, work); err != nil {
+		return err
+	}
+	var main []int
+	for i, c := range sc.commits {
+		if c.branch == "main" {
+			main = append(main, i)
+		}
+	}
+	mem := memoryFor(sc, shorthand, "")
+	commit := func(tree, subject string, memory []byte) error {
+		if err := runGit(work, nil, "read-tree", "-u", "--reset", tree); err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Join(work, filepath.Dir(cycleMemory)), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(work, cycleMemory), memory, 0o644); err != nil {
+			return err
+		}
+		if err := runGit(work, nil, "add", "-A"); err != nil {
+			return err
+		}
+		return runGit(work, nil, "commit", "-q", "--allow-empty", "-m", subject)
+	}
+	// the base commit with the memory; commit fields name it
+	if err := runGit(work, nil, "checkout", "-q", "--orphan", "fix"); err != nil {
+		return err
+	}
+	if err := commit(hashes[main[0]], "base", mem); err != nil {
+		return err
+	}
+	baseHash, err := gitOutput(work, "rev-parse", "HEAD")
+	if err != nil {
+		return err
+	}
+	mem = memoryFor(sc, shorthand, baseHash)
+	if err := commit(hashes[main[0]], "memory at base", mem); err != nil {
+		return err
+	}
+	for k := 1; k < len(main); {
+		n := 3 + r.IntN(6)
+		for ; n > 0 && k < len(main); n, k = n-1, k+1 {
+			if err := commit(hashes[main[k]], sc.commits[main[k]].subject, mem); err != nil {
+				return err
+			}
+		}
+		rep.Rounds++
+		changed, _, err := fixOnce(ctx, work)
+		if err != nil {
+			return err
+		}
+		_ = changed
+		again, _, err := fixOnce(ctx, work)
+		if err != nil {
+			return err
+		}
+		if again {
+			rep.Unstable++
+			if cfg.Trace != nil {
+				fmt.Fprintf(cfg.Trace, "#%d round %d: a second fix changed the memory\n", idx, rep.Rounds)
+			}
+		}
+		if err := runGit(work, nil, "commit", "-q", "--allow-empty", "-am", "fix citations"); err != nil {
+			return err
+		}
+		if mem, err = os.ReadFile(filepath.Join(work, cycleMemory)); err != nil {
+			return err
+		}
+		valid, err := verifyValid(ctx, work)
+		if err != nil {
+			return err
+		}
+		if valid {
+			_, items, err := fixOnce(ctx, work)
+			if err != nil {
+				return err
+			}
+			for _, it := range items {
+				if it.Action == relocate.Move || it.Action == relocate.Accept || it.Action == relocate.Review {
+					rep.FalseAlarms++
+					if cfg.Trace != nil {
+						fmt.Fprintf(cfg.Trace, "#%d round %d: false alarm %s %v\n", idx, rep.Rounds, it.Citation.Location(), it.Action)
+					}
+					break
+				}
+			}
+		}
+	}
+	if shorthand {
+		rep.Shorthand++
+	}
+	// score the final citations
+	st, err := loadStore(ctx, work)
+	if err != nil {
+		return err
+	}
+	if len(st.Memories) != 1 || st.Memories[0].File == nil || len(st.Memories[0].File.Citations) != len(sc.cites) {
+		return fmt.Errorf("the memory file lost citations")
+	}
+	final := st.Memories[0].File.Citations
+	// unresolved citations stay where they were: the last fix reported them
+	_, items, err := fixOnce(ctx, work)
+	if err != nil {
+		return err
+	}
+	gone := map[int]bool{}
+	for _, it := range items {
+		if it.Action == relocate.Unresolved {
+			gone[it.Citation.Index] = true
+		}
+	}
+	for i, t := range sc.truths {
+		if t.partial {
+			continue
+		}
+		rep.Citations++
+		c := final[i]
+		p := prediction{loc: true, path: c.Path, line: c.Line, end: max(c.LineEnd, c.Line)}
+		if gone[i] {
+			p = prediction{}
+		}
+		score(&rep.Cycle, t, p)
+		score(&rep.OneShot, t, oneShot[i])
+		if cfg.Trace != nil && !exact(t, p) {
+			fmt.Fprintf(cfg.Trace, "#%d cycle miss: %s truth=%+v got=%+v one-shot=%+v\n", idx, sc.cites[i].path, t, p, oneShot[i])
+		}
+	}
+	return nil
+}
+
+// oneShotPredictions tracks the scenario's citations from the base to the
+// last commit in one run.
+func oneShotPredictions(ctx context.Context, dir string, sc *scenario, hashes []string) ([]prediction, error) {
+	repo, err := gitrepo.OpenHistory(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer repo.Close()
+	head, err := gitblame.ParseHash(hashes[len(hashes)-1])
+	if err != nil {
+		return nil, err
+	}
+	base, err := gitblame.ParseHash(hashes[sc.base])
+	if err != nil {
+		return nil, err
+	}
+	anchors := make([]gitblame.Anchor, len(sc.cites))
+	for i, c := range sc.cites {
+		anchors[i] = gitblame.Anchor{Path: c.path, Line: c.line, LineEnd: c.end, Base: base}
+	}
+	res, err := gitblame.New(repo).Track(ctx, anchors, gitblame.Target{Commit: head})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]prediction, len(res))
+	for i, r := range res {
+		switch r.Status {
+		case gitblame.Unchanged, gitblame.Moved, gitblame.Changed:
+			out[i] = prediction{loc: true, path: r.Location.Path, line: r.Location.Line, end: max(r.Location.LineEnd, r.Location.Line)}
+		case gitblame.Ambiguous:
+			out[i].ambiguous = true
+		}
+	}
+	return out, nil
+}
+
+func loadStore(ctx context.Context, dir string) (*store.Store, error) {
+	wt, err := source.NewWorktree(dir)
+	if err != nil {
+		return nil, err
+	}
+	return store.Load(ctx, wt, []string{store.DefaultDir})
+}
+
+// fixOnce runs relocate --fix --accept-changed on the working tree of dir
+// and reports whether it changed the memory file.
+func fixOnce(ctx context.Context, dir string) (bool, []relocate.Item, error) {
+	repo, err := gitrepo.Discover(dir)
+	if err != nil {
+		return false, nil, err
+	}
+	defer repo.Close()
+	h, err := repo.History()
+	if err != nil {
+		return false, nil, err
+	}
+	defer h.Close()
+	head, err := h.Resolve("HEAD")
+	if err != nil {
+		return false, nil, err
+	}
+	wt, err := source.NewWorktree(dir)
+	if err != nil {
+		return false, nil, err
+	}
+	st, err := store.Load(ctx, wt, []string{store.DefaultDir})
+	if err != nil {
+		return false, nil, err
+	}
+	idx, err := repo.Index(ctx)
+	if err != nil {
+		return false, nil, err
+	}
+	target := gitblame.Target{Commit: head, View: wt, CrossFiles: relocate.CrossFiles(idx, st.Memories)}
+	items, err := relocate.Track(ctx, h, gitblame.New(h), head, target, st.Memories)
+	if err != nil {
+		return false, nil, err
+	}
+	files, err := relocate.Plan(items, relocate.Options{AcceptChanged: true, Commit: head.String()})
+	if err != nil {
+		return false, nil, err
+	}
+	changed := false
+	for _, f := range files {
+		if !bytes.Equal(f.Old, f.New) {
+			changed = true
+			if err := os.WriteFile(filepath.Join(dir, f.Memory.Path), f.New, 0o644); err != nil {
+				return false, nil, err
+			}
+		}
+	}
+	return changed, items, nil
+}
+
+func verifyValid(ctx context.Context, dir string) (bool, error) {
+	wt, err := source.NewWorktree(dir)
+	if err != nil {
+		return false, err
+	}
+	st, err := store.Load(ctx, wt, []string{store.DefaultDir})
+	if err != nil {
+		return false, err
+	}
+	rep, err := verify.Check(ctx, wt, st.Memories)
+	if err != nil {
+		return false, err
+	}
+	return rep.Summary().Stale == 0, nil
+}
+
+// FormatCycle prints a fix-cycle report.
+func FormatCycle(w io.Writer, r *CycleReport) {
+	fmt.Fprintf(w, "%d chains (%d with shorthand citations), %d rounds, %d scored citations\n", r.Scenarios, r.Shorthand, r.Rounds, r.Citations)
+	fmt.Fprintf(w, "%-26s %8s %14s %12s %8s\n", "", "exact %", "false reloc", "wrong loc", "missed")
+	for _, row := range []struct {
+		name string
+		t    Tally
+	}{{"fix cycles", r.Cycle}, {"one-shot (same histories)", r.OneShot}} {
+		fmt.Fprintf(w, "%-26s %8.1f %14d %12d %8d\n", row.name, row.t.Pct(), row.t.FalseReloc, row.t.WrongLoc, row.t.Missed)
+	}
+	fmt.Fprintf(w, "unstable fixes (a second fix changed a byte): %d\n", r.Unstable)
+	fmt.Fprintf(w, "false alarms (verify-all valid, relocate proposes edits): %d\n", r.FalseAlarms)
+}
