@@ -3,11 +3,24 @@
 // through gitblame.History, and returns items and byte edits
 // (memfile.Edit) that the caller writes.
 //
-// The policy follows the relocation issue: a wrong relocation is worse than
-// none. Citations whose text is unchanged (Unchanged elsewhere, Moved) are
-// relocated; citations whose text was edited (Changed) are relocated only
-// with AcceptChanged; Gone and Ambiguous citations are reported, never
-// edited.
+// The policy: a wrong relocation is worse than none. Citations whose text
+// is unchanged (Unchanged elsewhere, Moved) are relocated; citations whose
+// text was edited (Changed) are relocated only with AcceptChanged; Gone and
+// Ambiguous citations are reported, never edited.
+//
+// Track is the one pipeline (relocate, verify --why): each citation gets
+// its base (base.go: its commit field, else the commit that wrote it as
+// it stands), then its lines go through gitblame's tracker and whole files
+// through TrackFile. Two invariants hold for every citation form (mapping
+// with or without commit, "path:N", "path:N-M", "path#LN-LM", a bare
+// path), and FuzzFixCycle checks them on fuzzed edit scripts:
+//
+//  1. Idempotence: a second fix with no code change in between changes no
+//     byte of any memory file.
+//  2. No false alarms: after a fix and a commit, a store that verification
+//     calls valid gets no proposed edit. (A citation without a snippet
+//     whose lines were deleted is still reported gone: verification
+//     cannot see that.)
 package relocate
 
 import (
