@@ -49,6 +49,18 @@ type memoryHistory struct {
 type memoryVersion struct {
 	commits []gitblame.Hash // newest first: the commits that hold this version
 	keys    map[string]bool // citation keys of the version
+	byIndex []string        // citation keys in list order
+}
+
+// holds reports whether the version holds citation c (key k) as it is
+// written: at the same position when the list has as many citations as
+// the current one (so that a citation fixed onto the old place of another
+// is not taken for it), anywhere when citations were added or removed.
+func (v *memoryVersion) holds(c memfile.Citation, k string, n int) bool {
+	if len(v.byIndex) == n {
+		return c.Index < n && v.byIndex[c.Index] == k
+	}
+	return v.keys[k]
 }
 
 // loadMemoryHistory walks the memory file's history from head back along
@@ -80,7 +92,9 @@ func loadMemoryHistory(h gitblame.History, head gitblame.Hash, path string, limi
 			v := memoryVersion{keys: map[string]bool{}}
 			if f, err := memfile.Parse(path, data); err == nil {
 				for _, ct := range f.Citations {
-					v.keys[citationKey(ct)] = true
+					k := citationKey(ct)
+					v.keys[k] = true
+					v.byIndex = append(v.byIndex, k)
 				}
 			}
 			mh.versions = append(mh.versions, v)
@@ -112,12 +126,12 @@ const maxVersions = 64
 // commit of the contiguous run, back from the target, whose version of the
 // file holds c as it is written now; with a snippet, the first commit of
 // that run (oldest first) whose cited line holds it.
-func writtenAt(h gitblame.History, mh *memoryHistory, c memfile.Citation) (written, error) {
+func writtenAt(h gitblame.History, mh *memoryHistory, c memfile.Citation, n int) (written, error) {
 	key := citationKey(c)
 	var run []gitblame.Hash // newest first
 	all := true
 	for _, v := range mh.versions {
-		if !v.keys[key] {
+		if !v.holds(c, key, n) {
 			all = false
 			break
 		}

@@ -133,7 +133,7 @@ func Prepare(h gitblame.History, head gitblame.Hash, mems []*store.Memory) ([]It
 						return nil, nil, fmt.Errorf("relocate: history of %s: %w", m.Path, err)
 					}
 				}
-				w, err := writtenAt(h, mh, c)
+				w, err := writtenAt(h, mh, c, len(m.File.Citations))
 				if err != nil {
 					return nil, nil, fmt.Errorf("relocate: %s: %w", m.Path, err)
 				}
@@ -397,6 +397,9 @@ func decide(it *Item, opt Options) {
 	}
 	if !opt.Verified.IsZero() {
 		fs = append(fs, memfile.Field{Key: "verified", Value: memfile.Timestamp(opt.Verified.UTC().Format(time.RFC3339))})
+	}
+	if c.Form != memfile.FormMapping {
+		fs = pathAndLines(fs) // a shorthand string holds nothing else
 	}
 	if len(fs) == 0 {
 		it.Action = Keep

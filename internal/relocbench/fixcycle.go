@@ -185,7 +185,7 @@ func runCycle(ctx context.Context, cfg Config, rep *CycleReport, r *rand.Rand, s
 				if it.Action == relocate.Move || it.Action == relocate.Accept || it.Action == relocate.Review {
 					rep.FalseAlarms++
 					if cfg.Trace != nil {
-						fmt.Fprintf(cfg.Trace, "#%d round %d: false alarm %s %v\n", idx, rep.Rounds, it.Citation.Location(), it.Action)
+						fmt.Fprintf(cfg.Trace, "#%d round %d: false alarm %s %v fields=%v base=%s (%v) commit=%q status=%v loc=%+v note=%s\n", idx, rep.Rounds, it.Citation.Location(), it.Action, it.Fields, it.Base.Short(), it.BaseSource, it.Citation.Commit, it.Result.Status, it.Result.Location, it.Result.Note)
 					}
 					break
 				}
