@@ -68,14 +68,21 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 			}
 		}
 	}
+	var gitClean func(string) bool // entries git calls clean, without stat data of ours
 	if err != nil {
 		// split or sparse index, or an object format go-git cannot decode:
-		// ask git, and read every blob (no stat data to trust)
-		es, unmerged, err = r.lsFiles(ctx, p)
+		// ask git for the entries, and which of them are clean
+		var skip map[string]bool
+		es, unmerged, skip, err = r.lsFiles(ctx, p)
 		if err != nil {
 			return nil, err
 		}
 		clear(stats)
+		if len(unmerged) == 0 && !r.contentConverts(ctx, es) {
+			if dirty, err := r.cleanByGit(ctx); err == nil {
+				gitClean = func(p string) bool { return !dirty[p] && !skip[p] }
+			}
+		}
 	}
 	if len(unmerged) > 0 {
 		return nil, fmt.Errorf("%w: %s", ErrUnmerged, strings.Join(unmerged, ", "))
@@ -90,6 +97,11 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 	read := func(e entry) (io.ReadCloser, error) {
 		if ie := stats[e.path]; ie != nil && wt != nil && e.mode != filemode.Symlink {
 			if rc := cleanWorktreeFile(wt, ie, indexMtime); rc != nil {
+				return rc, nil
+			}
+		}
+		if gitClean != nil && wt != nil && e.mode.IsRegular() && gitClean(e.path) {
+			if rc, err := wt.Open(e.path); err == nil {
 				return rc, nil
 			}
 		}
@@ -158,14 +170,16 @@ func decodeIndex(p string) ([]*index.Entry, []string, time.Time, error) {
 }
 
 // lsFiles lists the index with git itself (split and sparse indexes,
-// SHA-256 repositories).
-func (r *Repo) lsFiles(ctx context.Context, indexPath string) ([]entry, []string, error) {
-	out, err := r.cmd().Run(ctx, "ls-files", "--stage", "-z")
+// SHA-256 repositories), and which entries have no working-tree copy
+// (skip-worktree, as in sparse checkouts).
+func (r *Repo) lsFiles(ctx context.Context, indexPath string) ([]entry, []string, map[string]bool, error) {
+	out, err := r.cmd().Run(ctx, "ls-files", "--stage", "-t", "-z")
 	if err != nil {
-		return nil, nil, fmt.Errorf("read index %s: %w", indexPath, err)
+		return nil, nil, nil, fmt.Errorf("read index %s: %w", indexPath, err)
 	}
 	var es []entry
 	var unmerged []string
+	skip := map[string]bool{}
 	for _, rec := range bytes.Split(out, []byte{0}) {
 		if len(rec) == 0 {
 			continue
@@ -174,23 +188,43 @@ func (r *Repo) lsFiles(ctx context.Context, indexPath string) ([]entry, []string
 		if !ok {
 			continue
 		}
-		f := strings.Fields(string(meta))
-		if len(f) != 3 {
+		f := strings.Fields(string(meta)) // tag mode oid stage
+		if len(f) != 4 {
 			continue
 		}
-		mode, err := strconv.ParseUint(f[0], 8, 32)
+		mode, err := strconv.ParseUint(f[1], 8, 32)
 		if err != nil {
 			continue
 		}
-		if f[2] != "0" {
+		if f[3] != "0" {
 			if len(unmerged) == 0 || unmerged[len(unmerged)-1] != string(name) {
 				unmerged = append(unmerged, string(name))
 			}
 			continue
 		}
-		es = append(es, entry{path: string(name), oid: f[1], mode: filemode.FileMode(mode)})
+		if f[0] == "S" {
+			skip[string(name)] = true
+		}
+		es = append(es, entry{path: string(name), oid: f[2], mode: filemode.FileMode(mode)})
 	}
-	return es, unmerged, nil
+	return es, unmerged, skip, nil
+}
+
+// cleanByGit asks git which entries of the index differ from the working
+// tree (git diff-files: git's own stat checks, racily clean entries
+// compared by content; the index is not written). The others are clean.
+func (r *Repo) cleanByGit(ctx context.Context) (map[string]bool, error) {
+	out, err := r.cmd().Run(ctx, "diff-files", "-z", "--name-only", "--no-renames")
+	if err != nil {
+		return nil, err
+	}
+	dirty := map[string]bool{}
+	for _, p := range bytes.Split(out, []byte{0}) {
+		if len(p) > 0 {
+			dirty[string(p)] = true
+		}
+	}
+	return dirty, nil
 }
 
 // contentConverts reports whether git may convert content between the
