@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -29,7 +30,42 @@ func (r *Repo) Commit(ctx context.Context, oid OID) (source.Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newTable("commit "+oid.Short(), es, objs.blobReader()), nil
+	t := newTable("commit "+oid.Short(), es, objs.blobReader())
+	t.submodule = r.submoduleFile
+	return t, nil
+}
+
+// submoduleFile reads a file of a submodule at the commit its gitlink
+// records, from the submodule's own repository (which must be checked
+// out: its objects are there).
+func (r *Repo) submoduleFile(f *subFile) ([]byte, error) {
+	r.subMu.Lock()
+	defer r.subMu.Unlock()
+	if r.subs == nil {
+		r.subs = map[string]*Repo{}
+	}
+	sr, ok := r.subs[f.prefix]
+	if !ok {
+		dir := filepath.Join(r.Top, filepath.FromSlash(f.prefix))
+		var err error
+		sr, err = Discover(dir)
+		if err != nil || filepath.Clean(sr.Top) != filepath.Clean(dir) {
+			sr = nil
+		}
+		r.subs[f.prefix] = sr
+	}
+	if sr == nil {
+		return nil, fmt.Errorf("submodule %s is not checked out (git submodule update --init %s): %w", f.prefix, f.prefix, source.ErrNotExist)
+	}
+	src, err := sr.Commit(context.Background(), OID(f.commit))
+	if err != nil {
+		return nil, fmt.Errorf("submodule %s at %s: %w", f.prefix, OID(f.commit).Short(), err)
+	}
+	b, err := src.ReadFile(f.rest)
+	if err != nil {
+		return nil, fmt.Errorf("submodule %s at %s: %s: %w", f.prefix, OID(f.commit).Short(), f.rest, err)
+	}
+	return b, nil
 }
 
 func goGitTree(ctx context.Context, objs *objects, oid OID) ([]entry, error) {

@@ -107,7 +107,9 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 		}
 		return blob(e)
 	}
-	return newTable("index", es, read), nil
+	t := newTable("index", es, read)
+	t.submodule = r.submoduleFile
+	return t, nil
 }
 
 // errNotDecoded: the index was not decoded in-process.

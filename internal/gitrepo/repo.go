@@ -93,6 +93,9 @@ type Repo struct {
 	cfgOnce sync.Once
 	cfg     map[string][]string
 	cfgErr  error
+
+	subMu sync.Mutex
+	subs  map[string]*Repo // submodule repositories by path; nil: not checked out
 }
 
 type revResult struct {

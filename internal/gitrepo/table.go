@@ -18,6 +18,15 @@ type entry struct {
 	path string
 	oid  string // full hexadecimal object name
 	mode filemode.FileMode
+	// sub is set for a file inside a submodule: the gitlink's path and
+	// commit, and the file's path inside the submodule.
+	sub *subFile
+}
+
+// subFile is a file inside a submodule, at the commit the superproject
+// records.
+type subFile struct {
+	prefix, commit, rest string
 }
 
 // table is a source.Source over a sorted list of entries (an index or a
@@ -27,6 +36,8 @@ type table struct {
 	entries []entry // sorted by path
 	byPath  map[string]int
 	read    func(e entry) (io.ReadCloser, error)
+	// submodule reads a file inside a submodule (nil: not readable).
+	submodule func(f *subFile) ([]byte, error)
 }
 
 func newTable(name string, entries []entry, read func(entry) (io.ReadCloser, error)) *table {
@@ -84,6 +95,10 @@ func (t *table) lookup(p string) (entry, source.Kind, error) {
 			c = next
 			continue
 		}
+		// a file inside a submodule: at the commit the gitlink records
+		if f := t.inSubmodule(c); f != nil {
+			return entry{path: c, mode: filemode.Regular, sub: f}, source.KindFile, nil
+		}
 		return entry{}, 0, source.ErrNotExist
 	}
 	return entry{}, 0, fmt.Errorf("%s: too many levels of symbolic links", p)
@@ -108,6 +123,25 @@ func (t *table) resolvePrefix(c string) (string, bool, error) {
 		return next, err == nil, err
 	}
 	return "", false, nil
+}
+
+// inSubmodule returns the submodule file c names, if a prefix of c is a
+// gitlink.
+func (t *table) inSubmodule(c string) *subFile {
+	if t.submodule == nil {
+		return nil
+	}
+	for i := strings.IndexByte(c, '/'); i > 0; {
+		if j, ok := t.byPath[c[:i]]; ok && t.entries[j].mode == filemode.Submodule {
+			return &subFile{prefix: c[:i], commit: t.entries[j].oid, rest: c[i+1:]}
+		}
+		k := strings.IndexByte(c[i+1:], '/')
+		if k < 0 {
+			break
+		}
+		i += k + 1
+	}
+	return nil
 }
 
 func (t *table) isDir(c string) bool {
@@ -148,6 +182,13 @@ func (t *table) Open(p string) (io.ReadCloser, error) {
 		return nil, source.ErrIsDir
 	case source.KindOther:
 		return nil, source.ErrNotRegular
+	}
+	if e.sub != nil {
+		b, err := t.submodule(e.sub)
+		if err != nil {
+			return nil, err
+		}
+		return io.NopCloser(bytes.NewReader(b)), nil
 	}
 	return t.read(e)
 }
