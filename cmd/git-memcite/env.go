@@ -108,6 +108,8 @@ func (g *Globals) openSource(ctx context.Context, sf SourceFlags) (*workspace, e
 			return nil, rerr
 		}
 		ws.src, err = repo.Commit(ctx, h)
+	case repo != nil:
+		ws.src, err = repo.Worktree()
 	default:
 		ws.src, err = source.NewWorktree(ws.top)
 	}

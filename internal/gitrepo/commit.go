@@ -30,7 +30,7 @@ func (r *Repo) Commit(ctx context.Context, oid OID) (source.Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := newTable("commit "+oid.Short(), es, objs.blobReader())
+	t := newTable("commit "+oid.Short(), es, r.blobReader(objs))
 	t.submodule = r.submoduleFile
 	return t, nil
 }
@@ -143,13 +143,14 @@ func (r *Repo) lsTree(ctx context.Context, oid OID) ([]entry, error) {
 	return es, nil
 }
 
-// blobReader reads the blobs of table entries.
-func (o *objects) blobReader() func(entry) (io.ReadCloser, error) {
+// blobReader reads the blobs of table entries (git-lfs pointers resolved
+// from the local git-lfs object store).
+func (r *Repo) blobReader(o *objects) func(entry) (io.ReadCloser, error) {
 	return func(e entry) (io.ReadCloser, error) {
 		b, err := o.readBlob(e.oid)
 		if err != nil {
 			return nil, err
 		}
-		return io.NopCloser(bytes.NewReader(b)), nil
+		return io.NopCloser(bytes.NewReader(r.lfsResolve(b))), nil
 	}
 }

@@ -49,5 +49,5 @@ func (r *Repo) CommitFiles(ctx context.Context, oid OID, paths []string) (src so
 		}
 		es = append(es, entry{path: p, oid: te.Hash.String(), mode: te.Mode})
 	}
-	return newTable("commit "+oid.Short(), es, objs.blobReader()), true, nil
+	return newTable("commit "+oid.Short(), es, r.blobReader(objs)), true, nil
 }

@@ -93,7 +93,7 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 		clear(stats)
 	}
 	wt, _ := source.NewWorktree(r.Top)
-	blob := objs.blobReader()
+	blob := r.blobReader(objs)
 	read := func(e entry) (io.ReadCloser, error) {
 		if ie := stats[e.path]; ie != nil && wt != nil && e.mode != filemode.Symlink {
 			if rc := cleanWorktreeFile(wt, ie, indexMtime); rc != nil {
