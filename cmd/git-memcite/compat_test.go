@@ -58,14 +58,19 @@ git add -A
 git commit -q -m init
 printf 'inserted\none\ntwo\nthree\n' > src/a.go
 git commit -q -am 'insert a line'
+git checkout -q -b upstream
+printf 'again\n' | cat - src/a.go > t && mv t src/a.go
+git commit -q -am 'insert again'
+git checkout -q main
 cd ..
 `
 
 // TestCompatMatrix runs the same commands in every repository layout git
 // supports and expects the answers of a plain clone: verify-all (working
 // tree, --staged, --rev HEAD~1), relocate, verify --why, and with the hooks
-// installed a harmless commit (passes), a fixing commit (passes) and a
-// commit that makes the citation stale (blocked).
+// installed a harmless commit (passes), a fixing commit (passes), a
+// commit that makes the citation stale (blocked) and a rebasing pull that
+// moves the cited line (reported, with where it went).
 func TestCompatMatrix(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds git-memcite and many repositories")
@@ -171,6 +176,13 @@ func TestCompatMatrix(t *testing.T) {
 			run("git memcite verify-all", 0, `1 valid, 0 stale`)
 			run("sed -i 's/^two/TWO/' src/a.go && git commit -q -am 'break it'", 1, `(?i)stale`)
 			run("git log -1 --format=%s", 0, `relocated|fix by hand`)
+			// upstream inserts another line above the cited one; a rebasing
+			// pull reports where the citation went (post-rewrite)
+			pulled := `src/a\.go:3.*\n(.*\n)*.*now at: src/a\.go:4`
+			if tc.sha256 {
+				pulled = `the rebase made 1 citation stale(.*\n)*.*src/a\.go:3 \(made stale by this change\)`
+			}
+			run("git reset -q --hard && git pull -q --rebase origin upstream", 0, pulled)
 		})
 	}
 }
