@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/cite"
+	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/render"
 )
 
@@ -44,6 +46,23 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	cenv, err := ws.citeEnv(ctx)
 	if err != nil {
 		return err
+	}
+	if cenv.Head != nil { // a repository with commits: anchor where the words were written
+		hist, err := ws.repo.History()
+		if err != nil {
+			return fmt.Errorf("adopt anchors mentions in history: %w", err)
+		}
+		defer hist.Close()
+		head, err := hist.Resolve("HEAD")
+		if err != nil {
+			return err
+		}
+		idx, err := ws.repo.Index(ctx)
+		if err != nil {
+			return err
+		}
+		cenv.Anchor = &relocate.MentionAnchorer{H: hist, T: gitblame.New(hist), Head: head,
+			Target: gitblame.Target{Commit: head, View: ws.src, CrossFiles: relocate.CrossFiles(idx, ws.store.Memories)}}
 	}
 	if c.Fix {
 		unlock, err := ws.lockRewrites(ctx)
@@ -101,8 +120,8 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 				b.WriteByte('\n')
 			}
 		}
-		fmt.Fprintf(&b, "Summary: %d proposed, %d added, %d ambiguous, %d not found, %d trivial, %d invalid, %d duplicates",
-			counts[cite.Proposed], counts[cite.Added], counts[cite.Ambiguous], counts[cite.NotFound], counts[cite.Trivial], counts[cite.Invalid], counts[cite.Duplicate])
+		fmt.Fprintf(&b, "Summary: %d proposed, %d added, %d ambiguous, %d not found, %d trivial, %d invalid, %d duplicates, %d unanchored",
+			counts[cite.Proposed], counts[cite.Added], counts[cite.Ambiguous], counts[cite.NotFound], counts[cite.Trivial], counts[cite.Invalid], counts[cite.Duplicate], counts[cite.Unanchored])
 		if counts[cite.Proposed] > 0 {
 			b.WriteString(" (run with --fix to add them)")
 		}

@@ -22,21 +22,45 @@ const (
 	Trivial   = "trivial"   // the cited line is blank or only punctuation
 	Invalid   = "invalid"   // the line is past the end of the file, or the range is reversed
 	Duplicate = "duplicate" // the memory already cites it (or mentions it twice)
+	// Unanchored: the mention cannot be placed with confidence where its
+	// words were written (the cited line then shares nothing with the
+	// sentence, the file did not exist, the sentence says the number is
+	// wrong, or the line cannot be followed to today).
+	Unanchored = "unanchored"
 )
+
+// Anchorer places a mention where its words were written: it finds the
+// commit that wrote the memory file's line, reads the cited lines there
+// and follows them to today. A line no commit holds yet was written now.
+type Anchorer interface {
+	AnchorMention(ctx context.Context, memPath, bodyLine, path string, line, end int) (Anchored, error)
+}
+
+// Anchored is where a mention's lines were when it was written, and where
+// they are now.
+type Anchored struct {
+	Commit    string   // the commit that wrote the memory line; "" when not committed
+	Then      []string // the cited lines at that commit
+	Path      string   // where they are now
+	Line, End int
+	Lost      string // why they cannot be placed; "" when they can
+}
 
 // Mention is an informal citation found in a memory's body.
 type Mention struct {
-	Line       int      `json:"line"`       // line of the memory file
-	Text       string   `json:"text"`       // as written
-	Kind       string   `json:"kind"`       // cite-markup, path-line, backticked-path, bare-filename
-	Status     string   `json:"status"`     // one of the outcomes above
-	Location   string   `json:"location"`   // the resolved citation, path[:line[-end]]
-	Snippet    string   `json:"snippet"`    // for proposed and added ones
-	Commit     string   `json:"commit"`     // HEAD when the file is unchanged since
-	Candidates []string `json:"candidates"` // for ambiguous ones
-	Reason     string   `json:"reason"`     // why it is not proposed
+	Line       int      `json:"line"`                 // line of the memory file
+	Text       string   `json:"text"`                 // as written
+	Kind       string   `json:"kind"`                 // cite-markup, path-line, backticked-path, bare-filename
+	Status     string   `json:"status"`               // one of the outcomes above
+	Location   string   `json:"location"`             // the resolved citation, path[:line[-end]]
+	Snippet    string   `json:"snippet"`              // for proposed and added ones
+	Commit     string   `json:"commit"`               // HEAD when the file is unchanged since
+	Candidates []string `json:"candidates"`           // for ambiguous ones
+	Reason     string   `json:"reason"`               // why it is not proposed
+	WrittenAt  string   `json:"written_at,omitempty"` // the commit that wrote the words, when anchored there
 
-	col int // byte offset in the line, for ordering
+	col  int    // byte offset in the line, for ordering
+	body string // the whole line of the memory body
 }
 
 // Tracked is the set of files citations may point to (the index, or HEAD's
@@ -132,7 +156,7 @@ func FindMentions(f *memfile.File) []Mention {
 				continue
 			}
 			take(m[0], m[1])
-			out = append(out, Mention{Line: line, Text: l[m[0]:m[1]], Kind: "cite-markup", col: m[0]})
+			out = append(out, Mention{Line: line, Text: l[m[0]:m[1]], Kind: "cite-markup", col: m[0], body: l})
 		}
 		for _, m := range pathLineRe.FindAllStringSubmatchIndex(l, -1) {
 			if !take(m[2], m[1]) {
@@ -142,7 +166,7 @@ func FindMentions(f *memfile.File) []Mention {
 			if !strings.Contains(l[m[2]:m[3]], "/") {
 				kind = "bare-filename"
 			}
-			out = append(out, Mention{Line: line, Text: l[m[2]:m[1]], Kind: kind, col: m[2]})
+			out = append(out, Mention{Line: line, Text: l[m[2]:m[1]], Kind: kind, col: m[2], body: l})
 		}
 		for _, m := range backtickRe.FindAllStringSubmatchIndex(l, -1) {
 			if !take(m[0], m[1]) {
@@ -152,7 +176,7 @@ func FindMentions(f *memfile.File) []Mention {
 			if !strings.Contains(l[m[2]:m[3]], "/") {
 				kind = "bare-filename"
 			}
-			out = append(out, Mention{Line: line, Text: l[m[2]:m[3]], Kind: kind, col: m[2]})
+			out = append(out, Mention{Line: line, Text: l[m[2]:m[3]], Kind: kind, col: m[2], body: l})
 		}
 	}
 	sort.SliceStable(out, func(a, b int) bool {
@@ -197,6 +221,11 @@ func (m Mention) target() (p string, line, end int) {
 // taken for code and left out.
 // With fix the proposals are added (as Add would, one after another) and
 // the plan is returned; otherwise the plan is nil.
+//
+// With env.Anchor, a mention with lines is anchored where its words were
+// written (anchor.go): the lines it named then, checked against the words
+// of its sentence, followed to today; one that cannot be anchored with
+// confidence is reported Unanchored, never proposed.
 func Adopt(ctx context.Context, f *memfile.File, env Env, tracked *Tracked, fix bool) ([]Mention, *Plan, error) {
 	found := FindMentions(f)
 	ms := found[:0]
@@ -233,6 +262,22 @@ func Adopt(ctx context.Context, f *memfile.File, env Env, tracked *Tracked, fix 
 				loc = fmt.Sprintf("%s:%d-%d", p, line, end)
 			}
 		}
+		var anchored *Anchored
+		if line > 0 && env.Anchor != nil {
+			a, err := env.Anchor.AnchorMention(ctx, f.Name, m.body, p, line, end)
+			if err != nil {
+				return nil, nil, err
+			}
+			if a.Lost == "" {
+				m.WrittenAt = a.Commit
+				p, line, end = a.Path, a.Line, a.End
+				loc = fmt.Sprintf("%s:%d", p, line)
+				if end > 0 && end != line {
+					loc = fmt.Sprintf("%s:%d-%d", p, line, end)
+				}
+			}
+			anchored = &a
+		}
 		m.Location = loc
 		want, _ := memfile.ParseShorthand(loc)
 		dup := seen[loc]
@@ -258,6 +303,12 @@ func Adopt(ctx context.Context, f *memfile.File, env Env, tracked *Tracked, fix 
 				continue
 			}
 			m.Snippet = strings.TrimSpace(text)
+		}
+		if anchored != nil {
+			if why := unanchored(m, *anchored); why != "" {
+				m.Status, m.Reason = Unanchored, why
+				continue
+			}
 		}
 		m.Status = Proposed
 		m.Commit = env.commitFor(p)

@@ -42,6 +42,9 @@ type Env struct {
 	Head    source.Source // HEAD's tree; nil without commits
 	HeadRev string        // HEAD's hash
 	Now     time.Time
+	// Anchor, when set, anchors adopted mentions where their words were
+	// written (Adopt).
+	Anchor Anchorer
 }
 
 // Stamp is the verified timestamp for now (RFC 3339, UTC, seconds).
