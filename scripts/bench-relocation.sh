@@ -6,6 +6,7 @@
 #   scripts/bench-relocation.sh speed      speed comparison only
 #   scripts/bench-relocation.sh gobench    go test -bench for the speed targets
 #   scripts/bench-relocation.sh fixcycle   the daily loop (full size)
+#   scripts/bench-relocation.sh adopt      adopt on prose mentions (full size)
 #
 # Accuracy: 25 scenarios per edit category plus 25 mixed chains of 30-60
 # commits, built from Go standard library sources of $(go env GOROOT)/src;
@@ -17,6 +18,10 @@
 # the memories committed (half the chains cite in shorthand strings without
 # a commit); prints final accuracy against one-shot relocation of the same
 # citations, unstable fixes and false alarms.
+# Adopt: 25 mixed chains; a memory written in prose at the first commit
+# mentions each cited line as path:line (naming an identifier of the line,
+# quoting it, with no context, or with a wrong line number), then the code
+# changes; prints adopt's precision and recall per sentence style.
 # Set TRACE=1 to print every tracker miss.
 set -eu
 cd "$(dirname "$0")/.."
@@ -32,6 +37,12 @@ esac
 case $what in
 all | fixcycle)
 	go test ./internal/relocbench/ -run 'TestFixCycle$' -count=1 -v -timeout 60m \
+		-relocbench.size=full $trace
+	;;
+esac
+case $what in
+all | adopt)
+	go test ./internal/relocbench/ -run 'TestAdopt$' -count=1 -v -timeout 60m \
 		-relocbench.size=full $trace
 	;;
 esac

@@ -41,6 +41,7 @@ type Anchorer interface {
 type Anchored struct {
 	Commit    string   // the commit that wrote the memory line; "" when not committed
 	Then      []string // the cited lines at that commit
+	File      []string // every line of the cited file at that commit
 	Path      string   // where they are now
 	Line, End int
 	Lost      string // why they cannot be placed; "" when they can
@@ -244,6 +245,7 @@ func Adopt(ctx context.Context, f *memfile.File, env Env, tracked *Tracked, fix 
 	for i := range ms {
 		m := &ms[i]
 		m.Candidates = []string{}
+		gone := false // the file is not tracked now
 		written, line, end := m.target()
 		p, cands := tracked.resolve(written)
 		switch {
@@ -251,6 +253,10 @@ func Adopt(ctx context.Context, f *memfile.File, env Env, tracked *Tracked, fix 
 			m.Status, m.Candidates = Ambiguous, cands
 			m.Reason = fmt.Sprintf("%d tracked files are named %s", len(cands), path.Base(written))
 			continue
+		case p == "" && line > 0 && env.Anchor != nil && strings.Contains(written, "/"):
+			// perhaps a file renamed or moved since the words were
+			// written: the anchor follows it from where it was then
+			p, gone = strings.TrimPrefix(written, "./"), true
 		case p == "":
 			m.Status, m.Reason = NotFound, "no tracked file "+written
 			continue
@@ -267,6 +273,10 @@ func Adopt(ctx context.Context, f *memfile.File, env Env, tracked *Tracked, fix 
 			a, err := env.Anchor.AnchorMention(ctx, f.Name, m.body, p, line, end)
 			if err != nil {
 				return nil, nil, err
+			}
+			if a.Lost != "" && gone {
+				m.Status, m.Reason = NotFound, "no tracked file "+written+" ("+a.Lost+")"
+				continue
 			}
 			if a.Lost == "" {
 				m.WrittenAt = a.Commit

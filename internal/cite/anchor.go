@@ -30,6 +30,14 @@ var stopWords = map[string]bool{
 	"any": true, "one": true, "two": true, "our": true, "you": true, "your": true, "can": true,
 	"will": true, "should": true, "would": true, "could": true, "must": true, "via": true, "code": true,
 	"cite": true, "defined": true, "called": true, "calls": true, "uses": true, "used": true,
+	// keywords and names that every file has: no evidence of one line
+	"func": true, "return": true, "string": true, "error": true, "errors": true, "err": true,
+	"true": true, "false": true, "nil": true, "none": true, "null": true, "self": true, "def": true,
+	"class": true, "import": true, "const": true, "var": true, "type": true, "struct": true,
+	"interface": true, "package": true, "else": true, "range": true, "int": true, "bool": true,
+	"byte": true, "len": true, "make": true, "append": true, "ctx": true, "fmt": true, "new": true,
+	"let": true, "case": true, "break": true, "continue": true, "default": true, "switch": true,
+	"public": true, "private": true, "static": true, "void": true, "async": true, "await": true,
 }
 
 // words returns the identifier words of s, lower-cased, with identifiers
@@ -88,11 +96,36 @@ func unanchored(m *Mention, a Anchored) string {
 	if len(said) == 0 {
 		return "the sentence names no code to check the line against"
 	}
-	then := words(strings.Join(a.Then, "\n"))
-	for w := range said {
-		if then[w] {
+	// Code quoted in the sentence that is the cited line (or a part of it
+	// of some length) is proof.
+	cited := collapse(strings.Join(a.Then, " "))
+	for _, q := range quotedRe.FindAllStringSubmatch(sentence, -1) {
+		if c := collapse(q[1]); len(c) >= 6 && strings.Contains(cited, c) {
 			return ""
 		}
+	}
+	// The evidence is the words the sentence shares with the cited lines,
+	// each weighed by how rare it is in the file then: a word on one line
+	// only is proof, one on every other line is none.
+	then := words(strings.Join(a.Then, "\n"))
+	evidence := 0.0
+	for w := range said {
+		if !then[w] {
+			continue
+		}
+		n := 0
+		for _, l := range a.File {
+			if words(l)[w] {
+				n++
+			}
+		}
+		evidence += 1 / float64(max(n, 1))
+	}
+	if evidence >= evidenceNeeded {
+		return ""
+	}
+	if evidence > 0 {
+		return fmt.Sprintf("the words the sentence shares with the cited line are common in %s: no evidence of this line", m.Text)
 	}
 	where := "when it was written"
 	if a.Commit != "" {
@@ -100,6 +133,16 @@ func unanchored(m *Mention, a Anchored) string {
 	}
 	return fmt.Sprintf("the cited line %s (%q) shares no word with the sentence", where, strings.TrimSpace(strings.Join(a.Then, " ")))
 }
+
+// evidenceNeeded is how much shared-word evidence anchors a mention: one
+// word found on at most two lines of the file.
+var evidenceNeeded = 1.0 / 2
+
+// quotedRe finds code quoted in backticks.
+var quotedRe = regexp.MustCompile("`([^`]+)`")
+
+// collapse trims s and collapses its runs of white space.
+func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func shortHash(h string) string {
 	if len(h) > 7 {

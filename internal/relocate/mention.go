@@ -40,14 +40,14 @@ func (a *MentionAnchorer) AnchorMention(ctx context.Context, memPath, bodyLine, 
 	}
 	if written.IsZero() {
 		// not committed: written against the content it is checked against
-		lines, ok, err := a.viewLines(path, line, end)
+		lines, all, ok, err := a.viewLines(path, line, end)
 		if err != nil {
 			return res, err
 		}
 		if !ok {
 			res.Lost = fmt.Sprintf("%s has no line %d", path, end)
 		}
-		res.Then = lines
+		res.Then, res.File = lines, all
 		return res, nil
 	}
 	res.Commit = written.String()
@@ -72,7 +72,7 @@ func (a *MentionAnchorer) AnchorMention(ctx context.Context, memPath, bodyLine, 
 		res.Lost = fmt.Sprintf("%s had no line %d in %s, where the sentence was written", path, end, written.Short())
 		return res, nil
 	}
-	res.Then = all[line-1 : end]
+	res.Then, res.File = all[line-1:end], all
 	r, err := a.T.Track(ctx, []gitblame.Anchor{{Path: path, Line: line, LineEnd: end, Base: written}}, a.Target)
 	if err != nil {
 		return res, err
@@ -92,33 +92,33 @@ func (a *MentionAnchorer) AnchorMention(ctx context.Context, memPath, bodyLine, 
 	return res, nil
 }
 
-// viewLines reads lines of path from the target.
-func (a *MentionAnchorer) viewLines(path string, line, end int) ([]string, bool, error) {
+// viewLines reads lines of path from the target, and all of its lines.
+func (a *MentionAnchorer) viewLines(path string, line, end int) ([]string, []string, bool, error) {
 	var data []byte
 	if a.Target.View != nil {
 		b, err := a.Target.View.ReadFile(path)
 		if err != nil {
-			return nil, false, nil
+			return nil, nil, false, nil
 		}
 		data = b
 	} else {
 		c, err := a.H.Commit(a.Target.Commit)
 		if err != nil {
-			return nil, false, err
+			return nil, nil, false, err
 		}
 		blob, ok, err := a.H.Entry(c.Tree, path)
 		if err != nil || !ok {
-			return nil, false, err
+			return nil, nil, false, err
 		}
 		if data, err = a.H.Blob(blob); err != nil {
-			return nil, false, err
+			return nil, nil, false, err
 		}
 	}
 	all := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	if line < 1 || end > len(all) {
-		return nil, false, nil
+		return nil, all, false, nil
 	}
-	return all[line-1 : end], true, nil
+	return all[line-1 : end], all, true, nil
 }
 
 // writtenAt returns the commit that wrote a body line of a memory file:

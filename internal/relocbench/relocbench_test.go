@@ -197,3 +197,28 @@ func TestFixCycle(t *testing.T) {
 		t.Errorf("fix cycles %.1f%% exactly right, one-shot %.1f%%: want within 1 point", rep.Cycle.Pct(), rep.OneShot.Pct())
 	}
 }
+
+// TestAdopt runs the adopt benchmark: memories written in prose at a
+// commit, read after the code changed. Precision must be at least 98%.
+func TestAdopt(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found")
+	}
+	cfg := Config{GoRoot: goroot(t), Chains: 2, ChainMin: 16, ChainMax: 24, Seed: 1, WorkDir: t.TempDir()}
+	if *size == "full" {
+		cfg.Chains, cfg.ChainMax = 25, 32
+	}
+	if *trace {
+		cfg.Trace = os.Stdout
+	}
+	rep, err := Adopt(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	FormatAdopt(&sb, rep)
+	t.Log("\n" + sb.String())
+	if p := rep.Rows["all"].Precision(); p < 98 {
+		t.Errorf("adopt precision %.1f%%, want >= 98%%", p)
+	}
+}
