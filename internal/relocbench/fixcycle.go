@@ -24,6 +24,7 @@ import (
 type CycleReport struct {
 	Scenarios, Rounds, Citations int
 	Cycle, OneShot               Tally // final locations against the truth
+	Files                        Tally // whole-file citations, after the cycles
 	Unstable                     int   // second fixes that changed a byte
 	FalseAlarms                  int   // rounds where verify-all passed and relocate did not
 	Shorthand                    int   // scenarios whose citations are shorthand strings
@@ -62,7 +63,39 @@ func FixCycle(ctx context.Context, cfg Config) (*CycleReport, error) {
 
 const cycleMemory = ".serena/memories/m.md"
 
-// memoryFor writes the citations of sc as a memory file.
+// baseFiles are the files of a scenario's first commit: each is also cited
+// whole.
+func baseFiles(sc *scenario) []string { return sc.commits[0].st.paths() }
+
+// fileTruth is where a file of the first commit is at the last one: the
+// file that holds most of its lines, if it holds at least half of them
+// (git's rename rule), else gone.
+func fileTruth(sc *scenario, p string) truth {
+	ids := map[int]bool{}
+	for _, l := range sc.commits[0].st.files[p].lines {
+		ids[l.id] = true
+	}
+	final := sc.commits[len(sc.commits)-1].st
+	best, bestN := "", 0
+	for _, q := range final.paths() {
+		n := 0
+		for _, l := range final.files[q].lines {
+			if ids[l.id] {
+				n++
+			}
+		}
+		if n > bestN || (n == bestN && q == p) {
+			best, bestN = q, n
+		}
+	}
+	if bestN*2 < len(ids) {
+		return truth{gone: true}
+	}
+	return truth{path: best}
+}
+
+// memoryFor writes the citations of sc as a memory file: its line
+// citations, then every file of the first commit cited whole.
 func memoryFor(sc *scenario, shorthand bool, base string) []byte {
 	var b strings.Builder
 	b.WriteString("---\nid: m\ncitations:\n")
@@ -81,6 +114,13 @@ func memoryFor(sc *scenario, shorthand bool, base string) []byte {
 		}
 		if c.withCommit {
 			fmt.Fprintf(&b, "    commit: %s\n", base)
+		}
+	}
+	for _, p := range baseFiles(sc) {
+		if shorthand {
+			fmt.Fprintf(&b, "  - %s\n", p)
+		} else {
+			fmt.Fprintf(&b, "  - path: %s\n", p)
 		}
 	}
 	b.WriteString("---\nWhat the code does.\n")
@@ -200,7 +240,8 @@ func runCycle(ctx context.Context, cfg Config, rep *CycleReport, r *rand.Rand, s
 	if err != nil {
 		return err
 	}
-	if len(st.Memories) != 1 || st.Memories[0].File == nil || len(st.Memories[0].File.Citations) != len(sc.cites) {
+	files := baseFiles(sc)
+	if len(st.Memories) != 1 || st.Memories[0].File == nil || len(st.Memories[0].File.Citations) != len(sc.cites)+len(files) {
 		return fmt.Errorf("the memory file lost citations")
 	}
 	final := st.Memories[0].File.Citations
@@ -229,6 +270,18 @@ func runCycle(ctx context.Context, cfg Config, rep *CycleReport, r *rand.Rand, s
 		score(&rep.OneShot, t, oneShot[i])
 		if cfg.Trace != nil && !exact(t, p) {
 			fmt.Fprintf(cfg.Trace, "#%d cycle miss: %s truth=%+v got=%+v one-shot=%+v\n", idx, sc.cites[i].path, t, p, oneShot[i])
+		}
+	}
+	for k, f := range files {
+		i := len(sc.cites) + k
+		t := fileTruth(sc, f)
+		p := prediction{loc: true, path: final[i].Path}
+		if gone[i] {
+			p = prediction{}
+		}
+		score(&rep.Files, t, p)
+		if cfg.Trace != nil && !exact(t, p) {
+			fmt.Fprintf(cfg.Trace, "#%d file miss: %s truth=%+v got=%+v\n", idx, f, t, p)
 		}
 	}
 	return nil
@@ -354,6 +407,7 @@ func FormatCycle(w io.Writer, r *CycleReport) {
 	}{{"fix cycles", r.Cycle}, {"one-shot (same histories)", r.OneShot}} {
 		fmt.Fprintf(w, "%-26s %8.1f %14d %12d %8d\n", row.name, row.t.Pct(), row.t.FalseReloc, row.t.WrongLoc, row.t.Missed)
 	}
+	fmt.Fprintf(w, "%-26s %8.1f %14d %12d %8d  (%d files, %d deleted or scattered)\n", "whole files (path only)", r.Files.Pct(), r.Files.FalseReloc, r.Files.WrongLoc, r.Files.Missed, r.Files.N, r.Files.GoneTruth)
 	fmt.Fprintf(w, "unstable fixes (a second fix changed a byte): %d\n", r.Unstable)
 	fmt.Fprintf(w, "false alarms (verify-all valid, relocate proposes edits): %d\n", r.FalseAlarms)
 }
