@@ -60,18 +60,11 @@ func Relocation(ctx context.Context, top, before, after string, view source.Sour
 	if err != nil {
 		return nil, nil, err
 	}
+	// the commit before the change is every citation's base: the hook
+	// asks where the change moved what was valid before it
 	items := make([]relocate.Item, 0, len(stale))
-	anchors := make([]gitblame.Anchor, 0, len(stale))
 	add := func(m *store.Memory, c memfile.Citation) {
 		items = append(items, relocate.Item{Memory: m, Citation: c, Base: base, File: !c.HasLine})
-		if !c.HasLine {
-			return // a whole file: relocate.TrackFiles follows it
-		}
-		a := gitblame.Anchor{Path: c.Path, Line: c.Line, LineEnd: c.LineEnd, Base: base}
-		if c.HasSnippet {
-			a.Snippet = c.Snippet
-		}
-		anchors = append(anchors, a)
 	}
 	for _, s := range stale {
 		add(s.Memory, s.Result.Citation)
@@ -89,16 +82,7 @@ func Relocation(ctx context.Context, top, before, after string, view source.Sour
 	if len(items) == 0 {
 		return nil, nil, nil
 	}
-	tracker := gitblame.New(hist)
-	tgt := gitblame.Target{Commit: target, View: view}
-	res, err := tracker.Track(ctx, anchors, tgt)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := relocate.SetResults(items, res); err != nil {
-		return nil, nil, err
-	}
-	if err := relocate.TrackFiles(ctx, tracker, tgt, items); err != nil {
+	if err := relocate.Follow(ctx, gitblame.New(hist), gitblame.Target{Commit: target, View: view}, items); err != nil {
 		return nil, nil, err
 	}
 	kept := append([]relocate.Item(nil), items[:nStale]...)

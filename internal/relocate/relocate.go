@@ -107,9 +107,8 @@ type Options struct {
 // names a commit, else the commit that wrote the citation as it stands
 // (base.go); a citation no commit holds yet is taken as written, or, with
 // a snippet, looked for in the target's content.
-func Prepare(h gitblame.History, head gitblame.Hash, mems []*store.Memory) ([]Item, []gitblame.Anchor, error) {
+func Prepare(h gitblame.History, head gitblame.Hash, mems []*store.Memory) ([]Item, error) {
 	var items []Item
-	var anchors []gitblame.Anchor
 	for _, m := range mems {
 		if m.File == nil {
 			continue
@@ -125,17 +124,17 @@ func Prepare(h gitblame.History, head gitblame.Hash, mems []*store.Memory) ([]It
 			it.File = !c.HasLine
 			base, src, note, err := gitblame.InferBase(h, head, gitblame.BaseHint{Commit: c.Commit})
 			if err != nil {
-				return nil, nil, fmt.Errorf("relocate: %s: %w", m.Path, err)
+				return nil, fmt.Errorf("relocate: %s: %w", m.Path, err)
 			}
 			if src != gitblame.BaseCommit {
 				if mh == nil {
 					if mh, err = loadMemoryHistory(h, head, m.Path, maxVersions); err != nil {
-						return nil, nil, fmt.Errorf("relocate: history of %s: %w", m.Path, err)
+						return nil, fmt.Errorf("relocate: history of %s: %w", m.Path, err)
 					}
 				}
 				w, err := writtenAt(h, mh, c, len(m.File.Citations))
 				if err != nil {
-					return nil, nil, fmt.Errorf("relocate: %s: %w", m.Path, err)
+					return nil, fmt.Errorf("relocate: %s: %w", m.Path, err)
 				}
 				switch {
 				case w.cut && c.HasSnippet:
@@ -160,17 +159,9 @@ func Prepare(h gitblame.History, head gitblame.Hash, mems []*store.Memory) ([]It
 			}
 			it.Base, it.BaseSource, it.BaseNote = base, src, note
 			items = append(items, it)
-			if it.File {
-				continue // TrackFiles follows it
-			}
-			a := gitblame.Anchor{Path: c.Path, Line: c.Line, LineEnd: c.LineEnd, Base: base}
-			if c.HasSnippet {
-				a.Snippet = c.Snippet
-			}
-			anchors = append(anchors, a)
 		}
 	}
-	return items, anchors, nil
+	return items, nil
 }
 
 // HistoryCut explains a citation whose writing commit a shallow clone
@@ -198,9 +189,9 @@ func parseTime(s string) time.Time {
 	return time.Time{}
 }
 
-// SetResults attaches tracker results, in anchor order, to the items
-// Prepare returned.
-func SetResults(items []Item, res []gitblame.Result) error {
+// setResults attaches tracker results, in the order of the line
+// citations among items (Follow's anchors), to those items.
+func setResults(items []Item, res []gitblame.Result) error {
 	k := 0
 	for i := range items {
 		if !items[i].tracked() || items[i].File {
@@ -224,21 +215,42 @@ func SetResults(items []Item, res []gitblame.Result) error {
 // at the target. head is the commit the target's content view, if any,
 // follows.
 func Track(ctx context.Context, h gitblame.History, t *gitblame.Tracker, head gitblame.Hash, target gitblame.Target, mems []*store.Memory) ([]Item, error) {
-	items, anchors, err := Prepare(h, head, mems)
+	items, err := Prepare(h, head, mems)
 	if err != nil {
 		return nil, err
 	}
-	res, err := t.Track(ctx, anchors, target)
-	if err != nil {
-		return nil, err
-	}
-	if err := SetResults(items, res); err != nil {
-		return nil, err
-	}
-	if err := TrackFiles(ctx, t, target, items); err != nil {
+	if err := Follow(ctx, t, target, items); err != nil {
 		return nil, err
 	}
 	return items, nil
+}
+
+// Follow tracks items whose Base is set (by Prepare, or by a caller that
+// knows it, as a hook knows the commit before the change) to the target:
+// lines through the tracker, whole files through TrackFile. Items decided
+// before tracking (skipped, taken as written, history cut) are left alone.
+func Follow(ctx context.Context, t *gitblame.Tracker, target gitblame.Target, items []Item) error {
+	var anchors []gitblame.Anchor
+	for i := range items {
+		it := &items[i]
+		if !it.tracked() || it.File {
+			continue
+		}
+		c := it.Citation
+		a := gitblame.Anchor{Path: c.Path, Line: c.Line, LineEnd: c.LineEnd, Base: it.Base}
+		if c.HasSnippet {
+			a.Snippet = c.Snippet
+		}
+		anchors = append(anchors, a)
+	}
+	res, err := t.Track(ctx, anchors, target)
+	if err != nil {
+		return err
+	}
+	if err := setResults(items, res); err != nil {
+		return err
+	}
+	return TrackFiles(ctx, t, target, items)
 }
 
 // CrossFiles returns, for a working-tree target, the files that may

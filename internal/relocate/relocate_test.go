@@ -157,7 +157,7 @@ Body stays.
 				}
 				items = append(items, it)
 			}
-			if err := SetResults(items, tt.results); err != nil {
+			if err := setResults(items, tt.results); err != nil {
 				t.Fatal(err)
 			}
 			files, err := Plan(items, tt.opt)
@@ -188,8 +188,8 @@ Body stays.
 func TestSetResultsCountsMismatch(t *testing.T) {
 	m := memory(t)
 	items := []Item{{Memory: m, Citation: m.File.Citations[0]}}
-	if err := SetResults(items, nil); err == nil {
-		t.Error("SetResults accepted fewer results than anchors")
+	if err := setResults(items, nil); err == nil {
+		t.Error("setResults accepted fewer results than anchors")
 	}
 }
 
