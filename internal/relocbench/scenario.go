@@ -256,7 +256,11 @@ func pickCites(r *rand.Rand, base *state, p string, focus []int, nFocus, nOther 
 
 // finish computes the ground truth of every citation at the last commit.
 func (sc *scenario) finish() {
-	final := sc.commits[len(sc.commits)-1].st
+	sc.truths = sc.truthsAt(sc.commits[len(sc.commits)-1].st)
+}
+
+// truthsAt computes where every citation is in state st.
+func (sc *scenario) truthsAt(final *state) []truth {
 	where := map[int][2]int{} // id -> (file index, line)
 	paths := final.paths()
 	for pi, p := range paths {
@@ -264,7 +268,7 @@ func (sc *scenario) finish() {
 			where[l.id] = [2]int{pi, i}
 		}
 	}
-	sc.truths = make([]truth, len(sc.cites))
+	truths := make([]truth, len(sc.cites))
 	for ci, c := range sc.cites {
 		var locs [][2]int
 		for _, id := range c.ids {
@@ -272,7 +276,7 @@ func (sc *scenario) finish() {
 				locs = append(locs, w)
 			}
 		}
-		t := &sc.truths[ci]
+		t := &truths[ci]
 		switch {
 		case len(locs) == 0:
 			t.gone = true
@@ -291,6 +295,7 @@ func (sc *scenario) finish() {
 			t.line, t.end = locs[0][1]+1, locs[len(locs)-1][1]+1
 		}
 	}
+	return truths
 }
 
 // epoch dates the first commit of every scenario.
