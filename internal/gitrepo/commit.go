@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
@@ -146,7 +147,20 @@ func (r *Repo) lsTree(ctx context.Context, oid OID) ([]entry, error) {
 // blobReader reads the blobs of table entries (git-lfs pointers resolved
 // from the local git-lfs object store).
 func (r *Repo) blobReader(o *objects) func(entry) (io.ReadCloser, error) {
+	lfs := r.hasLFS()
 	return func(e entry) (io.ReadCloser, error) {
+		if o.store != nil && !lfs {
+			// streamed: verification reads only the lines it needs
+			obj, err := o.store.EncodedObject(plumbing.BlobObject, plumbing.NewHash(e.oid))
+			if err != nil {
+				return nil, fmt.Errorf("%w: read blob %s: %w", source.ErrUnavailable, e.oid, err)
+			}
+			rc, err := obj.Reader()
+			if err != nil {
+				return nil, fmt.Errorf("%w: read blob %s: %w", source.ErrUnavailable, e.oid, err)
+			}
+			return rc, nil
+		}
 		b, err := o.readBlob(e.oid)
 		if err != nil {
 			return nil, err

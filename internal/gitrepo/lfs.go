@@ -14,6 +14,12 @@ import (
 // lfsPrefix starts every git-lfs pointer file.
 const lfsPrefix = "version https://git-lfs.github.com/spec/v1"
 
+// hasLFS reports whether the repository has a local git-lfs object store.
+func (r *Repo) hasLFS() bool {
+	_, err := os.Stat(filepath.Join(r.CommonDir, "lfs", "objects"))
+	return err == nil
+}
+
 // lfsObject returns the path of the local git-lfs object a pointer names,
 // or "" when b is not a pointer.
 func (r *Repo) lfsObject(b []byte) string {
@@ -59,6 +65,9 @@ func (r *Repo) Worktree() (source.Source, error) {
 	wt, err := source.NewWorktree(r.Top)
 	if err != nil {
 		return nil, err
+	}
+	if !r.hasLFS() {
+		return wt, nil // no git-lfs objects here: nothing to resolve
 	}
 	return &lfsWorktree{Worktree: wt, r: r}, nil
 }
