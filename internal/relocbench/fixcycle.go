@@ -26,7 +26,8 @@ type CycleReport struct {
 	Cycle, OneShot               Tally // final locations against the truth
 	Files                        Tally // whole-file citations, after the cycles
 	Unstable                     int   // second fixes that changed a byte
-	FalseAlarms                  int   // rounds where verify-all passed and relocate proposed an edit, or reported lines gone that exist
+	FalseAlarms                  int   // verify-all passed and relocate proposed an edit
+	LostAlarms                   int   // verify-all passed and relocate called existing lines gone or ambiguous (tracker misses)
 	GoneReports                  int   // citations without a snippet reported gone (truly deleted) while verify-all passed
 	Shorthand                    int   // scenarios whose citations are shorthand strings
 }
@@ -229,8 +230,11 @@ func runCycle(ctx context.Context, cfg Config, rep *CycleReport, r *rand.Rand, s
 					rep.GoneReports++ // true: the lines were deleted
 					continue
 				}
-				lost := it.Action == relocate.Unresolved && i < len(truths) && !truths[i].partial
-				if it.Action == relocate.Move || it.Action == relocate.Accept || it.Action == relocate.Review || lost {
+				if it.Action == relocate.Unresolved && i < len(truths) && !truths[i].partial {
+					rep.LostAlarms++
+					continue
+				}
+				if it.Action == relocate.Move || it.Action == relocate.Accept || it.Action == relocate.Review {
 					rep.FalseAlarms++
 					if cfg.Trace != nil {
 						fmt.Fprintf(cfg.Trace, "#%d round %d: false alarm %s %v fields=%v base=%s (%v) commit=%q status=%v loc=%+v note=%s\n", idx, rep.Rounds, it.Citation.Location(), it.Action, it.Fields, it.Base.Short(), it.BaseSource, it.Citation.Commit, it.Result.Status, it.Result.Location, it.Result.Note)
@@ -417,6 +421,7 @@ func FormatCycle(w io.Writer, r *CycleReport) {
 	}
 	fmt.Fprintf(w, "%-26s %8.1f %14d %12d %8d  (%d files, %d deleted or scattered)\n", "whole files (path only)", r.Files.Pct(), r.Files.FalseReloc, r.Files.WrongLoc, r.Files.Missed, r.Files.N, r.Files.GoneTruth)
 	fmt.Fprintf(w, "unstable fixes (a second fix changed a byte): %d\n", r.Unstable)
-	fmt.Fprintf(w, "false alarms (verify-all valid, relocate proposes an edit or calls existing lines gone): %d\n", r.FalseAlarms)
+	fmt.Fprintf(w, "false alarms (verify-all valid, relocate proposes an edit): %d\n", r.FalseAlarms)
+	fmt.Fprintf(w, "tracker misses reported while verify-all is valid (existing lines called gone or ambiguous): %d\n", r.LostAlarms)
 	fmt.Fprintf(w, "deletions reported that verify-all cannot see (citations without a snippet whose lines were deleted): %d\n", r.GoneReports)
 }
