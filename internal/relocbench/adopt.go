@@ -158,19 +158,7 @@ func runAdopt(ctx context.Context, cfg Config, rep *AdoptReport, r *rand.Rand, s
 		if c.branch != "main" {
 			continue
 		}
-		if err := runGit(work, nil, "read-tree", "-u", "--reset", hashes[k]); err != nil {
-			return err
-		}
-		if err := os.MkdirAll(filepath.Join(work, filepath.Dir(cycleMemory)), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(work, cycleMemory), memory, 0o644); err != nil {
-			return err
-		}
-		if err := runGit(work, nil, "add", "-A"); err != nil {
-			return err
-		}
-		if err := runGit(work, nil, "commit", "-q", "--allow-empty", "-m", c.subject); err != nil {
+		if err := commitWithMemory(work, hashes[k], c.subject, memory); err != nil {
 			return err
 		}
 	}

@@ -155,21 +155,7 @@ func runCycle(ctx context.Context, cfg Config, rep *CycleReport, r *rand.Rand, s
 		}
 	}
 	mem := memoryFor(sc, shorthand, "")
-	commit := func(tree, subject string, memory []byte) error {
-		if err := runGit(work, nil, "read-tree", "-u", "--reset", tree); err != nil {
-			return err
-		}
-		if err := os.MkdirAll(filepath.Join(work, filepath.Dir(cycleMemory)), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(work, cycleMemory), memory, 0o644); err != nil {
-			return err
-		}
-		if err := runGit(work, nil, "add", "-A"); err != nil {
-			return err
-		}
-		return runGit(work, nil, "commit", "-q", "--allow-empty", "-m", subject)
-	}
+	commit := func(tree, subject string, memory []byte) error { return commitWithMemory(work, tree, subject, memory) }
 	// the base commit with the memory; commit fields name it
 	if err := runGit(work, nil, "checkout", "-q", "--orphan", "fix"); err != nil {
 		return err
@@ -297,6 +283,24 @@ func runCycle(ctx context.Context, cfg Config, rep *CycleReport, r *rand.Rand, s
 		}
 	}
 	return nil
+}
+
+// commitWithMemory commits, in the working repository work, the tree of a
+// scenario commit with the memory file beside it.
+func commitWithMemory(work, tree, subject string, memory []byte) error {
+	if err := runGit(work, nil, "read-tree", "-u", "--reset", tree); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(work, filepath.Dir(cycleMemory)), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(work, cycleMemory), memory, 0o644); err != nil {
+		return err
+	}
+	if err := runGit(work, nil, "add", "-A"); err != nil {
+		return err
+	}
+	return runGit(work, nil, "commit", "-q", "--allow-empty", "-m", subject)
 }
 
 // oneShotPredictions tracks the scenario's citations from the base to the

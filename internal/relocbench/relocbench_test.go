@@ -167,16 +167,7 @@ func BenchmarkTrackOneCitation10kCommits(b *testing.B) { benchSpeed(b, 1) }
 // citation relocated, and accuracy within one point of one-shot
 // relocation on the same histories.
 func TestFixCycle(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not found")
-	}
-	cfg := Config{GoRoot: goroot(t), Chains: 2, ChainMin: 16, ChainMax: 24, Seed: 1, WorkDir: t.TempDir()}
-	if *size == "full" {
-		cfg.Chains, cfg.ChainMax = 25, 32
-	}
-	if *trace {
-		cfg.Trace = os.Stdout
-	}
+	cfg := chainConfig(t)
 	rep, err := FixCycle(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -206,16 +197,7 @@ func TestFixCycle(t *testing.T) {
 // TestAdopt runs the adopt benchmark: memories written in prose at a
 // commit, read after the code changed. Precision must be at least 98%.
 func TestAdopt(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not found")
-	}
-	cfg := Config{GoRoot: goroot(t), Chains: 2, ChainMin: 16, ChainMax: 24, Seed: 1, WorkDir: t.TempDir()}
-	if *size == "full" {
-		cfg.Chains, cfg.ChainMax = 25, 32
-	}
-	if *trace {
-		cfg.Trace = os.Stdout
-	}
+	cfg := chainConfig(t)
 	rep, err := Adopt(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -226,4 +208,21 @@ func TestAdopt(t *testing.T) {
 	if p := rep.Rows["all"].Precision(); p < 98 {
 		t.Errorf("adopt precision %.1f%%, want >= 98%%", p)
 	}
+}
+
+// chainConfig sizes the chain benchmarks (fix cycles, adopt): 2 chains of
+// 16-24 commits, or with -relocbench.size=full 25 of 16-32.
+func chainConfig(t *testing.T) Config {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found")
+	}
+	cfg := Config{GoRoot: goroot(t), Chains: 2, ChainMin: 16, ChainMax: 24, Seed: 1, WorkDir: t.TempDir()}
+	if *size == "full" {
+		cfg.Chains, cfg.ChainMax = 25, 32
+	}
+	if *trace {
+		cfg.Trace = os.Stdout
+	}
+	return cfg
 }
