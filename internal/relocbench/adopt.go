@@ -56,30 +56,12 @@ func (t *AdoptTally) Recall() float64 {
 // a sentence of one of AdoptStyles, and committed; the chain's commits
 // follow; adopt then runs on the last commit.
 func Adopt(ctx context.Context, cfg Config) (*AdoptReport, error) {
-	c, err := loadCorpus(cfg.GoRoot, 120)
-	if err != nil {
-		return nil, err
-	}
-	r := rand.New(rand.NewPCG(cfg.Seed, 0x61646f70))
 	rep := &AdoptReport{Rows: map[string]*AdoptTally{}}
-	for i := 0; i < cfg.Chains; i++ {
-		n := cfg.ChainMin
-		if cfg.ChainMax > cfg.ChainMin {
-			n += r.IntN(cfg.ChainMax - cfg.ChainMin + 1)
-		}
-		sc := chainScenario(r, c, n)
-		dir, err := os.MkdirTemp(cfg.WorkDir, "adopt-")
-		if err != nil {
-			return nil, err
-		}
-		err = runAdopt(ctx, cfg, rep, r, sc, dir, i)
-		os.RemoveAll(dir)
-		if err != nil {
-			return nil, fmt.Errorf("relocbench: adopt %d: %w", i, err)
-		}
+	err := eachChain(cfg, 0x61646f70, "adopt", func(r *rand.Rand, sc *scenario, dir string, i int) error {
 		rep.Scenarios++
-	}
-	return rep, nil
+		return runAdopt(ctx, cfg, rep, r, sc, dir, i)
+	})
+	return rep, err
 }
 
 var identWordRe = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]{3,}`)

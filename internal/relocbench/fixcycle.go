@@ -37,30 +37,40 @@ type CycleReport struct {
 // commits. Half the scenarios write their citations as shorthand strings
 // ("path:N", "path:N-M") without a commit, the other half as mappings.
 func FixCycle(ctx context.Context, cfg Config) (*CycleReport, error) {
+	rep := &CycleReport{}
+	err := eachChain(cfg, 0x66697863, "fix cycle", func(r *rand.Rand, sc *scenario, dir string, i int) error {
+		rep.Scenarios++
+		return runCycle(ctx, cfg, rep, r, sc, dir, i%2 == 0, i)
+	})
+	return rep, err
+}
+
+// eachChain generates cfg.Chains mixed chains of cfg.ChainMin to
+// cfg.ChainMax commits from the seed and runs fn on each in a fresh
+// directory.
+func eachChain(cfg Config, stream uint64, what string, fn func(r *rand.Rand, sc *scenario, dir string, i int) error) error {
 	c, err := loadCorpus(cfg.GoRoot, 120)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	r := rand.New(rand.NewPCG(cfg.Seed, 0x66697863))
-	rep := &CycleReport{}
+	r := rand.New(rand.NewPCG(cfg.Seed, stream))
 	for i := 0; i < cfg.Chains; i++ {
 		n := cfg.ChainMin
 		if cfg.ChainMax > cfg.ChainMin {
 			n += r.IntN(cfg.ChainMax - cfg.ChainMin + 1)
 		}
 		sc := chainScenario(r, c, n)
-		dir, err := os.MkdirTemp(cfg.WorkDir, "fixcycle-")
+		dir, err := os.MkdirTemp(cfg.WorkDir, "chain-")
 		if err != nil {
-			return nil, err
+			return err
 		}
-		err = runCycle(ctx, cfg, rep, r, sc, dir, i%2 == 0, i)
+		err = fn(r, sc, dir, i)
 		os.RemoveAll(dir)
 		if err != nil {
-			return nil, fmt.Errorf("relocbench: fix cycle %d: %w", i, err)
+			return fmt.Errorf("relocbench: %s %d: %w", what, i, err)
 		}
-		rep.Scenarios++
 	}
-	return rep, nil
+	return nil
 }
 
 const cycleMemory = ".serena/memories/m.md"
