@@ -16,6 +16,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/trace"
 )
 
 // Env is what commands share: the output streams and the repository.
@@ -68,6 +69,12 @@ func (g *Globals) open(ctx context.Context, sf SourceFlags) (*workspace, error) 
 		return nil, err
 	}
 	ws.store, err = store.Load(ctx, ws.src, dirs)
+	if errors.Is(err, store.ErrNoDir) && ws.cfg != nil && ws.cfg.Get("dirs").Origin == "default" {
+		// nothing configured and no memories at the default place: a
+		// repository without memories, not an error
+		trace.Printf("no memory directory %s: no memories", store.DefaultDir)
+		ws.store, err = &store.Store{Dirs: dirs}, nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -109,6 +109,7 @@ func parse(p *kong.Kong, args []string) (kctx *kong.Context, code int, done bool
 	if err != nil {
 		p.Errorf("%s", err)
 		if pe, ok := err.(*kong.ParseError); ok && pe.Context != nil {
+			p.Stdout = p.Stderr // a usage error is diagnostics: stdout stays clean
 			_ = pe.Context.PrintUsage(true)
 		}
 		return nil, exitError, true

@@ -49,6 +49,10 @@ func (m *Memory) RelID() string {
 	return strings.TrimSuffix(rel, ".md")
 }
 
+// ErrNoDir is returned (wrapped) for a memory directory that does not
+// exist.
+var ErrNoDir = errors.New("not found")
+
 // Store is the set of memories found.
 type Store struct {
 	Dirs     []string
@@ -83,7 +87,7 @@ func Find(src source.Source, dirs []string) ([]*Memory, error) {
 		e, err := src.Stat(c)
 		if err != nil {
 			if errors.Is(err, source.ErrNotExist) {
-				return nil, fmt.Errorf("memory directory %s: not found in the %s", d, src.Name())
+				return nil, fmt.Errorf("memory directory %s: %w in the %s", d, ErrNoDir, src.Name())
 			}
 			return nil, fmt.Errorf("memory directory %s: %w", d, err)
 		}
