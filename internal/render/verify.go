@@ -45,6 +45,7 @@ func MemoryText(w io.Writer, m *verify.MemoryResult, st Style) error {
 		fmt.Fprintf(&b, "%s %s: exempt, not verified\n", st.Yellow("[SKIP]"), id)
 	case m.Total == 0:
 		fmt.Fprintf(&b, "%s %s: No citations to verify\n", st.Green("[PASS]"), id)
+		fmt.Fprintf(&b, "  Confidence: %.2f (stored)\n", m.Confidence)
 		if m.Skipped > 0 {
 			fmt.Fprintf(&b, "  Skipped: %d URL citation(s)\n", m.Skipped)
 		}
@@ -138,6 +139,8 @@ func toJSON(m *verify.MemoryResult, why WhyIndex) memoryJSON {
 		j.Exempt = true
 		return j
 	case m.Total == 0:
+		conf := m.Confidence // no citations: the stored confidence stands
+		j.Confidence = &conf
 		return j
 	}
 	vc, conf := m.ValidCount, m.Confidence
