@@ -375,3 +375,32 @@ citations:
 		t.Fatalf("raw control characters in JSON:\n%q", js)
 	}
 }
+
+// TestInjectionInJSONAndMermaid: C1 controls (U+009B, a one-byte CSI) and
+// bidi overrides (U+202E) are escaped in JSON as \u009b and \u202e, and
+// ESC and BEL in ids and link targets never reach a Mermaid graph raw.
+func TestInjectionInJSONAndMermaid(t *testing.T) {
+	f := newFixture(t)
+	f.memory("m.md", `id: "c1\u009b31m bidi\u202eevil"
+links:
+  - related: "gone\e[2J\a"
+citations:
+  - path: src/a.go
+    line: 1
+    snippet: "x\u009by\u202ez"
+`)
+	_, js := f.run("verify-all", "--json")
+	if strings.ContainsAny(js, "\u009b\u202e") {
+		t.Fatalf("raw C1 or bidi characters in JSON:\n%q", js)
+	}
+	if !strings.Contains(js, `\u009b`) || !strings.Contains(js, `\u202e`) {
+		t.Fatalf("escaped forms missing in JSON:\n%s", js)
+	}
+	_, mm := f.run("graph", "--format", "mermaid")
+	if strings.ContainsAny(mm, "\x1b\a\u009b\u202e") {
+		t.Fatalf("raw control characters in Mermaid:\n%q", mm)
+	}
+	if !strings.Contains(mm, `\x1b[2J`) {
+		t.Fatalf("escaped link target missing in Mermaid:\n%s", mm)
+	}
+}

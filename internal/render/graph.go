@@ -300,8 +300,9 @@ func dotQuote(s string) string {
 	return b.String()
 }
 
-// mermaidText quotes a Mermaid label, escaping the characters that end it.
+// mermaidText quotes a Mermaid label, escaping the characters that end it
+// and, as in text output, control characters (ESC, BEL, bidi overrides).
 func mermaidText(s string) string {
 	r := strings.NewReplacer(`"`, "#quot;", "<", "#lt;", ">", "#gt;", "\n", " ", "\r", " ")
-	return `"` + r.Replace(s) + `"`
+	return `"` + Safe(r.Replace(s)) + `"`
 }

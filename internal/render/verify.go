@@ -3,6 +3,7 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -253,11 +254,33 @@ func AllJSON(w io.Writer, r *verify.Report) error {
 	return writeJSON(w, doc)
 }
 
+// writeJSON writes v as indented JSON. Beyond what encoding/json escapes
+// (C0 controls, U+2028, U+2029), the characters Safe escapes in text (C1
+// controls such as U+009B CSI, bidi overrides, U+FEFF) are written as
+// \uXXXX too: they only occur inside strings, where the escape means the
+// same character, and a terminal or log viewer never acts on them.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	out := buf.Bytes()
+	if bytes.ContainsFunc(out, func(r rune) bool { return r >= 0x80 && isControl(r) }) {
+		var b bytes.Buffer
+		for _, r := range string(out) {
+			if r >= 0x80 && isControl(r) {
+				fmt.Fprintf(&b, "\\u%04x", r)
+				continue
+			}
+			b.WriteRune(r)
+		}
+		out = b.Bytes()
+	}
+	_, err := w.Write(out)
+	return err
 }
 
 // Safe escapes control characters (ANSI escapes, OSC sequences, carriage
