@@ -11,7 +11,7 @@
 # ${XDG_DATA_HOME:-~/.local/share}/bash-completion/completions.
 #
 # Idempotent: running it again replaces the binary with a fresh build. Needs
-# Go (>= 1.24) and reaches no network beyond the Go module proxy.
+# Go (>= 1.26, as go.mod requires) and reaches no network beyond the Go module proxy.
 set -eu
 
 prefix=""
