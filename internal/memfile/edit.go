@@ -414,11 +414,32 @@ func (f *File) RemoveCitation(i int) ([]Edit, error) {
 		return []Edit{{s, e, ""}}, nil
 	}
 	if len(v.Content) == 1 {
-		start, end, err := f.valueSpan(f.root, f.citKey, v)
+		// the last one: "citations: []" on the key's line (a block list
+		// starts on the next line, where "[]" alone would not parse)
+		_, end, err := f.valueSpan(f.root, f.citKey, v)
 		if err != nil {
 			return nil, err
 		}
-		return []Edit{{start, end, "[]" + f.nl}}, nil
+		ks := f.offset(f.citKey)
+		ke, err := f.scalarEnd(ks, f.citKey)
+		if err != nil {
+			return nil, err
+		}
+		colon := bytes.IndexByte(f.Src[ke:], ':')
+		if colon < 0 {
+			return nil, fmt.Errorf("%s:%d: cannot find ':' after key %q", f.Name, f.line(f.citKey), f.citKey.Value)
+		}
+		at := ke + colon + 1
+		eol := bytes.IndexByte(f.Src[at:], '\n')
+		if eol < 0 || at+eol >= end {
+			return []Edit{{at, end, " []"}}, nil
+		}
+		// keep the rest of the key's line (a comment), drop the items
+		lineEnd := at + eol
+		if lineEnd > at && f.Src[lineEnd-1] == '\r' {
+			lineEnd--
+		}
+		return []Edit{{at, at, " []"}, {lineEnd, end, ""}}, nil
 	}
 	dashCol := v.Column - 1
 	start := f.fmStart + f.lineStarts[f.dashLine(v.Content[i], dashCol)]
