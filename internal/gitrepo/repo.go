@@ -113,6 +113,9 @@ func Discover(dir string) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r := discoverPlain(abs); r != nil {
+		return r, nil
+	}
 	out, err := Git(context.Background(), abs, "rev-parse", "--path-format=absolute",
 		"--git-dir", "--git-common-dir", "--is-bare-repository", "--is-shallow-repository",
 		"--show-object-format", "--show-ref-format", "--show-toplevel")
@@ -147,6 +150,61 @@ func Discover(dir string) (*Repo, error) {
 	trace.Printf("repository %s (git dir %s, common dir %s, objects %s, refs %s, shallow %v)",
 		r.Top, r.GitDir, r.CommonDir, r.ObjectFormat, r.RefFormat, r.Shallow)
 	return r, nil
+}
+
+// layoutEnv are the environment variables that change where git finds a
+// repository or how it trusts it: with any of them set, git is asked.
+var layoutEnv = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
+	"GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG",
+	"GIT_TEST_ASSUME_DIFFERENT_OWNER", "GIT_NAMESPACE"}
+
+// discoverPlain recognises, without starting git, the one layout whose
+// answer is certain: a working tree with a .git directory above dir, owned
+// by this user, whose config names no worktree, no include, no bare
+// repository and no object or ref format extension, with no layout
+// variable in the environment. It returns nil for anything else, and the
+// caller asks git. (A commit hook runs in such a repository nearly always;
+// starting git costs it a few milliseconds.)
+func discoverPlain(abs string) *Repo {
+	for _, v := range layoutEnv {
+		if os.Getenv(v) != "" {
+			return nil
+		}
+	}
+	if strings.Contains(filepath.ToSlash(abs)+"/", "/.git/") {
+		return nil // inside a git directory: not a working tree
+	}
+	for d := abs; ; {
+		gd := filepath.Join(d, ".git")
+		fi, err := os.Lstat(gd)
+		if err == nil {
+			if !fi.IsDir() || !ownedByUs(fi) {
+				return nil // a gitfile (worktree, submodule) or another owner
+			}
+			if _, err := os.Lstat(filepath.Join(gd, "commondir")); err == nil {
+				return nil
+			}
+			cfg, err := os.ReadFile(filepath.Join(gd, "config"))
+			if err != nil {
+				return nil
+			}
+			low := strings.ToLower(string(cfg))
+			for _, k := range []string{"worktree", "include", "bare = true", "bare=true", "objectformat", "refstorage"} {
+				if strings.Contains(low, k) {
+					return nil
+				}
+			}
+			_, shallow := os.Lstat(filepath.Join(gd, "shallow"))
+			r := &Repo{Top: d, GitDir: gd, CommonDir: gd, Shallow: shallow == nil, ObjectFormat: "sha1", RefFormat: "files"}
+			trace.Printf("repository %s (plain layout, found without git)", d)
+			return r
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return nil
+		}
+		d = parent
+	}
 }
 
 // discoverWithoutGit finds the repository without a git binary (working
