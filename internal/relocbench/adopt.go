@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -107,11 +105,7 @@ func sentence(r *rand.Rand, c citeSpec, style string) (string, bool) {
 }
 
 func runAdopt(ctx context.Context, cfg Config, rep *AdoptReport, r *rand.Rand, sc *scenario, dir string, idx int) error {
-	src := filepath.Join(dir, "src")
-	if err := os.MkdirAll(src, 0o755); err != nil {
-		return err
-	}
-	hashes, err := sc.write(src)
+	_, work, hashes, err := replayRepos(sc, dir)
 	if err != nil {
 		return err
 	}
@@ -129,13 +123,6 @@ func runAdopt(ctx context.Context, cfg Config, rep *AdoptReport, r *rand.Rand, s
 		styles, cites, truths = append(styles, style), append(cites, c), append(truths, sc.truths[i])
 	}
 	memory := []byte("---\nid: notes\n---\n" + body.String())
-	work := filepath.Join(dir, "work")
-	if err := runGit(dir, nil, "clone", "-q", "--no-checkout", src, work); err != nil {
-		return err
-	}
-	if err := runGit(work, nil, "checkout", "-q", "--orphan", "adopt"); err != nil {
-		return err
-	}
 	for k, c := range sc.commits {
 		if c.branch != "main" {
 			continue

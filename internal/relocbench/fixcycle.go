@@ -139,12 +139,28 @@ func memoryFor(sc *scenario, shorthand bool, base string) []byte {
 	return []byte(b.String())
 }
 
-func runCycle(ctx context.Context, cfg Config, rep *CycleReport, r *rand.Rand, sc *scenario, dir string, shorthand bool, idx int) error {
-	src := filepath.Join(dir, "src")
+// replayRepos writes the scenario's history into dir/src and clones it,
+// without a checkout, into dir/work on an empty orphan branch, where the
+// benchmarks replay it with a memory file beside the code.
+func replayRepos(sc *scenario, dir string) (src, work string, hashes []string, err error) {
+	src, work = filepath.Join(dir, "src"), filepath.Join(dir, "work")
 	if err := os.MkdirAll(src, 0o755); err != nil {
-		return err
+		return "", "", nil, err
 	}
-	hashes, err := sc.write(src)
+	if hashes, err = sc.write(src); err != nil {
+		return "", "", nil, err
+	}
+	if err := runGit(dir, nil, "clone", "-q", "--no-checkout", src, work); err != nil {
+		return "", "", nil, err
+	}
+	if err := runGit(work, nil, "checkout", "-q", "--orphan", "replay"); err != nil {
+		return "", "", nil, err
+	}
+	return src, work, hashes, nil
+}
+
+func runCycle(ctx context.Context, cfg Config, rep *CycleReport, r *rand.Rand, sc *scenario, dir string, shorthand bool, idx int) error {
+	src, work, hashes, err := replayRepos(sc, dir)
 	if err != nil {
 		return err
 	}
@@ -154,10 +170,6 @@ func runCycle(ctx context.Context, cfg Config, rep *CycleReport, r *rand.Rand, s
 		return err
 	}
 	// the daily loop, replayed on a linear history of the main line
-	work := filepath.Join(dir, "work")
-	if err := runGit(dir, nil, "clone", "-q", "--no-checkout", src, work); err != nil {
-		return err
-	}
 	var main []int
 	for i, c := range sc.commits {
 		if c.branch == "main" {
@@ -167,9 +179,6 @@ func runCycle(ctx context.Context, cfg Config, rep *CycleReport, r *rand.Rand, s
 	mem := memoryFor(sc, shorthand, "")
 	commit := func(tree, subject string, memory []byte) error { return commitWithMemory(work, tree, subject, memory) }
 	// the base commit with the memory; commit fields name it
-	if err := runGit(work, nil, "checkout", "-q", "--orphan", "fix"); err != nil {
-		return err
-	}
 	if err := commit(hashes[main[0]], "base", mem); err != nil {
 		return err
 	}
