@@ -21,6 +21,7 @@ type FormatFlags struct {
 	Output   string `name:"output" short:"o" placeholder:"FILE" help:"Write the report to FILE instead of standard output."`
 	Baseline string `name:"baseline" placeholder:"FILE" help:"A report written with --format json: the findings it lists are known and neither reported nor failing the run; new ones are."`
 	FailOn   string `name:"fail-on" placeholder:"LEVEL" help:"Lowest finding level that makes the run exit 1: error (default), warning, note, never."`
+	known    findings.Baseline
 	Since    string `name:"changed-since" placeholder:"REV" help:"List first the findings on memories or cited files changed since REV (git diff REV...HEAD), as GitHub annotates only the first 10 errors. Default in a pull request: origin/$GITHUB_BASE_REF when it exists."`
 }
 
@@ -32,6 +33,11 @@ var toolInfo = render.Tool{Name: "git-memcite", URI: "https://github.com/git-mem
 // failed says that some arguments could not be resolved (exit 2).
 func (f *FormatFlags) report(ctx context.Context, g *Globals, env *Env, ws *workspace, command string,
 	rep *verify.Report, failed bool, text func(w io.Writer, st render.Style) error) error {
+	b, err := f.baseline()
+	if err != nil {
+		return err
+	}
+	findings.MarkKnown(rep, b)
 	return f.emit(ctx, g, env, ws, findings.FromVerify(command, rep), failed || rep.Summary().Errors > 0,
 		func(w io.Writer, st render.Style) error {
 			warn(env, rep)
@@ -70,13 +76,11 @@ func (f *FormatFlags) emit(ctx context.Context, g *Globals, env *Env, ws *worksp
 		return err
 	}
 	findings.SortChangedFirst(fr.Findings, changed)
-	if f.Baseline != "" {
-		b, err := readBaseline(f.Baseline)
-		if err != nil {
-			return &exitErr{code: exitError, err: err}
-		}
-		b.Filter(fr)
+	b, err := f.baseline()
+	if err != nil {
+		return err
 	}
+	b.Filter(fr)
 	trace.Printf("%d finding(s), %d in the baseline; format %s (%s); fail-on %s (%s)", len(fr.Findings),
 		fr.Summary.Baselined, format, cfg.Get("format").Origin, cfg.Get("fail-on").First(), cfg.Get("fail-on").Origin)
 
@@ -159,6 +163,19 @@ func (f *FormatFlags) writer(env *Env, g *Globals) (io.Writer, render.Style, fun
 		}
 		return nil
 	}, nil
+}
+
+// baseline reads --baseline once (nil without it).
+func (f *FormatFlags) baseline() (findings.Baseline, error) {
+	if f.Baseline == "" || f.known != nil {
+		return f.known, nil
+	}
+	b, err := readBaseline(f.Baseline)
+	if err != nil {
+		return nil, &exitErr{code: exitError, err: err}
+	}
+	f.known = b
+	return b, nil
 }
 
 func readBaseline(p string) (findings.Baseline, error) {

@@ -129,7 +129,7 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 	if pre {
 		ws.src, err = repo.Index(ctx)
 	} else {
-		ws.src, err = source.NewWorktree(repo.Top)
+		ws.src, err = repo.Worktree()
 	}
 	if err != nil {
 		return err

@@ -76,7 +76,7 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 			return err
 		}
 	case c.To == "":
-		if target.View, err = source.NewWorktree(ws.top); err != nil {
+		if target.View, err = ws.repo.Worktree(); err != nil {
 			return err
 		}
 		idx, err := ws.repo.Index(ctx)

@@ -40,8 +40,8 @@ func FromVerify(command string, rep *verify.Report) *Report {
 				out.Findings = append(out.Findings, f)
 			}
 		}
-		seen := map[string]int{}
-		for _, c := range m.Citations {
+		prints := fingerprints(m)
+		for i, c := range m.Citations {
 			if c.Status != verify.Stale {
 				continue
 			}
@@ -49,7 +49,7 @@ func FromVerify(command string, rep *verify.Report) *Report {
 			f := Finding{
 				RuleID: rule, Level: Error, MemoryID: m.Memory.ID, MemoryFile: m.Memory.Path,
 				MemoryLine: c.Citation.SrcLine, CitedPath: c.Citation.Path,
-				Message: fmt.Sprintf("stale citation of %s: %s", c.Citation.Location(), c.Reason),
+				Message: fmt.Sprintf("stale citation of %s: %s", c.Citation.Location(), c.SharedReason()),
 			}
 			if c.Citation.HasLine && c.Citation.Line > 0 {
 				f.CitedLine = c.Citation.Line
@@ -57,18 +57,49 @@ func FromVerify(command string, rep *verify.Report) *Report {
 					f.CitedEndLine = c.Citation.LineEnd
 				}
 			}
-			key := citationKey(c.Citation)
-			seen[key]++
-			if n := seen[key]; n > 1 { // the same citation twice in one memory
-				key += "\x00" + strconv.Itoa(n)
-			}
-			f.Fingerprint = Fingerprint(rule, f.MemoryFile, key)
+			f.Fingerprint = prints[i]
 			out.Findings = append(out.Findings, f)
 		}
 	}
 	Sort(out.Findings)
 	out.Count()
 	return out
+}
+
+// fingerprints returns the fingerprint of each stale citation of m, by
+// index in m.Citations ("" for the others).
+func fingerprints(m *verify.MemoryResult) []string {
+	out := make([]string, len(m.Citations))
+	seen := map[string]int{}
+	for i, c := range m.Citations {
+		if c.Status != verify.Stale {
+			continue
+		}
+		key := citationKey(c.Citation)
+		seen[key]++
+		if n := seen[key]; n > 1 { // the same citation twice in one memory
+			key += "\x00" + strconv.Itoa(n)
+		}
+		out[i] = Fingerprint(RuleFor(c.Reason), m.Memory.Path, key)
+	}
+	return out
+}
+
+// MarkKnown marks the stale citations of rep that the baseline lists
+// (verify.CitationResult.Known), so that text output leaves them out as
+// the findings formats do.
+func MarkKnown(rep *verify.Report, b Baseline) {
+	if len(b) == 0 {
+		return
+	}
+	for i := range rep.Memories {
+		m := &rep.Memories[i]
+		for j, fp := range fingerprints(m) {
+			if fp != "" && b[fp] {
+				m.Citations[j].Known = true
+			}
+		}
+	}
 }
 
 // citationKey identifies a citation within its memory, without the line of

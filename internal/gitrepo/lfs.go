@@ -61,15 +61,20 @@ func (r *Repo) lfsResolve(b []byte) []byte {
 // Worktree returns the working tree as a source: the files as they are,
 // git-lfs pointers (files git-lfs did not check out) resolved like the
 // index's and the commits' blobs.
+//
+// Files git ignores are not read (source.ErrIgnored) unless the index
+// tracks them, and the source reports which paths are untracked
+// (source.Untracker).
 func (r *Repo) Worktree() (source.Source, error) {
 	wt, err := source.NewWorktree(r.Top)
 	if err != nil {
 		return nil, err
 	}
-	if !r.hasLFS() {
-		return wt, nil // no git-lfs objects here: nothing to resolve
+	var src source.Source = wt
+	if r.hasLFS() {
+		src = &lfsWorktree{Worktree: wt, r: r}
 	}
-	return &lfsWorktree{Worktree: wt, r: r}, nil
+	return &guardedWorktree{Source: src, r: r}, nil
 }
 
 type lfsWorktree struct {

@@ -51,12 +51,18 @@ func MemoryText(w io.Writer, m *verify.MemoryResult, st Style) error {
 			fmt.Fprintf(&b, "  Skipped: %d URL citation(s)\n", m.Skipped)
 		}
 	default:
-		if m.Stale() {
+		switch known := m.Known(); {
+		case m.Stale():
 			fmt.Fprintf(&b, "%s %s: STALE\n", st.Red("[FAIL]"), id)
-		} else {
+		case known > 0:
+			fmt.Fprintf(&b, "%s %s: KNOWN (stale citations all in the baseline)\n", st.Green("[PASS]"), id)
+		default:
 			fmt.Fprintf(&b, "%s %s: VALID\n", st.Green("[PASS]"), id)
 		}
 		fmt.Fprintf(&b, "  Citations: %d/%d valid\n", m.ValidCount, m.Total)
+		if known := m.Known(); known > 0 {
+			fmt.Fprintf(&b, "  Known: %s in the baseline, not listed\n", plural(known, "stale citation"))
+		}
 		fmt.Fprintf(&b, "  Confidence: %.2f\n", m.Confidence)
 		if m.Skipped > 0 {
 			fmt.Fprintf(&b, "  Skipped: %d URL citation(s)\n", m.Skipped)
@@ -219,6 +225,9 @@ func SummaryLine(r *verify.Report) string {
 	}
 	if s.Skipped > 0 {
 		line += fmt.Sprintf("; %d URL citations skipped", s.Skipped)
+	}
+	if s.Baselined > 0 {
+		line += fmt.Sprintf("; %d known stale in the baseline", s.Baselined)
 	}
 	return line + fmt.Sprintf(" (%s, %.1fms)", r.Source, float64(r.Elapsed.Microseconds())/1000)
 }

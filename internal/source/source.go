@@ -33,7 +33,18 @@ var (
 	// fetched by a partial clone). It says nothing about the citation: a
 	// run that meets it fails instead of calling citations stale.
 	ErrUnavailable = errors.New("content not available from the repository")
+	// ErrIgnored: the working-tree file is untracked and git's ignore
+	// rules exclude it; it is not read (ignored files hold secrets such
+	// as .env more often than code).
+	ErrIgnored = errors.New("ignored by git")
 )
+
+// Untracker is implemented by sources that can tell which paths git does
+// not track. The content of an untracked file is not in the repository:
+// output meant for shared logs (CI annotations, SARIF) must not echo it.
+type Untracker interface {
+	Untracked(p string) bool
+}
 
 // Kind is what a path names.
 type Kind int

@@ -22,6 +22,7 @@ type fileData struct {
 	lines       []string // the first lines (without line breaks)
 	complete    bool     // lines holds the whole file
 	invalidUTF8 int      // first line (1-based) that is not UTF-8, 0 if none
+	untracked   bool     // git does not track the file (working tree only)
 }
 
 const (
@@ -68,6 +69,9 @@ func readFile(src source.Source, p string, w *want) *fileData {
 	if err != nil {
 		fd.statErr = err
 		return fd
+	}
+	if u, ok := src.(source.Untracker); ok {
+		fd.untracked = u.Untracked(c)
 	}
 	if n == 0 {
 		e, err := src.Stat(c)

@@ -62,6 +62,26 @@ type CitationResult struct {
 	Citation memfile.Citation
 	Status   Status
 	Reason   string // for Stale and Skipped
+	// Known: a stale citation listed in a baseline: known, neither
+	// reported nor failing the run (set by findings.MarkKnown).
+	Known bool
+	// Untracked: the cited file is in the working tree but git does not
+	// track it, so its content is not in the repository. SharedReason
+	// leaves that content out.
+	Untracked bool
+}
+
+// SharedReason is Reason for logs other people read (CI annotations,
+// SARIF, reports): the text found in an untracked file is not repeated,
+// since it may be anything the workspace holds.
+func (cr CitationResult) SharedReason() string {
+	if !cr.Untracked || !strings.HasPrefix(cr.Reason, "Snippet mismatch") {
+		return cr.Reason
+	}
+	if i := strings.LastIndex(cr.Reason, ", got '"); i >= 0 {
+		return cr.Reason[:i] + " (the file is not tracked by git: its text is not shown)"
+	}
+	return cr.Reason
 }
 
 // MemoryResult is the outcome for one memory.
@@ -79,13 +99,27 @@ type MemoryResult struct {
 func (m *MemoryResult) Err() error { return m.Memory.Err }
 
 // Stale reports whether any citation is stale.
-func (m *MemoryResult) Stale() bool { return m.Memory.Err == nil && m.ValidCount < m.Total }
+func (m *MemoryResult) Stale() bool {
+	return m.Memory.Err == nil && m.ValidCount+m.Known() < m.Total
+}
 
-// StaleCitations returns the stale citations.
+// Known counts the stale citations a baseline lists.
+func (m *MemoryResult) Known() int {
+	n := 0
+	for _, c := range m.Citations {
+		if c.Known {
+			n++
+		}
+	}
+	return n
+}
+
+// StaleCitations returns the stale citations, without those a baseline
+// lists.
 func (m *MemoryResult) StaleCitations() []CitationResult {
 	var out []CitationResult
 	for _, c := range m.Citations {
-		if c.Status == Stale {
+		if c.Status == Stale && !c.Known {
 			out = append(out, c)
 		}
 	}
@@ -110,6 +144,7 @@ type Summary struct {
 	Citations      int `json:"citations"`
 	StaleCitations int `json:"stale_citations"`
 	Skipped        int `json:"skipped_citations"`
+	Baselined      int `json:"baselined,omitempty"` // stale citations a baseline lists, not counted as stale
 }
 
 // Summary counts memories and citations.
@@ -134,7 +169,8 @@ func (r *Report) Summary() Summary {
 			s.WithCitations++
 		}
 		s.Citations += m.Total
-		s.StaleCitations += m.Total - m.ValidCount
+		s.StaleCitations += m.Total - m.ValidCount - m.Known()
+		s.Baselined += m.Known()
 		s.Skipped += m.Skipped
 	}
 	return s
@@ -192,7 +228,9 @@ func checkMemory(m *store.Memory, files map[string]*fileData) MemoryResult {
 			cr.Status, cr.Reason = Skipped, "URL citations are not fetched"
 			res.Skipped++
 		} else {
-			cr.Reason = Citation(c, files[c.Path])
+			fd := files[c.Path]
+			cr.Reason = Citation(c, fd)
+			cr.Untracked = fd != nil && fd.untracked
 			if cr.Reason != "" {
 				cr.Status = Stale
 			} else {

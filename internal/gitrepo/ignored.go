@@ -1,0 +1,288 @@
+package gitrepo
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/trace"
+)
+
+// guardedWorktree is the working tree as verification and relocation see
+// it: files git ignores are not read (they hold secrets such as .env far
+// more often than code worth citing, and a memory may come from anyone's
+// pull request), and files git does not track are marked, so that their
+// content is never echoed where logs are shared. Tracked files are never
+// ignored, whatever the ignore rules say, as in git.
+type guardedWorktree struct {
+	source.Source
+	r *Repo
+
+	once    sync.Once
+	tracked map[string]bool // index paths, every directory above them; true for submodules
+	err     error
+
+	mu      sync.Mutex
+	ignored map[string]bool // verdicts of git check-ignore, by path
+}
+
+// Untracked reports whether p (repo-relative, clean) is not in the index.
+// It implements source.Untracker.
+func (w *guardedWorktree) Untracked(p string) bool {
+	if err := w.load(); err != nil {
+		return true // cannot tell: treat its content as private
+	}
+	return !w.known(p)
+}
+
+// known reports whether the index holds p, a directory above an entry, or
+// a submodule above p (which the submodule tracks).
+func (w *guardedWorktree) known(p string) bool {
+	if _, ok := w.tracked[p]; ok {
+		return true
+	}
+	for d := p; ; {
+		i := strings.LastIndexByte(d, '/')
+		if i < 0 {
+			return false
+		}
+		d = d[:i]
+		if w.tracked[d] {
+			return true
+		}
+	}
+}
+
+func (w *guardedWorktree) load() error {
+	w.once.Do(func() {
+		w.tracked, w.err = w.r.trackedPaths(context.Background())
+	})
+	return w.err
+}
+
+// hidden reports whether p must not be read: it is untracked and git
+// ignores it.
+func (w *guardedWorktree) hidden(p string) (bool, error) {
+	if err := w.load(); err != nil {
+		return false, err
+	}
+	if w.known(p) {
+		return false, nil
+	}
+	if rp := w.realPath(p); rp != "" && rp != p {
+		// through a symbolic link: git judges the file it leads to
+		p = rp
+		if w.known(p) {
+			return false, nil
+		}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if v, ok := w.ignored[p]; ok {
+		return v, nil
+	}
+	ign, err := w.r.checkIgnore(context.Background(), []string{p})
+	if err != nil {
+		return false, err
+	}
+	if w.ignored == nil {
+		w.ignored = map[string]bool{}
+	}
+	w.ignored[p] = ign[p]
+	return ign[p], nil
+}
+
+// realPath returns p with symbolic links resolved, repo-relative, or ""
+// when it does not resolve inside the repository.
+func (w *guardedWorktree) realPath(p string) string {
+	top, err := filepath.EvalSymlinks(w.r.Top)
+	if err != nil {
+		return ""
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(w.r.Top, filepath.FromSlash(p)))
+	if err != nil {
+		return ""
+	}
+	rel, err := filepath.Rel(top, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
+func (w *guardedWorktree) guard(p string) error {
+	c, err := source.Clean(p)
+	if err != nil {
+		return nil // the underlying source gives the path's own error
+	}
+	hide, err := w.hidden(c)
+	if err != nil {
+		return &fs.PathError{Op: "read", Path: p, Err: fmt.Errorf("%w: %w", source.ErrUnavailable, err)}
+	}
+	if hide {
+		return &fs.PathError{Op: "read", Path: p, Err: source.ErrIgnored}
+	}
+	return nil
+}
+
+// Stat implements source.Source.
+func (w *guardedWorktree) Stat(p string) (source.Entry, error) {
+	if err := w.guard(p); err != nil {
+		return source.Entry{}, err
+	}
+	return w.Source.Stat(p)
+}
+
+// ReadFile implements source.Source.
+func (w *guardedWorktree) ReadFile(p string) ([]byte, error) {
+	if err := w.guard(p); err != nil {
+		return nil, err
+	}
+	return w.Source.ReadFile(p)
+}
+
+// Open implements source.Source.
+func (w *guardedWorktree) Open(p string) (io.ReadCloser, error) {
+	if err := w.guard(p); err != nil {
+		return nil, err
+	}
+	return w.Source.Open(p)
+}
+
+// List implements source.Source, without the files git ignores.
+func (w *guardedWorktree) List(dir string) ([]string, error) {
+	all, err := w.Source.List(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.load(); err != nil {
+		return nil, fmt.Errorf("%w: %w", source.ErrUnavailable, err)
+	}
+	var untracked []string
+	for _, p := range all {
+		if !w.known(p) {
+			untracked = append(untracked, p)
+		}
+	}
+	if len(untracked) == 0 {
+		return all, nil
+	}
+	ign, err := w.r.checkIgnore(context.Background(), untracked)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", source.ErrUnavailable, err)
+	}
+	out := all[:0:0]
+	for _, p := range all {
+		if !ign[p] {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// trackedPaths returns the paths of the index (the worktree's, or
+// $GIT_INDEX_FILE's) and every directory above them.
+func (r *Repo) trackedPaths(ctx context.Context) (map[string]bool, error) {
+	hashLen := 20
+	if r.ObjectFormat == "sha256" {
+		hashLen = 32
+	}
+	data, err := os.ReadFile(r.IndexPath())
+	var names, gitlinks []string
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		// no index yet: nothing is tracked
+	case err == nil:
+		names, gitlinks, err = indexNames(data, hashLen)
+	}
+	if err != nil {
+		// a split index, or an index this reader does not know: ask git
+		out, err := r.cmd().Run(ctx, "ls-files", "-z", "--stage")
+		if err != nil {
+			return nil, fmt.Errorf("list the index: %w", err)
+		}
+		names, gitlinks = names[:0], gitlinks[:0]
+		for _, rec := range bytes.Split(out, []byte{0}) {
+			meta, name, ok := bytes.Cut(rec, []byte{'\t'})
+			if !ok {
+				continue
+			}
+			names = append(names, string(name))
+			if bytes.HasPrefix(meta, []byte("160000 ")) {
+				gitlinks = append(gitlinks, string(name))
+			}
+		}
+	}
+	set := make(map[string]bool, len(names)+len(names)/4)
+	for _, n := range names {
+		set[strings.TrimSuffix(n, "/")] = false // a sparse index's directory entries end in "/"
+	}
+	for _, n := range names {
+		for d := n; ; {
+			i := strings.LastIndexByte(d, '/')
+			if i < 0 {
+				break
+			}
+			d = d[:i]
+			if _, ok := set[d]; ok {
+				break
+			}
+			set[d] = false
+		}
+	}
+	for _, g := range gitlinks {
+		set[g] = true
+	}
+	return set, nil
+}
+
+// checkIgnore asks git which of paths (repo-relative, untracked) its
+// ignore rules exclude.
+func (r *Repo) checkIgnore(ctx context.Context, paths []string) (map[string]bool, error) {
+	sort.Strings(paths)
+	var in bytes.Buffer
+	for _, p := range paths {
+		in.WriteString(p)
+		in.WriteByte(0)
+	}
+	c := r.cmd()
+	c.Stdin = &in
+	out, err := c.Run(ctx, "check-ignore", "-z", "--stdin")
+	if err != nil && ExitCode(err) == 128 && len(paths) > 1 {
+		// git refuses the whole batch for one path it will not judge
+		// (beyond a symbolic link, inside a submodule): ask path by path
+		ign := map[string]bool{}
+		for _, p := range paths {
+			one, err := r.checkIgnore(ctx, []string{p})
+			if err != nil {
+				return nil, err
+			}
+			ign[p] = one[p]
+		}
+		return ign, nil
+	}
+	if err != nil && ExitCode(err) == 128 {
+		// a path git will not judge by ignore rules is not ignored
+		trace.Printf("check-ignore %s: %v", paths[0], err)
+		return map[string]bool{}, nil
+	}
+	if err != nil && ExitCode(err) != 1 { // 1: none of them is ignored
+		return nil, fmt.Errorf("check ignore rules: %w", err)
+	}
+	ign := map[string]bool{}
+	for _, p := range bytes.Split(out, []byte{0}) {
+		if len(p) > 0 {
+			ign[string(p)] = true
+		}
+	}
+	return ign, nil
+}
