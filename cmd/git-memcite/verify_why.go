@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -19,7 +20,7 @@ import (
 // files.
 type HistoryFlags struct {
 	Why    bool `name:"why" help:"For each stale citation, name the commit that broke it (moved, edited or deleted its lines) and where the lines are now (text, and a \"why\" object per stale citation with --json)."`
-	Record bool `name:"record" help:"Record the current commit and time in every valid citation (commit and verified fields), the base later relocations start from."`
+	Record bool `name:"record" help:"Record the current commit and time in every valid citation (commit and verified fields), the base later relocations start from, and the memory's confidence and last_verified."`
 }
 
 // staleMemories returns the memories with stale citations and, per memory,
@@ -162,7 +163,8 @@ func whyText(w io.Writer, rep *verify.Report, why render.WhyIndex) {
 }
 
 // record writes the current commit and time into every valid citation
-// written as a mapping (verify --record).
+// written as a mapping, and the memory's confidence and last_verified
+// (verify --record).
 func record(ctx context.Context, ws *workspace, rep *verify.Report, env *Env) error {
 	if ws.repo == nil {
 		return fmt.Errorf("--record needs a git repository")
@@ -191,10 +193,24 @@ func record(ctx context.Context, ws *workspace, rep *verify.Report, env *Env) er
 	n := 0
 	for i := range rep.Memories {
 		mr := &rep.Memories[i]
-		f := mr.Memory.File
-		if f == nil {
+		if mr.Memory.File == nil {
 			continue
 		}
+		// read again under the lock: a concurrent relocate --fix may have
+		// rewritten the file since it was verified
+		m := &store.Memory{Path: mr.Memory.Path, Dir: mr.Memory.Dir}
+		m.Load(ws.src)
+		if m.Err != nil {
+			return fmt.Errorf("%s: %w", m.Path, m.Err)
+		}
+		if !bytes.Equal(m.File.Src, mr.Memory.File.Src) {
+			again, err := verify.Check(ctx, ws.src, []*store.Memory{m})
+			if err != nil {
+				return err
+			}
+			mr = &again.Memories[0]
+		}
+		f := mr.Memory.File
 		var edits []memfile.Edit
 		for _, c := range mr.Citations {
 			if c.Status != verify.Valid || c.Citation.Form != memfile.FormMapping {
@@ -209,6 +225,19 @@ func record(ctx context.Context, ws *workspace, rep *verify.Report, env *Env) er
 			es, err := f.SetCitation(c.Citation.Index,
 				memfile.Field{Key: "commit", Value: head.String()},
 				memfile.Field{Key: "verified", Value: stamp})
+			if err != nil {
+				return fmt.Errorf("%s: %w", mr.Memory.Path, err)
+			}
+			edits = append(edits, es...)
+		}
+		if mr.Total > 0 {
+			// the memory's confidence and the time it was verified, as
+			// update-confidence writes them
+			fields := []memfile.Field{{Key: "last_verified", Value: stamp}}
+			if !f.HasConfidence || f.Confidence != mr.Confidence {
+				fields = append([]memfile.Field{{Key: "confidence", Value: mr.Confidence}}, fields...)
+			}
+			es, err := f.SetTop(fields...)
 			if err != nil {
 				return fmt.Errorf("%s: %w", mr.Memory.Path, err)
 			}

@@ -44,7 +44,7 @@ _git-memcite() {
 				'--staged[Check the index (what is being committed; honours GIT_INDEX_FILE)]' \
 				'--rev=[Check a commit (any revision git understands)]:rev:_files' \
 				'--why[For each stale citation, name the commit that broke it (moved, edited or deleted its lines) and where the lines are now (text, and a "why" object per stale citation with --json)]' \
-				'--record[Record the current commit and time in every valid citation (commit and verified fields), the base later relocations start from]' \
+				'--record[Record the current commit and time in every valid citation (commit and verified fields), the base later relocations start from, and the memory'\''s confidence and last_verified]' \
 				'--json[Print JSON (one object per memory; an array for several)]' \
 				'--format=[Report format\: text, json (versioned findings report), github (workflow annotations), sarif (2.1.0, for code scanning), gitlab (code quality)]:format:(text json github sarif gitlab)' \
 				'--output=[Write the report to FILE instead of standard output]:file:_files' \
