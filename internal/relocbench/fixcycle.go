@@ -26,9 +26,9 @@ type CycleReport struct {
 	Cycle, OneShot               Tally // final locations against the truth
 	Files                        Tally // whole-file citations, after the cycles
 	Unstable                     int   // second fixes that changed a byte
-	FalseAlarms                  int   // verify-all passed and relocate proposed an edit
-	LostAlarms                   int   // verify-all passed and relocate called existing lines gone or ambiguous (tracker misses)
-	GoneReports                  int   // citations without a snippet reported gone (truly deleted) while verify-all passed
+	FalseAlarms                  int   // verify-all passed, the citation was right, and relocate proposed an edit or called it gone or ambiguous
+	HiddenStale                  int   // verify-all passed, the cited lines had moved (no snippet to tell), and relocate reported it
+	GoneReports                  int   // verify-all passed, the cited lines were deleted (no snippet to tell), and relocate reported it
 	Shorthand                    int   // scenarios whose citations are shorthand strings
 }
 
@@ -231,20 +231,24 @@ func runCycle(ctx context.Context, cfg Config, rep *CycleReport, r *rand.Rand, s
 			truths := sc.truthsAt(sc.commits[main[k-1]].st)
 			for _, it := range items {
 				i := it.Citation.Index
-				if it.Action == relocate.Unresolved && i < len(truths) && truths[i].gone {
-					rep.GoneReports++ // true: the lines were deleted
+				if it.Action == relocate.Keep || it.Action == relocate.Skip || i >= len(truths) || truths[i].partial {
 					continue
 				}
-				if it.Action == relocate.Unresolved && i < len(truths) && !truths[i].partial {
-					rep.LostAlarms++
-					continue
-				}
-				if it.Action == relocate.Move || it.Action == relocate.Accept || it.Action == relocate.Review {
+				t, c := truths[i], it.Citation
+				switch {
+				case !t.gone && t.path == c.Path && t.line == c.Line && t.end == max(c.LineEnd, c.Line):
+					// the citation is right and relocate says otherwise
 					rep.FalseAlarms++
 					if cfg.Trace != nil {
-						fmt.Fprintf(cfg.Trace, "#%d round %d: false alarm %s %v fields=%v base=%s (%v) commit=%q status=%v loc=%+v note=%s\n", idx, rep.Rounds, it.Citation.Location(), it.Action, it.Fields, it.Base.Short(), it.BaseSource, it.Citation.Commit, it.Result.Status, it.Result.Location, it.Result.Note)
+						fmt.Fprintf(cfg.Trace, "#%d round %d: false alarm %s %v fields=%v base=%s (%v) commit=%q status=%v loc=%+v note=%s\n", idx, rep.Rounds, c.Location(), it.Action, it.Fields, it.Base.Short(), it.BaseSource, c.Commit, it.Result.Status, it.Result.Location, it.Result.Note)
 					}
-					break
+				case t.gone:
+					rep.GoneReports++ // true: the lines were deleted
+				default:
+					rep.HiddenStale++ // true: the lines are elsewhere
+					if cfg.Trace != nil {
+						fmt.Fprintf(cfg.Trace, "#%d round %d: stale citation verify cannot see: %s %v status=%v truth=%+v\n", idx, rep.Rounds, c.Location(), it.Action, it.Result.Status, t)
+					}
 				}
 			}
 		}
@@ -444,7 +448,8 @@ func FormatCycle(w io.Writer, r *CycleReport) {
 	}
 	fmt.Fprintf(w, "%-26s %8.1f %14d %12d %8d  (%d files, %d deleted or scattered)\n", "whole files (path only)", r.Files.Pct(), r.Files.FalseReloc, r.Files.WrongLoc, r.Files.Missed, r.Files.N, r.Files.GoneTruth)
 	fmt.Fprintf(w, "unstable fixes (a second fix changed a byte): %d\n", r.Unstable)
-	fmt.Fprintf(w, "false alarms (verify-all valid, relocate proposes an edit): %d\n", r.FalseAlarms)
-	fmt.Fprintf(w, "tracker misses reported while verify-all is valid (existing lines called gone or ambiguous): %d\n", r.LostAlarms)
-	fmt.Fprintf(w, "deletions reported that verify-all cannot see (citations without a snippet whose lines were deleted): %d\n", r.GoneReports)
+	fmt.Fprintf(w, "false alarms (verify-all valid, the citation right, relocate reports it): %d\n", r.FalseAlarms)
+	fmt.Fprintf(w, "true alarms verify-all cannot see (citations without a snippet), after a commit:\n")
+	fmt.Fprintf(w, "  lines deleted, reported gone: %d\n", r.GoneReports)
+	fmt.Fprintf(w, "  lines moved, reported (where relocate could place them, relocated): %d\n", r.HiddenStale)
 }
