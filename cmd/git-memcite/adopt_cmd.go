@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/cite"
 	"github.com/git-memcite/git-memcite/internal/gitblame"
-	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/render"
 )
@@ -91,7 +89,7 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		}
 		results = append(results, adoptResult{Memory: m.ID, Path: m.Path, Mentions: ms})
 		if plan != nil && plan.Changed {
-			if err := memfile.WriteFile(filepath.Join(ws.top, filepath.FromSlash(m.Path)), plan.Old, plan.New); err != nil {
+			if err := ws.writeMemory(m.Path, plan.Old, plan.New); err != nil {
 				return err
 			}
 		}

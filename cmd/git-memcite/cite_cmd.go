@@ -219,6 +219,17 @@ func (ws *workspace) lockRewrites(ctx context.Context) (func(), error) {
 	return ws.repo.Lock(ctx, 10*time.Second)
 }
 
+// writeMemory replaces the memory file at the repo-relative path p with
+// data when it still holds old (memfile.WriteFileVia), making the
+// temporary file inside the git directory. Callers hold the rewrite lock.
+func (ws *workspace) writeMemory(p string, old, data []byte) error {
+	tmp := ""
+	if ws.repo != nil {
+		tmp = ws.repo.TempDir()
+	}
+	return memfile.WriteFileVia(tmp, filepath.Join(ws.top, filepath.FromSlash(p)), old, data)
+}
+
 // apply prints or writes a plan: a diff for a dry run, else the file is
 // replaced atomically, under the rewrite lock, when it still holds what was
 // read.
@@ -236,7 +247,7 @@ func (ws *workspace) apply(ctx context.Context, env *Env, m *store.Memory, plan 
 		return err
 	}
 	defer unlock()
-	if err := memfile.WriteFile(filepath.Join(ws.top, filepath.FromSlash(m.Path)), plan.Old, plan.New); err != nil {
+	if err := ws.writeMemory(m.Path, plan.Old, plan.New); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "%s: %s\n", render.Safe(m.Path), render.Safe(what))

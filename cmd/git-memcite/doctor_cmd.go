@@ -47,6 +47,7 @@ func (c *doctorCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 			}
 		}
 		f.Backend, f.Probes = probeRepository(ctx, ws.repo)
+		f.TempDir = ws.repo.TempDir()
 		st, err := hookinstall.GetStatus(ctx, ws.top, nil)
 		if err != nil {
 			f.HooksErr = err

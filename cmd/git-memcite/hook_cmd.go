@@ -233,7 +233,7 @@ func applyRelocations(ctx context.Context, env *Env, repo *gitrepo.Repo, in hook
 	var done []string
 	for _, f := range files {
 		p := filepath.Join(repo.Top, filepath.FromSlash(f.Memory.Path))
-		if err := memfile.WriteFile(p, f.Old, f.New); err != nil {
+		if err := memfile.WriteFileVia(repo.TempDir(), p, f.Old, f.New); err != nil {
 			fmt.Fprintf(env.Stderr, "git-memcite: %s: not updated: %v\n", f.Memory.Path, err)
 			continue
 		}

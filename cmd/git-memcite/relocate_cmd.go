@@ -115,7 +115,7 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	case c.Fix && len(files) > 0:
 		for _, f := range files { // under the lock taken at the start
 			p := filepath.Join(ws.top, filepath.FromSlash(f.Memory.Path))
-			if err := memfile.WriteFile(p, f.Old, f.New); err != nil {
+			if err := memfile.WriteFileVia(ws.repo.TempDir(), p, f.Old, f.New); err != nil {
 				return fmt.Errorf("%s: %w", f.Memory.Path, err)
 			}
 		}

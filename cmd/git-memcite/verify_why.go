@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
@@ -253,7 +252,7 @@ func record(ctx context.Context, ws *workspace, rep *verify.Report, env *Env) er
 		if string(out) == string(f.Src) {
 			continue
 		}
-		if err := memfile.WriteFile(filepath.Join(ws.top, filepath.FromSlash(mr.Memory.Path)), f.Src, out); err != nil {
+		if err := ws.writeMemory(mr.Memory.Path, f.Src, out); err != nil {
 			return fmt.Errorf("%s: %w", mr.Memory.Path, err)
 		}
 		n++

@@ -10,6 +10,7 @@ package doctor
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -20,6 +21,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/git-memcite/git-memcite/internal/hookinstall"
+	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/store"
 )
 
@@ -82,6 +84,7 @@ type Facts struct {
 	Backend    string              // how objects are read, and why
 	Probes     []Probe             // the repository reads commands make
 	Dirs       []string
+	TempDir    string       // where rewrites make temporary files (gitrepo.Repo.TempDir)
 	Store      *store.Store // nil when loading failed
 	StoreErr   error
 }
@@ -111,7 +114,42 @@ func Run(f Facts) *Report {
 	checkHooks(r, f)
 	checkManagers(r, f)
 	checkIndex(r, f)
+	checkTemporaries(r, f)
 	return r
+}
+
+// checkTemporaries reports temporary files that interrupted rewrites left
+// (memfile.IsTemporary): beside memory files, where `git add -A` would
+// stage them, and in the git directory, where the next rewrite removes
+// them.
+func checkTemporaries(r *Report, f Facts) {
+	var beside []string
+	for _, d := range f.Dirs {
+		root := filepath.Join(f.Top, filepath.FromSlash(d))
+		_ = filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if e.IsDir() && e.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			if e.Type().IsRegular() && memfile.IsTemporary(e.Name()) {
+				if rel, err := filepath.Rel(f.Top, p); err == nil {
+					beside = append(beside, filepath.ToSlash(rel))
+				}
+			}
+			return nil
+		})
+	}
+	if len(beside) > 0 {
+		sort.Strings(beside)
+		r.add("temporary files", Warn, fmt.Sprintf("%d temporary file(s) left by interrupted rewrites of memory files: remove them (git add -A would stage them); the next rewrite of the same memory file removes them too", len(beside)), beside...)
+	}
+	if f.TempDir != "" {
+		if ents, err := os.ReadDir(f.TempDir); err == nil && len(ents) > 0 {
+			r.add("temporary files", Info, fmt.Sprintf("%d temporary file(s) of interrupted rewrites in %s; the next rewrite removes them", len(ents), f.TempDir))
+		}
+	}
 }
 
 func checkGit(r *Report, f Facts) {

@@ -19,6 +19,23 @@ var ErrLocked = errors.New("another git-memcite process is rewriting memory file
 // this worktree's git directory.
 func (r *Repo) LockPath() string { return filepath.Join(r.GitDir, "memcite.lock") }
 
+// TempDir is where memory-file rewrites make their temporary files
+// (memfile.WriteFileVia): inside the git directory, so that a write
+// interrupted by a crash leaves nothing in the working tree.
+func (r *Repo) TempDir() string { return filepath.Join(r.GitDir, "memcite-tmp") }
+
+// removeTemporaries removes what interrupted rewrites left in TempDir.
+// Every rewrite holds the lock, so under it nothing there is in use.
+func (r *Repo) removeTemporaries() {
+	ents, err := os.ReadDir(r.TempDir())
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		os.Remove(filepath.Join(r.TempDir(), e.Name()))
+	}
+}
+
 // Lock takes the lock that serialises rewrites of memory files in this
 // worktree (relocate --fix, add-citation, verify --record …), waiting up to
 // wait for a running process to finish; the returned function releases it.
@@ -40,6 +57,7 @@ func (r *Repo) Lock(ctx context.Context, wait time.Duration) (func(), error) {
 			return nil, fmt.Errorf("lock %s: %w", p, err)
 		}
 		if f != nil {
+			r.removeTemporaries()
 			return func() {
 				os.Remove(p)
 				f.Close()

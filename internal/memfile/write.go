@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 )
 
 // ErrChanged is returned by WriteFile when the file on disk no longer holds
@@ -22,7 +24,50 @@ var fault = func(step string) error { return nil }
 // is not nil, the file must still hold exactly old, or ErrChanged is
 // returned and nothing is written. Whatever happens — an error at any step,
 // a crash, a full disk — the file holds either the old or the new bytes.
+//
+// The temporary file is made in the same directory; WriteFileVia makes it
+// in a directory of the caller's instead.
 func WriteFile(path string, old, data []byte) error {
+	return WriteFileVia("", path, old, data)
+}
+
+// IsTemporary reports whether name (a base name) is one of WriteFile's
+// temporary files: ".<file>.memcite-<number>". One left beside a memory
+// file is what a process killed mid-write leaves behind.
+func IsTemporary(name string) bool {
+	rest, ok := strings.CutPrefix(name, ".")
+	if !ok {
+		return false
+	}
+	i := strings.LastIndex(rest, ".memcite-")
+	if i <= 0 {
+		return false
+	}
+	num := rest[i+len(".memcite-"):]
+	return num != "" && strings.Trim(num, "0123456789") == ""
+}
+
+// removeTemporaries removes the temporary files that interrupted writes of
+// base left in dir. Callers hold the rewrite lock: no write is under way.
+func removeTemporaries(dir, base string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	prefix := "." + base + ".memcite-"
+	for _, e := range ents {
+		if n := e.Name(); strings.HasPrefix(n, prefix) && IsTemporary(n) && e.Type().IsRegular() {
+			os.Remove(filepath.Join(dir, n))
+		}
+	}
+}
+
+// WriteFileVia is WriteFile with the temporary file made in tmpDir (created
+// when missing), such as a directory inside .git where an interrupted write
+// leaves nothing that `git add -A` would stage. When tmpDir is "" or on
+// another file system than path, the temporary file is made beside path.
+// Callers hold the rewrite lock.
+func WriteFileVia(tmpDir, path string, old, data []byte) error {
 	fi, err := os.Lstat(path)
 	mode := os.FileMode(0o644)
 	switch {
@@ -45,10 +90,33 @@ func WriteFile(path string, old, data []byte) error {
 		}
 	}
 	dir := filepath.Dir(path)
+	removeTemporaries(dir, filepath.Base(path))
+	tdir := dir
+	if tmpDir != "" && os.MkdirAll(tmpDir, 0o700) == nil {
+		tdir = tmpDir
+	}
+	err = replace(tdir, path, mode, data)
+	if tdir != dir && errors.Is(err, syscall.EXDEV) {
+		// the temporary directory is on another file system
+		err = replace(dir, path, mode, data)
+	}
+	if err != nil {
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// replace writes data to a new temporary file in tdir and renames it to
+// path; the temporary file is removed on any failure.
+func replace(tdir, path string, mode os.FileMode, data []byte) error {
 	if err := fault("create"); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".memcite-*")
+	tmp, err := os.CreateTemp(tdir, "."+filepath.Base(path)+".memcite-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -79,9 +147,5 @@ func WriteFile(path string, old, data []byte) error {
 		}
 	}
 	ok = true
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
 	return nil
 }

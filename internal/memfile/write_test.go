@@ -22,7 +22,7 @@ func init() {
 			}
 			return nil
 		}
-		err := WriteFile(os.Getenv("MEMCITE_CRASH_FILE"), []byte(oldContent), []byte(newContent))
+		err := WriteFileVia(os.Getenv("MEMCITE_CRASH_TMPDIR"), os.Getenv("MEMCITE_CRASH_FILE"), []byte(oldContent), []byte(newContent))
 		if err != nil {
 			os.Exit(3)
 		}
@@ -129,5 +129,69 @@ func TestWriteFileRefusals(t *testing.T) {
 	}
 	if err := WriteFile(link, []byte(oldContent), []byte(newContent)); err == nil {
 		t.Fatal("wrote through a symlink")
+	}
+}
+
+// TestWriteFileViaCrashLeavesNothingBeside: killed at any step, a write
+// whose temporary directory is inside .git leaves nothing beside the memory
+// file (nothing `git add -A` would stage); the next write removes what a
+// write without one left there.
+func TestWriteFileViaCrashLeavesNothingBeside(t *testing.T) {
+	for _, step := range writeSteps {
+		t.Run(step, func(t *testing.T) {
+			dir := t.TempDir()
+			tmpDir := filepath.Join(dir, ".git", "memcite-tmp")
+			p := filepath.Join(dir, "m.md")
+			if err := os.WriteFile(p, []byte(oldContent), 0o640); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(os.Args[0], "-test.run=^$")
+			cmd.Env = append(os.Environ(), "MEMCITE_CRASH_AT="+step, "MEMCITE_CRASH_FILE="+p, "MEMCITE_CRASH_TMPDIR="+tmpDir)
+			var ee *exec.ExitError
+			if err := cmd.Run(); !errors.As(err, &ee) || ee.ExitCode() != 137 {
+				t.Fatalf("the writer did not crash at %s: %v", step, err)
+			}
+			ents, _ := os.ReadDir(dir)
+			for _, e := range ents {
+				if e.Name() != "m.md" && e.Name() != ".git" {
+					t.Errorf("left beside the memory file: %s", e.Name())
+				}
+			}
+		})
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "m.md")
+	os.WriteFile(p, []byte(oldContent), 0o644)
+	for _, n := range []string{".m.md.memcite-123", ".m.md.memcite-9", ".other.md.memcite-1", "keep.md.memcite-1"} {
+		os.WriteFile(filepath.Join(dir, n), []byte("partial"), 0o600)
+	}
+	if err := WriteFileVia(filepath.Join(dir, ".git", "memcite-tmp"), p, []byte(oldContent), []byte(newContent)); err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		left = append(left, e.Name())
+	}
+	if got := strings.Join(left, " "); got != ".git .other.md.memcite-1 keep.md.memcite-1 m.md" {
+		t.Errorf("after the write: %s", got)
+	}
+}
+
+func TestIsTemporary(t *testing.T) {
+	for name, want := range map[string]bool{
+		".m.md.memcite-123":       true,
+		".a.b.md.memcite-1":       true,
+		".m.md.memcite-":          false,
+		".m.md.memcite-12x":       false,
+		"m.md.memcite-1":          false,
+		".memcite-1":              false,
+		"m.md":                    false,
+		".m.md.memcite-prev":      false,
+		".x.memcite-1.memcite-22": true,
+	} {
+		if got := IsTemporary(name); got != want {
+			t.Errorf("IsTemporary(%q) = %v, want %v", name, got, want)
+		}
 	}
 }
