@@ -195,6 +195,11 @@ func TestSchemaCases(t *testing.T) {
 		{"tags: one\n", false},
 		{"links:\n  - frobs: x\n", false},
 		{"exempt: maybe\n", false},
+		{"citations:\n  - path: a.go\n    lines: 3\n", false},
+		{"citations:\n  - path: a.go\n    snipet: x\n", false},
+		{"citations:\n  - paht: a.go\n    path: b.go\n", false},
+		{"citations:\n  - path: a.go\n    owner: me\n", false},
+		{"citations:\n  - path: a.go\n    x-owner: me\n    note: why\n", true},
 	} {
 		inst, ok := frontmatter([]byte("---\n" + tc.yaml + "---\n"))
 		if !ok {

@@ -124,6 +124,11 @@ func (f *File) SetCitation(i int, fields ...Field) ([]Edit, error) {
 	if c.Form == FormString {
 		return f.setShorthand(c, fields)
 	}
+	for j := 0; j+1 < len(n.Content); j += 2 {
+		if isMerge(n.Content[j]) {
+			return nil, fmt.Errorf("%s:%d: citation %d takes keys from a YAML merge key (<<); edit it by hand", f.Name, c.SrcLine, i+1)
+		}
+	}
 	if k := duplicate(n, append(fields, Field{Key: "line"}, Field{Key: "line_end"})); k != "" {
 		return nil, fmt.Errorf("%s:%d: citation %d has the key %q more than once; fix it by hand", f.Name, c.SrcLine, i+1, k)
 	}

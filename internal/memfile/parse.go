@@ -285,9 +285,75 @@ func (f *File) readTop(root *yaml.Node) error {
 			default:
 				f.warn(v, fmt.Sprintf("exempt should be true or false, got %q; treated as false", scalarText(v)))
 			}
+		default:
+			// other keys are the memory store's own (title, created …):
+			// kept and silent, unless they look like a typo of ours
+			if near := nearKey(k.Value, topKeys); near != "" {
+				f.warn(k, fmt.Sprintf("unknown key %q (did you mean %q?); ignored", k.Value, near))
+			}
 		}
 	}
 	return nil
+}
+
+// topKeys are the frontmatter keys git-memcite reads.
+var topKeys = []string{"id", "subject", "citations", "links", "tags", "confidence", "last_verified", "exempt"}
+
+// citationKeys are the keys of a citation mapping git-memcite reads or
+// keeps on purpose (note: a comment of the author's). Keys starting with
+// "x-" are extensions and kept silently too.
+var citationKeys = []string{"path", "url", "line", "line_end", "end_line", "snippet", "verified", "commit", "note"}
+
+// nearKey returns the key of known that k most likely misspells: one edit
+// away (two for keys of six letters or more), counting a swap of two
+// neighbouring letters as one edit, or the same but for a plural "s".
+func nearKey(k string, known []string) string {
+	if k == "" || strings.HasPrefix(k, "x-") {
+		return ""
+	}
+	best, bestD := "", 3
+	for _, w := range known {
+		if w == k {
+			return ""
+		}
+		limit := 1
+		if len(w) >= 6 {
+			limit = 2
+		}
+		if d := editDistance(strings.ToLower(k), w); d <= limit && d < bestD {
+			best, bestD = w, d
+		}
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance: insertions,
+// deletions, substitutions and swaps of neighbouring bytes.
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 99
+	}
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }
 
 func (f *File) readCitations(v *yaml.Node) error {
@@ -343,8 +409,12 @@ func (f *File) readCitation(i int, n *yaml.Node) (Citation, error) {
 	c.Form = FormMapping
 	hasPath := false
 	seen := map[string]bool{}
-	for j := 0; j+1 < len(n.Content); j += 2 {
-		k, v := n.Content[j], n.Content[j+1]
+	pairs, err := f.mergedPairs(n, 0)
+	if err != nil {
+		return c, err
+	}
+	for j := 0; j+1 < len(pairs); j += 2 {
+		k, v := pairs[j], pairs[j+1]
 		if seen[k.Value] {
 			f.warn(k, fmt.Sprintf("citation %d: the key %q appears more than once; the last one is used", i+1, k.Value))
 		}
@@ -397,6 +467,16 @@ func (f *File) readCitation(i int, n *yaml.Node) (Citation, error) {
 				s = ""
 			}
 			c.Commit = strings.ToLower(s)
+		case "note":
+		default:
+			if k.Kind != yaml.ScalarNode || strings.HasPrefix(k.Value, "x-") {
+				continue
+			}
+			msg := fmt.Sprintf("citation %d: unknown key %q; kept but not read (extensions start with \"x-\")", i+1, k.Value)
+			if near := nearKey(k.Value, citationKeys); near != "" {
+				msg = fmt.Sprintf("citation %d: unknown key %q (did you mean %q?); ignored", i+1, k.Value, near)
+			}
+			f.warn(k, msg)
 		}
 	}
 	if !hasPath {
@@ -440,6 +520,9 @@ func lineNumber(v *yaml.Node) (int, error) {
 	switch v.Tag {
 	case "!!int", "!!str":
 		n, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 10, 32)
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, fmt.Errorf("%s is too large (at most %d)", s, math.MaxInt32)
+		}
 		if err != nil {
 			if v.Tag == "!!str" {
 				if _, ferr := strconv.ParseFloat(s, 64); ferr == nil {
@@ -624,6 +707,70 @@ func (f *File) readConfidence(v *yaml.Node) {
 }
 
 // deref follows an alias, within a budget that stops alias bombs.
+// isMerge reports a YAML merge key ("<<").
+func isMerge(k *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && (k.Tag == "!!merge" || (k.Value == "<<" && k.Style == 0))
+}
+
+// mergedPairs returns the key and value nodes of mapping n, with YAML
+// merge keys ("<<: *base", "<<: [*a, *b]") replaced by the pairs of the
+// mappings they name that n does not set itself.
+func (f *File) mergedPairs(n *yaml.Node, depth int) ([]*yaml.Node, error) {
+	hasMerge := false
+	for j := 0; j+1 < len(n.Content); j += 2 {
+		if isMerge(n.Content[j]) {
+			hasMerge = true
+		}
+	}
+	if !hasMerge {
+		return n.Content, nil
+	}
+	if depth > 8 {
+		return nil, f.errAt(f.line(n), "YAML merge keys nest too deep")
+	}
+	own := map[string]bool{}
+	var out []*yaml.Node
+	for j := 0; j+1 < len(n.Content); j += 2 {
+		if k := n.Content[j]; !isMerge(k) {
+			own[k.Value] = true
+			out = append(out, k, n.Content[j+1])
+		}
+	}
+	for j := 0; j+1 < len(n.Content); j += 2 {
+		if !isMerge(n.Content[j]) {
+			continue
+		}
+		v, err := f.deref(n.Content[j+1])
+		if err != nil {
+			return nil, err
+		}
+		sources := []*yaml.Node{v}
+		if v.Kind == yaml.SequenceNode {
+			sources = v.Content
+		}
+		for _, src := range sources {
+			src, err := f.deref(src)
+			if err != nil {
+				return nil, err
+			}
+			if src.Kind != yaml.MappingNode {
+				return nil, f.errAt(f.line(src), "a YAML merge key (<<) must name a mapping")
+			}
+			pairs, err := f.mergedPairs(src, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			for m := 0; m+1 < len(pairs); m += 2 {
+				if k := pairs[m]; !own[k.Value] {
+					own[k.Value] = true
+					out = append(out, k, pairs[m+1])
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
 func (f *File) deref(n *yaml.Node) (*yaml.Node, error) {
 	for hops := 0; n.Kind == yaml.AliasNode; hops++ {
 		f.aliasRefs++

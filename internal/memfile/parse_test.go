@@ -145,3 +145,69 @@ func TestAliasBomb(t *testing.T) {
 		t.Fatal("alias bomb parsed without error")
 	}
 }
+
+// TestUnknownKeyWarnings: a misspelt key is named with its likely meaning
+// and the memory-file line; extensions (x-…) and notes are silent, and so
+// are the store's own top-level keys.
+func TestUnknownKeyWarnings(t *testing.T) {
+	for _, tc := range []struct{ yaml, want string }{
+		{"citations:\n  - path: a.go\n    lines: 3\n", `case.md:4: citation 1: unknown key "lines" (did you mean "line"?); ignored`},
+		{"citations:\n  - path: a.go\n    snipet: x\n", `case.md:4: citation 1: unknown key "snipet" (did you mean "snippet"?); ignored`},
+		{"citations:\n  - paht: b.go\n    path: a.go\n", `case.md:3: citation 1: unknown key "paht" (did you mean "path"?); ignored`},
+		{"citations:\n  - path: a.go\n    Line: 3\n", `case.md:4: citation 1: unknown key "Line" (did you mean "line"?); ignored`},
+		{"citations:\n  - path: a.go\n    owner: me\n", `case.md:4: citation 1: unknown key "owner"; kept but not read (extensions start with "x-")`},
+		{"citations:\n  - path: a.go\n    x-owner: me\n    note: why\n", ""},
+		{"citation:\n  - a.go\n", `case.md:2: unknown key "citation" (did you mean "citations"?); ignored`},
+		{"confidance: 0.5\n", `case.md:2: unknown key "confidance" (did you mean "confidence"?); ignored`},
+		{"title: T\ncreated: 2026-01-01\ntype: note\n", ""},
+	} {
+		f, err := Parse("case.md", []byte("---\n"+tc.yaml+"---\n"))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.yaml, err)
+		}
+		got := ""
+		for _, w := range f.Warnings {
+			got += w.String()
+		}
+		if got != tc.want {
+			t.Errorf("%q:\n got %s\nwant %s", tc.yaml, got, tc.want)
+		}
+	}
+}
+
+// TestYAMLCorners: merge keys, explicit tags and huge numbers read as YAML
+// means them, with reasons that say what is wrong.
+func TestYAMLCorners(t *testing.T) {
+	for _, tc := range []struct{ yaml, want, err string }{
+		{yaml: "base: &b {path: a.go, line: 2}\ncitations:\n  - <<: *b\n    snippet: x\n", want: "a.go:2 snippet=x"},
+		{yaml: "base: &b {path: a.go, line: 2}\ncitations:\n  - <<: *b\n    line: 7\n", want: "a.go:7 snippet="},
+		{yaml: "a: &a {path: a.go}\nb: &b {line: 4}\ncitations:\n  - <<: [*a, *b]\n", want: "a.go:4 snippet="},
+		{yaml: "citations:\n  - path: a.go\n    line: !!int 5\n", want: "a.go:5 snippet="},
+		{yaml: "citations:\n  - path: a.go\n    line: 9223372036854775807\n", err: "case.md:4: citation 1: line: 9223372036854775807 is too large (at most 2147483647)"},
+		{yaml: "citations:\n  - <<: 3\n    path: a.go\n", err: "case.md:3: a YAML merge key (<<) must name a mapping"},
+		{yaml: "citations:\n  - path: a:b.go\n    line: 1\n", want: "a:b.go:1 snippet="},
+	} {
+		f, err := Parse("case.md", []byte("---\n"+tc.yaml+"---\n"))
+		if tc.err != "" {
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("%q: err = %v, want %s", tc.yaml, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%q: %v", tc.yaml, err)
+		}
+		c := f.Citations[0]
+		if got := c.Location() + " snippet=" + c.Snippet; got != tc.want {
+			t.Errorf("%q: %s, want %s", tc.yaml, got, tc.want)
+		}
+	}
+	// a citation that takes keys from a merge key is not edited
+	f, err := Parse("case.md", []byte("---\nbase: &b {path: a.go, line: 2}\ncitations:\n  - <<: *b\n---\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.SetCitation(0, Field{Key: "line", Value: 3}); err == nil || !strings.Contains(err.Error(), "merge key") {
+		t.Errorf("SetCitation on a merged citation: %v", err)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"runtime"
 	"strings"
 )
 
@@ -89,8 +90,7 @@ func Clean(p string) (string, error) {
 		return "", ErrEmptyPath
 	}
 	if strings.ContainsRune(p, 0) || strings.ContainsRune(p, '\\') ||
-		strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") ||
-		(len(p) >= 2 && p[1] == ':' && isLetter(p[0])) {
+		strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || driveForm(p) {
 		return "", ErrOutside
 	}
 	c := path.Clean(p)
@@ -110,5 +110,16 @@ func Clean(p string) (string, error) {
 
 // ErrEmptyPath is returned by Clean for an empty path.
 var ErrEmptyPath = errors.New("empty path")
+
+// driveForm reports a Windows drive path: "C:", "C:/…", "C:\…"; on
+// Windows any colon, since "C:x" is relative to drive C's current
+// directory and "a:b" names a stream of file a. Elsewhere "a:b.go" is an
+// ordinary file name.
+func driveForm(p string) bool {
+	if runtime.GOOS == "windows" {
+		return strings.ContainsRune(p, ':')
+	}
+	return len(p) >= 2 && p[1] == ':' && isLetter(p[0]) && (len(p) == 2 || p[2] == '/')
+}
 
 func isLetter(b byte) bool { return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') }

@@ -80,6 +80,7 @@ func TestCitation(t *testing.T) {
 	write("latin1.txt", "ok\ncaf\xe9\n")
 	write("big.txt", strings.Repeat("x\n", 100000))
 	write(".git/config", "[core]\n")
+	write("a:b.go", "x\n")
 	if err := os.WriteFile(filepath.Join(outside, "secret"), []byte("s\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -122,6 +123,8 @@ func TestCitation(t *testing.T) {
 		{"sub/../a.go|3||", ""},
 		{`a\b.go`, `Path traversal blocked: a\b.go`},
 		{"C:/x", "Path traversal blocked: C:/x"},
+		{"C:", "Path traversal blocked: C:"},
+		{"a:b.go|1|x|", ""}, // a colon is an ordinary character of a file name
 		{"~/x", "Path traversal blocked: ~/x"},
 		{"missing", "File not found: missing"},
 	}
