@@ -298,8 +298,11 @@ func (f *File) insertTop(lines string) Edit {
 		return Edit{f.fmEnd, f.fmEnd, lines}
 	}
 	nl := "\n"
-	if bytes.Contains(f.Src, []byte("\r\n")) {
+	switch {
+	case bytes.Contains(f.Src, []byte("\r\n")):
 		nl = "\r\n"
+	case bytes.ContainsRune(f.Src, '\r') && !bytes.ContainsRune(f.Src, '\n'):
+		nl = "\r"
 	}
 	lines = strings.ReplaceAll(lines, f.nl, nl)
 	return Edit{f.bomLen, f.bomLen, "---" + nl + lines + "---" + nl}
@@ -435,15 +438,12 @@ func (f *File) RemoveCitation(i int) ([]Edit, error) {
 			return nil, fmt.Errorf("%s:%d: cannot find ':' after key %q", f.Name, f.line(f.citKey), f.citKey.Value)
 		}
 		at := ke + colon + 1
-		eol := bytes.IndexByte(f.Src[at:], '\n')
+		eol := bytes.IndexAny(f.Src[at:], "\r\n")
 		if eol < 0 || at+eol >= end {
 			return []Edit{{at, end, " []"}}, nil
 		}
 		// keep the rest of the key's line (a comment), drop the items
 		lineEnd := at + eol
-		if lineEnd > at && f.Src[lineEnd-1] == '\r' {
-			lineEnd--
-		}
 		return []Edit{{at, at, " []"}, {lineEnd, end, ""}}, nil
 	}
 	dashCol := v.Column - 1

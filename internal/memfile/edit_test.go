@@ -256,3 +256,52 @@ func TestMultiLineScalarThenNewKey(t *testing.T) {
 		t.Fatalf("got %+v from %q", c, out)
 	}
 }
+
+// TestCROnlyLineEndings: a file with classic Mac line endings (CR only)
+// gets CR-ended lines from every edit, never an LF.
+func TestCROnlyLineEndings(t *testing.T) {
+	src := "---\rid: m\rcitations:\r  - path: a.go\r    line: 3\r    snippet: f\r---\rBody\rmore\r"
+	apply := func(t *testing.T, src string, edit func(f *File) ([]Edit, error)) string {
+		t.Helper()
+		f, err := Parse("m.md", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		es, err := edit(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _, err := Rewrite(f, es)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.ContainsRune(string(out), '\n') {
+			t.Fatalf("an LF was written:\n%q", out)
+		}
+		if !strings.HasSuffix(string(out), "---\rBody\rmore\r") {
+			t.Fatalf("the body changed:\n%q", out)
+		}
+		return string(out)
+	}
+	out := apply(t, src, func(f *File) ([]Edit, error) {
+		return f.SetCitation(0, Field{Key: "line", Value: 4}, Field{Key: "commit", Value: "0123456789abcdef0123456789abcdef01234567"})
+	})
+	out = apply(t, out, func(f *File) ([]Edit, error) {
+		return f.AppendCitation(false, Field{Key: "path", Value: "b.go"}, Field{Key: "line", Value: 1})
+	})
+	out = apply(t, out, func(f *File) ([]Edit, error) { return f.AppendCitation(true, Field{Key: "path", Value: "c.go"}) })
+	out = apply(t, out, func(f *File) ([]Edit, error) {
+		return f.SetTop(Field{Key: "confidence", Value: 0.5}, Field{Key: "last_verified", Value: Timestamp("2026-01-01T00:00:00Z")})
+	})
+	for i := 2; i >= 0; i-- {
+		out = apply(t, out, func(f *File) ([]Edit, error) { return f.RemoveCitation(i) })
+	}
+	if want := "---\rid: m\rcitations: []\rconfidence: 0.5\rlast_verified: 2026-01-01T00:00:00Z\r---\rBody\rmore\r"; out != want {
+		t.Errorf("got\n%q\nwant\n%q", out, want)
+	}
+	// no frontmatter yet
+	out = apply(t, "Body\rmore\r", func(f *File) ([]Edit, error) { return f.SetTop(Field{Key: "id", Value: "m"}) })
+	if want := "---\rid: m\r---\rBody\rmore\r"; out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}

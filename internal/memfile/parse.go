@@ -204,8 +204,11 @@ func Parse(name string, src []byte) (*File, error) {
 	if !ok {
 		return nil, f.errAt(lineCount(src[:open])+1, "frontmatter has no closing '---' line")
 	}
-	if bytes.Contains(src[open:fmStart], []byte("\r\n")) {
+	switch fence := src[open:fmStart]; {
+	case bytes.HasSuffix(fence, []byte("\r\n")):
 		f.nl = "\r\n"
+	case bytes.HasSuffix(fence, []byte("\r")):
+		f.nl = "\r" // classic Mac line endings: lines written keep them
 	}
 	f.HasFrontmatter = true
 	f.fmStart, f.fmEnd, f.bodyStart = fmStart, closeStart, bodyStart
