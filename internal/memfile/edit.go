@@ -149,7 +149,11 @@ func (f *File) SetCitation(i int, fields ...Field) ([]Edit, error) {
 			if err != nil {
 				return nil, err
 			}
-			edits = append(edits, replaceValue(start, end, fl.Value, f.inFlow(v)))
+			e := replaceValue(start, end, fl.Value, f.inFlow(v))
+			if q, ok := quoteLike(v, fl.Value); ok && start != end {
+				e.New = q
+			}
+			edits = append(edits, e)
 		case fl.Value != nil:
 			added = append(added, fl)
 		}
@@ -239,7 +243,11 @@ func (f *File) setShorthand(c Citation, fields []Field) ([]Edit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []Edit{{start, end, quoteString(nc.shorthand(), c.node.Style&yaml.FlowStyle != 0 || f.inFlow(c.node))}}, nil
+	text := quoteString(nc.shorthand(), c.node.Style&yaml.FlowStyle != 0 || f.inFlow(c.node))
+	if q, ok := quoteLike(c.node, nc.shorthand()); ok {
+		text = q
+	}
+	return []Edit{{start, end, text}}, nil
 }
 
 // SetTop sets top-level keys (confidence, last_verified, …).
@@ -566,6 +574,39 @@ func (f *File) valueSpan(m, k, v *yaml.Node) (int, int, error) {
 
 // replaceValue replaces a value span; an empty span (after "key:") gets a
 // separating space.
+// quoteLike renders a new string value in the quoting style of the value
+// it replaces, so that a snippet the author wrote in quotes stays in
+// quotes. ok is false for other values and styles.
+func quoteLike(old *yaml.Node, v any) (string, bool) {
+	s, isStr := v.(string)
+	if !isStr || old == nil || old.Kind != yaml.ScalarNode {
+		return "", false
+	}
+	switch {
+	case old.Style&yaml.DoubleQuotedStyle != 0:
+		return quoteDouble(s), true
+	case old.Style&yaml.SingleQuotedStyle != 0 && singleSafe(s):
+		return "'" + strings.ReplaceAll(s, "'", "''") + "'", true
+	case old.Style&yaml.SingleQuotedStyle != 0:
+		return quoteDouble(s), true // not writable single-quoted: double quotes
+	}
+	return "", false
+}
+
+// singleSafe reports whether s reads back unchanged from a one-line
+// single-quoted YAML scalar.
+func singleSafe(s string) bool {
+	if s == "" || strings.TrimSpace(s) != s {
+		return s == ""
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 || r == 0xfeff {
+			return false
+		}
+	}
+	return true
+}
+
 func replaceValue(start, end int, v any, flow bool) Edit {
 	s := formatValue(v, flow)
 	if start == end {
@@ -897,6 +938,12 @@ func quoteString(s string, flow bool) string {
 	if plainSafe(s, flow) {
 		return s
 	}
+	return quoteDouble(s)
+}
+
+// quoteDouble renders s as a double-quoted YAML scalar (JSON escapes are
+// valid YAML).
+func quoteDouble(s string) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

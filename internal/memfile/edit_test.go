@@ -53,7 +53,7 @@ func TestEdits(t *testing.T) {
 				e2, err := f.SetCitation(1, Field{"path", "src/c.go"})
 				return append(e1, e2...), err
 			},
-			"---\ncitations:\n  - src/a.go:20\n  - src/c.go:3-4\n---\n",
+			"---\ncitations:\n  - src/a.go:20\n  - \"src/c.go:3-4\"\n---\n", // the author's quotes kept
 		},
 		{
 			"a range written in the line value stays one",
@@ -303,5 +303,40 @@ func TestCROnlyLineEndings(t *testing.T) {
 	out = apply(t, "Body\rmore\r", func(f *File) ([]Edit, error) { return f.SetTop(Field{Key: "id", Value: "m"}) })
 	if want := "---\rid: m\r---\rBody\rmore\r"; out != want {
 		t.Errorf("got %q, want %q", out, want)
+	}
+}
+
+// TestRewriteKeepsQuoting: a new value replacing a quoted one is written in
+// the author's quotes; one that cannot be single-quoted gets double quotes.
+func TestRewriteKeepsQuoting(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"  - path: a.go\n    snippet: \"old\"\n", "  - path: a.go\n    snippet: \"new: it's\"\n"},
+		{"  - path: a.go\n    snippet: 'old'\n", "  - path: a.go\n    snippet: 'new: it''s'\n"},
+		{"  - path: a.go\n    snippet: old\n", "  - path: a.go\n    snippet: \"new: it's\"\n"},
+		{"  - {path: a.go, snippet: 'old'}\n", "  - {path: a.go, snippet: 'new: it''s'}\n"},
+	} {
+		f, err := Parse("m.md", []byte("---\ncitations:\n"+tc.src+"---\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		es, err := f.SetCitation(0, Field{Key: "snippet", Value: "new: it's"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _, err := Rewrite(f, es)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.TrimSuffix(strings.TrimPrefix(string(out), "---\ncitations:\n"), "---\n"); got != tc.want {
+			t.Errorf("%q:\n got %q\nwant %q", tc.src, got, tc.want)
+		}
+	}
+	f, _ := Parse("m.md", []byte("---\ncitations:\n  - 'a.go:3'\n---\n"))
+	es, err := f.SetCitation(0, Field{Key: "line", Value: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, _, _ := Rewrite(f, es); string(out) != "---\ncitations:\n  - 'a.go:4'\n---\n" {
+		t.Errorf("shorthand: %q", out)
 	}
 }
