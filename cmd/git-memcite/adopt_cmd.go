@@ -13,7 +13,8 @@ import (
 
 type adoptCmd struct {
 	Memories []string `arg:"" optional:"" name:"memory" help:"Memories to scan (default: every memory)."`
-	Fix      bool     `name:"fix" help:"Add the proposed citations to the memories' frontmatter."`
+	Fix      bool     `name:"fix" xor:"fix" help:"Add the proposed citations to the memories' frontmatter."`
+	DryRun   bool     `name:"dry-run" xor:"fix" help:"Print the edit --fix would make, as a diff git apply accepts; write nothing."`
 	JSON     bool     `name:"json" help:"Print JSON."`
 }
 
@@ -71,18 +72,30 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	}
 	results := []adoptResult{}
 	counts := map[string]int{}
+	var diffs strings.Builder
 	for _, m := range mems {
 		if m.Err != nil {
 			fmt.Fprintf(env.Stderr, "git-memcite: %s\n", render.Safe(m.Err.Error()))
 			failed = true
 			continue
 		}
-		ms, plan, err := cite.Adopt(ctx, m.File, cenv, tracked, c.Fix)
+		ms, plan, err := cite.Adopt(ctx, m.File, cenv, tracked, c.Fix || c.DryRun)
 		if err != nil {
 			return err
 		}
 		if len(ms) == 0 {
 			continue
+		}
+		if c.DryRun {
+			for i := range ms {
+				if ms[i].Status == cite.Added {
+					ms[i].Status = cite.Proposed // not written
+				}
+			}
+			if plan != nil && plan.Changed {
+				diffs.WriteString(render.UnifiedDiff(m.Path, plan.Old, plan.New))
+			}
+			plan = nil
 		}
 		for _, x := range ms {
 			counts[x.Status]++
@@ -124,6 +137,7 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 			b.WriteString(" (run with --fix to add them)")
 		}
 		b.WriteByte('\n')
+		b.WriteString(diffs.String())
 		if _, err := fmt.Fprint(env.Stdout, b.String()); err != nil {
 			return err
 		}

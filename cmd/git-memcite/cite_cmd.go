@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/cite"
@@ -239,7 +238,7 @@ func (ws *workspace) apply(ctx context.Context, env *Env, m *store.Memory, plan 
 		return nil
 	}
 	if dryRun {
-		_, err := fmt.Fprint(env.Stdout, safeLines(cite.UnifiedDiff(m.Path, plan.Old, plan.New)))
+		_, err := fmt.Fprint(env.Stdout, render.UnifiedDiff(m.Path, plan.Old, plan.New))
 		return err
 	}
 	unlock, err := ws.lockRewrites(ctx)
@@ -252,14 +251,4 @@ func (ws *workspace) apply(ctx context.Context, env *Env, m *store.Memory, plan 
 	}
 	fmt.Fprintf(env.Stdout, "%s: %s\n", render.Safe(m.Path), render.Safe(what))
 	return nil
-}
-
-// safeLines escapes control characters line by line, keeping the breaks.
-func safeLines(s string) string {
-	lines := strings.SplitAfter(s, "\n")
-	for i, l := range lines {
-		body := strings.TrimSuffix(l, "\n")
-		lines[i] = render.Safe(body) + l[len(body):]
-	}
-	return strings.Join(lines, "")
 }

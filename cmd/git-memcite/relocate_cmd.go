@@ -110,7 +110,9 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	switch {
 	case c.DryRun:
 		for _, f := range files {
-			showEdit(env.Stdout, f)
+			if _, err := fmt.Fprint(env.Stdout, render.UnifiedDiff(f.Memory.Path, f.Old, f.New)); err != nil {
+				return err
+			}
 		}
 	case c.Fix && len(files) > 0:
 		for _, f := range files { // under the lock taken at the start
@@ -319,26 +321,4 @@ func relocJSON(w io.Writer, items []relocate.Item) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
-}
-
-// showEdit prints the lines of a memory file that an edit changes, as a
-// minimal unified-style hunk.
-func showEdit(w io.Writer, f relocate.File) {
-	a := strings.SplitAfter(string(f.Old), "\n")
-	b := strings.SplitAfter(string(f.New), "\n")
-	p := 0
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		p++
-	}
-	s := 0
-	for s < len(a)-p && s < len(b)-p && a[len(a)-1-s] == b[len(b)-1-s] {
-		s++
-	}
-	fmt.Fprintf(w, "--- %s\n+++ %s\n@@ -%d +%d @@\n", f.Memory.Path, f.Memory.Path, p+1, p+1)
-	for _, l := range a[p : len(a)-s] {
-		fmt.Fprintf(w, "-%s", render.Safe(strings.TrimRight(l, "\r\n"))+"\n")
-	}
-	for _, l := range b[p : len(b)-s] {
-		fmt.Fprintf(w, "+%s", render.Safe(strings.TrimRight(l, "\r\n"))+"\n")
-	}
 }

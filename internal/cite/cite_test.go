@@ -49,22 +49,3 @@ func TestFindMentions(t *testing.T) {
 		})
 	}
 }
-
-func TestUnifiedDiff(t *testing.T) {
-	tests := []struct {
-		name, old, new, want string
-	}{
-		{"equal", "a\n", "a\n", ""},
-		{"insert in the middle", "1\n2\n3\n4\n5\n6\n7\n8\n", "1\n2\n3\n4\nx\n5\n6\n7\n8\n",
-			"--- a/m.md\n+++ b/m.md\n@@ -2,6 +2,7 @@\n 2\n 3\n 4\n+x\n 5\n 6\n 7\n"},
-		{"remove the first line", "a\nb\n", "b\n", "--- a/m.md\n+++ b/m.md\n@@ -1,2 +1 @@\n-a\n b\n"},
-		{"no final newline", "a", "b", "--- a/m.md\n+++ b/m.md\n@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := UnifiedDiff("m.md", []byte(tc.old), []byte(tc.new)); got != tc.want {
-				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
-			}
-		})
-	}
-}

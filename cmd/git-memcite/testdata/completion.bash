@@ -117,7 +117,7 @@ _git_memcite ()
 	adopt)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--fix --json --repo-root= --dir= --color= --version" ;;
+		--*) __gitcomp "--fix --dry-run --json --repo-root= --dir= --color= --version" ;;
 		esac
 		;;
 	doctor)

@@ -147,6 +147,7 @@ _git-memcite() {
 		adopt)
 			_arguments \
 				'--fix[Add the proposed citations to the memories'\'' frontmatter]' \
+				'--dry-run[Print the edit --fix would make, as a diff git apply accepts; write nothing]' \
 				'--json[Print JSON]' \
 				'*:file:_files'
 			;;
