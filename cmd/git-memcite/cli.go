@@ -16,6 +16,7 @@ type CLI struct {
 	Completion completionCmd `cmd:"" help:"Print a shell completion script (bash, zsh or fish)."`
 	Help       helpCmd       `cmd:"" help:"Show the help of a command (git memcite --help opens the man page)."`
 	Man        manCmd        `cmd:"" hidden:"" help:"Print the man page git-memcite.1 (roff)."`
+	Complete   completeCmd   `cmd:"" name:"__complete" hidden:"" help:"Print completion candidates (memories: the memory ids) for the shell completion scripts."`
 
 	Graph  graphCmd  `cmd:"" help:"Traverse, search and export the links between memories."`
 	Health healthCmd `cmd:"" help:"Report the health of the memory store (markdown, JSON or HTML)."`

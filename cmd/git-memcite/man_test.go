@@ -144,14 +144,18 @@ func TestBashCompletion(t *testing.T) {
 	if err := os.WriteFile(script, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	complete := func(t *testing.T, withGit bool, line string) string {
+	repo := completionRepo(t)
+	// mode: "git" completes "git memcite …" through git's completion;
+	// "alone" completes git-memcite typed alone without it; "alone+git"
+	// with git's completion loaded in the shell
+	complete := func(t *testing.T, mode, line string) string {
 		t.Helper()
 		words := strings.Fields(line)
 		if strings.HasSuffix(line, " ") {
 			words = append(words, "")
 		}
 		var sb strings.Builder
-		if withGit {
+		if mode != "alone" {
 			sb.WriteString("source " + gitComp + "\n")
 		}
 		sb.WriteString("source " + script + "\n")
@@ -160,15 +164,16 @@ func TestBashCompletion(t *testing.T) {
 			sb.WriteString("'" + w + "' ")
 		}
 		sb.WriteString(")\nCOMP_CWORD=" + strconv.Itoa(len(words)-1) + "\nCOMP_LINE='" + line + "'\nCOMP_POINT=${#COMP_LINE}\n")
-		if withGit {
+		if mode == "git" {
 			sb.WriteString("__git_wrap__git_main\n")
 		} else {
 			sb.WriteString("_git_memcite_standalone\n")
 		}
 		sb.WriteString(`printf '%s\n' "${COMPREPLY[@]}" | sort` + "\n")
 		cmd := exec.Command("bash", "--norc", "--noprofile")
+		cmd.Dir = repo
 		cmd.Stdin = strings.NewReader(sb.String())
-		cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "GIT_CONFIG_NOSYSTEM=1")
+		cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "GIT_CONFIG_NOSYSTEM=1", "PATH="+binary(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("bash: %v\n%s", err, out)
@@ -176,26 +181,33 @@ func TestBashCompletion(t *testing.T) {
 		return string(out)
 	}
 	for _, tc := range []struct {
-		withGit bool
-		line    string
-		want    []string
-		not     []string
+		mode string
+		line string
+		want []string
+		not  []string
 	}{
-		{true, "git memcite ver", []string{"verify ", "verify-all "}, []string{"config"}},
-		{true, "git memcite verify-all --f", []string{"--format=", "--fail-on="}, nil},
-		{true, "git memcite verify-all --format=s", []string{"sarif "}, []string{"json"}},
-		{true, "git memcite completion ", []string{"bash ", "zsh ", "fish "}, nil},
-		{true, "git memcite --co", []string{"--color="}, nil},
-		{false, "git-memcite con", []string{"config"}, []string{"verify"}},
-		{false, "git-memcite verify --st", []string{"--staged"}, nil},
+		{"git", "git memcite ver", []string{"verify ", "verify-all "}, []string{"config"}},
+		{"git", "git memcite verify-all --f", []string{"--format=", "--fail-on="}, nil},
+		{"git", "git memcite verify-all --format=s", []string{"sarif "}, []string{"json"}},
+		{"git", "git memcite completion ", []string{"bash ", "zsh ", "fish "}, nil},
+		{"git", "git memcite --co", []string{"--color="}, nil},
+		{"git", "git memcite verify al", []string{"alpha "}, []string{"beta"}},
+		{"git", "git memcite health --format=", []string{"markdown ", "html "}, []string{"sarif"}},
+		{"git", "git memcite graph --c", []string{"--cycles "}, nil},
+		{"git", "git memcite graph ", []string{"find-roots ", "alpha ", "topic/beta "}, nil},
+		{"alone", "git-memcite con", []string{"config"}, []string{"verify"}},
+		{"alone", "git-memcite verify --st", []string{"--staged"}, nil},
+		{"alone", "git-memcite relocate ", []string{"alpha", "topic/beta"}, nil},
+		{"alone+git", "git-memcite ", []string{"verify "}, []string{"unary operator", "bash:"}},
+		{"alone+git", "git-memcite adopt a", []string{"alpha "}, []string{"unary operator", "bash:"}},
 	} {
-		t.Run(tc.line, func(t *testing.T) {
-			if tc.withGit {
+		t.Run(tc.mode+" "+tc.line, func(t *testing.T) {
+			if tc.mode != "alone" {
 				if _, err := os.Stat(gitComp); err != nil {
 					t.Skip("git's bash completion is not installed")
 				}
 			}
-			got := complete(t, tc.withGit, tc.line)
+			got := complete(t, tc.mode, tc.line)
 			for _, w := range tc.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("completions of %q lack %q:\n%s", tc.line, w, got)
@@ -208,6 +220,31 @@ func TestBashCompletion(t *testing.T) {
 			}
 		})
 	}
+}
+
+// completionRepo is a repository with two memories, alpha and topic/beta,
+// for the dynamic completion of memory ids.
+func completionRepo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for p, body := range map[string]string{
+		".serena/memories/alpha.md":      "---\nid: alpha\n---\n",
+		".serena/memories/topic/beta.md": "---\ncitations: []\n---\n",
+	} {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("git", "init", "-q")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	return dir
 }
 
 // TestFishCompletion asks fish for completions with the generated rules.
@@ -223,14 +260,18 @@ func TestFishCompletion(t *testing.T) {
 	if err := os.WriteFile(script, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	repo := completionRepo(t)
 	for line, want := range map[string][]string{
 		"git-memcite ver":                   {"verify\t", "verify-all\t"},
 		"git memcite verify-all --format s": {"sarif\t"},
 		"git memcite verify --st":           {"--staged\t"},
 		"git-memcite completion ":           {"bash", "zsh", "fish"},
+		"git-memcite verify ":               {"alpha", "topic/beta"},
+		"git-memcite health --format ":      {"markdown"},
 	} {
 		cmd := exec.Command("fish", "--no-config", "-c", "source "+script+"; complete -C '"+line+"'")
-		cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "PATH="+binary(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("fish: %v\n%s", err, out)

@@ -26,7 +26,11 @@ type argInfo struct {
 	Name   string
 	Help   string
 	Values []string
+	Memory bool // names a memory: completed with the store's ids (__complete memories)
 }
+
+// memoryArgs are the positional arguments that name memories.
+var memoryArgs = map[string]bool{"memory": true, "memories": true, "root": true, "target": true}
 
 // flagInfo is a visible flag.
 type flagInfo struct {
@@ -50,8 +54,15 @@ func modelOf(app *kong.Application) (globals []flagInfo, cmds []cmdInfo) {
 			name := strings.TrimSpace(prefix + " " + c.Name)
 			ci := cmdInfo{Name: name, Help: c.Help, Detail: c.Detail, Usage: c.Summary(), Flags: flagsOf(c.Flags)}
 			ci.Usage = strings.TrimSpace(strings.TrimPrefix(ci.Usage, c.Name))
-			for _, p := range c.Positional {
-				ci.Args = append(ci.Args, argInfo{Name: p.Name, Help: p.Help, Values: enumOf(p.Enum)})
+			positional := c.Positional
+			if d := c.DefaultCmd; d != nil {
+				// `graph <root>` runs the default child: its flags and
+				// arguments are the command's too
+				ci.Flags = append(ci.Flags, flagsOf(d.Flags)...)
+				positional = append(positional, d.Positional...)
+			}
+			for _, p := range positional {
+				ci.Args = append(ci.Args, argInfo{Name: p.Name, Help: p.Help, Values: enumOf(p.Enum), Memory: memoryArgs[p.Name]})
 			}
 			for _, s := range c.Children {
 				if !s.Hidden && s.Type == kong.CommandNode {
@@ -82,8 +93,8 @@ func flagsOf(fs []*kong.Flag) []flagInfo {
 			fi.Place = f.FormatPlaceHolder()
 		}
 		for _, k := range config.Keys {
-			if k.Flag == "--"+f.Name && k.Allowed != nil {
-				fi.Values = k.Allowed
+			if k.Flag == "--"+f.Name && k.Allowed != nil && len(fi.Values) == 0 {
+				fi.Values = k.Allowed // a flag checked against its configuration key
 			}
 		}
 		out = append(out, fi)

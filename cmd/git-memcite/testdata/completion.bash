@@ -22,6 +22,7 @@ _git_memcite ()
 		--fail-on=*) __gitcomp "error warning note never" "" "${cur##--fail-on=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--staged --rev= --why --record --json --format= --output= --baseline= --fail-on= --changed-since= --repo-root= --dir= --color= --version" ;;
+		*) __gitcomp "$(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
 	verify-all)
@@ -36,6 +37,7 @@ _git_memcite ()
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--fix --accept-changed --dry-run --json --to= --staged --repo-root= --dir= --color= --version" ;;
+		*) __gitcomp "$(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
 	install)
@@ -78,14 +80,16 @@ _git_memcite ()
 		;;
 	graph)
 		case "$cur" in
+		--strategy=*) __gitcomp "bfs dfs" "" "${cur##--strategy=}" ;;
+		--format=*) __gitcomp "dot mermaid json" "" "${cur##--format=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--repo-root= --dir= --color= --version" ;;
-		*) __gitcomp "traverse find-roots related" ;;
+		--*) __gitcomp "--strategy= --max-depth= --link-types= --json --cycles --format= --repo-root= --dir= --color= --version" ;;
+		*) __gitcomp "traverse find-roots related $(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
 	health)
 		case "$cur" in
-		--format=*) __gitcomp "text json github sarif gitlab" "" "${cur##--format=}" ;;
+		--format=*) __gitcomp "markdown json html" "" "${cur##--format=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--format= --output= --since= --repo-root= --dir= --color= --version" ;;
 		esac
@@ -94,30 +98,35 @@ _git_memcite ()
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--snippet= --force --dry-run --repo-root= --dir= --color= --version" ;;
+		*) __gitcomp "$(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
 	list-citations)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--json --repo-root= --dir= --color= --version" ;;
+		*) __gitcomp "$(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
 	remove-citation)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--dry-run --repo-root= --dir= --color= --version" ;;
+		*) __gitcomp "$(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
 	update-confidence)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--dry-run --repo-root= --dir= --color= --version" ;;
+		*) __gitcomp "$(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
 	adopt)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--fix --dry-run --json --repo-root= --dir= --color= --version" ;;
+		*) __gitcomp "$(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
 	doctor)
@@ -134,6 +143,7 @@ _git_memcite ()
 _git_memcite_standalone ()
 {
 	local cur="${COMP_WORDS[COMP_CWORD]}" words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
+	local __git_cmd_idx=0 # git's __git_find_on_cmdline starts there
 	if ! declare -F __gitcomp >/dev/null; then
 		__gitcomp () { local IFS=$' \t\n'; COMPREPLY=($(compgen -P "${2-}" -W "$1" -- "${3-$cur}")); }
 		__git_find_on_cmdline () {

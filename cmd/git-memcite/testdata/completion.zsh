@@ -3,6 +3,13 @@
 # Save as _git-memcite in a directory of $fpath: zsh's git completion uses
 # _git-memcite for "git memcite …", and #compdef for git-memcite alone.
 
+# the memory ids of the repository, and any fixed words given
+_git_memcite_memories() {
+	local -a ids
+	ids=(${(f)"$(git-memcite __complete memories 2>/dev/null)"} "$@")
+	compadd -a ids
+}
+
 _git-memcite() {
 	local curcontext="$curcontext" state line
 	typeset -A opt_args
@@ -51,7 +58,7 @@ _git-memcite() {
 				'--baseline=[A report written with --format json\: the findings it lists are known and neither reported nor failing the run; new ones are]:file:_files' \
 				'--fail-on=[Lowest finding level that makes the run exit 1\: error (default), warning, note, never]:level:(error warning note never)' \
 				'--changed-since=[List first the findings on memories or cited files changed since REV (git diff REV...HEAD), as GitHub annotates only the first 10 errors]:rev:_files' \
-				'*:file:_files'
+				'*:memory:_git_memcite_memories'
 			;;
 		verify-all)
 			_arguments \
@@ -75,7 +82,7 @@ _git-memcite() {
 				'--json[Print one JSON array with an object per citation]' \
 				'--to=[Relocate to a commit (default\: HEAD, then the working tree)]:rev:_files' \
 				'--staged[Relocate to the index (HEAD, then what is staged)]' \
-				'*:file:_files'
+				'*:memory:_git_memcite_memories'
 			;;
 		install)
 			_arguments \
@@ -113,11 +120,17 @@ _git-memcite() {
 			;;
 		graph)
 			_arguments \
-				'1:value:(traverse find-roots related)'
+				'--strategy=[Traversal order\: bfs,dfs]:"bfs":(bfs dfs)' \
+				'--max-depth=[Follow links at most N steps from the root (default 3; -1\: no limit)]:n:_files' \
+				'--link-types=[Follow only these link types (related, supersedes, blocks, implements, extends)]:type,...:_files' \
+				'--json[Print JSON]' \
+				'--cycles[Find every cycle in the whole graph (one per strongly connected group); exit 1 when there are any]' \
+				'--format=[Export the whole graph\: dot (Graphviz), mermaid or json]:"":(dot mermaid json)' \
+				'1:value:_git_memcite_memories traverse find-roots related'
 			;;
 		health)
 			_arguments \
-				'--format=[Report format\: markdown,json,html]:"markdown":(text json github sarif gitlab)' \
+				'--format=[Report format\: markdown,json,html]:"markdown":(markdown json html)' \
 				'--output=[Write the report to FILE instead of standard output]:file:_files' \
 				'--since=[Compare with the store and code at an earlier commit and list what got worse]:rev:_files' \
 				'*:file:_files'
@@ -127,29 +140,29 @@ _git-memcite() {
 				'--snippet=[Expected text of the cited line (default\: the line itself, trimmed; --snippet '\'''\'' for none)]:text:_files' \
 				'--force[Add the citation even when it does not verify now]' \
 				'--dry-run[Show the change as a unified diff; write nothing]' \
-				'*:file:_files'
+				'*:memory:_git_memcite_memories'
 			;;
 		list-citations)
 			_arguments \
 				'--json[Print JSON]' \
-				'*:file:_files'
+				'*:memory:_git_memcite_memories'
 			;;
 		remove-citation)
 			_arguments \
 				'--dry-run[Show the change as a unified diff; write nothing]' \
-				'*:file:_files'
+				'*:memory:_git_memcite_memories'
 			;;
 		update-confidence)
 			_arguments \
 				'--dry-run[Show the change as a unified diff; write nothing]' \
-				'*:file:_files'
+				'*:memory:_git_memcite_memories'
 			;;
 		adopt)
 			_arguments \
 				'--fix[Add the proposed citations to the memories'\'' frontmatter]' \
 				'--dry-run[Print the edit --fix would make, as a diff git apply accepts; write nothing]' \
 				'--json[Print JSON]' \
-				'*:file:_files'
+				'*:memory:_git_memcite_memories'
 			;;
 		doctor)
 			_arguments \
