@@ -114,6 +114,9 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	} else {
 		var b strings.Builder
 		for _, r := range results {
+			if g.Quiet {
+				break // -q: the summary only
+			}
 			fmt.Fprintf(&b, "%s (%s)\n", render.Safe(r.Path), render.Safe(r.Memory))
 			for _, x := range r.Mentions {
 				fmt.Fprintf(&b, "  line %d: %s → ", x.Line, render.Safe(x.Text))

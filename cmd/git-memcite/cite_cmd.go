@@ -234,7 +234,9 @@ func (ws *workspace) writeMemory(p string, old, data []byte) error {
 // read.
 func (ws *workspace) apply(ctx context.Context, env *Env, m *store.Memory, plan *cite.Plan, dryRun bool, what string) error {
 	if !plan.Changed {
-		fmt.Fprintf(env.Stdout, "%s: nothing to change\n", render.Safe(m.Path))
+		if !ws.quiet {
+			fmt.Fprintf(env.Stdout, "%s: nothing to change\n", render.Safe(m.Path))
+		}
 		return nil
 	}
 	if dryRun {
@@ -249,6 +251,8 @@ func (ws *workspace) apply(ctx context.Context, env *Env, m *store.Memory, plan 
 	if err := ws.writeMemory(m.Path, plan.Old, plan.New); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "%s: %s\n", render.Safe(m.Path), render.Safe(what))
+	if !ws.quiet {
+		fmt.Fprintf(env.Stdout, "%s: %s\n", render.Safe(m.Path), render.Safe(what))
+	}
 	return nil
 }

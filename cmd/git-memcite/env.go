@@ -33,6 +33,7 @@ type Globals struct {
 	RepoRoot string           `name:"repo-root" placeholder:"PATH" help:"Repository root (default: the repository containing the current directory)."`
 	Dir      []string         `name:"dir" placeholder:"PATH" help:"Memory directory, relative to the repository root; repeatable (default: MEMCITE_DIR, git config memcite.dir, .memcite.yaml dirs, else .serena/memories)."`
 	Color    string           `name:"color" placeholder:"auto|always|never" help:"Colour output: auto (a terminal without NO_COLOR; the default), always, never."`
+	Quiet    bool             `name:"quiet" short:"q" help:"Print less: only what needs attention (stale citations, errors, warnings) and the summary; a command that only confirms success prints nothing."`
 	Version  kong.VersionFlag `name:"version" help:"Print the version and exit."`
 }
 
@@ -44,6 +45,7 @@ type SourceFlags struct {
 
 // workspace is a resolved repository, content source and memory store.
 type workspace struct {
+	quiet  bool          // -q: print only what needs attention
 	repo   *gitrepo.Repo // nil outside a git repository (working tree only)
 	top    string
 	cwdRel string // the current directory relative to top ("" at top)
@@ -88,7 +90,7 @@ func (g *Globals) openSource(ctx context.Context, sf SourceFlags) (*workspace, e
 	if start == "" {
 		start = "."
 	}
-	ws := &workspace{}
+	ws := &workspace{quiet: g.Quiet}
 	repo, err := gitrepo.Discover(start)
 	switch {
 	case err == nil:

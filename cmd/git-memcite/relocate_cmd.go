@@ -102,7 +102,7 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if c.JSON {
 		err = relocJSON(env.Stdout, items)
 	} else {
-		err = relocText(env.Stdout, items, g.style(env.Stdout))
+		err = relocText(env.Stdout, items, g.style(env.Stdout), g.Quiet && c.Fix)
 	}
 	if err != nil {
 		return err
@@ -183,11 +183,14 @@ func loc(l gitblame.Location) string {
 }
 
 // relocText prints one line per citation that is not simply valid.
-func relocText(w io.Writer, items []relocate.Item, st render.Style) error {
+func relocText(w io.Writer, items []relocate.Item, st render.Style, quiet bool) error {
 	for i := range items {
 		it := &items[i]
 		if it.Action == relocate.Skip || it.Action == relocate.Keep {
 			continue
+		}
+		if quiet && (it.Action == relocate.Move || it.Action == relocate.Accept) {
+			continue // -q --fix: relocated, nothing left to do
 		}
 		r := &it.Result
 		head := fmt.Sprintf("%s: %s", it.Memory.Path, it.Citation.Location())
@@ -225,8 +228,8 @@ func relocText(w io.Writer, items []relocate.Item, st render.Style) error {
 		if r.Status == 0 {
 			continue
 		}
-		if r.Route != gitblame.RouteStepwise || it.BaseSource != gitblame.BaseCommit {
-			fmt.Fprintf(w, "  from %s (%s), %s\n", baseName(it), it.BaseSource, r.Route)
+		if !quiet && (r.Route != gitblame.RouteStepwise || it.BaseSource != gitblame.BaseCommit) {
+			fmt.Fprintf(w, "  %s\n", tracedFrom(it))
 		}
 		if it.BaseNote != "" {
 			fmt.Fprintf(w, "  note: %s\n", render.Safe(it.BaseNote))
@@ -236,6 +239,30 @@ func relocText(w io.Writer, items []relocate.Item, st render.Style) error {
 		}
 	}
 	return nil
+}
+
+// tracedFrom says in words where the history search for a citation
+// started and how.
+func tracedFrom(it *relocate.Item) string {
+	var b strings.Builder
+	b.WriteString("traced from " + baseName(it))
+	switch it.BaseSource {
+	case gitblame.BaseCommit:
+		b.WriteString(", the citation's commit")
+	case gitblame.BaseVerified:
+		b.WriteString(", the last commit before the citation's verified time")
+	case gitblame.BaseMemoryFile:
+		b.WriteString(", the last commit that changed the memory file")
+	case gitblame.BaseWritten:
+		b.WriteString(", the commit that wrote the citation")
+	}
+	switch it.Result.Route {
+	case gitblame.RouteOneShot:
+		b.WriteString("; compared with the target in one step, as the target does not descend from it (renames made and undone in between are not seen)")
+	case gitblame.RouteContentSearch:
+		b.WriteString("; that commit is not in this clone, so the cited text was searched for instead")
+	}
+	return b.String()
 }
 
 func baseName(it *relocate.Item) string {

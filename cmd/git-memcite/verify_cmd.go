@@ -50,11 +50,17 @@ func (c *verifyCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	var result error // the outcome: nil, or the exit status to return
 	if !c.JSON {
 		result = c.report(ctx, g, env, ws, "verify", rep, failed, func(w io.Writer, st render.Style) error {
+			n := 0
 			for i := range rep.Memories {
-				if i > 0 {
+				m := &rep.Memories[i]
+				if g.Quiet && !m.Stale() && m.Err() == nil {
+					continue // -q: only what needs attention
+				}
+				if n > 0 {
 					fmt.Fprintln(w)
 				}
-				if err := render.MemoryText(w, &rep.Memories[i], st); err != nil {
+				n++
+				if err := render.MemoryText(w, m, st); err != nil {
 					return err
 				}
 			}
@@ -171,7 +177,6 @@ func (ws *workspace) resolve(ctx context.Context, arg string) (*store.Memory, er
 type verifyAllCmd struct {
 	SourceFlags
 	JSON   bool `name:"json" xor:"format" help:"Print one JSON document: source, summary and per-memory objects (the seed-000 shape; see --format json for the findings report)."`
-	Quiet  bool `name:"quiet" short:"q" help:"Show only stale memories and errors (and the summary)."`
 	Record bool `name:"record" help:"Record the current commit and time in every valid citation of every memory (commit and verified fields), in one run."`
 	FormatFlags
 }
@@ -192,7 +197,7 @@ func (c *verifyAllCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	var result error
 	if !c.JSON {
 		result = c.report(ctx, g, env, ws, "verify-all", rep, false, func(w io.Writer, st render.Style) error {
-			return render.AllText(w, rep, render.AllOptions{Quiet: c.Quiet, Style: st})
+			return render.AllText(w, rep, render.AllOptions{Quiet: g.Quiet, Style: st})
 		})
 		var ee *exitErr
 		if result != nil && !errors.As(result, &ee) {

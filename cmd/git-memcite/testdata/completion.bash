@@ -10,7 +10,7 @@ _git_memcite ()
 	if [ -z "$subcommand" ]; then
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--repo-root= --dir= --color= --version" ;;
+		--*) __gitcomp "--repo-root= --dir= --color= --quiet --version" ;;
 		*) __gitcomp "$subcommands" ;;
 		esac
 		return
@@ -21,7 +21,7 @@ _git_memcite ()
 		--format=*) __gitcomp "text json github sarif gitlab" "" "${cur##--format=}" ;;
 		--fail-on=*) __gitcomp "error warning note never" "" "${cur##--fail-on=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--staged --rev= --why --record --json --format= --output= --baseline= --fail-on= --changed-since= --repo-root= --dir= --color= --version" ;;
+		--*) __gitcomp "--staged --rev= --why --record --json --format= --output= --baseline= --fail-on= --changed-since= --repo-root= --dir= --color= --quiet --version" ;;
 		*) __gitcomp "$(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
@@ -30,51 +30,51 @@ _git_memcite ()
 		--format=*) __gitcomp "text json github sarif gitlab" "" "${cur##--format=}" ;;
 		--fail-on=*) __gitcomp "error warning note never" "" "${cur##--fail-on=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--staged --rev= --json --quiet --record --format= --output= --baseline= --fail-on= --changed-since= --repo-root= --dir= --color= --version" ;;
+		--*) __gitcomp "--staged --rev= --json --record --format= --output= --baseline= --fail-on= --changed-since= --repo-root= --dir= --color= --quiet --version" ;;
 		esac
 		;;
 	relocate)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--fix --accept-changed --dry-run --json --to= --staged --repo-root= --dir= --color= --version" ;;
+		--*) __gitcomp "--fix --accept-changed --dry-run --json --to= --staged --repo-root= --dir= --color= --quiet --version" ;;
 		*) __gitcomp "$(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
 	install)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--hooks= --chain --force --manual --dry-run --repo-root= --dir= --color= --version" ;;
+		--*) __gitcomp "--hooks= --chain --force --manual --dry-run --repo-root= --dir= --color= --quiet --version" ;;
 		esac
 		;;
 	uninstall)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--hooks= --dry-run --repo-root= --dir= --color= --version" ;;
+		--*) __gitcomp "--hooks= --dry-run --repo-root= --dir= --color= --quiet --version" ;;
 		esac
 		;;
 	status)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--hooks= --repo-root= --dir= --color= --version" ;;
+		--*) __gitcomp "--hooks= --repo-root= --dir= --color= --quiet --version" ;;
 		esac
 		;;
 	config)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--staged --rev= --repo-root= --dir= --color= --version" ;;
+		--*) __gitcomp "--staged --rev= --repo-root= --dir= --color= --quiet --version" ;;
 		esac
 		;;
 	completion)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--repo-root= --dir= --color= --version" ;;
+		--*) __gitcomp "--repo-root= --dir= --color= --quiet --version" ;;
 		*) __gitcomp "bash zsh fish" ;;
 		esac
 		;;
 	help)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--repo-root= --dir= --color= --version" ;;
+		--*) __gitcomp "--repo-root= --dir= --color= --quiet --version" ;;
 		*) __gitcomp "verify verify-all relocate install uninstall status config completion help graph health add-citation list-citations remove-citation update-confidence adopt doctor" ;;
 		esac
 		;;
@@ -83,7 +83,7 @@ _git_memcite ()
 		--strategy=*) __gitcomp "bfs dfs" "" "${cur##--strategy=}" ;;
 		--format=*) __gitcomp "dot mermaid json" "" "${cur##--format=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--strategy= --max-depth= --link-types= --json --cycles --format= --repo-root= --dir= --color= --version" ;;
+		--*) __gitcomp "--strategy= --max-depth= --link-types= --json --cycles --format= --repo-root= --dir= --color= --quiet --version" ;;
 		*) __gitcomp "traverse find-roots related $(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
@@ -91,48 +91,48 @@ _git_memcite ()
 		case "$cur" in
 		--format=*) __gitcomp "markdown json html" "" "${cur##--format=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--format= --output= --since= --repo-root= --dir= --color= --version" ;;
+		--*) __gitcomp "--format= --output= --since= --repo-root= --dir= --color= --quiet --version" ;;
 		esac
 		;;
 	add-citation)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--snippet= --force --dry-run --repo-root= --dir= --color= --version" ;;
+		--*) __gitcomp "--snippet= --force --dry-run --repo-root= --dir= --color= --quiet --version" ;;
 		*) __gitcomp "$(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
 	list-citations)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--json --repo-root= --dir= --color= --version" ;;
+		--*) __gitcomp "--json --repo-root= --dir= --color= --quiet --version" ;;
 		*) __gitcomp "$(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
 	remove-citation)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--dry-run --repo-root= --dir= --color= --version" ;;
+		--*) __gitcomp "--dry-run --repo-root= --dir= --color= --quiet --version" ;;
 		*) __gitcomp "$(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
 	update-confidence)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--dry-run --repo-root= --dir= --color= --version" ;;
+		--*) __gitcomp "--dry-run --repo-root= --dir= --color= --quiet --version" ;;
 		*) __gitcomp "$(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
 	adopt)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--fix --dry-run --json --repo-root= --dir= --color= --version" ;;
+		--*) __gitcomp "--fix --dry-run --json --repo-root= --dir= --color= --quiet --version" ;;
 		*) __gitcomp "$(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
 	doctor)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--json --repo-root= --dir= --color= --version" ;;
+		--*) __gitcomp "--json --repo-root= --dir= --color= --quiet --version" ;;
 		esac
 		;;
 	esac

@@ -17,6 +17,7 @@ _git-memcite() {
 		'--repo-root=[Repository root (default\: the repository containing the current directory)]:path:_files' \
 		'--dir=[Memory directory, relative to the repository root; repeatable (default\: MEMCITE_DIR, git config memcite.dir, .memcite.yaml dirs, else .serena/memories)]:path,...:_files' \
 		'--color=[Colour output\: auto (a terminal without NO_COLOR; the default), always, never]:auto|always|never:(auto always never)' \
+		'--quiet[Print less\: only what needs attention (stale citations, errors, warnings) and the summary; a command that only confirms success prints nothing]' \
 		'--version[Print the version and exit]' \
 		'1: :->command' \
 		'*:: :->args'
@@ -65,7 +66,6 @@ _git-memcite() {
 				'--staged[Check the index (what is being committed; honours GIT_INDEX_FILE)]' \
 				'--rev=[Check a commit (any revision git understands)]:rev:_files' \
 				'--json[Print one JSON document\: source, summary and per-memory objects (the seed-000 shape; see --format json for the findings report)]' \
-				'--quiet[Show only stale memories and errors (and the summary)]' \
 				'--record[Record the current commit and time in every valid citation of every memory (commit and verified fields), in one run]' \
 				'--format=[Report format\: text, json (versioned findings report), github (workflow annotations), sarif (2.1.0, for code scanning), gitlab (code quality)]:format:(text json github sarif gitlab)' \
 				'--output=[Write the report to FILE instead of standard output]:file:_files' \
