@@ -5,7 +5,8 @@
 #   ./install.sh --prefix DIR    install into DIR/bin
 #
 # The man page git-memcite.1 (what `git memcite --help` opens) goes to
-# DIR/share/man/man1, default ~/.local/share/man/man1; the bash completion
+# DIR/share/man/man1 beside DIR/bin, where man looks for every bin
+# directory on PATH (default: $(go env GOPATH)/share/man/man1); the bash completion
 # (git's completion loads it for `git memcite`) to
 # DIR/share/bash-completion/completions, default
 # ${XDG_DATA_HOME:-~/.local/share}/bash-completion/completions.
@@ -19,7 +20,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --prefix) [ $# -ge 2 ] || { echo "install.sh: --prefix needs a directory" >&2; exit 2; }; prefix=$2; shift 2 ;;
     --prefix=*) prefix=${1#--prefix=}; shift ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install.sh: unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -32,10 +33,11 @@ if [ -n "$prefix" ]; then
   mandir="$prefix/share/man/man1"
   compdir="$prefix/share/bash-completion/completions"
 else
-  mandir="$HOME/.local/share/man/man1"
   compdir="${XDG_DATA_HOME:-$HOME/.local/share}/bash-completion/completions"
   bindir=$(go env GOBIN)
   [ -n "$bindir" ] || bindir="$(go env GOPATH)/bin"
+  # beside the binary: man finds DIR/share/man for every DIR/bin on PATH
+  mandir="$(dirname "$bindir")/share/man/man1"
 fi
 mkdir -p "$bindir"
 

@@ -25,7 +25,7 @@ const editExit = `Exit status: 0 done (or nothing to change); 2 error.`
 type addCitationCmd struct {
 	Memory   string  `arg:"" name:"memory" help:"Memory id, file path, or file name in a memory directory."`
 	Location string  `arg:"" name:"location" help:"What to cite: path, path:line or path:line-end (or a URL)."`
-	Snippet  *string `name:"snippet" placeholder:"TEXT" help:"Expected text of the cited line (default: the line itself, trimmed; --snippet '' for none)."`
+	Snippet  *string `name:"snippet" placeholder:"TEXT" help:"Expected text of the cited line (default: the line itself, trimmed; --snippet \"\" for none)."`
 	Force    bool    `name:"force" help:"Add the citation even when it does not verify now."`
 	DryRun   bool    `name:"dry-run" short:"n" help:"Show the change as a unified diff; write nothing."`
 }

@@ -47,6 +47,22 @@ func TestInstallScript(t *testing.T) {
 	if !strings.Contains(string(out), "is not on the man path") {
 		t.Errorf("no MANPATH hint for a prefix off the man path:\n%s", out)
 	}
+	// with the prefix's bin on PATH, man finds the page beside it: `git
+	// memcite --help` opens it with no MANPATH set
+	if _, err := exec.LookPath("man"); err == nil {
+		repo := t.TempDir()
+		if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
+			t.Fatalf("git init: %v\n%s", err, out)
+		}
+		help := exec.Command("git", "memcite", "--help")
+		help.Dir = repo
+		help.Env = append(os.Environ(), "PATH="+filepath.Join(prefix, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"),
+			"MANPAGER=cat", "PAGER=cat", "MANWIDTH=80", "MANPATH=")
+		page, err := help.CombinedOutput()
+		if err != nil || !strings.Contains(string(page), "git-memcite Manual") {
+			t.Errorf("git memcite --help: %v\n%s", err, page)
+		}
+	}
 	// idempotent
 	cmd = exec.Command("sh", filepath.Join(root, "install.sh"), "--prefix", prefix)
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")

@@ -23,7 +23,7 @@ func (c *manCmd) Run(kctx *kong.Context, env *Env) error {
 func writeMan(w io.Writer, app *kong.Application) error {
 	globals, cmds := modelOf(app)
 	var b strings.Builder
-	fmt.Fprintf(&b, ".TH GIT\\-MEMCITE 1 \"\" \"git-memcite %s\" \"Git Manual\"\n", roff(version))
+	fmt.Fprintf(&b, ".TH GIT\\-MEMCITE 1 \"\" \"git-memcite %s\" \"git-memcite Manual\"\n", roff(version))
 	b.WriteString(".SH NAME\ngit\\-memcite \\- verify the code citations of AI\\-agent memory files\n")
 	b.WriteString(".SH SYNOPSIS\n.B git memcite\n[\\fIglobal flags\\fR] \\fIcommand\\fR [\\fIflags\\fR] [\\fIarguments\\fR]\n.br\n.B git memcite help\n[\\fIcommand\\fR]\n")
 	b.WriteString(".SH DESCRIPTION\n")
@@ -122,8 +122,9 @@ func para(s string) string { return ".PP\n" + roff(s) + "\n" }
 // ASCII hyphen-minus, which matters for flags people copy), and a leading
 // dot or quote that would read as a request.
 func roff(s string) string {
-	s = strings.NewReplacer(`\`, `\e`, "-", `\-`, "\n", " ").Replace(s)
-	if strings.HasPrefix(s, ".") || strings.HasPrefix(s, "'") {
+	// quotes as typed (groff would print ' and ` as typographic quotes)
+	s = strings.NewReplacer(`\`, `\e`, "-", `\-`, "\n", " ", "'", `\(aq`, "`", `\(ga`).Replace(s)
+	if strings.HasPrefix(s, ".") {
 		s = `\&` + s
 	}
 	return s

@@ -92,7 +92,8 @@ func TestRoffEscape(t *testing.T) {
 		"--format":  `\-\-format`,
 		`a\b`:       `a\eb`,
 		".hidden":   `\&.hidden`,
-		"'quoted":   `\&'quoted`,
+		"'quoted":   `\(aqquoted`,
+		"a `b`":     `a \(gab\(ga`,
 		"two\nline": "two line",
 	} {
 		if got := roff(in); got != want {
@@ -280,6 +281,23 @@ func TestFishCompletion(t *testing.T) {
 			if !strings.Contains(string(out), w) {
 				t.Errorf("completions of %q lack %q:\n%s", line, w, out)
 			}
+		}
+	}
+}
+
+// TestHelpQuotesAsTyped: no help text turns quotes typed in it ('' or ``)
+// into typographic quotes, which a reader cannot copy into a shell.
+func TestHelpQuotesAsTyped(t *testing.T) {
+	bin := filepath.Join(binary(t), "git-memcite")
+	_, cmds := modelOf(testModel(t))
+	for _, c := range append(cmds, cmdInfo{Name: ""}) {
+		args := append(strings.Fields(c.Name), "--help")
+		out, err := exec.Command(bin, args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		if strings.ContainsAny(string(out), "“”‘’") {
+			t.Errorf("git-memcite %s: typographic quotes in the help:\n%s", strings.Join(args, " "), out)
 		}
 	}
 }

@@ -241,9 +241,14 @@ func checkStore(r *Report, f Facts) {
 	}
 	var dirs []string
 	for _, d := range st.Dirs {
-		dirs = append(dirs, fmt.Sprintf("%s: %d memories", d, perDir[strings.TrimSuffix(d, "/")]))
+		n := perDir[strings.TrimSuffix(d, "/")]
+		noun := "memories"
+		if n == 1 {
+			noun = "memory"
+		}
+		dirs = append(dirs, fmt.Sprintf("%s: %d %s", d, n, noun))
 	}
-	r.add("memories", OK, fmt.Sprintf("%d memories in %d directory(ies), %d with citations", len(st.Memories), len(st.Dirs), cited), dirs...)
+	r.add("memories", OK, fmt.Sprintf("%s in %s, %d with citations", countOf(len(st.Memories), "memory", "memories"), countOf(len(st.Dirs), "directory", "directories"), cited), dirs...)
 	if len(errs) > 0 {
 		r.add("parse", Fail, fmt.Sprintf("%d memory file(s) cannot be parsed", len(errs)), errs...)
 	} else {
@@ -416,6 +421,14 @@ func checkIndex(r *Report, f Facts) {
 	if f.Shallow {
 		r.add("history", Warn, "shallow clone: history before the cut is missing, so relocating citations through renames and edits is limited (git fetch --unshallow)")
 	}
+}
+
+// countOf writes n with the singular or plural noun.
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 func contains(list []string, s string) bool {

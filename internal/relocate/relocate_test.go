@@ -135,7 +135,7 @@ citations:
   - a.go:30
   - path: a.go
     line: 41
-    snippet: y := 2
+    snippet: "y := 2"
     verified: 2026-01-02T03:04:05Z
   - path: a.go
     line: 50

@@ -44,8 +44,8 @@ func GitHub(w io.Writer, r *findings.Report) error {
 		}
 	}
 	s := r.Summary
-	msg := fmt.Sprintf("%d error(s), %d warning(s), %d note(s) in %d memories (%d citations checked against the %s)",
-		s.Errors, s.Warnings, s.Notes, s.Memories, s.Citations, r.Source)
+	msg := fmt.Sprintf("%d error(s), %d warning(s), %d note(s) in %s (%s checked against the %s)",
+		s.Errors, s.Warnings, s.Notes, count(s.Memories, "memory", "memories"), count(s.Citations, "citation", "citations"), r.Source)
 	if s.Baselined > 0 {
 		msg += fmt.Sprintf("; %d known finding(s) in the baseline", s.Baselined)
 	}
@@ -104,8 +104,8 @@ func StepSummary(w io.Writer, r *findings.Report) error {
 	var b strings.Builder
 	s := r.Summary
 	fmt.Fprintf(&b, "### git-memcite %s\n\n", mdCell(r.Command))
-	fmt.Fprintf(&b, "%d error(s), %d warning(s), %d note(s) in %d memories; %d citations checked against the %s.",
-		s.Errors, s.Warnings, s.Notes, s.Memories, s.Citations, mdCell(r.Source))
+	fmt.Fprintf(&b, "%d error(s), %d warning(s), %d note(s) in %s; %s checked against the %s.",
+		s.Errors, s.Warnings, s.Notes, count(s.Memories, "memory", "memories"), count(s.Citations, "citation", "citations"), mdCell(r.Source))
 	if s.Baselined > 0 {
 		fmt.Fprintf(&b, " %d known finding(s) in the baseline.", s.Baselined)
 	}

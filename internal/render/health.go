@@ -12,7 +12,14 @@ import (
 // HealthJSON writes the health report as one JSON document.
 func HealthJSON(w io.Writer, r *health.Report) error { return writeJSON(w, r) }
 
-func pct(x float64) string { return fmt.Sprintf("%.0f%%", x*100) }
+// pct writes a share as a percentage, with a decimal below 1% so that a
+// small share is not shown as 0%.
+func pct(x float64) string {
+	if x > 0 && x < 0.01 {
+		return fmt.Sprintf("%.1f%%", x*100)
+	}
+	return fmt.Sprintf("%.0f%%", x*100)
+}
 
 // HealthMarkdown writes the report as markdown (the seed's "Memory Health
 // Report"): totals, what got worse (with --since), the ranked table, the

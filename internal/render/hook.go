@@ -65,6 +65,9 @@ func PreCommitText(w io.Writer, r HookReport) error {
 	}
 	if len(shown) > 0 {
 		verb := "blocks this commit"
+		if len(shown) > 1 {
+			verb = "block this commit"
+		}
 		if !blocks {
 			verb = "would block this commit (memcite.preCommit=warn)"
 		}
@@ -179,6 +182,14 @@ func writeFix(b *strings.Builder, fix Fix, fallback string) {
 		fix.Command = fallback
 	}
 	fmt.Fprintf(b, "      fix: %s\n", fix.Command)
+}
+
+// count writes n with the singular or plural noun: "1 memory", "2 memories".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 func plural(n int, what string) string {

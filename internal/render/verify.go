@@ -218,8 +218,9 @@ func AllText(w io.Writer, r *verify.Report, o AllOptions) error {
 // SummaryLine is the one-line summary of verify-all.
 func SummaryLine(r *verify.Report) string {
 	s := r.Summary()
-	line := fmt.Sprintf("Summary: %d memories (%d with citations): %d valid, %d stale, %d errors; %d citations, %d stale",
-		s.Memories, s.WithCitations, s.Valid, s.Stale, s.Errors, s.Citations, s.StaleCitations)
+	line := fmt.Sprintf("Summary: %s (%d with citations): %d valid, %d stale, %s; %s, %d stale",
+		count(s.Memories, "memory", "memories"), s.WithCitations, s.Valid, s.Stale, count(s.Errors, "error", "errors"),
+		count(s.Citations, "citation", "citations"), s.StaleCitations)
 	if s.Exempt > 0 {
 		line += fmt.Sprintf("; %d exempt", s.Exempt)
 	}

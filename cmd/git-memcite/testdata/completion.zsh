@@ -137,7 +137,7 @@ _git-memcite() {
 			;;
 		add-citation)
 			_arguments \
-				'--snippet=[Expected text of the cited line (default\: the line itself, trimmed; --snippet '\'''\'' for none)]:text:_files' \
+				'--snippet=[Expected text of the cited line (default\: the line itself, trimmed; --snippet "" for none)]:text:_files' \
 				'--force[Add the citation even when it does not verify now]' \
 				'--dry-run[Show the change as a unified diff; write nothing]' \
 				'*:memory:_git_memcite_memories'

@@ -1,0 +1,24 @@
+package render
+
+import "testing"
+
+// TestWords pins the wording of counts: singular and plural nouns, and
+// small shares that are not shown as 0%.
+func TestWords(t *testing.T) {
+	for got, want := range map[string]string{
+		count(1, "memory", "memories"):       "1 memory",
+		count(0, "memory", "memories"):       "0 memories",
+		count(5, "citation", "citations"):    "5 citations",
+		pct(0):                               "0%",
+		pct(1.0 / 300):                       "0.3%",
+		pct(0.5):                             "50%",
+		pct(1):                               "100%",
+		plural(1, "stale citation"):          "1 stale citation",
+		plural(2, "stale citation"):          "2 stale citations",
+		count(1, "directory", "directories"): "1 directory",
+	} {
+		if got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+}
