@@ -19,7 +19,7 @@ type verifyCmd struct {
 	SourceFlags
 	HistoryFlags
 	Memories []string `arg:"" optional:"" name:"memory" help:"Memory id, file path, or file name in a memory directory (with --why or --record, none means every memory)."`
-	JSON     bool     `name:"json" xor:"format" help:"Print JSON (one object per memory; an array for several). The seed-000 shape; see --format json for the findings report."`
+	JSON     bool     `name:"json" xor:"format" help:"Print JSON (one object per memory; an array for several): the per-memory shape of docs/citation-schema.md; --format json prints the findings report instead."`
 	FormatFlags
 }
 
@@ -176,7 +176,7 @@ func (ws *workspace) resolve(ctx context.Context, arg string) (*store.Memory, er
 
 type verifyAllCmd struct {
 	SourceFlags
-	JSON   bool `name:"json" xor:"format" help:"Print one JSON document: source, summary and per-memory objects (the seed-000 shape; see --format json for the findings report)."`
+	JSON   bool `name:"json" xor:"format" help:"Print one JSON document: source, summary and per-memory objects (the per-memory shape of docs/citation-schema.md; --format json prints the findings report instead)."`
 	Record bool `name:"record" help:"Record the current commit and time in every valid citation of every memory (commit and verified fields), in one run."`
 	FormatFlags
 }

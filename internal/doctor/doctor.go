@@ -1,6 +1,6 @@
 // Package doctor checks a repository and its memory store in one report:
 // the memory directories and what parsing them found, Serena's project
-// configuration (seed 002 §5.4: are its memory tools active alongside
+// configuration (are its memory-writing tools active alongside
 // git-memcite?), the git hooks and other hook managers, the git version,
 // the index format and shallow clones.
 //
@@ -89,8 +89,13 @@ type Facts struct {
 	StoreErr   error
 }
 
-// SerenaMemoryTools are Serena's memory tools (seed 002 §5.4).
-var SerenaMemoryTools = []string{"write_memory", "read_memory", "list_memories", "delete_memory", "edit_memory"}
+// SerenaMemoryTools are Serena's memory tools: those that write memory
+// files (without citations, past git-memcite's checks) and those that
+// read them.
+var (
+	SerenaMemoryWriters = []string{"write_memory", "edit_memory", "delete_memory", "rename_memory"}
+	SerenaMemoryReaders = []string{"read_memory", "list_memories"}
+)
 
 // minGit is the oldest git the tool is tested with.
 var minGit = [2]int{2, 25}
@@ -282,21 +287,31 @@ func checkSerena(r *Report, f Facts) {
 	for _, t := range cfg.ExcludedTools {
 		excluded[t] = true
 	}
-	var active []string
-	for _, t := range SerenaMemoryTools {
+	var writers, readers []string
+	for _, t := range SerenaMemoryWriters {
 		if !excluded[t] {
-			active = append(active, t)
+			writers = append(writers, t)
 		}
 	}
-	if len(active) == 0 {
-		r.add("serena", OK, "Serena's memory tools are excluded; git-memcite is the single memory interface")
+	for _, t := range SerenaMemoryReaders {
+		if !excluded[t] {
+			readers = append(readers, t)
+		}
+	}
+	readAdvice := "Reading is fine: after " + strings.Join(readers, " or ") + ", agents check what they read with `git memcite verify <id> --json` (docs/SKILL.md)."
+	switch {
+	case len(writers) == 0 && len(readers) == 0:
+		r.add("serena", OK, "Serena's memory tools are excluded; agents read and write memory files directly and git-memcite checks them")
+		return
+	case len(writers) == 0:
+		r.add("serena", Info, "Serena's memory-writing tools are excluded; its reading tools are active", readAdvice)
 		return
 	}
 	all := append([]string(nil), cfg.ExcludedTools...)
-	all = append(all, active...)
+	all = append(all, writers...)
 	sort.Strings(all)
-	detail := []string{"active: " + strings.Join(active, ", "),
-		"Both write .serena/memories; Serena's tools do not keep citations. To make git-memcite the single interface, set in .serena/project.yml:",
+	detail := []string{"active: " + strings.Join(writers, ", "),
+		"They write .serena/memories without citations, so what they write is never checked. Exclude them in .serena/project.yml:",
 		"", "excluded_tools:"}
 	seen := map[string]bool{}
 	for _, t := range all {
@@ -305,8 +320,15 @@ func checkSerena(r *Report, f Facts) {
 			detail = append(detail, "  - "+t)
 		}
 	}
-	detail = append(detail, "", "or keep both and tell agents which to use (seed 002 §5.4: coexistence with guidance).")
-	r.add("serena", Warn, fmt.Sprintf("%d Serena memory tool(s) active alongside git-memcite", len(active)), detail...)
+	detail = append(detail, "",
+		"and have agents, instead:",
+		"  write or edit a memory: edit .serena/memories/<id>.md, then cite the code with `git memcite add-citation <id> <path>:<line>`",
+		"  delete or rename one: `git rm` or `git mv` the file; `git memcite graph related <id>` lists the memories that link to it",
+	)
+	if len(readers) > 0 {
+		detail = append(detail, "  "+readAdvice)
+	}
+	r.add("serena", Warn, fmt.Sprintf("%d Serena memory-writing tool(s) active alongside git-memcite", len(writers)), detail...)
 }
 
 // checkHooks grades the hook states hookinstall reports: our scripts

@@ -5,7 +5,7 @@
 // run time from $(go env GOROOT)/src). A line model gives every line an
 // identity; edits that keep a line recognisable (light edits, reindent,
 // CRLF, moves, renames) keep it, deletions drop it. Each edit category of
-// the relocation issue gets its own scenarios (base commit, noise in other
+// relocation gets its own scenarios (base commit, noise in other
 // files, the edit, more noise), and long chains mix all categories. The
 // truth of a citation is where its line identities end up.
 //

@@ -10,7 +10,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/graph"
 )
 
-// TraversalText writes the traversal in the layout of seed 001:
+// TraversalText writes the traversal as an indented tree:
 //
 //	Graph traversal from: memory-001
 //	Strategy: BFS
@@ -100,7 +100,7 @@ type cycleJSON struct {
 }
 
 // TraversalJSON writes the traversal as JSON: the nodes in visiting order
-// with depth, parent and link type (the seed's Gen1 shape), the cycles and
+// with depth, parent and link type (a flat list of visited memories), the cycles and
 // the dangling links.
 func TraversalJSON(w io.Writer, t *graph.Traversal) error {
 	doc := traversalJSON{Root: t.Root, Strategy: string(t.Strategy), LinkTypes: t.Types, MaxDepthReached: t.MaxDepthReached,

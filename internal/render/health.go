@@ -21,7 +21,7 @@ func pct(x float64) string {
 	return fmt.Sprintf("%.0f%%", x*100)
 }
 
-// HealthMarkdown writes the report as markdown (the seed's "Memory Health
+// HealthMarkdown writes the report as markdown (a "Memory Health
 // Report"): totals, what got worse (with --since), the ranked table, the
 // per-folder breakdown, dangling links and orphans.
 func HealthMarkdown(w io.Writer, r *health.Report) error {

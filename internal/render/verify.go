@@ -29,7 +29,7 @@ func (s Style) Red(t string) string    { return s.paint("31", t) }
 func (s Style) Yellow(t string) string { return s.paint("33", t) }
 func (s Style) Bold(t string) string   { return s.paint("1", t) }
 
-// MemoryText writes the human block of seed 000 for one memory:
+// MemoryText writes the human block for one memory:
 //
 //	[FAIL] pr-review-003: STALE
 //	  Citations: 1/3 valid
@@ -76,7 +76,8 @@ func MemoryText(w io.Writer, m *verify.MemoryResult, st Style) error {
 	return err
 }
 
-// staleJSON is a stale citation in seed 000's JSON.
+// staleJSON is a stale citation in the per-memory JSON
+// (docs/citation-schema.md).
 type staleJSON struct {
 	Path           string  `json:"path"`
 	Line           *int    `json:"line"`
@@ -123,7 +124,7 @@ type WhyLocation struct {
 // and citation index.
 type WhyIndex map[string]map[int]*Why
 
-// memoryJSON is seed 000's JSON object for a memory; Error, File and Exempt
+// memoryJSON is the per-memory JSON object (docs/citation-schema.md); Error, File and Exempt
 // are additions for memories that could not be verified.
 type memoryJSON struct {
 	MemoryID       string       `json:"memory_id"`
@@ -179,14 +180,14 @@ func staleOf(c memfile.Citation, reason string) staleJSON {
 	return s
 }
 
-// MemoryJSON writes seed 000's JSON object for one memory. Stale citations
+// MemoryJSON writes the per-memory JSON object for one memory. Stale citations
 // with an entry in why (nil: none) get a "why" object.
 func MemoryJSON(w io.Writer, m *verify.MemoryResult, why WhyIndex) error {
 	return writeJSON(w, toJSON(m, why))
 }
 
 // Listed reports whether verify-all shows a memory: those with verifiable
-// citations, errors or exemptions (seed 000: only files with citations).
+// citations, errors or exemptions (only files with citations).
 func Listed(m *verify.MemoryResult) bool {
 	return m.Err() != nil || m.Total > 0 || (m.Exempt && m.Memory.File != nil && len(m.Memory.File.Citations) > 0)
 }
@@ -323,7 +324,7 @@ func isControl(r rune) bool {
 	return (r < 0x20 && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0x2028 || r == 0x2029 || r == 0xfeff || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
 }
 
-// MemoriesJSON writes a JSON array of seed 000's objects, with "why"
+// MemoriesJSON writes a JSON array of per-memory objects, with "why"
 // objects as in MemoryJSON.
 func MemoriesJSON(w io.Writer, r *verify.Report, why WhyIndex) error {
 	out := make([]memoryJSON, 0, len(r.Memories))

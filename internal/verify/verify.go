@@ -1,6 +1,6 @@
 // Package verify checks citations against a source.Source (the working
 // tree, the index or a commit) with the algorithm and reason strings of the
-// citation schema (seed 000):
+// citation schema (docs/citation-schema.md):
 //
 //  1. Resolve the path against the repository root.
 //  2. Path traversal: it must stay inside the repository (also through

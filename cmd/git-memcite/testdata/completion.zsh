@@ -53,7 +53,7 @@ _git-memcite() {
 				'--rev=[Check a commit (any revision git understands)]:rev:_files' \
 				'--why[For each stale citation, name the commit that broke it (moved, edited or deleted its lines) and where the lines are now (text, and a "why" object per stale citation with --json)]' \
 				'--record[Record the current commit and time in every valid citation (commit and verified fields), the base later relocations start from, and the memory'\''s confidence and last_verified]' \
-				'--json[Print JSON (one object per memory; an array for several)]' \
+				'--json[Print JSON (one object per memory; an array for several)\: the per-memory shape of docs/citation-schema.md; --format json prints the findings report instead]' \
 				'--format=[Report format\: text, json (versioned findings report), github (workflow annotations), sarif (2.1.0, for code scanning), gitlab (code quality)]:format:(text json github sarif gitlab)' \
 				'--output=[Write the report to FILE instead of standard output]:file:_files' \
 				'--baseline=[A report written with --format json\: the findings it lists are known and neither reported nor failing the run; new ones are]:file:_files' \
@@ -65,7 +65,7 @@ _git-memcite() {
 			_arguments \
 				'--staged[Check the index (what is being committed; honours GIT_INDEX_FILE)]' \
 				'--rev=[Check a commit (any revision git understands)]:rev:_files' \
-				'--json[Print one JSON document\: source, summary and per-memory objects (the seed-000 shape; see --format json for the findings report)]' \
+				'--json[Print one JSON document\: source, summary and per-memory objects (the per-memory shape of docs/citation-schema.md; --format json prints the findings report instead)]' \
 				'--record[Record the current commit and time in every valid citation of every memory (commit and verified fields), in one run]' \
 				'--format=[Report format\: text, json (versioned findings report), github (workflow annotations), sarif (2.1.0, for code scanning), gitlab (code quality)]:format:(text json github sarif gitlab)' \
 				'--output=[Write the report to FILE instead of standard output]:file:_files' \
