@@ -285,7 +285,7 @@ func TestFishCompletion(t *testing.T) {
 	}
 }
 
-// TestHelpQuotesAsTyped: no help text turns quotes typed in it ('' or ``)
+// TestHelpQuotesAsTyped: no help text turns quotes typed in it (” or “)
 // into typographic quotes, which a reader cannot copy into a shell.
 func TestHelpQuotesAsTyped(t *testing.T) {
 	bin := filepath.Join(binary(t), "git-memcite")
