@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/git-memcite/git-memcite/internal/atomicfile"
 )
 
 // ErrChanged is returned by WriteFile when the file on disk no longer holds
@@ -18,7 +20,7 @@ var fault = func(step string) error { return nil }
 
 // WriteFile replaces the file at path with data atomically: it writes a
 // temporary file in the same directory, syncs it, gives it the original
-// mode and renames it over the original, then syncs the directory. When old
+// mode and moves it over the original (atomicfile.Replace), then syncs the directory. When old
 // is not nil, the file must still hold exactly old, or ErrChanged is
 // returned and nothing is written. Whatever happens — an error at any step,
 // a crash, a full disk — the file holds either the old or the new bytes.
@@ -68,7 +70,7 @@ func WriteFile(path string, old, data []byte) error {
 		{"sync", tmp.Sync},
 		{"chmod", func() error { return tmp.Chmod(mode) }},
 		{"close", tmp.Close},
-		{"rename", func() error { return os.Rename(name, path) }},
+		{"rename", func() error { return atomicfile.Replace(name, path) }},
 	}
 	for _, s := range steps {
 		if err := fault(s.name); err != nil {

@@ -1,0 +1,10 @@
+//go:build !windows
+
+package atomicfile
+
+import "os"
+
+func rename(src, dst string) error { return os.Rename(src, dst) }
+
+// transient: rename(2) does not fail for a while and then succeed.
+func transient(error) bool { return false }
