@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -302,8 +301,8 @@ func TestHostileCitedFiles(t *testing.T) {
 	if err := os.Truncate(big, 1<<30); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(f.repo, "fifo"), 0o644); err != nil {
-		t.Fatal(err)
+	if err := mkfifo(filepath.Join(f.repo, "fifo")); err != nil {
+		t.Skipf("no named pipes here: %v", err)
 	}
 	f.memory("m.md", `citations:
   - path: bin.dat
