@@ -7,7 +7,9 @@
 #   scripts/cross.sh                  all six targets
 #   scripts/cross.sh windows/amd64    only the targets named
 #
-# The targets are those scripts/release.sh ships.
+# The targets are those scripts/release.sh ships; the binaries are built as
+# it builds them (-trimpath, CGO_ENABLED=0), so that it finds the packages
+# compiled.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=("$@")
@@ -17,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 for t in "${targets[@]}"; do
   os=${t%/*} arch=${t#*/}
   echo "-- $os/$arch"
-  GOOS=$os GOARCH=$arch CGO_ENABLED=0 go build -o "$tmp/" ./cmd/git-memcite
+  GOOS=$os GOARCH=$arch CGO_ENABLED=0 go build -trimpath -o "$tmp/" ./cmd/git-memcite
   GOOS=$os GOARCH=$arch CGO_ENABLED=0 go vet ./...
   if [ "$os" != linux ]; then
     mkdir -p "$tmp/$os-$arch"
