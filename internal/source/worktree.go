@@ -71,9 +71,11 @@ func (w *Worktree) resolve(p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if fi.Mode()&fs.ModeSymlink == 0 {
+	if fi.Mode()&(fs.ModeSymlink|fs.ModeIrregular) == 0 {
 		return full, w.inside(full)
 	}
+	// a symlink, or on Windows a junction or other reparse point (Lstat
+	// calls those irregular): where does it lead?
 	real, err := evalLinks(full)
 	if err != nil {
 		if errors.Is(err, ErrSymlinkLoop) {
