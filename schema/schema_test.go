@@ -195,6 +195,9 @@ func TestSchemaCases(t *testing.T) {
 		{"tags: one\n", false},
 		{"links:\n  - frobs: x\n", false},
 		{"exempt: maybe\n", false},
+		{"citations:\n  - path: 'src\\a.go'\n", false},
+		{"citations:\n  - 'src\\a.go:3'\n", false},
+		{"citations:\n  - ' '\n", false},
 	} {
 		inst, ok := frontmatter([]byte("---\n" + tc.yaml + "---\n"))
 		if !ok {
