@@ -21,6 +21,11 @@ func Replace(src, dst string) error {
 	return retry(func() error { return rename(src, dst) }, transient, delays, time.Sleep)
 }
 
+// CrossDevice reports whether err, from Replace, says that src and dst are
+// on different file systems (EXDEV; ERROR_NOT_SAME_DEVICE on Windows): the
+// temporary file must then be made beside dst.
+func CrossDevice(err error) bool { return crossDevice(err) }
+
 // delays are the waits between attempts while the error is transient: 2.3
 // s in all.
 var delays = []time.Duration{
@@ -50,6 +55,16 @@ const (
 	errorSharingViolation = syscall.Errno(32)
 	errorLockViolation    = syscall.Errno(33)
 )
+
+// errorNotSameDevice is what MoveFileEx without MOVEFILE_COPY_ALLOWED
+// returns for a move across volumes.
+const errorNotSameDevice = syscall.Errno(17)
+
+// windowsCrossDevice is CrossDevice on Windows.
+func windowsCrossDevice(err error) bool {
+	var errno syscall.Errno
+	return errors.As(err, &errno) && errno == errorNotSameDevice
+}
 
 // windowsTransient reports whether err, returned by MoveFileEx, says that
 // another process has one of the files open: worth another try soon.

@@ -79,3 +79,15 @@ func TestRetry(t *testing.T) {
 		})
 	}
 }
+
+func TestCrossDevice(t *testing.T) {
+	if !CrossDevice(&os.LinkError{Op: "rename", Old: "a", New: "b", Err: crossDeviceErrno}) {
+		t.Error("this platform's cross-device error not recognised")
+	}
+	if CrossDevice(&os.LinkError{Op: "rename", Old: "a", New: "b", Err: os.ErrNotExist}) {
+		t.Error("ErrNotExist taken for a cross-device error")
+	}
+	if !windowsCrossDevice(&os.LinkError{Err: errorNotSameDevice}) || windowsCrossDevice(&os.LinkError{Err: errorSharingViolation}) {
+		t.Error("windowsCrossDevice")
+	}
+}

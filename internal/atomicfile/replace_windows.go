@@ -21,4 +21,5 @@ func rename(src, dst string) error {
 	return nil
 }
 
-func transient(err error) bool { return windowsTransient(err) }
+func transient(err error) bool   { return windowsTransient(err) }
+func crossDevice(err error) bool { return windowsCrossDevice(err) }
