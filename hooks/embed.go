@@ -3,8 +3,10 @@
 //
 // Each script is a few lines of POSIX sh: an ownership marker, a chained
 // previous hook (<name>.memcite-prev, run first), the kill switches
-// (MEMCITE=0, SKIP=memcite), a guard for a missing binary, then
-// 'git-memcite hook <name>'. The pre-* hooks pass on the status of a
+// (MEMCITE=0, SKIP=memcite), a guard for a missing binary (git-memcite,
+// or git-memcite.exe where Git for Windows' sh runs the hooks), then
+// 'git-memcite hook <name>'. They stay POSIX sh with LF line endings
+// (.gitattributes), so that Git for Windows runs them as they are. The pre-* hooks pass on the status of a
 // chained hook and of git-memcite; the post-* hooks always exit 0.
 //
 // A missing git-memcite binary does not block a commit (fail open): GUI
@@ -24,7 +26,7 @@ import (
 // Version is the version written in the marker line of the current scripts.
 // Bump it whenever a script changes, so that installed copies are reported
 // as outdated and upgraded in place.
-const Version = 1
+const Version = 2
 
 // Names lists the hooks git-memcite provides, in the order git runs them
 // during a merge.

@@ -3,13 +3,16 @@ package hooks
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 )
 
 // Every script carries the current marker with its own name, uses LF
-// only, execs or calls 'git-memcite hook <name>', and parses as POSIX sh.
+// only, calls 'git-memcite hook <name>' (or git-memcite.exe), and parses
+// as POSIX sh.
 func TestScripts(t *testing.T) {
 	for _, name := range Names {
 		b, err := Script(name)
@@ -29,7 +32,7 @@ func TestScripts(t *testing.T) {
 		if v, ok := Marker(b); !ok || v != Version {
 			t.Errorf("%s: Marker = %d, %v", name, v, ok)
 		}
-		if !bytes.Contains(b, []byte("git-memcite hook "+name+` "$@"`)) {
+		if !bytes.Contains(b, []byte(`"$memcite" hook `+name+` "$@"`)) {
 			t.Errorf("%s: does not run git-memcite hook %s", name, name)
 		}
 		if sh, err := exec.LookPath("sh"); err == nil {
@@ -61,5 +64,17 @@ func TestMarker(t *testing.T) {
 		if v, ok := Marker([]byte(tc.in)); v != tc.v || ok != tc.want {
 			t.Errorf("Marker(%.40q) = %d, %v; want %d, %v", tc.in, v, ok, tc.v, tc.want)
 		}
+	}
+}
+
+// TestCheckedOutWithLF: .gitattributes keeps the scripts LF in every
+// checkout (core.autocrlf on Windows would give sh a CR in every line).
+func TestCheckedOutWithLF(t *testing.T) {
+	b, err := os.ReadFile("../.gitattributes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^hooks/\* +text +eol=lf$`).Match(b) {
+		t.Errorf(".gitattributes lacks 'hooks/* text eol=lf':\n%s", b)
 	}
 }

@@ -200,6 +200,9 @@ func TestSchemaCases(t *testing.T) {
 		{"citations:\n  - paht: a.go\n    path: b.go\n", false},
 		{"citations:\n  - path: a.go\n    owner: me\n", false},
 		{"citations:\n  - path: a.go\n    x-owner: me\n    note: why\n", true},
+		{"citations:\n  - path: 'src\\a.go'\n", false},
+		{"citations:\n  - 'src\\a.go:3'\n", false},
+		{"citations:\n  - ' '\n", false},
 	} {
 		inst, ok := frontmatter([]byte("---\n" + tc.yaml + "---\n"))
 		if !ok {

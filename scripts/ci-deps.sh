@@ -3,9 +3,11 @@
 # chromium (the HTML health report opened in a headless browser), zsh and
 # fish (completion scripts run and syntax-checked), groff and man-db (the
 # man page rendered, `git memcite --help`), bash-completion (git's own
-# completion loads _git_memcite). Tests that need a missing tool skip, so
-# this is best effort where apt is not available; on CI (root, apt) a
-# failing install fails the run.
+# completion loads _git_memcite), zip and curl (scripts/release.sh packs
+# the Windows archives, install.sh fetches an archive by URL). Tests that
+# need a missing tool skip (on CI, with CI set, they fail), so this is best
+# effort where apt is not available; on CI (root, apt) a failing install
+# fails the run.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
@@ -14,6 +16,8 @@ command -v fish >/dev/null 2>&1 || need+=(fish)
 command -v groff >/dev/null 2>&1 || need+=(groff-base)
 command -v man >/dev/null 2>&1 || need+=(man-db)
 [ -f /usr/share/bash-completion/completions/git ] || need+=(bash-completion)
+command -v zip >/dev/null 2>&1 || need+=(zip)
+command -v curl >/dev/null 2>&1 || command -v wget >/dev/null 2>&1 || need+=(curl ca-certificates)
 if [ ${#need[@]} -eq 0 ]; then
   echo "ci-deps: all present"
   exit 0

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/git-memcite/git-memcite/internal/atomicfile"
 	"github.com/git-memcite/git-memcite/internal/graph"
 	"github.com/git-memcite/git-memcite/internal/health"
 	"github.com/git-memcite/git-memcite/internal/render"
@@ -137,7 +138,7 @@ func writeReport(p string, data []byte) error {
 	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", p, err)
 	}
-	if err := os.Rename(tmp.Name(), p); err != nil {
+	if err := atomicfile.Replace(tmp.Name(), p); err != nil {
 		return fmt.Errorf("write %s: %w", p, err)
 	}
 	return nil

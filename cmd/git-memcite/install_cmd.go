@@ -162,11 +162,3 @@ func show(r hookinstall.Repo, p string) string {
 	}
 	return p
 }
-
-// releaseRev is the pre-commit framework rev for this build.
-func releaseRev() string {
-	if strings.HasPrefix(version, "v") {
-		return version
-	}
-	return "main"
-}

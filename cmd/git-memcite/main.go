@@ -17,9 +17,6 @@ import (
 	"github.com/git-memcite/git-memcite/internal/trace"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
-
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -83,7 +80,7 @@ func newParser(cli *CLI, stdout, stderr io.Writer, opts ...kong.Option) (*kong.K
 		kong.UsageOnError(),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Writers(stdout, stderr),
-		kong.Vars{"version": "git-memcite " + version},
+		kong.Vars{"version": versionLine()},
 	}, opts...)...)
 }
 

@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -102,10 +101,12 @@ func TestHostilePaths(t *testing.T) {
 		{"dotdot inside path", nil, `"src/../../outside/secret.txt"`, "Path traversal blocked: src/../../outside/secret.txt"},
 		{"absolute path", nil, `"/etc/passwd"`, "Path traversal blocked: /etc/passwd"},
 		{"home tilde", nil, `"~/.ssh/id_rsa"`, "Path traversal blocked: ~/.ssh/id_rsa"},
-		{"windows drive", nil, `'C:\Windows\win.ini'`, `Path traversal blocked: C:\Windows\win.ini`},
+		{"windows drive", nil, `'C:\Windows\win.ini'`, `Path traversal blocked: C:/Windows/win.ini`},
 		{"windows drive slash", nil, `"c:/x"`, "Path traversal blocked: c:/x"},
-		{"unc path", nil, `'\\server\share\x'`, `Path traversal blocked: \\server\share\x`},
-		{"backslash escape", nil, `'..\outside\secret.txt'`, `Path traversal blocked: ..\outside\secret.txt`},
+		{"unc path", nil, `'\\server\share\x'`, `Path traversal blocked: //server/share/x`},
+		{"unc path slashed", nil, `'//server/share/x'`, `Path traversal blocked: //server/share/x`},
+		{"backslash escape", nil, `'..\outside\secret.txt'`, `Path traversal blocked: ../outside/secret.txt`},
+		{"backslashes inside", nil, `'src\a.go'`, ""},
 		{"nul byte", nil, `"src/a.go\u0000.txt"`, `Path traversal blocked: src/a.go\x00.txt`},
 		{"percent encoding is not decoded", nil, `"%2e%2e/outside/secret.txt"`, "File not found: %2e%2e/outside/secret.txt"},
 		{"very long path", nil, `"` + long + `"`, "File not found: " + long},
@@ -302,8 +303,8 @@ func TestHostileCitedFiles(t *testing.T) {
 	if err := os.Truncate(big, 1<<30); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(f.repo, "fifo"), 0o644); err != nil {
-		t.Fatal(err)
+	if err := mkfifo(filepath.Join(f.repo, "fifo")); err != nil {
+		t.Skipf("no named pipes here: %v", err)
 	}
 	f.memory("m.md", `citations:
   - path: bin.dat

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -146,8 +147,8 @@ func (ws *workspace) selectMemories(ctx context.Context, args []string, stderr i
 // current directory or the repository root), then an id or name in the
 // memory directories.
 func (ws *workspace) resolve(ctx context.Context, arg string) (*store.Memory, error) {
-	if strings.HasSuffix(arg, ".md") || strings.Contains(arg, "/") {
-		for _, p := range []string{path.Join(ws.cwdRel, arg), arg} {
+	if slashed := filepath.ToSlash(arg); strings.HasSuffix(arg, ".md") || strings.Contains(slashed, "/") {
+		for _, p := range []string{path.Join(ws.cwdRel, slashed), slashed} {
 			c, err := source.Clean(p)
 			if err != nil {
 				if errors.Is(err, source.ErrOutside) {

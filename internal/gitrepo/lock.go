@@ -15,6 +15,10 @@ import (
 // lock for longer than the wait.
 var ErrLocked = errors.New("another git-memcite process is rewriting memory files")
 
+// errLockBusy: the lock file cannot be opened now because its holder is
+// removing it (Windows); the attempt counts as finding the lock held.
+var errLockBusy = errors.New("lock file busy")
+
 // LockPath is where the rewrite lock lives: beside git's own lock files in
 // this worktree's git directory.
 func (r *Repo) LockPath() string { return filepath.Join(r.GitDir, "memcite.lock") }
@@ -40,8 +44,8 @@ func (r *Repo) removeTemporaries() {
 // worktree (relocate --fix, add-citation, verify --record …), waiting up to
 // wait for a running process to finish; the returned function releases it.
 //
-// The lock is an exclusive flock(2) on the lock file, so it dies with its
-// process: a crashed or killed git-memcite leaves no lock to take over, and
+// The lock is an exclusive flock(2) on the lock file (LockFileEx on
+// Windows, lock_windows.go), so it dies with its process: a crashed or killed git-memcite leaves no lock to take over, and
 // there is no window in which two processes that both found a dead owner
 // can both hold it. The file names the holder's pid for messages. Release
 // removes the file while still holding the lock; a process that opened the
@@ -86,11 +90,17 @@ func (r *Repo) Lock(ctx context.Context, wait time.Duration) (func(), error) {
 // and the pid the current holder wrote (0 if unknown, -1 if the lock file
 // was replaced meanwhile and the attempt should be repeated at once).
 func tryLock(p string) (*os.File, int, error) {
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|noFollow, 0o644)
+	if fi, err := os.Lstat(p); err == nil && !fi.Mode().IsRegular() {
+		return nil, 0, errors.New("not a regular file")
+	}
+	f, err := openLockFile(p)
+	if errors.Is(err, errLockBusy) {
+		return nil, 0, nil
+	}
 	if err != nil {
 		return nil, 0, err
 	}
-	ok, err := flockNB(f)
+	ok, err := lockNB(f)
 	if err != nil {
 		f.Close()
 		return nil, 0, err

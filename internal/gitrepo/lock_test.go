@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -121,4 +122,26 @@ func TestLockTimeoutAndStale(t *testing.T) {
 		t.Fatalf("a left-over lock file blocks: %v", err)
 	}
 	unlock()
+}
+
+// TestLockRefusesALink: a symlink planted at the lock path is neither
+// followed nor taken as the lock.
+func TestLockRefusesALink(t *testing.T) {
+	dir := t.TempDir()
+	r := &Repo{Top: dir, GitDir: dir, CommonDir: dir}
+	target := filepath.Join(dir, "elsewhere")
+	if err := os.Symlink(target, r.LockPath()); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	unlock, err := r.Lock(context.Background(), 0)
+	if err == nil {
+		unlock()
+		t.Fatal("locked through a symlink")
+	}
+	if !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("err = %v", err)
+	}
+	if _, err := os.Lstat(target); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the link's target was created: %v", err)
+	}
 }

@@ -8,13 +8,15 @@ import (
 	"syscall"
 )
 
-// noFollow keeps the lock from being redirected through a symlink planted
-// at its path.
-const noFollow = syscall.O_NOFOLLOW
+// openLockFile opens (creating) the lock file; O_NOFOLLOW keeps it from
+// being redirected through a symlink planted at its path.
+func openLockFile(p string) (*os.File, error) {
+	return os.OpenFile(p, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
+}
 
-// flockNB takes an exclusive flock on f without waiting; false means
+// lockNB takes an exclusive flock on f without waiting; false means
 // another open file holds it.
-func flockNB(f *os.File) (bool, error) {
+func lockNB(f *os.File) (bool, error) {
 	for {
 		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		switch {

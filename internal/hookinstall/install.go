@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/git-memcite/git-memcite/hooks"
+	"github.com/git-memcite/git-memcite/internal/atomicfile"
 )
 
 // Mode says what to do with a foreign hook.
@@ -295,7 +296,7 @@ func writeAtomic(path string, data []byte) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Replace(tmp.Name(), path)
 }
 
 func checkNames(names []string) ([]string, error) {

@@ -132,6 +132,9 @@ func (f *File) SetCitation(i int, fields ...Field) ([]Edit, error) {
 	if k := duplicate(n, append(fields, Field{Key: "line"}, Field{Key: "line_end"})); k != "" {
 		return nil, fmt.Errorf("%s:%d: citation %d has the key %q more than once; fix it by hand", f.Name, c.SrcLine, i+1, k)
 	}
+	if c.backslashes && !hasKey(fields, "path") {
+		fields = append([]Field{{Key: "path", Value: c.Path}}, fields...) // never leave backslashes in a citation written to
+	}
 	fields = foldRange(n, c, fields)
 	var edits []Edit
 	var added []Field
@@ -478,6 +481,15 @@ func (f *File) dashLine(item *yaml.Node, dashCol int) int {
 }
 
 // checkFields rejects values a memory file cannot hold (it must stay UTF-8).
+func hasKey(fields []Field, key string) bool {
+	for _, f := range fields {
+		if f.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
 func checkFields(fields []Field) error {
 	for _, fl := range fields {
 		var s string

@@ -37,6 +37,19 @@ func TestEdits(t *testing.T) {
 			"---\r\ncitations:\r\n  - path: a.go\r\n    line: 4\r\n    snippet: func x() {\r\n---\r\nbody\r\n",
 		},
 		{
+			"a citation written to gets its backslashes turned into slashes",
+			"---\ncitations:\n  - path: src\\a.go # here\n    line: 3\n  - src\\b.go:17\n  - path: src\\c.go\n---\n",
+			func(f *File) ([]Edit, error) {
+				e1, err := f.SetCitation(0, Field{"line", 4})
+				if err != nil {
+					return nil, err
+				}
+				e2, err := f.SetCitation(1, Field{"line", 18})
+				return append(e1, e2...), err
+			},
+			"---\ncitations:\n  - path: src/a.go # here\n    line: 4\n  - src/b.go:18\n  - path: src\\c.go\n---\n",
+		},
+		{
 			"flow mapping",
 			"---\ncitations:\n  - {path: a.go, line: 3}\n---\n",
 			func(f *File) ([]Edit, error) { return f.SetCitation(0, Field{"line", 9}, Field{"snippet", "a, b"}) },

@@ -57,8 +57,9 @@ type Citation struct {
 	Commit     string // commit at which the citation was last verified valid
 	SrcLine    int    // line of the memory file where the citation is written
 
-	node  *yaml.Node // the citation's node (mapping or string scalar)
-	short shortStyle // how a shorthand string writes its lines
+	node        *yaml.Node // the citation's node (mapping or string scalar)
+	short       shortStyle // how a shorthand string writes its lines
+	backslashes bool       // the path was written with backslashes (Path has slashes)
 }
 
 // shortStyle is how a shorthand citation writes its lines, kept when it is
@@ -389,7 +390,32 @@ func (f *File) readCitations(v *yaml.Node) error {
 	return nil
 }
 
+// readCitation reads citation i. A path written with backslashes
+// (src\a.go, as Windows writes paths) is read with slashes, with a
+// warning: citation paths are slash-separated on every platform.
 func (f *File) readCitation(i int, n *yaml.Node) (Citation, error) {
+	c, err := f.readCitationNode(i, n)
+	if err != nil {
+		return c, err
+	}
+	if p, ok := slashPath(c.Path); ok {
+		f.Warnings = append(f.Warnings, Diagnostic{File: f.Name, Line: c.SrcLine, Msg: fmt.Sprintf(
+			"citation %d: path %s is written with backslashes; read as %s (citation paths are slash-separated)", i+1, c.Path, p)})
+		c.Path, c.backslashes = p, true
+	}
+	return c, nil
+}
+
+// slashPath returns p with every backslash turned into a slash, and
+// whether there was one.
+func slashPath(p string) (string, bool) {
+	if !strings.Contains(p, `\`) {
+		return p, false
+	}
+	return strings.ReplaceAll(p, `\`, "/"), true
+}
+
+func (f *File) readCitationNode(i int, n *yaml.Node) (Citation, error) {
 	c := Citation{Index: i, SrcLine: f.line(n), node: n}
 	n, err := f.deref(n)
 	if err != nil {
@@ -587,11 +613,12 @@ var (
 
 // ParseShorthand parses a citation string ("path", "path:17",
 // "path:17-28", "path#L17-L28" or a URL) as it may appear in frontmatter or
-// on the command line.
+// on the command line. Backslashes in the path become slashes.
 func ParseShorthand(s string) (Citation, error) {
 	var c Citation
 	c.Form = FormString
 	err := parseShorthand(strings.TrimSpace(s), &c)
+	c.Path, _ = slashPath(c.Path)
 	return c, err
 }
 

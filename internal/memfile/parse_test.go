@@ -83,6 +83,20 @@ func TestParseShapes(t *testing.T) {
 				t.Fatal(f)
 			}
 		}},
+		{"backslashes read as slashes, with a warning", "---\ncitations:\n  - path: 'src\\a.go'\n    line: 2\n  - src\\b.go:3\n  - 'C:\\x.go:4'\n  - '\\\\server\\share\\y.go'\n  - src/c.go\n---\n", func(t *testing.T, f *File) {
+			want := []string{"src/a.go:2", "src/b.go:3", "C:/x.go:4", "//server/share/y.go", "src/c.go"}
+			for i, w := range want {
+				if got := f.Citations[i].Location(); got != w {
+					t.Errorf("citation %d = %q, want %q", i+1, got, w)
+				}
+			}
+			if len(f.Warnings) != 4 {
+				t.Fatalf("warnings = %v", f.Warnings)
+			}
+			if got := f.Warnings[0].String(); got != `m.md:3: citation 1: path src\a.go is written with backslashes; read as src/a.go (citation paths are slash-separated)` {
+				t.Errorf("warning = %s", got)
+			}
+		}},
 		{"multi-line snippet", "---\ncitations:\n  - path: a\n    line: 2\n    line_end: 3\n    snippet: |\n      a\n      b\n---\n", func(t *testing.T, f *File) {
 			if f.Citations[0].Snippet != "a\nb\n" || f.Citations[0].LineEnd != 3 {
 				t.Fatalf("%q", f.Citations[0].Snippet)

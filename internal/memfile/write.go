@@ -7,7 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
+
+	"github.com/git-memcite/git-memcite/internal/atomicfile"
 )
 
 // ErrChanged is returned by WriteFile when the file on disk no longer holds
@@ -20,7 +21,7 @@ var fault = func(step string) error { return nil }
 
 // WriteFile replaces the file at path with data atomically: it writes a
 // temporary file in the same directory, syncs it, gives it the original
-// mode and renames it over the original, then syncs the directory. When old
+// mode and moves it over the original (atomicfile.Replace), then syncs the directory. When old
 // is not nil, the file must still hold exactly old, or ErrChanged is
 // returned and nothing is written. Whatever happens — an error at any step,
 // a crash, a full disk — the file holds either the old or the new bytes.
@@ -96,7 +97,7 @@ func WriteFileVia(tmpDir, path string, old, data []byte) error {
 		tdir = tmpDir
 	}
 	err = replace(tdir, path, mode, data)
-	if tdir != dir && errors.Is(err, syscall.EXDEV) {
+	if tdir != dir && atomicfile.CrossDevice(err) {
 		// the temporary directory is on another file system
 		err = replace(dir, path, mode, data)
 	}
@@ -136,7 +137,7 @@ func replace(tdir, path string, mode os.FileMode, data []byte) error {
 		{"sync", tmp.Sync},
 		{"chmod", func() error { return tmp.Chmod(mode) }},
 		{"close", tmp.Close},
-		{"rename", func() error { return os.Rename(name, path) }},
+		{"rename", func() error { return atomicfile.Replace(name, path) }},
 	}
 	for _, s := range steps {
 		if err := fault(s.name); err != nil {

@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 )
 
 // Worktree reads the working tree of a repository rooted at a directory.
@@ -18,6 +17,11 @@ import (
 // directory is never read.
 type Worktree struct {
 	root string // absolute, symlinks resolved
+
+	// noFollow opens a file unless its last element is a link
+	// (errSlowPath): openNoFollow, replaced in tests by the other
+	// platform's way.
+	noFollow func(string) (*os.File, error)
 
 	mu   sync.Mutex
 	dirs map[string]dirInfo // resolved directories by repo-relative dir
@@ -34,11 +38,11 @@ func NewWorktree(root string) (*Worktree, error) {
 	if err != nil {
 		return nil, fmt.Errorf("working tree %s: %w", root, err)
 	}
-	real, err := filepath.EvalSymlinks(abs)
+	real, err := evalLinks(abs)
 	if err != nil {
 		return nil, fmt.Errorf("working tree %s: %w", root, err)
 	}
-	return &Worktree{root: real, dirs: map[string]dirInfo{}}, nil
+	return &Worktree{root: real, noFollow: openNoFollow, dirs: map[string]dirInfo{}}, nil
 }
 
 // Root returns the absolute root directory.
@@ -67,12 +71,14 @@ func (w *Worktree) resolve(p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if fi.Mode()&fs.ModeSymlink == 0 {
+	if fi.Mode()&(fs.ModeSymlink|fs.ModeIrregular) == 0 {
 		return full, w.inside(full)
 	}
-	real, err := filepath.EvalSymlinks(full)
+	// a symlink, or on Windows a junction or other reparse point (Lstat
+	// calls those irregular): where does it lead?
+	real, err := evalLinks(full)
 	if err != nil {
-		if strings.Contains(err.Error(), "too many links") {
+		if errors.Is(err, ErrSymlinkLoop) {
 			return "", ErrSymlinkLoop
 		}
 		if errors.Is(err, fs.ErrNotExist) {
@@ -101,7 +107,7 @@ func (w *Worktree) resolveDir(dir string) (string, error) {
 	if ok {
 		return d.real, d.err
 	}
-	real, err := filepath.EvalSymlinks(filepath.Join(w.root, dir))
+	real, err := evalLinks(filepath.Join(w.root, dir))
 	if err == nil {
 		err = w.inside(real)
 	}
@@ -155,7 +161,7 @@ func (w *Worktree) Open(p string) (io.ReadCloser, error) {
 	if errors.Is(err, errSlowPath) {
 		var real string
 		if real, err = w.resolve(p); err == nil {
-			f, err = os.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+			f, err = openRead(real)
 		}
 	}
 	if err != nil {
@@ -178,8 +184,9 @@ func (w *Worktree) Open(p string) (io.ReadCloser, error) {
 
 var errSlowPath = errors.New("resolve symlinks first")
 
-// openFast opens p without following a symlink in its last element; a
-// symlink (or anything unusual) asks for the slow path.
+// openFast opens p without following a symlink (or, on Windows, any
+// reparse point) in its last element; a link or anything unusual asks for
+// the slow path.
 func (w *Worktree) openFast(p string) (*os.File, error) {
 	c, err := Clean(p)
 	if err != nil {
@@ -193,12 +200,12 @@ func (w *Worktree) openFast(p string) (*os.File, error) {
 	if err != nil {
 		return nil, errSlowPath
 	}
-	f, err := os.OpenFile(filepath.Join(realDir, base), os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	f, err := w.noFollow(filepath.Join(realDir, base))
 	switch {
 	case err == nil:
 		return f, nil
-	case errors.Is(err, syscall.ELOOP), errors.Is(err, syscall.EMLINK):
-		return nil, errSlowPath // the last element is a symlink
+	case errors.Is(err, errSlowPath):
+		return nil, errSlowPath // the last element is a link
 	case errors.Is(err, fs.ErrNotExist):
 		if _, lerr := os.Lstat(filepath.Join(realDir, base)); lerr != nil {
 			return nil, fs.ErrNotExist

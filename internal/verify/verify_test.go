@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/git-memcite/git-memcite/internal/memfile"
@@ -90,7 +89,9 @@ func TestCitation(t *testing.T) {
 	must(t, os.Symlink("a.go", filepath.Join(root, "in-link")))
 	must(t, os.Symlink("loop2", filepath.Join(root, "loop1")))
 	must(t, os.Symlink("loop1", filepath.Join(root, "loop2")))
-	must(t, syscall.Mkfifo(filepath.Join(root, "fifo"), 0o644))
+	if err := mkfifo(filepath.Join(root, "fifo")); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
 
 	tests := []struct {
 		cite string // shorthand, or "path|line|snippet|end"

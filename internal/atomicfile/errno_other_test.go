@@ -1,0 +1,7 @@
+//go:build !windows
+
+package atomicfile
+
+import "syscall"
+
+var crossDeviceErrno = syscall.EXDEV

@@ -1,0 +1,3 @@
+package atomicfile
+
+var crossDeviceErrno = errorNotSameDevice
