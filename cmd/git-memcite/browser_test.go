@@ -44,7 +44,8 @@ func dumpDOM(t *testing.T, bin, url string) string {
 // TestHealthHTMLInBrowser renders `health --format html` for a real
 // repository and opens it in headless Chromium: the page's script must run
 // (it stamps the row count on <body>), the table must hold one row per
-// memory, the chart one bar per folder, and a click on a header must sort.
+// memory, the chart one bar per folder with cited memories (a note for the
+// others), and a click on a header must sort.
 func TestHealthHTMLInBrowser(t *testing.T) {
 	bin := chromium(t)
 	dir := t.TempDir()
@@ -73,8 +74,11 @@ func TestHealthHTMLInBrowser(t *testing.T) {
 	if !strings.Contains(dom, `data-ready="4 rows"`) {
 		t.Fatalf("the page's script did not stamp 4 rows:\n%s", dom)
 	}
-	if n := len(regexp.MustCompile(`<rect class="bar"`).FindAllString(dom, -1)); n != 3 {
-		t.Errorf("chart has %d bars; want 3 (., api, notes)", n)
+	if n := len(regexp.MustCompile(`<rect class="bar"`).FindAllString(dom, -1)); n != 2 {
+		t.Errorf("chart has %d bars; want 2 (api and ., not notes: no cited memory)", n)
+	}
+	if !strings.Contains(dom, "Not charted (see the Folders table): 1 folder without cited memories.") {
+		t.Errorf("no note for the folder left out of the chart")
 	}
 	if !strings.Contains(dom, `data-first="api/gone"`) {
 		t.Errorf("worst memory is not first: %s", regexp.MustCompile(`data-first="[^"]*"`).FindString(dom))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/health"
@@ -123,21 +124,45 @@ type bar struct {
 // once the table is set up, which the browser test reads; #sort=N in the
 // URL sorts by column N first.
 func HealthHTML(w io.Writer, r *health.Report) error {
-	bars := make([]bar, 0, len(r.Folders))
-	for i, f := range r.Folders {
+	// the chart shows folders with cited memories, worst first; folders
+	// without any (a stale share of 0/0) would only push the table down
+	charted := make([]health.Folder, 0, len(r.Folders))
+	for _, f := range r.Folders {
+		if f.WithCitations > 0 {
+			charted = append(charted, f)
+		}
+	}
+	sort.SliceStable(charted, func(i, j int) bool {
+		if charted[i].StaleShare != charted[j].StaleShare {
+			return charted[i].StaleShare > charted[j].StaleShare
+		}
+		return charted[i].Stale > charted[j].Stale
+	})
+	more := 0
+	if len(charted) > maxBars {
+		charted, more = charted[:maxBars], len(charted)-maxBars
+	}
+	bars := make([]bar, 0, len(charted))
+	for i, f := range charted {
 		bars = append(bars, bar{Folder: f.Folder, Y: 8 + i*22, W: int(f.StaleShare*300 + 0.5), TextY: 8 + i*22 + 14, Share: pct(f.StaleShare), Stale: f.Stale, Cited: f.WithCitations})
 	}
 	data := struct {
-		R      *health.Report
-		Bars   []bar
-		Height int
-	}{r, bars, 16 + 22*len(bars)}
+		R       *health.Report
+		Bars    []bar
+		Height  int
+		Uncited int // folders without cited memories, not charted
+		More    int // folders with cited memories beyond maxBars
+	}{r, bars, 16 + 22*len(bars), len(r.Folders) - len(charted) - more, more}
 	return healthTmpl.Execute(w, data)
 }
 
+// maxBars is the most folders the chart shows; the table lists them all.
+const maxBars = 40
+
 var healthTmpl = template.Must(template.New("health").Funcs(template.FuncMap{
-	"pct":  pct,
-	"safe": Safe,
+	"pct":   pct,
+	"safe":  Safe,
+	"count": count,
 	"ratio": func(v, t int) string {
 		if t == 0 {
 			return "–"
@@ -185,12 +210,13 @@ svg text { font: 12px system-ui, sans-serif; }
 {{range .Worse}}<tr><td>{{safe .ID}}</td><td>{{.Before}} {{ratio .ValidThen .TotalThen}}</td><td>{{.After}} {{ratio .ValidNow .TotalNow}}</td><td>{{range .NewReasons}}{{safe .}}<br>{{end}}</td></tr>
 {{end}}</table>{{else}}<p>Nothing got worse.</p>{{end}}
 {{end}}<h2>Stale share per folder</h2>
-<svg id="chart" role="img" aria-label="Stale share per folder" width="640" height="{{.Height}}" xmlns="http://www.w3.org/2000/svg">
+{{if .Bars}}<svg id="chart" role="img" aria-label="Stale share per folder" width="640" height="{{.Height}}" xmlns="http://www.w3.org/2000/svg">
 {{range .Bars}}<text x="0" y="{{.TextY}}">{{safe .Folder}}</text>
 <rect x="200" y="{{.Y}}" width="300" height="16" fill="#e5e7eb"/>
 <rect class="bar" x="200" y="{{.Y}}" width="{{.W}}" height="16" fill="#dc2626"><title>{{safe .Folder}}: {{.Stale}} of {{.Cited}} cited memories stale</title></rect>
 <text x="510" y="{{.TextY}}">{{.Share}} ({{.Stale}}/{{.Cited}})</text>
-{{end}}</svg>
+{{end}}</svg>{{else}}<p>No folder has cited memories.</p>{{end}}{{if or .Uncited .More}}
+<p id="chart-note">Worst first. Not charted (see the Folders table):{{if .More}} {{count .More "more folder" "more folders"}} with cited memories{{if .Uncited}};{{end}}{{end}}{{if .Uncited}} {{count .Uncited "folder" "folders"}} without cited memories{{end}}.</p>{{end}}
 <h2>Memories (worst first)</h2>
 <table id="memories">
 <thead><tr><th data-sort="text">Memory</th><th data-sort="text">Folder</th><th data-sort="text">Status</th><th data-sort="num">Valid</th><th data-sort="num">Total</th><th data-sort="num">Confidence</th><th data-sort="text">Last verified</th><th>Staleness</th></tr></thead>
