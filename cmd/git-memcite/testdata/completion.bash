@@ -4,7 +4,7 @@
 
 _git_memcite ()
 {
-	local subcommands="verify verify-all relocate install uninstall status config completion help graph health add-citation list-citations remove-citation update-confidence adopt doctor"
+	local subcommands="verify verify-all relocate install uninstall status agent-hook config completion help graph health add-citation list-citations remove-citation update-confidence adopt doctor"
 	local subcommand
 	subcommand="$(__git_find_on_cmdline "$subcommands")"
 	if [ -z "$subcommand" ]; then
@@ -56,6 +56,12 @@ _git_memcite ()
 		--*) __gitcomp "--hooks= --repo-root= --dir= --color= --version" ;;
 		esac
 		;;
+	agent-hook)
+		case "$cur" in
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
+		--*) __gitcomp "--repo-root= --dir= --color= --version" ;;
+		esac
+		;;
 	config)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
@@ -73,7 +79,7 @@ _git_memcite ()
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--repo-root= --dir= --color= --version" ;;
-		*) __gitcomp "verify verify-all relocate install uninstall status config completion help graph health add-citation list-citations remove-citation update-confidence adopt doctor" ;;
+		*) __gitcomp "verify verify-all relocate install uninstall status agent-hook config completion help graph health add-citation list-citations remove-citation update-confidence adopt doctor" ;;
 		esac
 		;;
 	graph)

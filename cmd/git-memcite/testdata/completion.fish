@@ -9,7 +9,7 @@ function __memcite_needs_command
     end
     set -e tokens[1]
     for t in $tokens
-        if contains -- $t verify verify-all relocate install uninstall status config completion help graph health add-citation list-citations remove-citation update-confidence adopt doctor
+        if contains -- $t verify verify-all relocate install uninstall status agent-hook config completion help graph health add-citation list-citations remove-citation update-confidence adopt doctor
             return 1
         end
     end
@@ -31,6 +31,7 @@ complete -c git-memcite -n '__memcite_needs_command' -f -a relocate -d 'Find whe
 complete -c git-memcite -n '__memcite_needs_command' -f -a install -d 'Install the git hooks that check citations on commit, merge and rebase'
 complete -c git-memcite -n '__memcite_needs_command' -f -a uninstall -d 'Remove git-memcite\'s git hooks; put back hooks it chained or backed up'
 complete -c git-memcite -n '__memcite_needs_command' -f -a status -d 'Show which git-memcite hooks are installed and current (exit 1 if not)'
+complete -c git-memcite -n '__memcite_needs_command' -f -a agent-hook -d 'Answer an AI agent\'s tool hook: read one event as JSON on stdin; when the agent read a memory with stale citations, say which, where their lines went and how to fix them'
 complete -c git-memcite -n '__memcite_needs_command' -f -a config -d 'Print the effective configuration and where each value comes from'
 complete -c git-memcite -n '__memcite_needs_command' -f -a completion -d 'Print a shell completion script (bash, zsh or fish)'
 complete -c git-memcite -n '__memcite_needs_command' -f -a help -d 'Show the help of a command (git memcite --help opens the man page)'
@@ -83,7 +84,7 @@ complete -c git-memcite -n '__memcite_using status' -l hooks -r -d 'Hooks, comma
 complete -c git-memcite -n '__memcite_using config' -l staged -d 'Check the index (what is being committed; honours GIT_INDEX_FILE)'
 complete -c git-memcite -n '__memcite_using config' -l rev -r -d 'Check a commit (any revision git understands)'
 complete -c git-memcite -n '__memcite_using completion' -f -a 'bash zsh fish'
-complete -c git-memcite -n '__memcite_using help' -f -a 'verify verify-all relocate install uninstall status config completion help graph health add-citation list-citations remove-citation update-confidence adopt doctor'
+complete -c git-memcite -n '__memcite_using help' -f -a 'verify verify-all relocate install uninstall status agent-hook config completion help graph health add-citation list-citations remove-citation update-confidence adopt doctor'
 complete -c git-memcite -n '__memcite_using graph' -f -a 'traverse find-roots related'
 complete -c git-memcite -n '__memcite_using health' -l format -r -f -a 'text json github sarif gitlab' -d 'Report format: markdown,json,html'
 complete -c git-memcite -n '__memcite_using health' -l output -s o -r -d 'Write the report to FILE instead of standard output'
@@ -104,6 +105,7 @@ complete -c git -n '__memcite_needs_command' -f -a relocate -d 'Find where stale
 complete -c git -n '__memcite_needs_command' -f -a install -d 'Install the git hooks that check citations on commit, merge and rebase'
 complete -c git -n '__memcite_needs_command' -f -a uninstall -d 'Remove git-memcite\'s git hooks; put back hooks it chained or backed up'
 complete -c git -n '__memcite_needs_command' -f -a status -d 'Show which git-memcite hooks are installed and current (exit 1 if not)'
+complete -c git -n '__memcite_needs_command' -f -a agent-hook -d 'Answer an AI agent\'s tool hook: read one event as JSON on stdin; when the agent read a memory with stale citations, say which, where their lines went and how to fix them'
 complete -c git -n '__memcite_needs_command' -f -a config -d 'Print the effective configuration and where each value comes from'
 complete -c git -n '__memcite_needs_command' -f -a completion -d 'Print a shell completion script (bash, zsh or fish)'
 complete -c git -n '__memcite_needs_command' -f -a help -d 'Show the help of a command (git memcite --help opens the man page)'
@@ -156,7 +158,7 @@ complete -c git -n '__memcite_using status' -l hooks -r -d 'Hooks, comma-separat
 complete -c git -n '__memcite_using config' -l staged -d 'Check the index (what is being committed; honours GIT_INDEX_FILE)'
 complete -c git -n '__memcite_using config' -l rev -r -d 'Check a commit (any revision git understands)'
 complete -c git -n '__memcite_using completion' -f -a 'bash zsh fish'
-complete -c git -n '__memcite_using help' -f -a 'verify verify-all relocate install uninstall status config completion help graph health add-citation list-citations remove-citation update-confidence adopt doctor'
+complete -c git -n '__memcite_using help' -f -a 'verify verify-all relocate install uninstall status agent-hook config completion help graph health add-citation list-citations remove-citation update-confidence adopt doctor'
 complete -c git -n '__memcite_using graph' -f -a 'traverse find-roots related'
 complete -c git -n '__memcite_using health' -l format -r -f -a 'text json github sarif gitlab' -d 'Report format: markdown,json,html'
 complete -c git -n '__memcite_using health' -l output -s o -r -d 'Write the report to FILE instead of standard output'

@@ -23,6 +23,7 @@ _git-memcite() {
 			'install:Install the git hooks that check citations on commit, merge and rebase.'
 			'uninstall:Remove git-memcite'\''s git hooks; put back hooks it chained or backed up.'
 			'status:Show which git-memcite hooks are installed and current (exit 1 if not).'
+			'agent-hook:Answer an AI agent'\''s tool hook: read one event as JSON on stdin; when the agent read a memory with stale citations, say which, where their lines went and how to fix them.'
 			'config:Print the effective configuration and where each value comes from.'
 			'completion:Print a shell completion script (bash, zsh or fish).'
 			'help:Show the help of a command (git memcite --help opens the man page).'
@@ -97,6 +98,10 @@ _git-memcite() {
 				'--hooks=[Hooks, comma-separated (default\: pre-commit,pre-merge-commit,post-merge,post-rewrite)]:list,...:_files' \
 				'*:file:_files'
 			;;
+		agent-hook)
+			_arguments \
+				'*:file:_files'
+			;;
 		config)
 			_arguments \
 				'--staged[Check the index (what is being committed; honours GIT_INDEX_FILE)]' \
@@ -109,7 +114,7 @@ _git-memcite() {
 			;;
 		help)
 			_arguments \
-				'1:value:(verify verify-all relocate install uninstall status config completion help graph health add-citation list-citations remove-citation update-confidence adopt doctor)'
+				'1:value:(verify verify-all relocate install uninstall status agent-hook config completion help graph health add-citation list-citations remove-citation update-confidence adopt doctor)'
 			;;
 		graph)
 			_arguments \
