@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -85,6 +88,39 @@ func BenchmarkGraphDepth3(b *testing.B) {
 		root := fmt.Sprintf("mem-%06d", 1+(i*7919)%99000)
 		if code := run([]string{"graph", root, "--repo-root", dir, "--max-depth", "3"}, io.Discard, os.Stderr); code != exitOK {
 			b.Fatalf("exit %d", code)
+		}
+	}
+}
+
+// agentRepo is benchRepo with the agent hook's scenario added
+// (benchrepo.AddAgentScenario): a memory whose five citations a later
+// commit moved. Set MEMCITE_BENCH_AGENT_REPO to reuse a repository made by
+// scripts/genrepo -agent.
+var agentRepo = &benchFixture{env: "MEMCITE_BENCH_AGENT_REPO", prefix: "memcite-agent-", gen: func(dir string) error {
+	ctx := context.Background()
+	if _, err := benchrepo.Generate(ctx, dir, benchrepo.Default); err != nil {
+		return err
+	}
+	_, err := benchrepo.AddAgentScenario(ctx, dir, benchrepo.Default)
+	return err
+}}
+
+// BenchmarkAgentHook: one Read of a memory with five moved citations on
+// the 10,000-file repository, answered with where each went and in which
+// commit. Target ≤ 100 ms per run on 2 cores (scripts/bench-agent-hook.sh
+// measures the installed binary's median).
+func BenchmarkAgentHook(b *testing.B) {
+	dir := agentRepo.get(b)
+	payload := []byte(fmt.Sprintf(`{"hook_event_name": "PostToolUse", "tool_name": "Read", "cwd": %q, "tool_input": {"file_path": %q}}`,
+		dir, filepath.Join(dir, filepath.FromSlash(benchrepo.AgentMemory))))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var out bytes.Buffer
+		if code := runIO([]string{"agent-hook"}, bytes.NewReader(payload), &out, io.Discard); code != exitOK {
+			b.Fatalf("exit %d", code)
+		}
+		if i == 0 && strings.Count(out.String(), " moved to ") != 5 {
+			b.Fatalf("want five moved citations in the answer, got %s", out.String())
 		}
 	}
 }
