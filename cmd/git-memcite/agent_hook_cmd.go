@@ -82,7 +82,7 @@ func (c *agentHookCmd) answer(ctx context.Context, g *Globals, stdin io.Reader, 
 	if !ev.MemoryRead() {
 		return errNoAnswer(fmt.Sprintf("event %q of tool %q is not the read of a memory", ev.Name, ev.Tool))
 	}
-	ws, err := agentWorkspace(ctx, g, ev)
+	ws, err := agentWorkspace(ctx, g, &ev)
 	if err != nil {
 		return err
 	}
@@ -111,12 +111,18 @@ func (c *agentHookCmd) answer(ctx context.Context, g *Globals, stdin io.Reader, 
 
 // agentWorkspace opens the repository the event's working directory is
 // in (--repo-root wins; then the event's cwd, CLAUDE_PROJECT_DIR, the
-// current directory), its working tree and configuration.
-func agentWorkspace(ctx context.Context, g *Globals, ev agenthook.Event) (*workspace, error) {
+// current directory), its working tree and configuration. An event
+// without a cwd is given the directory used.
+func agentWorkspace(ctx context.Context, g *Globals, ev *agenthook.Event) (*workspace, error) {
 	start := g.RepoRoot
 	for _, s := range []string{ev.Cwd, os.Getenv("CLAUDE_PROJECT_DIR"), "."} {
 		if start == "" {
 			start = s
+		}
+	}
+	if ev.Cwd == "" {
+		if abs, err := filepath.Abs(start); err == nil {
+			ev.Cwd = abs
 		}
 	}
 	ws := &workspace{}

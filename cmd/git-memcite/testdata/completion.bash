@@ -40,14 +40,16 @@ _git_memcite ()
 		;;
 	install)
 		case "$cur" in
+		--agent=*) __gitcomp "claude" "" "${cur##--agent=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--hooks= --chain --force --manual --dry-run --repo-root= --dir= --color= --version" ;;
+		--*) __gitcomp "--hooks= --agent= --local --chain --force --manual --dry-run --repo-root= --dir= --color= --version" ;;
 		esac
 		;;
 	uninstall)
 		case "$cur" in
+		--agent=*) __gitcomp "claude" "" "${cur##--agent=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--hooks= --dry-run --repo-root= --dir= --color= --version" ;;
+		--*) __gitcomp "--hooks= --agent= --local --dry-run --repo-root= --dir= --color= --version" ;;
 		esac
 		;;
 	status)
