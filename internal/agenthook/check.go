@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
@@ -170,12 +171,8 @@ func follow(ctx context.Context, repo *gitrepo.Repo, src source.Source, m *store
 	if !ok {
 		return nil, "this repository's history cannot be followed yet"
 	}
-	idx, err := repo.Index(ctx)
-	if err != nil {
-		return nil, err.Error()
-	}
 	mems := []*store.Memory{m}
-	target := gitblame.Target{Commit: h, View: src, CrossFiles: relocate.CrossFiles(idx, mems)}
+	target := gitblame.Target{Commit: h, View: src, CrossFiles: lazyCrossFiles(ctx, repo, mems)}
 	items, err := relocate.Track(ctx, hist, gitblame.New(hist), h, target, mems)
 	if err != nil {
 		return nil, err.Error()
@@ -185,6 +182,30 @@ func follow(ctx context.Context, repo *gitrepo.Repo, src source.Source, m *store
 	}
 	return items, ""
 }
+
+// lazyCrossFiles is relocate.CrossFiles with the index read only when
+// the tracker first asks (a working tree without new files never does):
+// reading the index of a large checkout costs more than the rest of the
+// answer. An index that cannot be read admits the cited files only.
+func lazyCrossFiles(ctx context.Context, repo *gitrepo.Repo, mems []*store.Memory) func(string) bool {
+	var once sync.Once
+	var cross func(string) bool
+	return func(p string) bool {
+		once.Do(func() {
+			idx, err := repo.Index(ctx)
+			if err != nil {
+				idx = emptySource{}
+			}
+			cross = relocate.CrossFiles(idx, mems)
+		})
+		return cross(p)
+	}
+}
+
+// emptySource holds no file.
+type emptySource struct{ source.Source }
+
+func (emptySource) Stat(string) (source.Entry, error) { return source.Entry{}, source.ErrNotExist }
 
 // explain fills in what following the citation found, and its fix.
 func explain(s *Stale, it *relocate.Item) {

@@ -132,3 +132,37 @@ func TestCheckNoHistory(t *testing.T) {
 		t.Errorf("got %+v, %v", ans, err)
 	}
 }
+
+// Lines moved into a new file that is staged are found there (the index
+// is read for it); the same file left untracked is a scratch copy, not a
+// destination.
+func TestCheckNewFileInWorkingTree(t *testing.T) {
+	for _, staged := range []bool{true, false} {
+		repo, src := fixture(t)
+		login := "package src\n\nimport \"fmt\"\n\n// Login signs a user in.\nfunc Login(user string) error {\n\tfmt.Println(\"login\", user)\n\treturn nil\n}\n"
+		if err := os.WriteFile(filepath.Join(repo.Top, "src", "login.go"), []byte(login), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(repo.Top, "src", "auth.go"), []byte("package src\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if staged {
+			if _, err := gitfixture.Git(repo.Top, 9, "add", "src/login.go"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ctx := context.Background()
+		m := store.LoadFile(ctx, src, ".serena/memories/stale.md", ".serena/memories")
+		ans, err := Check(ctx, repo, src, m, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := ans.Stale[0]
+		switch {
+		case staged && (s.Status != gitblame.Moved || s.Now == nil || s.Now.Path != "src/login.go" || s.Now.Line != 6):
+			t.Errorf("staged: %s now %+v", s.Status, s.Now)
+		case !staged && s.Status != gitblame.Gone:
+			t.Errorf("untracked: %s now %+v; want gone", s.Status, s.Now)
+		}
+	}
+}
