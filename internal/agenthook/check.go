@@ -172,7 +172,8 @@ func follow(ctx context.Context, repo *gitrepo.Repo, src source.Source, m *store
 		return nil, "this repository's history cannot be followed yet"
 	}
 	mems := []*store.Memory{m}
-	target := gitblame.Target{Commit: h, View: src, CrossFiles: lazyCrossFiles(ctx, repo, mems)}
+	wt := &worktree{ctx: ctx, repo: repo, cited: cited(m)}
+	target := gitblame.Target{Commit: h, View: src, CrossFiles: wt.crossFile, Changed: wt.changed}
 	items, err := relocate.Track(ctx, hist, gitblame.New(hist), h, target, mems)
 	if err != nil {
 		return nil, err.Error()
@@ -183,29 +184,59 @@ func follow(ctx context.Context, repo *gitrepo.Repo, src source.Source, m *store
 	return items, ""
 }
 
-// lazyCrossFiles is relocate.CrossFiles with the index read only when
-// the tracker first asks (a working tree without new files never does):
-// reading the index of a large checkout costs more than the rest of the
-// answer. An index that cannot be read admits the cited files only.
-func lazyCrossFiles(ctx context.Context, repo *gitrepo.Repo, mems []*store.Memory) func(string) bool {
-	var once sync.Once
-	var cross func(string) bool
-	return func(p string) bool {
-		once.Do(func() {
-			idx, err := repo.Index(ctx)
-			if err != nil {
-				idx = emptySource{}
-			}
-			cross = relocate.CrossFiles(idx, mems)
-		})
-		return cross(p)
-	}
+// worktree answers the tracker's questions about the working tree with
+// one git status, asked only when the tracker needs it (lines deleted or
+// moved away from a cited file in the working tree): which files differ
+// from HEAD, so that the whole checkout is not read, and which of them may
+// receive moved lines — tracked ones and cited ones, as
+// relocate.CrossFiles decides, not untracked scratch copies.
+type worktree struct {
+	ctx   context.Context
+	repo  *gitrepo.Repo
+	cited map[string]bool
+	once  sync.Once
+	ch    gitrepo.WorktreeChanges
+	err   error
 }
 
-// emptySource holds no file.
-type emptySource struct{ source.Source }
+func (w *worktree) status() error {
+	w.once.Do(func() { w.ch, w.err = w.repo.Changed(w.ctx) })
+	return w.err
+}
 
-func (emptySource) Stat(string) (source.Entry, error) { return source.Entry{}, source.ErrNotExist }
+// changed is gitblame.Target.Changed: what git status names, and the
+// cited files (one may be ignored by git yet cited).
+func (w *worktree) changed() (map[string]bool, error) {
+	if err := w.status(); err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for _, set := range []map[string]bool{w.ch.Tracked, w.ch.Untracked, w.cited} {
+		for p := range set {
+			out[p] = true
+		}
+	}
+	return out, nil
+}
+
+// crossFile is gitblame.Target.CrossFiles.
+func (w *worktree) crossFile(p string) bool {
+	if w.cited[p] {
+		return true
+	}
+	return w.status() == nil && !w.ch.Untracked[p]
+}
+
+// cited lists the paths m cites, in canonical form.
+func cited(m *store.Memory) map[string]bool {
+	out := map[string]bool{}
+	for _, c := range m.File.Citations {
+		if p, err := source.Clean(c.Path); err == nil {
+			out[p] = true
+		}
+	}
+	return out
+}
 
 // explain fills in what following the citation found, and its fix.
 func explain(s *Stale, it *relocate.Item) {
