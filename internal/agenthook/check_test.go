@@ -166,3 +166,23 @@ func TestCheckNewFileInWorkingTree(t *testing.T) {
 		}
 	}
 }
+
+// Past the budget, the answer still names the stale citations, without
+// where their lines went.
+func TestCheckBudget(t *testing.T) {
+	repo, src := fixture(t)
+	ctx := context.Background()
+	m := store.LoadFile(ctx, src, ".serena/memories/stale.md", ".serena/memories")
+	ans, err := Check(ctx, repo, src, m, Options{Budget: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ans.Stale) != 3 || ans.NoHistory == "" {
+		t.Fatalf("%d stale, no history %q", len(ans.Stale), ans.NoHistory)
+	}
+	for _, s := range ans.Stale {
+		if s.Status != 0 || s.Fix != FixEdit || s.Reason == "" {
+			t.Errorf("%+v", s)
+		}
+	}
+}
