@@ -61,23 +61,26 @@ type hook struct {
 var ours = group{Matcher: Matcher, Hooks: []hook{{Type: "command", Command: Command}}}
 
 // Snippet is the settings file Install writes when there is none: the
-// hook, and nothing else. --manual prints it.
-func Snippet() string {
-	src := []byte("{}\n")
-	d, err := jsonedit.Parse(src)
-	if err != nil {
-		panic(err)
-	}
-	e, err := d.AddMember(d.Root, "hooks", map[string][]group{"PostToolUse": {ours}})
-	if err != nil {
-		panic(err)
-	}
-	out, err := jsonedit.Apply(src, e)
-	if err != nil {
-		panic(err)
-	}
-	return string(out)
+// hook, and nothing else (what adding the hook to "{}" gives). --manual
+// prints it.
+func Snippet() string { return snippet }
+
+const snippet = `{
+  "hooks": {
+    "PostToolUse": [
+      {
+        "matcher": "` + Matcher + `",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "` + Command + `"
+          }
+        ]
+      }
+    ]
+  }
 }
+`
 
 // Action says what Install or Uninstall did (or would do, in a dry run).
 type Action string

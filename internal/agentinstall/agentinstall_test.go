@@ -185,6 +185,11 @@ func TestSnippet(t *testing.T) {
 	if Snippet() != want {
 		t.Errorf("got\n%s\nwant\n%s", Snippet(), want)
 	}
+	// a new file holds what adding the hook to an empty object gives
+	top := writeSettings(t, false, "{}\n")
+	if r, err := Install(top, false, true); err != nil || string(r.After) != Snippet() {
+		t.Errorf("install into {}: %v\n%s", err, r.After)
+	}
 }
 
 func TestRefused(t *testing.T) {
