@@ -40,6 +40,8 @@ func TestConfigSchemaAgrees(t *testing.T) {
 		"bad level":    "severity:\n  snippet-mismatch: fatal\n",
 		"dirs string":  "dirs: notes\n",
 		"color always": "color: always\n",
+		"agent hook":   "agent_hook: verbose\n",
+		"bad agent":    "agent_hook: loud\n",
 	}
 	scripts, _ := filepath.Glob(filepath.Join("..", "testdata", "script", "*.txtar"))
 	for _, p := range scripts {

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -87,4 +90,56 @@ func BenchmarkGraphDepth3(b *testing.B) {
 			b.Fatalf("exit %d", code)
 		}
 	}
+}
+
+// agentRepo is benchRepo with the agent hook's scenario added
+// (benchrepo.AddAgentScenario): a memory whose five citations a later
+// commit moved. Set MEMCITE_BENCH_AGENT_REPO to reuse a repository made by
+// scripts/genrepo -agent.
+var agentRepo = &benchFixture{env: "MEMCITE_BENCH_AGENT_REPO", prefix: "memcite-agent-", gen: func(dir string) error {
+	ctx := context.Background()
+	if _, err := benchrepo.Generate(ctx, dir, benchrepo.Default); err != nil {
+		return err
+	}
+	_, err := benchrepo.AddAgentScenario(ctx, dir, benchrepo.Default)
+	return err
+}}
+
+// BenchmarkAgentHook: one Read of a memory with five moved citations on
+// the 10,000-file repository, answered with where each went and in which
+// commit. Target ≤ 100 ms per run on 2 cores (scripts/bench-agent-hook.sh
+// measures the installed binary's median). "uncommitted": one cited line
+// is also deleted in the working tree, so that the last step looks for
+// where it went among the files git status names.
+func BenchmarkAgentHook(b *testing.B) {
+	dir := agentRepo.get(b)
+	payload := []byte(fmt.Sprintf(`{"hook_event_name": "PostToolUse", "tool_name": "Read", "cwd": %q, "tool_input": {"file_path": %q}}`,
+		dir, filepath.Join(dir, filepath.FromSlash(benchrepo.AgentMemory))))
+	run := func(b *testing.B, want string, n int) {
+		for i := 0; i < b.N; i++ {
+			var out bytes.Buffer
+			if code := runIO([]string{"agent-hook"}, bytes.NewReader(payload), &out, io.Discard); code != exitOK {
+				b.Fatalf("exit %d", code)
+			}
+			if i == 0 && strings.Count(out.String(), want) != n {
+				b.Fatalf("want %d × %q in the answer, got %s", n, want, out.String())
+			}
+		}
+	}
+	b.Run("committed", func(b *testing.B) { run(b, " moved to ", 5) })
+	b.Run("uncommitted", func(b *testing.B) {
+		p := filepath.Join(dir, "pkg000", "sub0", "file00000.go")
+		orig, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { _ = os.WriteFile(p, orig, 0o644) })
+		lines := strings.SplitAfter(string(orig), "\n")
+		edited := strings.Join(append(lines[:23:23], lines[26:]...), "") // HEAD's lines 24-26: the cited line 25
+		if err := os.WriteFile(p, []byte(edited), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		run(b, "was deleted in the working tree", 1)
+	})
 }

@@ -11,6 +11,7 @@ type CLI struct {
 	Uninstall uninstallCmd `cmd:"" help:"Remove git-memcite's git hooks; put back hooks it chained or backed up."`
 	Status    statusCmd    `cmd:"" help:"Show which git-memcite hooks are installed and current (exit 1 if not)."`
 	Hook      hookCmd      `cmd:"" hidden:"" help:"Run a git hook (called by the installed hook scripts)."`
+	AgentHook agentHookCmd `cmd:"" name:"agent-hook" help:"Answer an AI agent's tool hook: read one event as JSON on stdin; when the agent read a memory with stale citations, say which, where their lines went and how to fix them."`
 
 	Config     configCmd     `cmd:"" help:"Print the effective configuration and where each value comes from."`
 	Completion completionCmd `cmd:"" help:"Print a shell completion script (bash, zsh or fish)."`

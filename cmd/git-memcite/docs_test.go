@@ -27,7 +27,7 @@ func TestDocsCommands(t *testing.T) {
 		t.Skip("no git")
 	}
 	app := testModel(t)
-	for _, doc := range []string{"SKILL.md", "ci.md", "editors-and-agents.md"} {
+	for _, doc := range []string{"SKILL.md", "ci.md", "editors-and-agents.md", "agent-hook.md"} {
 		t.Run(doc, func(t *testing.T) {
 			cmds := docCommands(t, filepath.Join("..", "..", "docs", doc))
 			if len(cmds) < 3 {
@@ -86,7 +86,17 @@ func docCommands(t *testing.T, p string) []docCommand {
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+		if fence, ok := strings.CutPrefix(strings.TrimSpace(line), "```"); ok {
+			if !in && fence == "json" {
+				// settings and answers that hold commands, not commands: skip the block
+				for sc.Scan() {
+					n++
+					if strings.HasPrefix(strings.TrimSpace(sc.Text()), "```") {
+						break
+					}
+				}
+				continue
+			}
 			in = !in
 			continue
 		}

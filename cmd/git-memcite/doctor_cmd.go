@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/git-memcite/git-memcite/internal/agentinstall"
 	"github.com/git-memcite/git-memcite/internal/doctor"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/hookinstall"
@@ -64,6 +65,7 @@ func (c *doctorCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		ws.store = f.Store
 		ws.dropIgnored()
 	}
+	f.AgentHooks = agentinstall.Status(ws.top)
 	rep := doctor.Run(f)
 	if c.JSON {
 		err = render.JSON(env.Stdout, rep)

@@ -19,13 +19,14 @@ import (
 	"github.com/git-memcite/git-memcite/internal/trace"
 )
 
-// Env is what commands share: the output streams and the repository.
+// Env is what commands share: the standard streams.
 type Env struct {
+	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 }
 
-func newEnv(stdout, stderr io.Writer) *Env {
-	return &Env{Stdout: stdout, Stderr: stderr}
+func newEnv(stdin io.Reader, stdout, stderr io.Writer) *Env {
+	return &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr}
 }
 
 // Globals are the flags every command takes.

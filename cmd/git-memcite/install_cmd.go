@@ -18,6 +18,7 @@ type hookFlags struct {
 
 type installCmd struct {
 	hookFlags
+	agentFlags
 	Chain  bool `name:"chain" xor:"mode" help:"Keep an existing hook as <hook>.memcite-prev and run it first."`
 	Force  bool `name:"force" xor:"mode" help:"Back an existing hook up to <hook>.memcite-bak and replace it; also install into a core.hooksPath outside the repository."`
 	Manual bool `name:"manual" xor:"mode" help:"Write nothing; print the lines to add to your hook manager or hook scripts."`
@@ -31,6 +32,12 @@ func (c *installCmd) Help() string {
 }
 
 func (c *installCmd) Run(ctx context.Context, g *Globals, env *Env) error {
+	if c.Agent != "" {
+		if err := gitHookOnly(c.Hooks, c.Chain, c.Force); err != nil {
+			return err
+		}
+		return c.agentFlags.install(g, env, c.Manual, c.DryRun)
+	}
 	opts := hookinstall.Options{Hooks: c.Hooks, DryRun: c.DryRun, Rev: releaseRev()}
 	switch {
 	case c.Chain:

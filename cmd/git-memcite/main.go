@@ -21,9 +21,15 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run parses args, runs the command and returns the exit status. It is the
-// only place that decides the exit status.
+// run parses args, runs the command with the process's standard input
+// and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
+	return runIO(args, os.Stdin, stdout, stderr)
+}
+
+// runIO parses args, runs the command and returns the exit status. It is
+// the only place that decides the exit status.
+func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	tuneGC()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -49,7 +55,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		defer trace.Enable(nil)
 		trace.Printf("git-memcite %s: %q", version, args)
 	}
-	env := newEnv(stdout, stderr)
+	env := newEnv(stdin, stdout, stderr)
 	kctx.Bind(env)
 	code, msg := exitCode(kctx.Run(&cli.Globals))
 	if msg != "" {

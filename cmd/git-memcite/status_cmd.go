@@ -61,6 +61,7 @@ func (c *statusCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		}
 		fmt.Fprintf(w, "other hook managers: %s\n", strings.Join(ms, ", "))
 	}
+	writeAgentStatus(w, r.Top)
 	switch {
 	case !st.Installed():
 		fmt.Fprintln(env.Stderr, "git-memcite: hooks not installed (git memcite install)")

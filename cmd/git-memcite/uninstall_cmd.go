@@ -10,6 +10,7 @@ import (
 
 type uninstallCmd struct {
 	hookFlags
+	agentFlags
 	DryRun bool `name:"dry-run" help:"Show what would be done; write nothing."`
 }
 
@@ -18,6 +19,12 @@ func (c *uninstallCmd) Help() string {
 }
 
 func (c *uninstallCmd) Run(ctx context.Context, g *Globals, env *Env) error {
+	if c.Agent != "" {
+		if err := gitHookOnly(c.Hooks, false, false); err != nil {
+			return err
+		}
+		return c.agentFlags.uninstall(g, env, c.DryRun)
+	}
 	res, err := hookinstall.Uninstall(ctx, repoDir(g), c.Hooks, c.DryRun)
 	if err != nil {
 		return err

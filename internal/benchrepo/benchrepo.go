@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 )
@@ -78,12 +77,8 @@ func Generate(ctx context.Context, dir string, o Options) (Stats, error) {
 	}
 	if o.Commit {
 		for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-q", "-m", "generated"}} {
-			cmd := exec.CommandContext(ctx, "git", args...)
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=bench", "GIT_AUTHOR_EMAIL=bench@example.com",
-				"GIT_COMMITTER_NAME=bench", "GIT_COMMITTER_EMAIL=bench@example.com", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
-			if out, err := cmd.CombinedOutput(); err != nil {
-				return st, fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, out)
+			if err := git(ctx, dir, args...); err != nil {
+				return st, err
 			}
 		}
 	}

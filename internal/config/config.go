@@ -54,6 +54,9 @@ var Keys = []Key{
 		Allowed: []string{"error", "warning", "note", "never"}, Help: "lowest finding level that fails the run (exit 1)"},
 	{Name: "color", Flag: "--color", Env: "MEMCITE_COLOR", Git: "memcite.color", Default: []string{"auto"},
 		Allowed: []string{"auto", "always", "never"}, Help: "colour output"},
+	{Name: "agent-hook", Env: "MEMCITE_AGENT_HOOK", Git: "memcite.agentHook", Default: []string{"quiet"},
+		Allowed: []string{"quiet", "verbose", "off"},
+		Help:    "what the agent hook tells an agent that reads a memory: stale citations only (quiet), also one line for a valid memory (verbose), nothing (off)"},
 }
 
 // Value is a resolved setting.
@@ -83,12 +86,13 @@ type Severity struct {
 
 // File is the content of .memcite.yaml.
 type File struct {
-	Dirs     []string          `yaml:"dirs"`
-	Ignore   []string          `yaml:"ignore"`
-	Format   string            `yaml:"format"`
-	FailOn   string            `yaml:"fail_on"`
-	Color    string            `yaml:"color"`
-	Severity map[string]string `yaml:"severity"`
+	Dirs      []string          `yaml:"dirs"`
+	Ignore    []string          `yaml:"ignore"`
+	Format    string            `yaml:"format"`
+	FailOn    string            `yaml:"fail_on"`
+	Color     string            `yaml:"color"`
+	AgentHook string            `yaml:"agent_hook"`
+	Severity  map[string]string `yaml:"severity"`
 }
 
 // ParseFile reads .memcite.yaml; unknown keys are errors, so that typos
@@ -118,6 +122,8 @@ func (f *File) values(k string) []string {
 		return nonEmpty(f.FailOn)
 	case "color":
 		return nonEmpty(f.Color)
+	case "agent-hook":
+		return nonEmpty(f.AgentHook)
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/git-memcite/git-memcite/internal/agentinstall"
 	"github.com/git-memcite/git-memcite/internal/hookinstall"
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/store"
@@ -87,6 +88,9 @@ type Facts struct {
 	TempDir    string       // where rewrites make temporary files (gitrepo.Repo.TempDir)
 	Store      *store.Store // nil when loading failed
 	StoreErr   error
+	// AgentHooks are the agent hook's settings files (agentinstall.Status);
+	// nil when not looked at.
+	AgentHooks []agentinstall.State
 }
 
 // SerenaMemoryTools are Serena's memory tools: those that write memory
@@ -118,6 +122,7 @@ func Run(f Facts) *Report {
 	checkSerena(r, f)
 	checkHooks(r, f)
 	checkManagers(r, f)
+	checkAgentHook(r, f)
 	checkIndex(r, f)
 	checkTemporaries(r, f)
 	return r
@@ -154,6 +159,38 @@ func checkTemporaries(r *Report, f Facts) {
 		if ents, err := os.ReadDir(f.TempDir); err == nil && len(ents) > 0 {
 			r.add("temporary files", Info, fmt.Sprintf("%d temporary file(s) of interrupted rewrites in %s; the next rewrite removes them", len(ents), f.TempDir))
 		}
+	}
+}
+
+// checkAgentHook reports the agent hook in Claude Code's settings: where
+// it is installed, a matcher that misses a memory-reading tool, a
+// settings file that cannot be read; and, when Claude Code is configured
+// here without it, how to install it.
+func checkAgentHook(r *Report, f Facts) {
+	var installed, partial []string
+	configured := false
+	for _, st := range f.AgentHooks {
+		rel := st.Path
+		if p, err := filepath.Rel(f.Top, st.Path); err == nil {
+			rel = filepath.ToSlash(p)
+		}
+		configured = configured || st.Exists
+		switch {
+		case st.Err != nil:
+			r.add("agent hook", Warn, "cannot read the agent's settings: "+st.Err.Error())
+		case st.Installed && len(st.Missing) > 0:
+			partial = append(partial, fmt.Sprintf("%s: the hook's matcher (%s) misses %s", rel, strings.Join(st.Matchers, ", "), strings.Join(st.Missing, ", ")))
+		case st.Installed:
+			installed = append(installed, rel)
+		}
+	}
+	switch {
+	case len(partial) > 0:
+		r.add("agent hook", Warn, "the agent hook does not run after every memory read; git memcite install --agent claude adds one that does", partial...)
+	case len(installed) > 0:
+		r.add("agent hook", OK, "agent hook installed: Claude Code is told of stale citations when it reads a memory", installed...)
+	case configured:
+		r.add("agent hook", Info, "Claude Code is configured here without the agent hook: agents verify memories only when they run git memcite verify (git memcite install --agent claude)")
 	}
 }
 

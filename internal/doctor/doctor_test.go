@@ -1,11 +1,13 @@
 package doctor
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/git-memcite/git-memcite/internal/agentinstall"
 	"github.com/git-memcite/git-memcite/internal/hookinstall"
 	"github.com/git-memcite/git-memcite/internal/store"
 )
@@ -27,6 +29,17 @@ func find(r *Report, check string) []string {
 func hooks(hs ...hookinstall.HookStatus) func(*Facts) {
 	return func(f *Facts) {
 		f.Hooks = &hookinstall.Status{Repo: hookinstall.Repo{HooksDir: filepath.Join(f.Top, ".git", "hooks")}, Hooks: hs}
+	}
+}
+
+// agent sets the agent hook's settings files as agentinstall reports them
+// (paths below the top).
+func agent(sts ...agentinstall.State) func(*Facts) {
+	return func(f *Facts) {
+		for _, st := range sts {
+			st.Path = filepath.Join(f.Top, ".claude", st.Path)
+			f.AgentHooks = append(f.AgentHooks, st)
+		}
 	}
 }
 
@@ -68,6 +81,14 @@ func TestChecks(t *testing.T) {
 		{name: "no git", facts: func(f *Facts) { f.GitVersion = "" }, check: "git", want: "fail: git not found", probs: 1},
 		{name: "split index", facts: func(f *Facts) { f.SplitIndex = "true" }, check: "index", want: "info: the index uses an extended format"},
 		{name: "shallow", facts: func(f *Facts) { f.Shallow = true }, check: "history", want: "warn: shallow clone", probs: 1},
+		{name: "agent hook installed", facts: agent(agentinstall.State{Path: "settings.json", Exists: true, Installed: true}),
+			check: "agent hook", want: "ok: agent hook installed"},
+		{name: "agent hook misses serena", facts: agent(agentinstall.State{Path: "settings.json", Exists: true, Installed: true, Matchers: []string{"Read"}, Missing: []string{"mcp__serena__read_memory"}}),
+			check: "agent hook", want: "settings.json: the hook's matcher (Read) misses mcp__serena__read_memory", probs: 1},
+		{name: "claude without the agent hook", facts: agent(agentinstall.State{Path: "settings.json", Exists: true}, agentinstall.State{Path: "settings.local.json"}),
+			check: "agent hook", want: "info: Claude Code is configured here without the agent hook"},
+		{name: "agent settings unreadable", facts: agent(agentinstall.State{Path: "settings.json", Exists: true, Err: errors.New("settings.json: not valid JSON")}),
+			check: "agent hook", want: "warn: cannot read the agent's settings: settings.json: not valid JSON", probs: 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -90,7 +90,9 @@
 //  9. Final step to the view: the same as steps 2-8 with C the view; a
 //     file's view blob is its git blob hash, so unchanged files cost a
 //     hash. Other files of the view (changed or untracked) are searched
-//     for moved lines only when the cited file is gone from the view. Changes are computed from B's file list and the view's list,
+//     for moved lines only when the cited file is gone from the view. Changes are computed from B's file list and the view's list
+//     (or, when the target names them, Target.Changed: the paths git
+//     status reports, so that a large checkout is not read whole);
 //     renames pair deleted and added files sharing 50% of their lines.
 //     Content search (step 1) looks for the cited text (or snippet) at the
 //     cited path, then in every file if it has 40 letters or digits or

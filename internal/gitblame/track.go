@@ -47,10 +47,18 @@ func (a Anchor) end() int {
 // them: a working tree holds untracked scratch copies, so callers pass the
 // files git tracks plus any file a citation names; nil means every file
 // (an index holds only what is staged).
+//
+// Changed, when set, lists the paths where View may differ from Commit
+// (what git status reports: modified, added, deleted, untracked). A step
+// into View that needs the view's changes (lines deleted or moved away
+// from a cited file) then compares those paths only, instead of reading
+// every file of View; it is called at most once, and only then. Nil: the
+// whole view is compared.
 type Target struct {
 	Commit     Hash
 	View       source.Source
 	CrossFiles func(path string) bool
+	Changed    func() (map[string]bool, error)
 }
 
 // Tracker follows anchors through a repository's history. It caches blobs
@@ -88,6 +96,10 @@ type version struct {
 	view   source.Source
 	// viewHash caches the git blob hash of view files.
 	viewHash map[string]viewEntry
+	// changed is the target's Changed (views only); base, the commit it
+	// is relative to.
+	changed func() (map[string]bool, error)
+	base    Hash
 }
 
 type viewEntry struct {
@@ -187,7 +199,7 @@ func (t *Tracker) Track(ctx context.Context, anchors []Anchor, target Target) ([
 	final := &version{commit: tc}
 	var view *version
 	if target.View != nil {
-		view = &version{view: target.View, viewHash: map[string]viewEntry{}}
+		view = &version{view: target.View, viewHash: map[string]viewEntry{}, changed: target.Changed, base: target.Commit}
 		final = view
 	}
 	// Stepwise walk.
@@ -581,6 +593,9 @@ func (t *Tracker) changes(from, to *version, renames bool) ([]Change, error) {
 // viewChanges compares a commit with a content view. Renames pair deleted
 // and added files whose lines are at least 50% alike.
 func (t *Tracker) viewChanges(from, to *version, renames bool) ([]Change, error) {
+	if to.changed != nil && from.commit.Hash == to.base {
+		return t.viewChangesIn(from, to, renames)
+	}
 	files, err := t.h.Files(from.commit.Tree)
 	if err != nil {
 		return nil, fmt.Errorf("gitblame: listing %s: %w", from.commit.Hash.Short(), err)
@@ -615,6 +630,47 @@ func (t *Tracker) viewChanges(from, to *version, renames bool) ([]Change, error)
 	for _, p := range paths {
 		deleted = append(deleted, Change{From: p, FromBlob: files[p]})
 	}
+	return t.pairRenames(out, added, deleted, renames)
+}
+
+// viewChangesIn is viewChanges over the paths the target's Changed lists
+// (the view's base commit is from): every other path is the same in both.
+func (t *Tracker) viewChangesIn(from, to *version, renames bool) ([]Change, error) {
+	changed, err := to.changed()
+	if err != nil {
+		return nil, fmt.Errorf("gitblame: changes of %s: %w", to.view.Name(), err)
+	}
+	to.changed = func() (map[string]bool, error) { return changed, nil } // asked once
+	paths := make([]string, 0, len(changed))
+	for p := range changed {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var out, added, deleted []Change
+	for _, p := range paths {
+		old, inCommit, err := t.h.Entry(from.commit.Tree, p)
+		if err != nil {
+			return nil, fmt.Errorf("gitblame: %s at %s: %w", p, from.commit.Hash.Short(), err)
+		}
+		h, inView, err := t.entry(to, p)
+		if err != nil {
+			continue // as the whole-view listing skips unreadable files
+		}
+		switch {
+		case inView && !inCommit:
+			added = append(added, Change{To: p, ToBlob: h})
+		case inView && old != h:
+			out = append(out, Change{From: p, To: p, FromBlob: old, ToBlob: h})
+		case !inView && inCommit:
+			deleted = append(deleted, Change{From: p, FromBlob: old})
+		}
+	}
+	return t.pairRenames(out, added, deleted, renames)
+}
+
+// pairRenames completes a view's changes: with renames, each deleted file
+// is paired with the added file most like it (at least 50%).
+func (t *Tracker) pairRenames(out, added, deleted []Change, renames bool) ([]Change, error) {
 	if renames {
 		for i := range deleted {
 			best, bestScore := -1, 0.5

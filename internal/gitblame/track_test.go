@@ -61,19 +61,34 @@ func TestTrackToWorkingTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := gitblame.New(repo).Track(context.Background(), anchors, gitblame.Target{Commit: resolve(t, repo, "main"), View: wt})
-	if err != nil {
-		t.Fatal(err)
+	// the whole working tree compared, or only the paths git status would
+	// name (Target.Changed): the same answer
+	calls := 0
+	changed := func() (map[string]bool, error) {
+		calls++
+		return map[string]bool{"order.go": true, "sales/order.go": true}, nil
 	}
-	if r := res[0]; r.Status != gitblame.Moved || r.Location.Path != "sales/order.go" || r.Location.Line != 21 {
-		t.Errorf("moved line: got %v %+v, want moved sales/order.go:21", r.Status, r.Location)
+	for _, target := range []gitblame.Target{
+		{Commit: resolve(t, repo, "main"), View: wt},
+		{Commit: resolve(t, repo, "main"), View: wt, Changed: changed},
+	} {
+		res, err := gitblame.New(repo).Track(context.Background(), anchors, target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := res[0]; r.Status != gitblame.Moved || r.Location.Path != "sales/order.go" || r.Location.Line != 21 {
+			t.Errorf("moved line: got %v %+v, want moved sales/order.go:21", r.Status, r.Location)
+		}
+		r := res[1]
+		if r.Status != gitblame.Changed || r.Location.Path != "sales/order.go" || r.Location.Line != 29 || r.SnippetFound {
+			t.Errorf("edited line: got %v %+v snippet=%v, want changed sales/order.go:29 without snippet", r.Status, r.Location, r.SnippetFound)
+		}
+		if e := r.Blame(); e == nil || e.Commit != nil || e.View != "working tree" || e.Kind != gitblame.EventEdited {
+			t.Errorf("edited line: blame = %+v, want the working tree edit", e)
+		}
 	}
-	r := res[1]
-	if r.Status != gitblame.Changed || r.Location.Path != "sales/order.go" || r.Location.Line != 29 || r.SnippetFound {
-		t.Errorf("edited line: got %v %+v snippet=%v, want changed sales/order.go:29 without snippet", r.Status, r.Location, r.SnippetFound)
-	}
-	if e := r.Blame(); e == nil || e.Commit != nil || e.View != "working tree" || e.Kind != gitblame.EventEdited {
-		t.Errorf("edited line: blame = %+v, want the working tree edit", e)
+	if calls != 1 {
+		t.Errorf("Changed called %d times; want once", calls)
 	}
 }
 

@@ -113,6 +113,26 @@ func Find(src source.Source, dirs []string) ([]*Memory, error) {
 	return mems, nil
 }
 
+// DirOf returns the memory directory among dirs that holds the file p (a
+// clean repo-relative path) as a memory, the way Find lists memories: a
+// .md file below the directory, not README.md or CLAUDE.md, not in a
+// hidden folder below it.
+func DirOf(p string, dirs []string) (string, bool) {
+	if !strings.HasSuffix(p, ".md") || isIgnored(path.Base(p)) {
+		return "", false
+	}
+	for _, d := range dirs {
+		c, err := source.Clean(d)
+		if err != nil {
+			continue
+		}
+		if (c == "." || strings.HasPrefix(p, c+"/")) && !hiddenBelow(p, c) {
+			return c, true
+		}
+	}
+	return "", false
+}
+
 // hiddenBelow reports whether p lies in a hidden folder (.obsidian, .trash)
 // below the memory directory.
 func hiddenBelow(p, dir string) bool {

@@ -1,6 +1,6 @@
 // Command genrepo generates a synthetic repository for benchmarks.
 //
-//	go run ./scripts/genrepo -out DIR [-files 10000] [-memories 2000] [-citations 5] [-stale 0.1]
+//	go run ./scripts/genrepo -out DIR [-files 10000] [-memories 2000] [-citations 5] [-stale 0.1] [-agent]
 //	go run ./scripts/genrepo -out DIR -graph [-graph-memories 100000] [-graph-dangling 0]
 package main
 
@@ -22,6 +22,7 @@ func main() {
 	flag.IntVar(&o.Citations, "citations", o.Citations, "citations per memory")
 	flag.Float64Var(&o.StaleShare, "stale", o.StaleShare, "share of stale citations")
 	list := flag.String("list", "", "write the cited paths, one per line, to this file")
+	agent := flag.Bool("agent", false, "add the agent hook's scenario: a memory whose citations a later commit moved")
 	g := benchrepo.DefaultGraph
 	graph := flag.Bool("graph", false, "generate a memory graph store instead (no source files, no git)")
 	flag.IntVar(&g.Memories, "graph-memories", g.Memories, "memories of the -graph store")
@@ -56,4 +57,12 @@ func main() {
 	}
 	fmt.Printf("generated %s: %d files, %d memories, %d citations (%d stale), %d cited files\n",
 		*out, st.Files, st.Memories, st.Citations, st.Stale, len(st.CitedFiles))
+	if *agent {
+		p, err := benchrepo.AddAgentScenario(context.Background(), *out, o)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "genrepo:", err)
+			os.Exit(1)
+		}
+		fmt.Printf("agent hook scenario: %s\n", p)
+	}
 }

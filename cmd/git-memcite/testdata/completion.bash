@@ -4,7 +4,7 @@
 
 _git_memcite ()
 {
-	local subcommands="verify verify-all relocate install uninstall status config completion help graph health add-citation list-citations remove-citation update-confidence adopt doctor"
+	local subcommands="verify verify-all relocate install uninstall status agent-hook config completion help graph health add-citation list-citations remove-citation update-confidence adopt doctor"
 	local subcommand
 	subcommand="$(__git_find_on_cmdline "$subcommands")"
 	if [ -z "$subcommand" ]; then
@@ -42,20 +42,28 @@ _git_memcite ()
 		;;
 	install)
 		case "$cur" in
+		--agent=*) __gitcomp "claude" "" "${cur##--agent=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--hooks= --chain --force --manual --dry-run --repo-root= --dir= --color= --quiet --version" ;;
+		--*) __gitcomp "--hooks= --agent= --local --chain --force --manual --dry-run --repo-root= --dir= --color= --quiet --version" ;;
 		esac
 		;;
 	uninstall)
 		case "$cur" in
+		--agent=*) __gitcomp "claude" "" "${cur##--agent=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--hooks= --dry-run --repo-root= --dir= --color= --quiet --version" ;;
+		--*) __gitcomp "--hooks= --agent= --local --dry-run --repo-root= --dir= --color= --quiet --version" ;;
 		esac
 		;;
 	status)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--hooks= --repo-root= --dir= --color= --quiet --version" ;;
+		esac
+		;;
+	agent-hook)
+		case "$cur" in
+		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
+		--*) __gitcomp "--repo-root= --dir= --color= --quiet --version" ;;
 		esac
 		;;
 	config)
@@ -75,7 +83,7 @@ _git_memcite ()
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--repo-root= --dir= --color= --quiet --version" ;;
-		*) __gitcomp "verify verify-all relocate install uninstall status config completion help graph health add-citation list-citations remove-citation update-confidence adopt doctor" ;;
+		*) __gitcomp "verify verify-all relocate install uninstall status agent-hook config completion help graph health add-citation list-citations remove-citation update-confidence adopt doctor" ;;
 		esac
 		;;
 	graph)

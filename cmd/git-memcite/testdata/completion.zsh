@@ -31,6 +31,7 @@ _git-memcite() {
 			'install:Install the git hooks that check citations on commit, merge and rebase.'
 			'uninstall:Remove git-memcite'\''s git hooks; put back hooks it chained or backed up.'
 			'status:Show which git-memcite hooks are installed and current (exit 1 if not).'
+			'agent-hook:Answer an AI agent'\''s tool hook: read one event as JSON on stdin; when the agent read a memory with stale citations, say which, where their lines went and how to fix them.'
 			'config:Print the effective configuration and where each value comes from.'
 			'completion:Print a shell completion script (bash, zsh or fish).'
 			'help:Show the help of a command (git memcite --help opens the man page).'
@@ -87,6 +88,8 @@ _git-memcite() {
 		install)
 			_arguments \
 				'--hooks=[Hooks, comma-separated (default\: pre-commit,pre-merge-commit,post-merge,post-rewrite)]:list,...:_files' \
+				'--agent=[Install the agent hook into an AI agent'\''s settings instead of the git hooks\: claude (Claude Code'\''s .claude/settings.json), so that an agent reading a memory is told which citations are stale]:agent:(claude)' \
+				'--local[With --agent\: the personal .claude/settings.local.json instead of the project'\''s .claude/settings.json]' \
 				'--chain[Keep an existing hook as <hook>.memcite-prev and run it first]' \
 				'--force[Back an existing hook up to <hook>.memcite-bak and replace it; also install into a core.hooksPath outside the repository]' \
 				'--manual[Write nothing; print the lines to add to your hook manager or hook scripts]' \
@@ -96,12 +99,18 @@ _git-memcite() {
 		uninstall)
 			_arguments \
 				'--hooks=[Hooks, comma-separated (default\: pre-commit,pre-merge-commit,post-merge,post-rewrite)]:list,...:_files' \
+				'--agent=[Install the agent hook into an AI agent'\''s settings instead of the git hooks\: claude (Claude Code'\''s .claude/settings.json), so that an agent reading a memory is told which citations are stale]:agent:(claude)' \
+				'--local[With --agent\: the personal .claude/settings.local.json instead of the project'\''s .claude/settings.json]' \
 				'--dry-run[Show what would be done; write nothing]' \
 				'*:file:_files'
 			;;
 		status)
 			_arguments \
 				'--hooks=[Hooks, comma-separated (default\: pre-commit,pre-merge-commit,post-merge,post-rewrite)]:list,...:_files' \
+				'*:file:_files'
+			;;
+		agent-hook)
+			_arguments \
 				'*:file:_files'
 			;;
 		config)
@@ -116,7 +125,7 @@ _git-memcite() {
 			;;
 		help)
 			_arguments \
-				'1:value:(verify verify-all relocate install uninstall status config completion help graph health add-citation list-citations remove-citation update-confidence adopt doctor)'
+				'1:value:(verify verify-all relocate install uninstall status agent-hook config completion help graph health add-citation list-citations remove-citation update-confidence adopt doctor)'
 			;;
 		graph)
 			_arguments \

@@ -1,0 +1,365 @@
+package agentinstall
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+const teamSettings = `{
+  "permissions": {
+    "allow": ["Bash(go test:*)"]
+  },
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [{"type": "command", "command": "./scripts/guard.sh"}]
+      }
+    ],
+    "PostToolUse": [
+      {
+        "matcher": "Edit|Write",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "gofmt -w \"$CLAUDE_PROJECT_DIR\""
+          }
+        ]
+      }
+    ]
+  },
+  "model": "opus"
+}
+`
+
+func writeSettings(t *testing.T, local bool, content string) string {
+	t.Helper()
+	top := t.TempDir()
+	if content != "" {
+		p := SettingsFile(top, local)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return top
+}
+
+// TestRoundTrip installs into settings files of many shapes, checks the
+// result holds the original plus the hook, installs again (nothing
+// changes) and uninstalls: the file is back byte for byte.
+func TestRoundTrip(t *testing.T) {
+	for _, tc := range []struct{ name, src string }{
+		{"other hooks, PostToolUse too", teamSettings},
+		{"no hooks", "{\n  \"model\": \"opus\"\n}\n"},
+		{"PreToolUse only", "{\n    \"hooks\": {\n        \"PreToolUse\": []\n    }\n}"},
+		{"tabs and CRLF", "{\r\n\t\"hooks\": {\r\n\t\t\"PostToolUse\": [\r\n\t\t\t{\"matcher\": \"Edit\", \"hooks\": []}\r\n\t\t]\r\n\t}\r\n}\r\n"},
+		{"one line", `{"env": {"A": "1"}, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}}`},
+		{"our matcher used by another hook", "{\"hooks\": {\"PostToolUse\": [{\"matcher\": \"Read|mcp__serena__read_memory\", \"hooks\": [{\"type\": \"command\", \"command\": \"log-reads\"}]}]}}\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			top := writeSettings(t, false, tc.src)
+			p := SettingsFile(top, false)
+			r, err := Install(top, false, false)
+			if err != nil || r.Action != Added {
+				t.Fatalf("install: %v, %v", r.Action, err)
+			}
+			got, _ := os.ReadFile(p)
+			var before, after map[string]any
+			if err := json.Unmarshal([]byte(tc.src), &before); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(got, &after); err != nil {
+				t.Fatalf("installed settings are not JSON: %v\n%s", err, got)
+			}
+			hooks, _ := after["hooks"].(map[string]any)
+			post, _ := hooks["PostToolUse"].([]any)
+			last, _ := json.Marshal(post[len(post)-1])
+			if string(last) != `{"hooks":[{"command":"git memcite agent-hook","type":"command"}],"matcher":"Read|mcp__serena__read_memory"}` {
+				t.Errorf("added group %s", last)
+			}
+			delete(after, "hooks")
+			delete(before, "hooks")
+			if !reflect.DeepEqual(before, after) {
+				t.Errorf("other keys changed: %v; want %v", after, before)
+			}
+			if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o600 {
+				t.Errorf("mode %v; want 0600 kept", fi.Mode().Perm())
+			}
+			if r, err := Install(top, false, false); err != nil || r.Action != Unchanged {
+				t.Errorf("install again: %v, %v", r.Action, err)
+			}
+			again, _ := os.ReadFile(p)
+			if string(again) != string(got) {
+				t.Error("installing again changed the file")
+			}
+			if r, err := Uninstall(top, false, false); err != nil || r.Action != Removed {
+				t.Fatalf("uninstall: %v, %v", r.Action, err)
+			}
+			back, _ := os.ReadFile(p)
+			if string(back) != tc.src {
+				t.Errorf("uninstall gives\n%q\nwant\n%q", back, tc.src)
+			}
+			if r, err := Uninstall(top, false, false); err != nil || r.Action != Absent {
+				t.Errorf("uninstall again: %v, %v", r.Action, err)
+			}
+		})
+	}
+}
+
+func TestCreateAndDelete(t *testing.T) {
+	for _, local := range []bool{false, true} {
+		top := writeSettings(t, false, "")
+		p := SettingsFile(top, local)
+		if r, err := Install(top, local, true); err != nil || r.Action != Created || string(r.After) != Snippet() {
+			t.Fatalf("dry run: %v %v", r.Action, err)
+		}
+		if _, err := os.Stat(filepath.Join(top, ".claude")); !errors.Is(err, os.ErrNotExist) {
+			t.Fatal("a dry run wrote")
+		}
+		if r, err := Install(top, local, false); err != nil || r.Action != Created {
+			t.Fatalf("install: %v %v", r.Action, err)
+		}
+		got, _ := os.ReadFile(p)
+		if string(got) != Snippet() {
+			t.Errorf("new file:\n%s\nwant\n%s", got, Snippet())
+		}
+		if st := Status(top); st[boolIndex(local)].Installed != true || len(st[boolIndex(local)].Missing) != 0 || st[1-boolIndex(local)].Exists {
+			t.Errorf("status %+v", st)
+		}
+		if r, err := Uninstall(top, local, false); err != nil || r.Action != Deleted {
+			t.Fatalf("uninstall: %v %v", r.Action, err)
+		}
+		if _, err := os.Stat(filepath.Join(top, ".claude")); !errors.Is(err, os.ErrNotExist) {
+			t.Error(".claude left behind")
+		}
+	}
+	// .claude holding something else stays
+	top := writeSettings(t, false, "")
+	if err := os.MkdirAll(filepath.Join(top, ".claude", "commands"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Install(top, false, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Uninstall(top, false, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(top, ".claude", "commands")); err != nil {
+		t.Error(err)
+	}
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func TestSnippet(t *testing.T) {
+	want := `{
+  "hooks": {
+    "PostToolUse": [
+      {
+        "matcher": "Read|mcp__serena__read_memory",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "git memcite agent-hook"
+          }
+        ]
+      }
+    ]
+  }
+}
+`
+	if Snippet() != want {
+		t.Errorf("got\n%s\nwant\n%s", Snippet(), want)
+	}
+	// a new file holds what adding the hook to an empty object gives
+	top := writeSettings(t, false, "{}\n")
+	if r, err := Install(top, false, true); err != nil || string(r.After) != Snippet() {
+		t.Errorf("install into {}: %v\n%s", err, r.After)
+	}
+}
+
+func TestRefused(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"not JSON", "{\n  // comment\n}", "not valid JSON: line 2, column 3"},
+		{"an array", "[]", "not a JSON object"},
+		{"hooks not an object", `{"hooks": []}`, `"hooks" is not an object`},
+		{"PostToolUse not an array", `{"hooks": {"PostToolUse": {}}}`, `"hooks"."PostToolUse" is not an array`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			top := writeSettings(t, false, tc.src)
+			for _, f := range []func(string, bool, bool) (Result, error){Install, Uninstall} {
+				_, err := f(top, false, false)
+				var se *SettingsError
+				if !errors.As(err, &se) || !strings.Contains(err.Error(), tc.want) || !strings.HasSuffix(err.Error(), "; not changed") {
+					t.Errorf("got %v; want %q", err, tc.want)
+				}
+			}
+			if got, _ := os.ReadFile(SettingsFile(top, false)); string(got) != tc.src {
+				t.Error("the file changed")
+			}
+		})
+	}
+}
+
+func TestOtherSpellings(t *testing.T) {
+	src := `{"hooks": {"PostToolUse": [{"matcher": "Read", "hooks": [{"type": "command", "command": "/usr/local/bin/git-memcite agent-hook"}]}]}}`
+	top := writeSettings(t, false, src)
+	if r, err := Install(top, false, false); err != nil || r.Action != Unchanged {
+		t.Errorf("install: %v %v", r.Action, err)
+	}
+	st := Status(top)[0]
+	if !st.Installed || !reflect.DeepEqual(st.Missing, []string{"mcp__serena__read_memory"}) || st.Matchers[0] != "Read" {
+		t.Errorf("status %+v", st)
+	}
+	r, err := Uninstall(top, false, false)
+	if err != nil || r.Action != Absent || len(r.Others) != 1 {
+		t.Errorf("uninstall: %+v %v", r, err)
+	}
+	if got, _ := os.ReadFile(SettingsFile(top, false)); string(got) != src {
+		t.Error("a hook install did not write was removed")
+	}
+}
+
+// Our command added by hand into a group of other hooks: uninstall takes
+// out the command only.
+func TestUninstallFromSharedGroup(t *testing.T) {
+	src := "{\n  \"hooks\": {\n    \"PostToolUse\": [\n      {\n        \"matcher\": \"*\",\n        \"hooks\": [\n          {\"type\": \"command\", \"command\": \"log\"},\n          {\"type\": \"command\", \"command\": \"git memcite agent-hook\"}\n        ]\n      }\n    ]\n  }\n}\n"
+	top := writeSettings(t, false, src)
+	if r, err := Uninstall(top, false, false); err != nil || r.Action != Removed {
+		t.Fatalf("%v %v", r.Action, err)
+	}
+	got, _ := os.ReadFile(SettingsFile(top, false))
+	want := "{\n  \"hooks\": {\n    \"PostToolUse\": [\n      {\n        \"matcher\": \"*\",\n        \"hooks\": [\n          {\"type\": \"command\", \"command\": \"log\"}\n        ]\n      }\n    ]\n  }\n}\n"
+	if string(got) != want {
+		t.Errorf("got\n%s", got)
+	}
+}
+
+func TestMatcherCovers(t *testing.T) {
+	for _, tc := range []struct {
+		matcher, tool string
+		want          bool
+	}{
+		{"", "Read", true}, {"*", "mcp__serena__read_memory", true},
+		{"Read", "Read", true}, {"Read", "ReadFile", false},
+		{"Read|mcp__serena__read_memory", "mcp__serena__read_memory", true},
+		{"mcp__serena__.*", "mcp__serena__read_memory", true}, {"mcp__.*", "Read", false},
+		{"Edit|Write", "Read", false}, {"(", "Read", false},
+	} {
+		if got := MatcherCovers(tc.matcher, tc.tool); got != tc.want {
+			t.Errorf("MatcherCovers(%q, %q) = %v", tc.matcher, tc.tool, got)
+		}
+	}
+}
+
+func TestRunsAgentHook(t *testing.T) {
+	for cmd, want := range map[string]bool{
+		"git memcite agent-hook":                  true,
+		"git  memcite agent-hook --repo-root x":   true,
+		"/opt/bin/git-memcite agent-hook":         true,
+		"cd sub && git memcite agent-hook":        true,
+		"git memcite agent-hooks":                 false,
+		"git memcite verify x":                    false,
+		"echo git memcite agent-hook-is-not-this": false,
+	} {
+		if got := RunsAgentHook(cmd); got != want {
+			t.Errorf("%q: %v", cmd, got)
+		}
+	}
+}
+
+// FuzzInstall installs into any settings object and uninstalls: the
+// result of installing is JSON that holds the hook, installing again
+// changes nothing, and uninstalling restores the original bytes. The
+// exceptions, where the bytes cannot tell what install added: an empty
+// container holding white space comes back as {} or []; an empty
+// PostToolUse list or hooks object the hook went into is removed with it;
+// a file left holding nothing is deleted.
+func FuzzInstall(f *testing.F) {
+	for _, s := range []string{teamSettings, "{}", "{\n}\n", `{"hooks": {}}`, `{"hooks": {"PostToolUse": []}}`, "{\"a\": [1,\n 2]}", `{"hooks":{"PostToolUse":[{"hooks":[{"command":"git memcite agent-hook"}]}]}}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		top := t.TempDir()
+		p := SettingsFile(top, false)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, err := Install(top, false, false)
+		if err != nil {
+			var se *SettingsError
+			if !errors.As(err, &se) {
+				t.Fatalf("install: %v", err)
+			}
+			return
+		}
+		got, _ := os.ReadFile(p)
+		if st := Status(top)[0]; st.Err != nil || !st.Installed {
+			t.Fatalf("after install of %q: %+v\n%s", src, st, got)
+		}
+		if r2, err := Install(top, false, false); err != nil || r2.Action != Unchanged {
+			t.Fatalf("install again: %v %v", r2.Action, err)
+		}
+		if r.Action == Unchanged {
+			return
+		}
+		if _, err := Uninstall(top, false, false); err != nil {
+			t.Fatalf("uninstall: %v", err)
+		}
+		back, err := os.ReadFile(p)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			if n := withoutEmptyHooks(t, []byte(src)); len(n) != 0 {
+				t.Fatalf("uninstall deleted %q, which holds %v", src, n)
+			}
+		case string(back) == src:
+		case !reflect.DeepEqual(withoutEmptyHooks(t, back), withoutEmptyHooks(t, []byte(src))):
+			t.Fatalf("install and uninstall changed the meaning of\n%q\ninto\n%q", src, back)
+		case !blankEmpty.MatchString(src) && reflect.DeepEqual(withoutEmptyHooks(t, []byte(src)), decodeObject(t, []byte(src))):
+			t.Fatalf("install and uninstall changed\n%q\ninto\n%q", src, back)
+		}
+	})
+}
+
+func decodeObject(t *testing.T, b []byte) map[string]any {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("%v: %q", err, b)
+	}
+	return v
+}
+
+// withoutEmptyHooks is a settings object without an empty PostToolUse
+// list, and then without an empty hooks object.
+func withoutEmptyHooks(t *testing.T, b []byte) map[string]any {
+	v := decodeObject(t, b)
+	if h, ok := v["hooks"].(map[string]any); ok {
+		if p, ok := h["PostToolUse"].([]any); ok && len(p) == 0 {
+			delete(h, "PostToolUse")
+		}
+		if len(h) == 0 {
+			delete(v, "hooks")
+		}
+	}
+	return v
+}
+
+var blankEmpty = regexp.MustCompile(`[\[{][ \t\r\n]+[\]}]`)

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Measures `git memcite agent-hook` answering one Read of a memory whose
+# five citations a commit moved, on the generated benchmark repository
+# (10,000 source files, 2,000 memories; scripts/genrepo -agent): the wall
+# time of the binary, process start included, with the relocation hint;
+# then the same with one cited line also deleted in the working tree (the
+# last step then asks git status which files changed).
+#   scripts/bench-agent-hook.sh [RUNS]    (default 21; prints the medians)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-21}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+go build -o "$work/git-memcite" ./cmd/git-memcite
+go run ./scripts/genrepo -out "$work/repo" -agent
+repo="$work/repo"
+mem="$repo/.serena/memories/agent/handlers.md"
+printf '{"hook_event_name": "PostToolUse", "tool_name": "Read", "cwd": "%s", "tool_input": {"file_path": "%s"}}' \
+  "$repo" "$mem" > "$work/event.json"
+cd "$work"
+answer=$("$work/git-memcite" agent-hook < "$work/event.json")
+moved=$(grep -o ' moved to ' <<<"$answer" | wc -l)
+if [ "$moved" -ne 5 ]; then
+  echo "bench-agent-hook: expected 5 moved citations in the answer, got:" >&2
+  echo "$answer" >&2
+  exit 1
+fi
+
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+timeit() { # the median wall time in ms of the hook answering the event
+  for _ in 1 2 3; do "$work/git-memcite" agent-hook < "$work/event.json" >/dev/null; done
+  for _ in $(seq "$runs"); do
+    s=$(date +%s%N); "$work/git-memcite" agent-hook < "$work/event.json" >/dev/null; e=$(date +%s%N)
+    echo $(( (e - s) / 1000 ))
+  done | median | awk '{printf "%.1f", $1/1000}'
+}
+# let the writeback of the freshly generated files settle (see bench-verify.sh)
+sync
+sleep "${SETTLE:-30}"
+committed=$(timeit)
+
+# delete HEAD's lines 24-26 of the cited file (a cited line among them)
+f="$repo/pkg000/sub0/file00000.go"
+sed -i '24,26d' "$f"
+"$work/git-memcite" agent-hook < "$work/event.json" | grep -q 'was deleted in the working tree'
+uncommitted=$(timeit)
+echo "agent-hook, one memory, 5 moved citations, 10,000 files: ${committed} ms (median of $runs)"
+echo "the same with a cited line deleted in the working tree:  ${uncommitted} ms"
