@@ -14,8 +14,9 @@ const maxTrees = 50000
 // backend (Repo.Backend): in-process with go-git's storage for SHA-1
 // repositories, through the git binary otherwise (git cat-file --batch
 // for commits, trees and blobs, git diff-tree for the changes between two
-// trees). Both give the same answers; the in-process reader is faster. It
-// is not safe for concurrent use.
+// trees). Both give the same answers, except that go-git pairs no rename
+// of an executable file or with a mode change, which git does
+// (docs/repositories.md). It is not safe for concurrent use.
 type History struct {
 	historyReader
 	repo *Repo
