@@ -343,3 +343,29 @@ func FuzzReadDiffRecords(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseLsTree reads any bytes as ls-tree output: it must not panic,
+// and what it reads, written back, reads the same.
+func FuzzParseLsTree(f *testing.F) {
+	f.Add([]byte("100644 blob " + oidA + "\ta b\x00160000 commit " + oidB + "\tsub\x00"))
+	f.Add([]byte("x\ty\x00\x00\t\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		all := func(uint32) bool { return true }
+		var got []string
+		var b bytes.Buffer
+		parseLsTree(data, all, func(path, oid string, mode uint32) {
+			if path == "" || strings.ContainsRune(path, 0) {
+				t.Fatalf("path %q", path)
+			}
+			got = append(got, fmt.Sprintf("%o %s %s", mode, oid, path))
+			fmt.Fprintf(&b, "%o blob %s\t%s\x00", mode, oid, path)
+		})
+		var again []string
+		parseLsTree(b.Bytes(), all, func(path, oid string, mode uint32) {
+			again = append(again, fmt.Sprintf("%o %s %s", mode, oid, path))
+		})
+		if !reflect.DeepEqual(got, again) {
+			t.Errorf("read %q; written back and read again: %q", got, again)
+		}
+	})
+}
