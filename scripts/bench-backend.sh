@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# bench-backend.sh: verify-all --staged with the in-process object reader
-# (a SHA-1 repository) against the git-binary reader (the same content in a
-# SHA-256 repository, which go-git cannot read).
+# bench-backend.sh: the in-process object reader (go-git, SHA-1
+# repositories) against the git-binary reader (git cat-file, git diff-tree;
+# SHA-256 repositories, or any with MEMCITE_BACKEND=git), for
+# `git memcite verify-all --staged` and `git memcite relocate`.
 #
 # It generates the benchmark repository (scripts/genrepo: 10,000 source
 # files, 2,000 memories x 5 citations), copies its working tree into two
 # fresh repositories, one per object format, each made with one `git add -A`
-# and one commit, and prints the median wall time of RUNS runs of
-# `git memcite verify-all --staged` in each, interleaved, and their ratio.
+# and one commit, and prints the median wall time of RUNS runs of each
+# command in three setups, interleaved: SHA-1 in-process, SHA-1 through the
+# git binary (MEMCITE_BACKEND=git), SHA-256 (the git binary), and the ratio
+# of each to the first.
 #
 # Usage: scripts/bench-backend.sh [RUNS]   (default 11)
 set -euo pipefail
@@ -27,16 +30,24 @@ done
 sync
 sleep "${SETTLE:-10}"
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-for fmt in sha1 sha256; do : >"$work/$fmt.times"; done
-for _ in $(seq "$runs"); do
-  for fmt in sha1 sha256; do
-    s=$(date +%s%N)
-    (cd "$work/$fmt" && "$work/git-memcite" verify-all --staged >/dev/null 2>&1 || true)
-    e=$(date +%s%N)
-    echo $(( (e - s) / 1000 )) >>"$work/$fmt.times"
+setups=("sha1 go-git" "sha1 git" "sha256 git")
+for cmd in "verify-all --staged" "relocate"; do
+  for i in 0 1 2; do : >"$work/times.$i"; done
+  for _ in $(seq "$runs"); do
+    for i in 0 1 2; do
+      set -- ${setups[$i]}
+      backend=
+      [ "$1" = sha1 ] && [ "$2" = git ] && backend=git
+      s=$(date +%s%N)
+      # shellcheck disable=SC2086 # $cmd is a command and its flags
+      (cd "$work/$1" && MEMCITE_BACKEND=$backend "$work/git-memcite" $cmd >/dev/null 2>&1 || true)
+      e=$(date +%s%N)
+      echo $(( (e - s) / 1000 )) >>"$work/times.$i"
+    done
+  done
+  base=$(median <"$work/times.0")
+  for i in 0 1 2; do
+    t=$(median <"$work/times.$i")
+    awk -v c="$cmd" -v s="${setups[$i]}" -v t="$t" -v b="$base" 'BEGIN { printf "%-20s %-12s %8.1f ms  %.2fx\n", c, s, t/1000, t/b }'
   done
 done
-a=$(median <"$work/sha1.times")
-b=$(median <"$work/sha256.times")
-(cd "$work/sha256" && "$work/git-memcite" verify-all --staged --quiet | tail -1) || true
-awk -v a="$a" -v b="$b" 'BEGIN { printf "verify-all --staged, sha1 (go-git in-process): %.1f ms\nverify-all --staged, sha256 (git cat-file):    %.1f ms\nratio sha256 / sha1: %.2f\n", a/1000, b/1000, b/a }'

@@ -7,6 +7,9 @@
 #   scripts/bench-relocation.sh gobench    go test -bench for the speed targets
 #   scripts/bench-relocation.sh fixcycle   the daily loop (full size)
 #   scripts/bench-relocation.sh adopt      adopt on prose mentions (full size)
+#   scripts/bench-relocation.sh backends   speed per object backend: go-git and
+#                                          the git binary on SHA-1, the git
+#                                          binary on the same history in SHA-256
 #
 # Accuracy: 25 scenarios per edit category plus 25 mixed chains of 30-60
 # commits, built from Go standard library sources of $(go env GOROOT)/src;
@@ -52,5 +55,8 @@ all | speed)
 	;;
 gobench)
 	go test ./internal/relocbench/ -run '^$' -bench . -benchtime 3x -timeout 60m
+	;;
+backends)
+	go test ./internal/relocbench/ -run 'TestSpeedBackends$' -count=1 -v -timeout 60m -relocbench.speed
 	;;
 esac

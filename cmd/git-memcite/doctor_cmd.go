@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
 	"strings"
 
@@ -92,6 +91,26 @@ func (c *doctorCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	return nil
 }
 
+// probeHistory reads HEAD's commit and its changes through the history
+// reader that relocate and --why use.
+func probeHistory(repo *gitrepo.Repo, head gitrepo.OID, born bool) error {
+	h, err := repo.History()
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	if !born {
+		return nil
+	}
+	x, _ := head.Hash() // a full object name: git printed it
+	c, err := h.Commit(x)
+	if err != nil || len(c.Parents) == 0 {
+		return err
+	}
+	_, err = h.Changes(c.Parents[0], x, false)
+	return err
+}
+
 // absIn makes a path printed by git (relative to dir) absolute.
 func absIn(dir, p string) string {
 	if p == "" || filepath.IsAbs(p) {
@@ -105,8 +124,11 @@ func absIn(dir, p string) string {
 func probeRepository(ctx context.Context, repo *gitrepo.Repo) (string, []doctor.Probe) {
 	backend, why := repo.Backend()
 	desc := string(backend) + " (" + why + ")"
-	if backend == gitrepo.GoGit {
+	switch backend {
+	case gitrepo.GoGit:
 		desc = "go-git's storage in-process, git cat-file for objects it does not find (" + why + ")"
+	case gitrepo.GitBinary:
+		desc = "the git binary: git cat-file --batch for objects, git diff-tree for history (" + why + ")"
 	}
 	var probes []doctor.Probe
 	head, born, err := repo.Head()
@@ -119,13 +141,8 @@ func probeRepository(ctx context.Context, repo *gitrepo.Repo) (string, []doctor.
 		probes = append(probes, doctor.Probe{What: "read HEAD's tree (verify --rev, hooks)", Err: err,
 			Fix: "git cat-file -p HEAD^{tree} must work (a missing object: git fsck; a partial clone: git fetch)"})
 	}
-	h, err := repo.History()
-	if err == nil {
-		h.Close()
-	}
-	p := doctor.Probe{What: "follow lines through history (relocate, verify --why, hook hints)", Err: err,
-		Fix: "verification works; relocation needs a SHA-1 repository"}
-	p.Limit = errors.Is(err, gitrepo.ErrNoHistory)
-	probes = append(probes, p)
+	err = probeHistory(repo, head, born)
+	probes = append(probes, doctor.Probe{What: "follow lines through history (relocate, verify --why, hook hints)", Err: err,
+		Fix: "git log -p -1 must work (a missing object: git fsck)"})
 	return desc, probes
 }

@@ -156,7 +156,7 @@ func dirtyFunc(h *gitrepo.History, head gitblame.Hash, view source.Source) func(
 			return true
 		}
 		b, err := view.ReadFile(p)
-		return err != nil || gitblame.BlobHash(b) != want
+		return err != nil || gitblame.BlobHash(b, want) != want
 	}
 }
 

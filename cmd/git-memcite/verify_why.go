@@ -181,7 +181,7 @@ func record(ctx context.Context, ws *workspace, rep *verify.Report, env *Env) er
 		return err
 	}
 	defer hist.Close()
-	headHash, _ := head.Hash() // History opened: a SHA-1 repository
+	headHash, _ := head.Hash() // a full object name: git printed it
 	dirty := dirtyFunc(hist, headHash, ws.src)
 	skipped := 0
 	unlock, err := ws.repo.Lock(ctx, 10*time.Second)

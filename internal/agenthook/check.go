@@ -2,7 +2,6 @@ package agenthook
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -161,9 +160,6 @@ func follow(ctx context.Context, repo *gitrepo.Repo, src source.Source, m *store
 	}
 	hist, err := repo.History()
 	if err != nil {
-		if errors.Is(err, gitrepo.ErrNoHistory) {
-			return nil, "this repository's history cannot be followed yet (" + err.Error() + ")"
-		}
 		return nil, err.Error()
 	}
 	defer hist.Close()

@@ -107,10 +107,9 @@ var minGit = [2]int{2, 25}
 // Probe is one read of the repository that commands make (resolve HEAD,
 // read the index, read HEAD's tree, open the history), tried by the caller.
 type Probe struct {
-	What  string // what was read, for the message
-	Err   error  // nil: it worked
-	Fix   string // what to do when it failed
-	Limit bool   // a known limit (Warn), not a failure
+	What string // what was read, for the message
+	Err  error  // nil: it worked
+	Fix  string // what to do when it failed
 }
 
 // Run performs every check.
@@ -232,8 +231,6 @@ func checkAccess(r *Report, f Facts) {
 	for _, p := range f.Probes {
 		switch {
 		case p.Err == nil:
-		case p.Limit:
-			r.add("access", Warn, fmt.Sprintf("%s: %v", p.What, p.Err), p.Fix)
 		default:
 			detail := []string{}
 			if p.Fix != "" {

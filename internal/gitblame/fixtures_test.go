@@ -3,6 +3,7 @@ package gitblame_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -53,6 +54,13 @@ func track(t *testing.T, scenario string, cites []cite, target string) []gitblam
 	repo, err := gitrepo.OpenHistory(dir)
 	if err != nil {
 		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		repo.Close()
+		repo.Repo().Close()
+	})
+	if want := os.Getenv("GIT_DEFAULT_HASH"); want != "" && repo.Repo().ObjectFormat != want {
+		t.Fatalf("object format %s, want %s", repo.Repo().ObjectFormat, want)
 	}
 	base, err := repo.Resolve("base")
 	if err != nil {
@@ -246,21 +254,30 @@ func TestFixtures(t *testing.T) {
 			{cQty, want{status: gitblame.Moved, path: "shop.go", line: 22, end: 22, blame: "swap functions", snippet: true, sim: 1}},
 		}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.scenario, func(t *testing.T) {
-			cites := make([]cite, len(tt.cases))
-			for i, c := range tt.cases {
-				cites[i] = c.cite
-			}
-			res := track(t, tt.scenario, cites, "main")
-			for i, c := range tt.cases {
-				g := got(res[i])
-				g.sim = round2(g.sim)
-				if g != c.want {
-					t.Errorf("%s:%d %q:\n got %v (note %q)\nwant %v", c.cite.path, c.cite.line, c.cite.snippet, g, res[i].Note, c.want)
+	// every object reader gives the same answers: go-git in-process, the
+	// git binary on SHA-1, the git binary on SHA-256
+	readers := []struct{ name, backend, hash string }{
+		{"go-git", "", "sha1"}, {"git-binary", "git", "sha1"}, {"sha256", "", "sha256"},
+	}
+	for _, rd := range readers {
+		for _, tt := range tests {
+			t.Run(rd.name+"/"+tt.scenario, func(t *testing.T) {
+				t.Setenv("MEMCITE_BACKEND", rd.backend)
+				t.Setenv("GIT_DEFAULT_HASH", rd.hash)
+				cites := make([]cite, len(tt.cases))
+				for i, c := range tt.cases {
+					cites[i] = c.cite
 				}
-			}
-		})
+				res := track(t, tt.scenario, cites, "main")
+				for i, c := range tt.cases {
+					g := got(res[i])
+					g.sim = round2(g.sim)
+					if g != c.want {
+						t.Errorf("%s:%d %q:\n got %v (note %q)\nwant %v", c.cite.path, c.cite.line, c.cite.snippet, g, res[i].Note, c.want)
+					}
+				}
+			})
+		}
 	}
 }
 

@@ -67,21 +67,27 @@ func newMemHistoryFiles(versions []map[string][]string) *memHistory {
 	h := &memHistory{commits: map[Hash]*Commit{}, trees: map[Hash]map[string]Hash{}, blobs: map[Hash][]byte{}}
 	var parent []Hash
 	for i, files := range versions {
-		tree := Hash(sha1.Sum([]byte(fmt.Sprintf("tree %d", i))))
+		tree := sha1Hash([]byte(fmt.Sprintf("tree %d", i)))
 		h.trees[tree] = map[string]Hash{}
 		for name, v := range files {
 			content := []byte(strings.Join(v, "\n") + "\n")
-			blob := BlobHash(content)
+			blob := BlobHash(content, ZeroHash)
 			h.blobs[blob] = content
 			h.trees[tree][name] = blob
 		}
-		c := &Commit{Hash: Hash(sha1.Sum([]byte(fmt.Sprintf("commit %d", i)))), Tree: tree, Parents: parent,
+		c := &Commit{Hash: sha1Hash([]byte(fmt.Sprintf("commit %d", i))), Tree: tree, Parents: parent,
 			Author: "fuzz", AuthorDate: time.Unix(int64(i)*60, 0), CommitDate: time.Unix(int64(i)*60, 0), Subject: fmt.Sprint("v", i)}
 		h.commits[c.Hash] = c
 		parent = []Hash{c.Hash}
 		h.head = c.Hash
 	}
 	return h
+}
+
+// sha1Hash is a made-up SHA-1 object name.
+func sha1Hash(b []byte) Hash {
+	s := sha1.Sum(b)
+	return NewHash(s[:])
 }
 
 func (h *memHistory) Resolve(rev string) (Hash, error) {

@@ -1,36 +1,93 @@
 package gitblame
 
 import (
+	"crypto/sha1"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"hash"
+	"strconv"
 	"time"
 )
 
-// Hash identifies a git object (commit, tree or blob) by its SHA-1.
-type Hash [20]byte
+// Hash identifies a git object (commit, tree or blob) by its object name:
+// 20 bytes in a SHA-1 repository, 32 in a SHA-256 one. It is comparable
+// (a map key) and copied by value; the zero Hash is the absent one.
+type Hash struct {
+	b [32]byte
+	n uint8 // 0 (absent), 20 or 32
+}
+
+// Object name sizes in bytes.
+const (
+	SHA1Size   = 20
+	SHA256Size = 32
+)
 
 // ZeroHash is the absent hash.
 var ZeroHash Hash
 
-// IsZero reports whether h is the zero hash.
-func (h Hash) IsZero() bool { return h == ZeroHash }
+// NewHash returns the hash with the raw object name b (20 or 32 bytes).
+// Any other length gives the zero hash.
+func NewHash(b []byte) Hash {
+	var h Hash
+	if len(b) != SHA1Size && len(b) != SHA256Size {
+		return h
+	}
+	h.n = uint8(copy(h.b[:], b))
+	return h
+}
 
-// String returns the full hexadecimal form.
-func (h Hash) String() string { return hex.EncodeToString(h[:]) }
+// IsZero reports whether h is the zero hash.
+func (h Hash) IsZero() bool { return h.n == 0 }
+
+// Size is the length of the raw object name: 20 (SHA-1), 32 (SHA-256),
+// or 0 for the zero hash.
+func (h Hash) Size() int { return int(h.n) }
+
+// Bytes returns the raw object name.
+func (h Hash) Bytes() []byte { return h.b[:h.n:h.n] }
+
+// String returns the full hexadecimal form (40 zeros for the zero hash, as
+// git writes an absent object).
+func (h Hash) String() string {
+	if h.n == 0 {
+		return "0000000000000000000000000000000000000000"
+	}
+	return hex.EncodeToString(h.b[:h.n])
+}
 
 // Short returns the first 7 hexadecimal digits.
 func (h Hash) Short() string { return h.String()[:7] }
 
-// ParseHash parses a 40-digit hexadecimal object name.
+// ParseHash parses a full hexadecimal object name: 40 digits (SHA-1) or 64
+// (SHA-256).
 func ParseHash(s string) (Hash, error) {
 	var h Hash
-	if len(s) != 40 {
-		return h, errors.New("gitblame: hash must have 40 hex digits")
+	if len(s) != 2*SHA1Size && len(s) != 2*SHA256Size {
+		return h, errors.New("gitblame: hash must have 40 or 64 hex digits")
 	}
-	if _, err := hex.Decode(h[:], []byte(s)); err != nil {
-		return h, errors.New("gitblame: invalid hex in hash")
+	if _, err := hex.Decode(h.b[:], []byte(s)); err != nil {
+		return Hash{}, errors.New("gitblame: invalid hex in hash")
 	}
+	h.n = uint8(len(s) / 2)
 	return h, nil
+}
+
+// BlobHash returns the git object name of a blob with content b, as git
+// hash-object computes it, in the object format of like (SHA-256 when like
+// is a 32-byte name, SHA-1 otherwise): pass any object name of the
+// repository the blob is compared in.
+func BlobHash(b []byte, like Hash) Hash {
+	var s hash.Hash
+	if like.n == SHA256Size {
+		s = sha256.New()
+	} else {
+		s = sha1.New()
+	}
+	s.Write([]byte("blob " + strconv.Itoa(len(b)) + "\x00"))
+	s.Write(b)
+	return NewHash(s.Sum(nil))
 }
 
 // ErrNotFound is returned (wrapped) by History implementations when a

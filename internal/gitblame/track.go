@@ -2,11 +2,9 @@ package gitblame
 
 import (
 	"context"
-	"crypto/sha1"
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/source"
@@ -100,6 +98,9 @@ type version struct {
 	// is relative to.
 	changed func() (map[string]bool, error)
 	base    Hash
+	// like is an object name of the repository (the target commit): view
+	// files are hashed in its object format.
+	like Hash
 }
 
 type viewEntry struct {
@@ -199,7 +200,7 @@ func (t *Tracker) Track(ctx context.Context, anchors []Anchor, target Target) ([
 	final := &version{commit: tc}
 	var view *version
 	if target.View != nil {
-		view = &version{view: target.View, viewHash: map[string]viewEntry{}, changed: target.Changed, base: target.Commit}
+		view = &version{view: target.View, viewHash: map[string]viewEntry{}, changed: target.Changed, base: target.Commit, like: tc.Hash}
 		final = view
 	}
 	// Stepwise walk.
@@ -521,23 +522,12 @@ func (t *Tracker) entry(v *version, p string) (Hash, bool, error) {
 		}
 		return ZeroHash, false, fmt.Errorf("gitblame: reading %s from %s: %w", p, v.view.Name(), err)
 	}
-	h := BlobHash(b)
+	h := BlobHash(b, v.like)
 	if _, ok := t.texts[h]; !ok {
 		t.texts[h] = splitText(b)
 	}
 	v.viewHash[p] = viewEntry{h, true}
 	return h, true, nil
-}
-
-// BlobHash returns the git object name of a blob with content b, as git
-// hash-object computes it.
-func BlobHash(b []byte) Hash {
-	s := sha1.New()
-	s.Write([]byte("blob " + strconv.Itoa(len(b)) + "\x00"))
-	s.Write(b)
-	var h Hash
-	copy(h[:], s.Sum(nil))
-	return h
 }
 
 func (t *Tracker) text(h Hash) (*text, error) {

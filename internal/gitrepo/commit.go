@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strconv"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -122,25 +121,10 @@ func (r *Repo) lsTree(ctx context.Context, oid OID) ([]entry, error) {
 		return nil, fmt.Errorf("read tree of %s: %w", oid, err)
 	}
 	var es []entry
-	for _, rec := range bytes.Split(out, []byte{0}) {
-		meta, name, ok := bytes.Cut(rec, []byte{'\t'})
-		if !ok {
-			continue
-		}
-		f := bytes.Fields(meta) // mode type oid
-		if len(f) != 3 {
-			continue
-		}
-		mode, err := strconv.ParseUint(string(f[0]), 8, 32)
-		if err != nil {
-			continue
-		}
-		fm := filemode.FileMode(mode)
-		if !fm.IsFile() && fm != filemode.Submodule {
-			continue
-		}
-		es = append(es, entry{path: string(name), oid: string(f[2]), mode: fm})
-	}
+	keep := func(m uint32) bool { fm := filemode.FileMode(m); return fm.IsFile() || fm == filemode.Submodule }
+	parseLsTree(out, keep, func(path, oid string, mode uint32) {
+		es = append(es, entry{path: path, oid: oid, mode: filemode.FileMode(mode)})
+	})
 	return es, nil
 }
 

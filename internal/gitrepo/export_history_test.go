@@ -2,8 +2,32 @@ package gitrepo
 
 import "github.com/git-memcite/git-memcite/internal/gitblame"
 
-// UsesCatFile reports whether blobs are read through git cat-file.
-func (r *History) UsesCatFile() bool { return r.cat != nil && !r.catOff && r.cat.proc != nil }
+// UsesCatFile reports whether blobs are read in-process through git
+// cat-file.
+func (r *History) UsesCatFile() bool {
+	g, ok := r.historyReader.(*goGitHistory)
+	return ok && g.cat != nil && !g.catOff && g.cat.proc != nil
+}
 
 // GoGitBlobForTest reads a blob of r through go-git only.
-func (*History) GoGitBlobForTest(r *History, h gitblame.Hash) ([]byte, error) { return r.goGitBlob(h) }
+func (*History) GoGitBlobForTest(r *History, h gitblame.Hash) ([]byte, error) {
+	return r.historyReader.(*goGitHistory).goGitBlob(h)
+}
+
+// GitHistoryForTest opens the repository's history through the git binary
+// whatever its object format.
+func (r *Repo) GitHistoryForTest() (*History, error) {
+	objs, err := r.objects()
+	if err != nil {
+		return nil, err
+	}
+	return &History{historyReader: newGitHistory(r, objs), repo: r}, nil
+}
+
+// BackendForTest names the reader of h.
+func (r *History) BackendForTest() Backend {
+	if _, ok := r.historyReader.(*gitHistory); ok {
+		return GitBinary
+	}
+	return GoGit
+}

@@ -69,12 +69,29 @@ func build(t *testing.T) (string, *gitrepo.History) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { r.Close() })
+	t.Cleanup(func() {
+		r.Close()
+		r.Repo().Close()
+	})
 	return dir, r
 }
 
+// TestRepo reads the history with each reader: go-git in-process, and the
+// git binary (MEMCITE_BACKEND=git).
 func TestRepo(t *testing.T) {
-	_, r := build(t)
+	for _, backend := range []gitrepo.Backend{gitrepo.GoGit, gitrepo.GitBinary} {
+		t.Run(string(backend), func(t *testing.T) {
+			t.Setenv("MEMCITE_BACKEND", string(backend))
+			_, r := build(t)
+			if got := r.BackendForTest(); got != backend {
+				t.Fatalf("history read by %s, want %s", got, backend)
+			}
+			testRepo(t, r)
+		})
+	}
+}
+
+func testRepo(t *testing.T, r *gitrepo.History) {
 	first, err := r.Resolve("first")
 	if err != nil {
 		t.Fatal(err)

@@ -215,8 +215,11 @@ func (r *Repo) lsFiles(ctx context.Context, indexPath string) ([]entry, []string
 // cleanByGit asks git which entries of the index differ from the working
 // tree (git diff-files: git's own stat checks, racily clean entries
 // compared by content; the index is not written). The others are clean.
+// A file-system monitor (core.fsmonitor) is not asked: one that missed a
+// change would have git trust a modified file, whose bytes are then not
+// the staged ones.
 func (r *Repo) cleanByGit(ctx context.Context) (map[string]bool, error) {
-	out, err := r.cmd().Run(ctx, "diff-files", "-z", "--name-only", "--no-renames")
+	out, err := r.cmd().Run(ctx, "-c", "core.fsmonitor=false", "diff-files", "-z", "--name-only", "--no-renames")
 	if err != nil {
 		return nil, err
 	}

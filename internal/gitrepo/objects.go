@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -53,8 +54,13 @@ func (r *Repo) objects() (*objects, error) {
 		cat := &catFile{cmd: Cmd{Dir: r.Top}, gitDir: r.GitDir}
 		o := &objects{cat: cat}
 		r.objs = o
-		if r.ObjectFormat != "" && r.ObjectFormat != "sha1" {
+		switch {
+		case r.ObjectFormat != "" && r.ObjectFormat != "sha1":
 			r.backend, r.why = GitBinary, "object format "+r.ObjectFormat+" (read in-process for sha1 only)"
+		case os.Getenv("MEMCITE_BACKEND") == string(GitBinary):
+			r.backend, r.why = GitBinary, "MEMCITE_BACKEND=git"
+		}
+		if r.backend == GitBinary {
 			trace.Printf("objects: git binary: %s", r.why)
 			return
 		}

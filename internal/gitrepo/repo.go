@@ -8,8 +8,10 @@
 // repository (SHA-1 object format), with a `git cat-file --batch` process
 // behind it for whatever that storage cannot find (relative or chained
 // alternates, blobs a partial clone fetches lazily). Where go-git cannot
-// read the repository at all (SHA-256), every read goes to the git binary.
-// The backend is chosen once per run; MEMCITE_DEBUG and `doctor` name it.
+// read the repository at all (SHA-256), every read goes to the git binary,
+// history included (git cat-file --batch, git diff-tree --stdin).
+// MEMCITE_BACKEND=git chooses the git binary for any repository. The
+// backend is chosen once per run; MEMCITE_DEBUG and `doctor` name it.
 // Worktree-only runs never open the object database.
 package gitrepo
 
@@ -51,8 +53,8 @@ func (o OID) Short() string {
 	return string(o[:7])
 }
 
-// Hash returns o as a gitblame.Hash, and false when o is not a SHA-1 name
-// (history tracking reads SHA-1 repositories only).
+// Hash returns o as a gitblame.Hash, and false when o is not a full object
+// name (40 or 64 hexadecimal digits).
 func (o OID) Hash() (gitblame.Hash, bool) {
 	h, err := gitblame.ParseHash(string(o))
 	return h, err == nil

@@ -229,7 +229,7 @@ func driftCandidates(hist *gitrepo.History, base, target gitblame.Hash, staged m
 					return nil, err
 				}
 				memSame = 0
-				if ok && mb == gitblame.BlobHash(m.File.Src) {
+				if ok && mb == gitblame.BlobHash(m.File.Src, mb) {
 					memSame = 1
 				}
 			}

@@ -147,6 +147,42 @@ func BuildSpeedRepo(goroot, dir string, nFiles, nCommits, hotEvery, citedFiles, 
 	return sr, nil
 }
 
+// CopyAs copies the repository into a new one of the given object format
+// (sha1 or sha256) in dir, through git fast-export and fast-import: the
+// same history, with the anchors' base and the head renamed.
+func (sr *SpeedRepo) CopyAs(dir, format string) (*SpeedRepo, error) {
+	if err := runGit(dir, nil, "init", "-q", "-b", "main", "--object-format="+format); err != nil {
+		return nil, err
+	}
+	stream, err := gitOutputRaw(sr.Dir, "fast-export", "--all")
+	if err != nil {
+		return nil, err
+	}
+	if err := runGit(dir, bytes.NewBuffer(stream), "fast-import", "--quiet"); err != nil {
+		return nil, err
+	}
+	if err := runGit(dir, nil, "checkout", "-q", "main"); err != nil {
+		return nil, err
+	}
+	cp := *sr
+	cp.Dir = dir
+	if cp.Base, err = gitOutput(dir, "rev-list", "--max-parents=0", "main"); err != nil {
+		return nil, err
+	}
+	if cp.Head, err = gitOutput(dir, "rev-parse", "main"); err != nil {
+		return nil, err
+	}
+	base, err := gitblame.ParseHash(cp.Base)
+	if err != nil {
+		return nil, err
+	}
+	cp.Anchors = append([]gitblame.Anchor(nil), sr.Anchors...)
+	for i := range cp.Anchors {
+		cp.Anchors[i].Base = base
+	}
+	return &cp, nil
+}
+
 // TrackAll opens the repository afresh (cold caches) and tracks every
 // anchor to the head; it returns the results and the elapsed time.
 func (sr *SpeedRepo) TrackAll(ctx context.Context) ([]gitblame.Result, time.Duration, error) {

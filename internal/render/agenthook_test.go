@@ -15,7 +15,7 @@ import (
 
 func TestAgentHookText(t *testing.T) {
 	mem := &store.Memory{Path: "notes/my notes.md", ID: "notes"}
-	commit := &gitblame.Commit{Hash: gitblame.Hash{0xab, 0xcd, 0xef, 0x12}, Subject: "split\x1b[31m handlers", AuthorDate: time.Unix(0, 0)}
+	commit := &gitblame.Commit{Hash: gitblame.NewHash(append([]byte{0xab, 0xcd, 0xef, 0x12}, make([]byte, 16)...)), Subject: "split\x1b[31m handlers", AuthorDate: time.Unix(0, 0)}
 	cite := memfile.Citation{Path: "src/a.go", Line: 12, HasLine: true}
 	stale := func(s agenthook.Stale) *agenthook.Answer {
 		s.Citation, s.Reason = cite, "Line 12 exceeds file length (3)"

@@ -1,0 +1,307 @@
+package gitrepo
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-memcite/git-memcite/internal/gitblame"
+)
+
+// Empty tree object names: Changes from the zero hash compares with them
+// (git knows the empty tree without storing it).
+const (
+	emptyTreeSHA1   = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+	emptyTreeSHA256 = "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
+)
+
+// gitHistory reads history through the git binary, for repositories
+// go-git cannot read (the SHA-256 object format): commits, trees and blobs
+// through the repository's git cat-file --batch process, the changes
+// between two trees through long-running git diff-tree --stdin processes
+// (one with rename detection at 50% similarity, one without), the files
+// of a tree through git ls-tree. It caches commits, trees and path lookups
+// as the in-process reader does.
+type gitHistory struct {
+	repo      *Repo
+	cat       *catFile
+	size      int // raw object name size: 20 or 32
+	emptyTree string
+	diffs     map[bool]*diffTree // by rename detection
+
+	commits map[gitblame.Hash]*gitblame.Commit
+	trees   map[gitblame.Hash][]treeEntry
+	entries map[gitEntryKey]gitEntryVal
+}
+
+type gitEntryKey struct {
+	tree gitblame.Hash
+	path string
+}
+
+type gitEntryVal struct {
+	h  gitblame.Hash
+	ok bool
+}
+
+func newGitHistory(r *Repo, objs *objects) *gitHistory {
+	h := &gitHistory{
+		repo:      r,
+		cat:       objs.cat,
+		size:      gitblame.SHA1Size,
+		emptyTree: emptyTreeSHA1,
+		commits:   map[gitblame.Hash]*gitblame.Commit{},
+		trees:     map[gitblame.Hash][]treeEntry{},
+		entries:   map[gitEntryKey]gitEntryVal{},
+	}
+	if r.ObjectFormat == "sha256" {
+		h.size, h.emptyTree = gitblame.SHA256Size, emptyTreeSHA256
+	}
+	h.diffs = map[bool]*diffTree{
+		true:  {cmd: r.cmd(), gitDir: r.GitDir, opt: "--find-renames=50%"},
+		false: {cmd: r.cmd(), gitDir: r.GitDir, opt: "--no-renames"},
+	}
+	return h
+}
+
+// Close stops the diff-tree processes (the cat-file process is the
+// repository's: Repo.Close stops it).
+func (g *gitHistory) Close() error {
+	for _, d := range g.diffs {
+		d.mu.Lock()
+		d.stop()
+		d.mu.Unlock()
+	}
+	return nil
+}
+
+// object reads an object of the given type.
+func (g *gitHistory) object(h gitblame.Hash, typ string) ([]byte, error) {
+	t, data, err := g.cat.object(h.String())
+	if err != nil {
+		return nil, fmt.Errorf("history: %s %s: %w", typ, h.Short(), notFound(err))
+	}
+	if t != typ {
+		return nil, fmt.Errorf("history: %s %s: a %s: %w", typ, h.Short(), t, gitblame.ErrNotFound)
+	}
+	return data, nil
+}
+
+// Commit reads a commit object.
+func (g *gitHistory) Commit(h gitblame.Hash) (*gitblame.Commit, error) {
+	if c, ok := g.commits[h]; ok {
+		return c, nil
+	}
+	data, err := g.object(h, "commit")
+	if err != nil {
+		return nil, err
+	}
+	c, err := parseCommit(h, data)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	g.commits[h] = c
+	return c, nil
+}
+
+func (g *gitHistory) tree(h gitblame.Hash) ([]treeEntry, error) {
+	if t, ok := g.trees[h]; ok {
+		return t, nil
+	}
+	data, err := g.object(h, "tree")
+	if err != nil {
+		return nil, err
+	}
+	t, err := parseTree(data, g.size)
+	if err != nil {
+		return nil, fmt.Errorf("history: tree %s: %w", h.Short(), err)
+	}
+	if len(g.trees) >= maxTrees {
+		clear(g.trees)
+	}
+	g.trees[h] = t
+	return t, nil
+}
+
+// Entry returns the blob of the regular file at path in tree. Symbolic
+// links and submodules are not regular files.
+func (g *gitHistory) Entry(tree gitblame.Hash, path string) (gitblame.Hash, bool, error) {
+	k := gitEntryKey{tree, path}
+	if v, ok := g.entries[k]; ok {
+		return v.h, v.ok, nil
+	}
+	t, err := g.tree(tree)
+	if err != nil {
+		return gitblame.ZeroHash, false, err
+	}
+	name, rest, sub := strings.Cut(path, "/")
+	var v gitEntryVal
+	for _, e := range t {
+		if e.name != name {
+			continue
+		}
+		switch {
+		case sub && e.mode == modeDir:
+			if v.h, v.ok, err = g.Entry(e.hash, rest); err != nil {
+				return gitblame.ZeroHash, false, err
+			}
+		case !sub && regularMode(e.mode):
+			v = gitEntryVal{e.hash, true}
+		}
+		break
+	}
+	g.entries[k] = v
+	return v.h, v.ok, nil
+}
+
+// Blob returns the content of a blob.
+func (g *gitHistory) Blob(h gitblame.Hash) ([]byte, error) {
+	return g.object(h, "blob")
+}
+
+// Changes returns the regular-file changes between two commits (from may
+// be zero for the empty tree), as git diff-tree -r with -M50% or
+// --no-renames lists them.
+func (g *gitHistory) Changes(from, to gitblame.Hash, renames bool) ([]gitblame.Change, error) {
+	a := g.emptyTree
+	if !from.IsZero() {
+		c, err := g.Commit(from)
+		if err != nil {
+			return nil, err
+		}
+		a = c.Tree.String()
+	}
+	c, err := g.Commit(to)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := g.diffs[renames].diff(a, c.Tree.String())
+	if err != nil {
+		return nil, fmt.Errorf("history: diff %s..%s: %w", from.Short(), to.Short(), err)
+	}
+	// in go-git's order: by the source path, the destination's for an
+	// addition (git lists renames under their destination)
+	sort.SliceStable(recs, func(i, j int) bool { return recs[i].name() < recs[j].name() })
+	out := make([]gitblame.Change, 0, len(recs))
+	for _, rc := range recs {
+		var ch gitblame.Change
+		src := rc.dst
+		if rc.src != "" {
+			src = rc.src
+		}
+		if regularMode(rc.srcMode) {
+			ch.From, ch.FromBlob = src, rc.srcHash
+		}
+		if regularMode(rc.dstMode) {
+			ch.To, ch.ToBlob = rc.dst, rc.dstHash
+		}
+		if ch.From == "" && ch.To == "" {
+			continue
+		}
+		out = append(out, ch)
+	}
+	return out, nil
+}
+
+// Files lists the regular files of a tree with their blobs (git ls-tree
+// -r).
+func (g *gitHistory) Files(tree gitblame.Hash) (map[string]gitblame.Hash, error) {
+	out, err := g.repo.cmd().Run(context.Background(), "--git-dir", g.repo.GitDir, "ls-tree", "-r", "-z", "--full-tree", tree.String())
+	if err != nil {
+		return nil, fmt.Errorf("history: listing tree %s: %w", tree.Short(), err)
+	}
+	files := map[string]gitblame.Hash{}
+	var bad error
+	parseLsTree(out, regularMode, func(path, oid string, _ uint32) {
+		h, err := gitblame.ParseHash(oid)
+		if err != nil {
+			bad = fmt.Errorf("history: listing tree %s: %s: %w", tree.Short(), path, err)
+			return
+		}
+		files[path] = h
+	})
+	if bad != nil {
+		return nil, bad
+	}
+	return files, nil
+}
+
+// diffEnd is written after every request to git diff-tree --stdin: git
+// echoes a line that is not an object name, so it marks the end of the
+// answer.
+const diffEnd = "memcite-end"
+
+// diffTree compares trees through one long-running `git diff-tree --stdin
+// -r -z` process, started on first use. Any failure of the process stops
+// it; the next request starts a new one.
+type diffTree struct {
+	cmd    Cmd
+	gitDir string
+	opt    string // rename detection option
+
+	mu   sync.Mutex
+	proc *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Reader
+}
+
+// diff returns the records of git diff-tree -r between trees a and b. A
+// tree git cannot read is plumbing.ErrObjectNotFound.
+func (d *diffTree) diff(a, b string) ([]rawChange, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.proc == nil {
+		proc, in, out, err := d.cmd.start("--git-dir", d.gitDir, "diff-tree", "--stdin", "-r", "-z", d.opt)
+		if err != nil {
+			return nil, err
+		}
+		d.proc, d.in, d.out = proc, in, bufio.NewReaderSize(out, 1<<16)
+	}
+	recs, err := d.read(a, b)
+	if err != nil && !errors.Is(err, plumbing.ErrObjectNotFound) {
+		d.stop() // out of step: start afresh next time
+	}
+	return recs, err
+}
+
+func (d *diffTree) read(a, b string) ([]rawChange, error) {
+	if _, err := io.WriteString(d.in, a+" "+b+"\n"+diffEnd+"\n"); err != nil {
+		return nil, fmt.Errorf("git diff-tree: %w", err)
+	}
+	// git prints "A B" before the records, nothing when it cannot read a
+	// tree
+	recs, header, err := readDiffRecords(d.out)
+	switch {
+	case err != nil:
+		return nil, err
+	case header == diffEnd && len(recs) == 0:
+		return nil, fmt.Errorf("tree %s or %s: %w", a, b, plumbing.ErrObjectNotFound)
+	case header != a+" "+b || len(recs) > 0:
+		return nil, fmt.Errorf("git diff-tree: unexpected answer %q", header)
+	}
+	recs, end, err := readDiffRecords(d.out)
+	if err != nil {
+		return nil, err
+	}
+	if end != diffEnd {
+		return nil, fmt.Errorf("git diff-tree: unexpected line %q", end)
+	}
+	return recs, nil
+}
+
+func (d *diffTree) stop() {
+	if d.proc == nil {
+		return
+	}
+	d.in.Close()
+	_ = d.proc.Wait()
+	d.proc, d.in, d.out = nil, nil, nil
+}
