@@ -251,101 +251,83 @@ func isOurLefthookJob(n *yaml.Node, hook string, item bool) bool {
 	return run == strings.TrimPrefix(lefthookJob(hook, 0, 2, false)[1], "  run: ")
 }
 
-// lefthookHookRuns looks for a command or job of the hook in the main
-// configuration, with the local one merged over it, that runs
-// git-memcite. It returns what runs it ("pre-commit.commands.memcite"),
-// or "", and a remark: a command other than 'git memcite hook', or a
-// skip condition.
+// lefthookHookRuns looks for a command or job of the hook, in the main
+// configuration with the local one merged over it, that runs git-memcite
+// for the hook. It returns where ("commands.memcite", "jobs.memcite") or
+// "", and a remark: a command other than 'git memcite hook', a skip
+// condition, or why a configured command does not run.
 func lefthookHookRuns(main, local *yaml.Node, hook string) (where, note string) {
 	_, hv := lookup(main, hook)
-	_, lhv := lookup(local, hook)
-	if skipAlways(hv) || skipAlways(lhv) {
-		if ok, _ := anyMemciteJob(hv, lhv); ok != "" {
-			return "", fmt.Sprintf("%s is skipped (skip: true)", hook)
+	_, lv := lookup(local, hook)
+	for _, e := range lefthookEntries(hv, lv) {
+		ok, n := entryRunsFor(e.run, hook)
+		if !ok {
+			continue
 		}
-		return "", ""
-	}
-	where, job, ljob := anyMemciteJobNodes(hv, lhv)
-	if where == "" {
-		return "", ""
-	}
-	if skipAlways(job) || skipAlways(ljob) {
-		return "", where + " is skipped (skip: true)"
-	}
-	run, _ := scalar(job, "run")
-	if r, ok := scalar(ljob, "run"); ok {
-		run = r
-	}
-	if !callsHook(run) {
-		note = fmt.Sprintf("%s runs '%s', not 'git memcite hook %s': the hook policy, SKIP=memcite and MEMCITE=0 do not apply", where, run, hook)
-	}
-	for _, n := range []*yaml.Node{hv, lhv, job, ljob} {
-		if _, s := lookup(n, "skip"); s != nil && !skipAlways(n) {
-			note = strings.TrimPrefix(note+"; ", "; ") + fmt.Sprintf("%s has a skip condition", where)
-			break
+		switch {
+		case skipAlways(hv) || skipAlways(lv):
+			return "", fmt.Sprintf("lefthook skips the whole %s hook (skip: true)", hook)
+		case e.skip:
+			return "", fmt.Sprintf("lefthook skips %s.%s (skip: true)", hook, e.where)
 		}
+		if e.cond || hasSkipCondition(hv) || hasSkipCondition(lv) {
+			n = strings.TrimPrefix(n+"; ", "; ") + "a skip condition may keep it from running"
+		}
+		return e.where, n
 	}
-	return where, note
+	return "", ""
 }
 
-// anyMemciteJob is anyMemciteJobNodes without the nodes.
-func anyMemciteJob(hv, lhv *yaml.Node) (string, bool) {
-	w, _, _ := anyMemciteJobNodes(hv, lhv)
-	return w, w != ""
+// lefthookEntry is a command or job of a lefthook hook.
+type lefthookEntry struct {
+	where string // commands.<name>, jobs.<name> or jobs[<i>]
+	run   string
+	skip  bool // skip: true
+	cond  bool // another skip value (merge, rebase, a ref…)
 }
 
-// anyMemciteJobNodes finds the first command or job that runs git-memcite
-// in the hook's main configuration hv or local configuration lhv, and
-// the entry of the same name in the other one (local overrides main).
-func anyMemciteJobNodes(hv, lhv *yaml.Node) (where string, job, override *yaml.Node) {
-	for _, side := range []struct{ hook, other *yaml.Node }{{hv, lhv}, {lhv, hv}} {
-		_, cmds := lookup(side.hook, "commands")
-		if cmds != nil && cmds.Kind == yaml.MappingNode {
+// lefthookEntries lists a hook's commands and jobs, with those of the
+// local configuration merged over the main ones of the same name.
+func lefthookEntries(hv, lv *yaml.Node) []lefthookEntry {
+	var out []lefthookEntry
+	index := map[string]int{}
+	add := func(where, key string, n *yaml.Node) {
+		run, hasRun := scalar(n, "run")
+		_, sk := lookup(n, "skip")
+		e := lefthookEntry{where: where, run: run, skip: skipAlways(n), cond: sk != nil && !skipAlways(n)}
+		if i, ok := index[key]; ok && key != "" {
+			if hasRun {
+				out[i].run = run
+			}
+			if sk != nil {
+				out[i].skip, out[i].cond = e.skip, e.cond
+			}
+			return
+		}
+		if key != "" {
+			index[key] = len(out)
+		}
+		out = append(out, e)
+	}
+	for _, h := range []*yaml.Node{hv, lv} {
+		if _, cmds := lookup(h, "commands"); cmds != nil && cmds.Kind == yaml.MappingNode {
 			for i := 0; i+1 < len(cmds.Content); i += 2 {
-				name, c := cmds.Content[i].Value, cmds.Content[i+1]
-				if run, _ := scalar(c, "run"); runsMemcite(run) {
-					_, oc := lookup(side.other, "commands")
-					_, o := lookup(oc, name)
-					if side.hook == lhv {
-						job, override = o, c
-						if job == nil {
-							job = c
-						}
-						return "commands." + name, job, override
-					}
-					return "commands." + name, c, o
-				}
+				name := cmds.Content[i].Value
+				add("commands."+name, "c:"+name, cmds.Content[i+1])
 			}
 		}
-		_, jobs := lookup(side.hook, "jobs")
-		if jobs != nil && jobs.Kind == yaml.SequenceNode {
+		if _, jobs := lookup(h, "jobs"); jobs != nil && jobs.Kind == yaml.SequenceNode {
 			for i, j := range jobs.Content {
-				if run, _ := scalar(j, "run"); runsMemcite(run) {
-					name, _ := scalar(j, "name")
-					w := fmt.Sprintf("jobs[%d]", i)
-					if name != "" {
-						w = "jobs." + name
-					}
-					var o *yaml.Node
-					if _, oj := lookup(side.other, "jobs"); name != "" && oj != nil {
-						for _, c := range oj.Content {
-							if n, _ := scalar(c, "name"); n == name {
-								o = c
-							}
-						}
-					}
-					if side.hook == lhv {
-						if o == nil {
-							return w, j, nil
-						}
-						return w, o, j
-					}
-					return w, j, o
+				name, _ := scalar(j, "name")
+				where, key := fmt.Sprintf("jobs[%d]", i), ""
+				if name != "" {
+					where, key = "jobs."+name, "j:"+name
 				}
+				add(where, key, j)
 			}
 		}
 	}
-	return "", nil, nil
+	return out
 }
 
 // skipAlways reports whether a hook or job mapping has skip: true.
@@ -354,14 +336,9 @@ func skipAlways(n *yaml.Node) bool {
 	return ok && v == "true"
 }
 
-// runsMemcite reports whether a shell command runs git-memcite.
-func runsMemcite(cmd string) bool {
-	return strings.Contains(cmd, "git memcite ") || strings.Contains(cmd, "git-memcite ")
-}
-
-// callsHook reports whether a shell command runs 'git memcite hook'.
-func callsHook(cmd string) bool {
-	return strings.Contains(cmd, "git memcite hook ") || strings.Contains(cmd, "git-memcite hook ")
+func hasSkipCondition(n *yaml.Node) bool {
+	_, v := lookup(n, "skip")
+	return v != nil && !skipAlways(n)
 }
 
 // readYAMLFile parses a configuration file relative to top; a missing

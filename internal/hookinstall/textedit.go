@@ -115,20 +115,20 @@ func blankOrComment(line string) bool {
 // that starts at line start with the given indentation: the lines below it
 // that are indented deeper (and, for a key whose value is a sequence
 // written at the key's own indentation, the "- " lines at that
-// indentation). Trailing blank lines and comments that are not indented
-// deeper are not part of the block.
+// indentation). Blank lines and comments belong to the block only when
+// content of the block follows them.
 func (t text) blockEnd(start, col int, seqAtCol bool) int {
 	last := start
 	for i := start + 1; i < len(t.lines); i++ {
 		l := trimEOL(t.lines[i])
-		if strings.TrimSpace(l) == "" {
+		if blankOrComment(l) {
 			continue
 		}
 		in := indent(l)
 		switch {
 		case in > col:
 			last = i
-		case in == col && seqAtCol && !blankOrComment(l) && (strings.HasPrefix(l[in:], "- ") || l[in:] == "-"):
+		case in == col && seqAtCol && (strings.HasPrefix(l[in:], "- ") || l[in:] == "-"):
 			last = i
 		default:
 			return last + 1
