@@ -170,8 +170,13 @@ func stripLefthook(m map[string]any, hooks []string) {
 // empty by that. A memcite entry that was changed by hand is kept and
 // reported in kept.
 func lefthookRemove(src []byte) (out []byte, removed, kept []string, err error) {
+	return lefthookRemoveHooks(src, hooksWithConfig)
+}
+
+// lefthookRemoveHooks is lefthookRemove for some hooks.
+func lefthookRemoveHooks(src []byte, hooks []string) (out []byte, removed, kept []string, err error) {
 	t := splitText(src)
-	for _, h := range hooksWithConfig {
+	for _, h := range hooks {
 		root, err := parseYAML(t.bytes())
 		if err != nil {
 			return nil, nil, nil, err
