@@ -20,10 +20,10 @@ type installCmd struct {
 	hookFlags
 	Via    string `name:"via" placeholder:"MANAGER" help:"Install through lefthook (lefthook.yml, then lefthook install), husky (the .husky/<hook> scripts), pre-commit (.pre-commit-config.yaml, then pre-commit install) or git (git-memcite's scripts in the hooks directory). Default: the hook manager in charge, detected."`
 	Yes    bool   `name:"yes" short:"y" help:"Carry out the plan for the hook manager detected (without it, install only says what it would do)."`
-	Chain  bool `name:"chain" xor:"mode" help:"Keep an existing hook as <hook>.memcite-prev and run it first."`
-	Force  bool `name:"force" xor:"mode" help:"Back an existing hook up to <hook>.memcite-bak and replace it; also install into a core.hooksPath outside the repository."`
-	Manual bool `name:"manual" xor:"mode" help:"Write nothing; print the lines to add to your hook manager or hook scripts."`
-	DryRun bool `name:"dry-run" help:"Show what would be done; write nothing."`
+	Chain  bool   `name:"chain" xor:"mode" help:"Keep an existing hook as <hook>.memcite-prev and run it first."`
+	Force  bool   `name:"force" xor:"mode" help:"Back an existing hook up to <hook>.memcite-bak and replace it; also install into a core.hooksPath outside the repository."`
+	Manual bool   `name:"manual" xor:"mode" help:"Write nothing; print the lines to add to your hook manager or hook scripts."`
+	DryRun bool   `name:"dry-run" help:"Show what would be done; write nothing."`
 }
 
 func (c *installCmd) Help() string {

@@ -324,13 +324,6 @@ func checkHooks(r *Report, f Facts) {
 	}
 }
 
-func managerName(m hookinstall.Manager) string {
-	if m == hookinstall.None {
-		return "a hook script"
-	}
-	return string(m)
-}
-
 func checkManagers(r *Report, f Facts) {
 	seen := map[string]bool{}
 	var found []string
