@@ -338,7 +338,10 @@ func leftBehind(repo Repo, name, path string, h *HookStatus) {
 		if suffix == ".legacy" && h.Manager == PreCommit {
 			continue
 		}
-		msg := fmt.Sprintf("%s is git-memcite's former %s hook, which nothing runs (a hook manager moved it aside)", displayPath(repo, p), name)
+		msg := fmt.Sprintf("%s is git-memcite's former %s hook, which lefthook renamed and never runs", displayPath(repo, p), name)
+		if suffix == ".legacy" {
+			msg = fmt.Sprintf("%s is git-memcite's former %s hook, which pre-commit moved aside and no longer runs", displayPath(repo, p), name)
+		}
 		if !h.Runs {
 			h.Why = strings.TrimSuffix(h.Why, ".") + "; " + msg
 		} else {
