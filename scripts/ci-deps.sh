@@ -3,13 +3,14 @@
 #   Debian packages: chromium (the HTML health report opened in a headless
 #   browser), zsh and fish (completion scripts run and syntax-checked),
 #   groff and man-db (the man page rendered, `git memcite --help`),
-#   bash-completion (git's own completion loads _git_memcite), pre-commit
-#   (the pre-commit framework, 3.0.4 on Debian 12);
+#   bash-completion (git's own completion loads _git_memcite), unzip (the
+#   Action's Windows release archives), pre-commit (the pre-commit
+#   framework, 3.0.4 on Debian 12);
 #   npm packages: lefthook and husky, into .cache/hooktools (ignored by
 #   git), where the testscripts find them (cmd/git-memcite/main_test.go).
 # Tests that need a missing tool skip locally; in CI (CI=true) the hook
-# manager scripts fail instead, and on CI (root, apt, npm) a failing
-# install fails the run.
+# manager tests and the Action's release test fail instead, and on CI
+# (root, apt, npm) a failing install fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,6 +26,7 @@ command -v groff >/dev/null 2>&1 || need+=(groff-base)
 command -v man >/dev/null 2>&1 || need+=(man-db)
 [ -f /usr/share/bash-completion/completions/git ] || need+=(bash-completion)
 command -v pre-commit >/dev/null 2>&1 || need+=(pre-commit)
+command -v unzip >/dev/null 2>&1 || need+=(unzip)
 if [ ${#need[@]} -eq 0 ]; then
   echo "ci-deps: Debian packages all present"
 elif [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
