@@ -177,7 +177,7 @@ func Install(ctx context.Context, dir string, opts Options) (Plan, error) {
 	if err := managerPlan(&plan); err != nil {
 		return plan, err
 	}
-	plan.Confirm = opts.Via == "" && !opts.Yes
+	plan.Confirm = opts.Via == "" && !opts.Yes && !opts.DryRun
 	if plan.Confirm || opts.DryRun || plan.Refused() {
 		return plan, nil
 	}
