@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/git-memcite/git-memcite/hooks"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -250,6 +251,9 @@ func lefthookStatus(repo Repo, name string, h *HookStatus) {
 	}
 	h.Runs, h.Via, h.trace = true, fmt.Sprintf("lefthook: %s %s.%s", files, name, where), true
 	addNote(h, note)
+	if _, ok := gitrepo.LookProgram("lefthook", filepath.Join(repo.Top, "node_modules", ".bin")); !ok {
+		h.Notes = append(h.Notes, "lefthook is not on PATH here: its hook lets every commit through unchecked when it cannot find lefthook")
+	}
 }
 
 // preCommitStatus follows the pre-commit framework: its script runs the
@@ -267,6 +271,9 @@ func preCommitStatus(repo Repo, name, path string, h *HookStatus) {
 		if where, note := preCommitHookRuns(root, name); where != "" {
 			h.Runs, h.Via, h.trace = true, fmt.Sprintf("pre-commit: %s %s", cfg, where), true
 			addNote(h, note)
+			if _, ok := gitrepo.LookProgram("pre-commit"); !ok && !installPython(script) {
+				h.Notes = append(h.Notes, "pre-commit is not on PATH here, nor the Python its hook names: the hook fails every commit")
+			}
 		} else {
 			h.Why = fmt.Sprintf("pre-commit runs the %s hook, but %s has no git-memcite hook for that stage", name, cfg)
 		}
@@ -353,4 +360,15 @@ func leftBehind(repo Repo, name, path string, h *HookStatus) {
 func isExecutable(p string) bool {
 	info, err := os.Stat(p)
 	return err == nil && !info.IsDir() && info.Mode().Perm()&0o111 != 0
+}
+
+// installPython reports whether the Python interpreter a pre-commit hook
+// script names (INSTALL_PYTHON=…) exists.
+func installPython(script []byte) bool {
+	for _, l := range strings.Split(string(script), "\n") {
+		if p, ok := strings.CutPrefix(strings.TrimSpace(l), "INSTALL_PYTHON="); ok {
+			return isExecutable(strings.Trim(p, `'"`))
+		}
+	}
+	return false
 }
