@@ -41,7 +41,7 @@ _git_memcite ()
 	install)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--hooks= --chain --force --manual --dry-run --repo-root= --dir= --color= --version" ;;
+		--*) __gitcomp "--hooks= --via= --yes --chain --force --manual --dry-run --repo-root= --dir= --color= --version" ;;
 		esac
 		;;
 	uninstall)
