@@ -33,7 +33,10 @@ import (
 //	post-rewrite       $1 = amend or rebase; stdin: "<old> <new>" lines
 //
 // The pre-commit framework passes no arguments; it sets
-// PRE_COMMIT_IS_SQUASH_MERGE and PRE_COMMIT_REWRITE_COMMAND instead.
+// PRE_COMMIT_IS_SQUASH_MERGE and PRE_COMMIT_REWRITE_COMMAND instead. Run
+// by the framework outside a commit ('pre-commit run --all-files'), the
+// pre-* hooks check every citation in the working tree; at the post-*
+// and post-checkout stages they do nothing (hookrun.PreContext).
 //
 // pre-* exit 1 to block the commit, 2 on errors (which block too); post-*
 // always exit 0. Everything is reported on stderr.
@@ -48,6 +51,14 @@ func (c *hookCmd) Run(ctx context.Context, g *Globals, env *Env) (err error) {
 		return nil
 	}
 	pre := in.Hook == "pre-commit" || in.Hook == "pre-merge-commit"
+	if pre {
+		switch hookrun.PreContext(os.Getenv) {
+		case hookrun.OtherStage:
+			return nil
+		case hookrun.WholeTree:
+			return wholeTree(ctx, g, env)
+		}
+	}
 	defer func() {
 		// a crash of git-memcite itself is a failure of the tool, not a
 		// finding: the same policy as any other failure
@@ -98,6 +109,33 @@ func onError(ctx context.Context, g *Globals, env *Env, in hookrun.Invocation, e
   to block commits when the check cannot run: git config memcite.onError block
 `, in.Hook, err)
 	return nil
+}
+
+// wholeTree checks every citation against the working tree: the
+// pre-commit framework runs the hook outside a commit ('pre-commit run
+// --all-files' in CI). memcite.enabled and memcite.preCommit off and warn
+// apply as in a commit; a failure of git-memcite itself is an error (exit
+// 2), as for verify-all, since no commit waits on it.
+func wholeTree(ctx context.Context, g *Globals, env *Env) error {
+	cfg, err := hookrun.ReadConfig(ctx, repoDir(g))
+	if err != nil {
+		return err
+	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(env.Stderr, "git-memcite: warning: %s\n", w)
+	}
+	if !cfg.Enabled || cfg.PreCommit == hookrun.Off {
+		return nil
+	}
+	fmt.Fprintln(env.Stderr, "git-memcite: no commit in progress: checking every citation in the working tree")
+	quiet := *g
+	quiet.Quiet = true
+	err = (&verifyAllCmd{}).Run(ctx, &quiet, env)
+	var ee *exitErr
+	if cfg.PreCommit == hookrun.Warn && errors.As(err, &ee) && ee.code == exitStale {
+		return nil
+	}
+	return err
 }
 
 func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invocation) error {

@@ -19,16 +19,20 @@ type hookFlags struct {
 type installCmd struct {
 	hookFlags
 	agentFlags
-	Chain  bool `name:"chain" xor:"mode" help:"Keep an existing hook as <hook>.memcite-prev and run it first."`
-	Force  bool `name:"force" xor:"mode" help:"Back an existing hook up to <hook>.memcite-bak and replace it; also install into a core.hooksPath outside the repository."`
-	Manual bool `name:"manual" xor:"mode" help:"Write nothing; print the lines to add to your hook manager or hook scripts."`
-	DryRun bool `name:"dry-run" help:"Show what would be done; write nothing."`
+	Via    string `name:"via" placeholder:"MANAGER" help:"Install through lefthook (lefthook.yml, then lefthook install), husky (the .husky/<hook> scripts), pre-commit (.pre-commit-config.yaml, then pre-commit install) or git (git-memcite's scripts in the hooks directory). Default: the hook manager in charge, detected."`
+	Yes    bool   `name:"yes" short:"y" help:"Carry out the plan for the hook manager detected (without it, install only says what it would do)."`
+	Chain  bool   `name:"chain" xor:"mode" help:"Keep an existing hook as <hook>.memcite-prev and run it first."`
+	Force  bool   `name:"force" xor:"mode" help:"Back an existing hook up to <hook>.memcite-bak and replace it; also install into a core.hooksPath outside the repository."`
+	Manual bool   `name:"manual" xor:"mode" help:"Write nothing; print the lines to add to your hook manager or hook scripts."`
+	DryRun bool   `name:"dry-run" help:"Show what would be done; write nothing."`
 }
 
 func (c *installCmd) Help() string {
 	return "Installs git hooks that check citations: pre-commit and pre-merge-commit block commits that make a citation stale; " +
-		"post-merge and post-rewrite report citations a merge or rebase made stale. Existing hooks are never overwritten " +
-		"without --chain or --force. Exit status: 0 installed (or nothing to do); 1 refused; 2 error."
+		"post-merge and post-rewrite report citations a merge or rebase made stale. Where lefthook, husky or the pre-commit framework " +
+		"manages the hooks, git-memcite goes into its configuration instead: install says what it would do, and does it with --yes or --via. " +
+		"Existing hooks are never overwritten without --chain or --force (not for a hook manager's hooks). " +
+		"Exit status: 0 installed (or nothing to do); 1 refused, or waiting for --yes; 2 error."
 }
 
 func (c *installCmd) Run(ctx context.Context, g *Globals, env *Env) error {
@@ -36,9 +40,19 @@ func (c *installCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		if err := gitHookOnly(c.Hooks, c.Chain, c.Force); err != nil {
 			return err
 		}
+		if c.Via != "" || c.Yes {
+			return &exitErr{code: exitError, err: fmt.Errorf("--via and --yes choose how git hooks are installed; they do not go with --agent")}
+		}
 		return c.agentFlags.install(g, env, c.Manual, c.DryRun)
 	}
-	opts := hookinstall.Options{Hooks: c.Hooks, DryRun: c.DryRun, Rev: releaseRev()}
+	opts := hookinstall.Options{Hooks: c.Hooks, DryRun: c.DryRun, Rev: releaseRev(), Yes: c.Yes}
+	if c.Via != "" {
+		via, err := hookinstall.ParseRoute(c.Via)
+		if err != nil {
+			return &exitErr{code: exitError, err: err}
+		}
+		opts.Via = via
+	}
 	switch {
 	case c.Chain:
 		opts.Mode = hookinstall.ModeChain
@@ -55,6 +69,9 @@ func (c *installCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if opts.Mode == hookinstall.ModeManual {
 		writeSnippets(env.Stdout, plan.Snippets)
 		return nil
+	}
+	if plan.Route != hookinstall.ViaGit {
+		return managerInstall(ctx, env, plan)
 	}
 	if plan.Refused() {
 		writeRefusal(env.Stderr, plan)
@@ -109,8 +126,8 @@ func writeRefusal(w io.Writer, plan hookinstall.Plan) {
 	if plan.Refusal != "" {
 		fmt.Fprintf(w, "git-memcite: not installed: %s.\n", plan.Refusal)
 		if r.Husky() {
-			fmt.Fprintln(w, "  Print the lines to add:  git memcite install --manual")
-			fmt.Fprintln(w, "  Or install there anyway: git memcite install --chain  (or --force)")
+			fmt.Fprintln(w, "  Add git-memcite to husky's scripts: git memcite install --via husky")
+			fmt.Fprintln(w, "  Print the lines to add:             git memcite install --manual")
 		} else {
 			fmt.Fprintln(w, "  Install there anyway:    git memcite install --force")
 			fmt.Fprintln(w, "  Print the lines to add:  git memcite install --manual")

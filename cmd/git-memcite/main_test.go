@@ -2,8 +2,12 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -38,7 +42,36 @@ func TestScript(t *testing.T) {
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
 		Setup:               setupGitEnv,
+		Condition:           needTool,
 	})
+}
+
+// hookTools is where scripts/ci-deps.sh installs the hook managers from
+// npm (lefthook, husky); the scripts find them on PATH.
+var hookTools = filepath.Join("..", "..", ".cache", "hooktools", "node_modules", ".bin")
+
+// needTool is the condition [need:TOOL]: the program is on the scripts'
+// PATH. A script skips without it, except in CI (CI=true), where
+// scripts/ci-deps.sh installs every such tool, so a missing one fails
+// the run instead of passing it untested.
+func needTool(cond string) (bool, error) {
+	tool, ok := strings.CutPrefix(cond, "need:")
+	if !ok {
+		return false, fmt.Errorf("unknown condition %q", cond)
+	}
+	dirs := []string{hookTools}
+	if _, err := exec.LookPath(tool); err == nil {
+		return true, nil
+	}
+	for _, d := range dirs {
+		if info, err := os.Stat(filepath.Join(d, tool)); err == nil && !info.IsDir() {
+			return true, nil
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		return false, fmt.Errorf("%s is not installed: scripts/ci-deps.sh installs it, and CI must not skip this script", tool)
+	}
+	return false, nil
 }
 
 // setupGitEnv isolates git from the machine's configuration and pins
@@ -57,8 +90,21 @@ func setupGitEnv(e *testscript.Env) error {
 	if err != nil {
 		return err
 	}
+	tools, err := filepath.Abs(hookTools)
+	if err != nil {
+		return err
+	}
+	e.Setenv("PATH", e.Getenv("PATH")+string(os.PathListSeparator)+tools)
+	bin := ""
+	for _, d := range filepath.SplitList(e.Getenv("PATH")) {
+		if p := filepath.Join(d, "git-memcite"); bin == "" && isFile(p) {
+			bin = p
+		}
+	}
 	for k, v := range map[string]string{
-		"MEMCITE_SRC":         src, // this repository, for scripts that run its files
+		"MEMCITE_BIN":         bin,              // the git-memcite under test, for a program that must run it
+		"GOCACHE":             goEnv("GOCACHE"), // builds inside scripts reuse the test's build cache
+		"MEMCITE_SRC":         src,              // this repository, for scripts that run its files
 		"HOME":                home,
 		"GIT_CONFIG_NOSYSTEM": "1",
 		"GIT_CONFIG_GLOBAL":   cfg,
@@ -74,3 +120,23 @@ func setupGitEnv(e *testscript.Env) error {
 	}
 	return nil
 }
+
+func isFile(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && !info.IsDir()
+}
+
+// goEnv returns a go env value once per test run ("" without go).
+var goEnv = func() func(string) string {
+	var once sync.Once
+	vals := map[string]string{}
+	return func(key string) string {
+		once.Do(func() {
+			out, err := exec.Command("go", "env", "GOCACHE").Output()
+			if err == nil {
+				vals["GOCACHE"] = strings.TrimSpace(string(out))
+			}
+		})
+		return vals[key]
+	}
+}()

@@ -14,8 +14,10 @@ type statusCmd struct {
 }
 
 func (c *statusCmd) Help() string {
-	return "Shows which git-memcite hooks are installed where, whether they are current, the git version, core.hooksPath and other hook managers found. " +
-		"Exit status: 0 installed and current; 1 not installed or outdated; 2 error."
+	return "Shows, for each hook, whether git-memcite actually runs when git runs it: through its own script, or through lefthook, husky " +
+		"or the pre-commit framework and their configuration (and the .old and .legacy files they leave); also the hooks directory, " +
+		"core.hooksPath, the git version and the hook managers found. " +
+		"Exit status: 0 git-memcite runs at every hook it is installed for; 1 not installed, not running at a hook (with the reason), outdated or broken; 2 error."
 }
 
 func (c *statusCmd) Run(ctx context.Context, g *Globals, env *Env) error {
@@ -39,8 +41,6 @@ func (c *statusCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		switch {
 		case h.State.Ours():
 			state = fmt.Sprintf("%s (v%d)", h.State, h.Version)
-		case h.State == hookinstall.Foreign && h.Calls:
-			state = "runs git-memcite"
 		}
 		extra := ""
 		if h.Manager != hookinstall.None {
@@ -54,6 +54,7 @@ func (c *statusCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		}
 		fmt.Fprintf(w, "%-17s %-18s %s%s\n", h.Name, state, show(r, h.Path), extra)
 	}
+	writeHookStatus(w, st)
 	if len(r.Managers) > 0 {
 		var ms []string
 		for _, m := range r.Managers {
@@ -62,13 +63,8 @@ func (c *statusCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		fmt.Fprintf(w, "other hook managers: %s\n", strings.Join(ms, ", "))
 	}
 	writeAgentStatus(w, r.Top)
-	switch {
-	case !st.Installed():
-		fmt.Fprintln(env.Stderr, "git-memcite: hooks not installed (git memcite install)")
-		return silent(exitStale)
-	case st.Outdated():
-		fmt.Fprintln(env.Stderr, "git-memcite: hooks outdated (git memcite install upgrades them)")
-		return silent(exitStale)
+	if !st.OK() {
+		return statusProblem(env, st)
 	}
 	return nil
 }

@@ -15,7 +15,9 @@ type uninstallCmd struct {
 }
 
 func (c *uninstallCmd) Help() string {
-	return "Removes the hooks git-memcite installed (only files carrying its marker) and puts back hooks it chained or backed up. Running it again does nothing."
+	return "Removes git-memcite from wherever install put it: its hook scripts (only files carrying its marker; hooks it chained or backed up are put back, " +
+		"copies a hook manager moved aside are removed), its lines in lefthook.yml, the .husky scripts and .pre-commit-config.yaml (those files come back " +
+		"byte for byte), and the hook files a manager's installer created for it. Running it again does nothing."
 }
 
 func (c *uninstallCmd) Run(ctx context.Context, g *Globals, env *Env) error {
@@ -35,10 +37,14 @@ func (c *uninstallCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 			line += fmt.Sprintf(" (put back from %s)", filepath.Base(h.Restored))
 		}
 		fmt.Fprintln(env.Stdout, line)
+		for _, p := range h.Extra {
+			fmt.Fprintf(env.Stdout, "%-17s %-8s %s\n", "", "remove", show(res.Repo, p))
+		}
 		if h.Note != "" {
 			fmt.Fprintf(env.Stderr, "note: %s: %s\n", h.Name, h.Note)
 		}
 	}
+	writeUninstallManagers(env, res)
 	if c.DryRun {
 		fmt.Fprintln(env.Stdout, "(dry run: nothing written)")
 	}

@@ -365,9 +365,9 @@ func checkSerena(r *Report, f Facts) {
 	r.add("serena", Warn, fmt.Sprintf("%d Serena memory-writing tool(s) active alongside git-memcite", len(writers)), detail...)
 }
 
-// checkHooks grades the hook states hookinstall reports: our scripts
-// current, outdated (other content or not executable), or missing; foreign
-// hooks that already run git-memcite count as installed.
+// checkHooks grades what hookinstall reports per hook: whether
+// git-memcite actually runs when git runs it (through our script or a
+// hook manager's configuration), outdated scripts and broken setups.
 func checkHooks(r *Report, f Facts) {
 	if !f.InRepo {
 		return
@@ -388,35 +388,39 @@ func checkHooks(r *Report, f Facts) {
 	if st.Repo.HooksPath != "" {
 		where += " (core.hooksPath, " + st.Repo.HooksPathScope + ")"
 	}
-	var current, outdated, calls []string
+	var runs, notRunning, outdated, broken []string
 	for _, h := range st.Hooks {
 		switch {
-		case h.State == hookinstall.Current:
-			current = append(current, fmt.Sprintf("%s (v%d)", h.Name, h.Version))
-		case h.State == hookinstall.Outdated:
+		case h.Runs:
+			runs = append(runs, fmt.Sprintf("%s: %s", h.Name, h.Via))
+		case h.Expected:
+			notRunning = append(notRunning, fmt.Sprintf("%s: %s", h.Name, h.Why))
+		}
+		if h.State == hookinstall.Outdated {
 			outdated = append(outdated, fmt.Sprintf("%s: outdated or not executable (v%d)", h.Name, h.Version))
-		case h.Calls:
-			calls = append(calls, fmt.Sprintf("%s: %s runs git-memcite", h.Name, managerName(h.Manager)))
+		}
+		for _, p := range h.Problems {
+			broken = append(broken, fmt.Sprintf("%s: %s", h.Name, p))
+		}
+		for _, n := range h.Notes {
+			runs = append(runs, fmt.Sprintf("%s: %s", h.Name, n))
 		}
 	}
 	switch {
-	case !st.Installed():
+	case !st.Found:
 		r.add("hooks", Info, "no git-memcite hooks in the "+where+": citations are checked only when you run git memcite (git memcite install)")
-	case st.Outdated():
-		r.add("hooks", Warn, "git-memcite hooks in the "+where+" are outdated; run git memcite install", append(outdated, current...)...)
+	case len(notRunning) > 0:
+		r.add("hooks", Warn, fmt.Sprintf("git-memcite would not run at %d hook(s); git memcite status says why", len(notRunning)), append(notRunning, runs...)...)
+	case len(broken) > 0:
+		r.add("hooks", Warn, "a hook setup is broken", append(broken, runs...)...)
+	case len(outdated) > 0:
+		r.add("hooks", Warn, "git-memcite hooks in the "+where+" are outdated; run git memcite install", append(outdated, runs...)...)
 	default:
-		r.add("hooks", OK, fmt.Sprintf("git-memcite hooks installed and current in the %s", where), append(current, calls...)...)
+		r.add("hooks", OK, "git-memcite runs at every hook it is installed for ("+where+")", runs...)
 	}
 	if st.Repo.HooksPathOutside {
 		r.add("hooks", Info, "core.hooksPath points outside this repository: its hooks run for other repositories too")
 	}
-}
-
-func managerName(m hookinstall.Manager) string {
-	if m == hookinstall.None {
-		return "a hook script"
-	}
-	return string(m)
 }
 
 func checkManagers(r *Report, f Facts) {
@@ -447,7 +451,7 @@ func checkManagers(r *Report, f Facts) {
 	if len(found) == 0 {
 		return
 	}
-	r.add("hook managers", Info, "other hook managers are configured; they own the hooks directory, so call `git memcite` from their configuration", found...)
+	r.add("hook managers", Info, "hook managers are configured; they own the hooks directory, so git-memcite goes into their configuration (git memcite install says how; --yes does it)", found...)
 }
 
 func checkIndex(r *Report, f Facts) {

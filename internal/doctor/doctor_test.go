@@ -28,7 +28,11 @@ func find(r *Report, check string) []string {
 // hooks sets the hook states hookinstall would report.
 func hooks(hs ...hookinstall.HookStatus) func(*Facts) {
 	return func(f *Facts) {
-		f.Hooks = &hookinstall.Status{Repo: hookinstall.Repo{HooksDir: filepath.Join(f.Top, ".git", "hooks")}, Hooks: hs}
+		found := false
+		for _, h := range hs {
+			found = found || h.Runs || h.State.Ours()
+		}
+		f.Hooks = &hookinstall.Status{Repo: hookinstall.Repo{HooksDir: filepath.Join(f.Top, ".git", "hooks")}, Hooks: hs, Found: found}
 	}
 }
 
@@ -63,15 +67,20 @@ func TestChecks(t *testing.T) {
 			check: "serena", want: "ok: Serena's memory tools are excluded"},
 		{name: "bad project.yml", files: map[string]string{".serena/project.yml": "excluded_tools: [a\n"},
 			check: "serena", want: "warn: .serena/project.yml is not valid YAML", probs: 1},
-		{name: "our hooks current", facts: hooks(hookinstall.HookStatus{Name: "pre-commit", State: hookinstall.Current, Version: 1}),
-			check: "hooks", want: "ok: git-memcite hooks installed and current"},
-		{name: "no hooks", facts: hooks(hookinstall.HookStatus{Name: "pre-commit", State: hookinstall.Missing}),
+		{name: "our hooks current", facts: hooks(hookinstall.HookStatus{Name: "pre-commit", State: hookinstall.Current, Version: 1, Runs: true, Expected: true, Via: "git-memcite's hook script"}),
+			check: "hooks", want: "ok: git-memcite runs at every hook it is installed for"},
+		{name: "no hooks", facts: hooks(hookinstall.HookStatus{Name: "pre-commit", State: hookinstall.Missing, Expected: true}),
 			check: "hooks", want: "info: no git-memcite hooks"},
-		{name: "foreign hook that runs git-memcite", facts: hooks(hookinstall.HookStatus{Name: "pre-commit", State: hookinstall.Foreign, Manager: hookinstall.Lefthook, Calls: true}),
-			check: "hooks", want: "pre-commit: lefthook runs git-memcite"},
-		{name: "outdated hook", facts: hooks(hookinstall.HookStatus{Name: "pre-commit", State: hookinstall.Current, Version: 1},
-			hookinstall.HookStatus{Name: "post-merge", State: hookinstall.Outdated, Version: 1}),
+		{name: "manager that runs git-memcite", facts: hooks(hookinstall.HookStatus{Name: "pre-commit", State: hookinstall.Foreign, Manager: hookinstall.Lefthook, Runs: true, Expected: true, Via: "lefthook: lefthook.yml pre-commit.commands.memcite"}),
+			check: "hooks", want: "pre-commit: lefthook: lefthook.yml pre-commit.commands.memcite"},
+		{name: "dropped by a manager", facts: hooks(hookinstall.HookStatus{Name: "pre-commit", State: hookinstall.Current, Version: 1, Runs: true, Expected: true},
+			hookinstall.HookStatus{Name: "post-merge", State: hookinstall.Foreign, Manager: hookinstall.Lefthook, Expected: true, Why: "lefthook runs the post-merge hook, but lefthook.yml has no git-memcite command for it"}),
+			check: "hooks", want: "warn: git-memcite would not run at 1 hook(s)", probs: 1},
+		{name: "outdated hook", facts: hooks(hookinstall.HookStatus{Name: "pre-commit", State: hookinstall.Current, Version: 1, Runs: true, Expected: true},
+			hookinstall.HookStatus{Name: "post-merge", State: hookinstall.Outdated, Version: 1, Runs: true, Expected: true}),
 			check: "hooks", want: "post-merge: outdated or not executable", probs: 1},
+		{name: "husky broken", facts: hooks(hookinstall.HookStatus{Name: "pre-commit", State: hookinstall.Current, Version: 1, Runs: true, Expected: true, Problems: []string{"husky's own .husky/pre-commit script no longer runs"}}),
+			check: "hooks", want: "warn: a hook setup is broken", probs: 1},
 		{name: "hooks cannot be inspected", facts: func(f *Facts) { f.HooksErr = hookinstall.ErrBare },
 			check: "hooks", want: "warn: cannot inspect the hooks: bare repository", probs: 1},
 		{name: "other memory dirs", files: map[string]string{".claude/memories/a.md": "x", ".serena/memories/b.md": "y"},

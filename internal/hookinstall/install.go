@@ -33,6 +33,11 @@ type Options struct {
 	Mode   Mode
 	DryRun bool   // plan only, write nothing
 	Rev    string // pre-commit framework "rev:" for snippets; "main" when empty
+	// Via chooses the route; "" detects the hook manager in charge.
+	Via Route
+	// Yes carries out the plan for a detected hook manager; without it
+	// (and without Via) install only says what it would do.
+	Yes bool
 }
 
 // Action is what install does, or would do, to one hook file.
@@ -76,11 +81,30 @@ type Plan struct {
 	// refused hooks.
 	Snippets []Snippet
 	Applied  bool // files were written
+
+	// Route is how git-memcite goes in, and Detected what showed it.
+	Route    Route
+	Detected string
+	// Confirm: a hook manager is in charge and neither Yes nor Via was
+	// given, so nothing was done; the plan says what would be.
+	Confirm bool
+	// For a hook manager: our scripts taken out of the hooks directory
+	// first, the configuration edits, the manager's install command and
+	// what it printed (InstallerErr: why it failed or did not run).
+	Cleanup      []UninstallHook
+	Edits        []Edit
+	Installer    []string
+	InstallerOut string
+	InstallerErr string
+	// Unsupported says why the manager's configuration is not edited;
+	// Snippets then hold the lines to add by hand.
+	Unsupported string
+	Notes       []string
 }
 
 // Refused reports whether install refused to write anything.
 func (p Plan) Refused() bool {
-	if p.Refusal != "" {
+	if p.Refusal != "" || p.Unsupported != "" {
 		return true
 	}
 	for _, h := range p.Hooks {
@@ -93,6 +117,9 @@ func (p Plan) Refused() bool {
 
 // Changes reports whether the plan writes or moves any file.
 func (p Plan) Changes() bool {
+	if len(p.Edits) > 0 || len(p.Cleanup) > 0 {
+		return true
+	}
 	for _, h := range p.Hooks {
 		switch h.Action {
 		case Create, Replace, Upgrade, Chain, Backup:
@@ -106,19 +133,56 @@ func (p Plan) Changes() bool {
 // contains dir and, unless the plan is refused, manual or a dry run,
 // carries it out. It is idempotent: installing twice changes nothing the
 // second time.
+//
+// In a repository whose hooks a manager owns (Detect), git-memcite goes
+// into the manager's configuration instead (lefthook.yml, the .husky
+// scripts, .pre-commit-config.yaml) and the manager's installer runs; that
+// is only done with Yes or an explicit Via.
 func Install(ctx context.Context, dir string, opts Options) (Plan, error) {
 	repo, err := Locate(ctx, dir)
 	if err != nil {
 		return Plan{}, err
 	}
-	plan, err := PlanInstall(repo, opts)
-	if err != nil {
-		return plan, err
+	route, why := opts.Via, "chosen with --via"
+	if route == "" {
+		route, why = Detect(repo)
 	}
-	if opts.DryRun || opts.Mode == ModeManual || plan.Refused() {
+	if route == "" {
+		return Plan{Repo: repo, Options: opts, Detected: why, Refusal: why + "; choose one with --via lefthook, husky, pre-commit or git"}, nil
+	}
+	if route == ViaGit {
+		plan, err := PlanInstall(repo, opts)
+		plan.Route, plan.Detected = ViaGit, why
+		if err != nil || opts.DryRun || opts.Mode == ModeManual || plan.Refused() {
+			return plan, err
+		}
+		return plan, Apply(&plan)
+	}
+	names, err := checkNames(opts.Hooks)
+	if err != nil {
+		return Plan{}, err
+	}
+	opts.Hooks = names
+	if opts.Rev == "" {
+		opts.Rev = "main"
+	}
+	plan := Plan{Repo: repo, Options: opts, Route: route, Detected: why}
+	if opts.Mode == ModeChain || opts.Mode == ModeForce {
+		plan.Refusal = fmt.Sprintf("%s manages these hooks (%s): --chain and --force would stop its own hooks from running; git memcite install --via %s adds git-memcite to its configuration", route, why, route)
 		return plan, nil
 	}
-	return plan, Apply(&plan)
+	if opts.Mode == ModeManual {
+		plan.Snippets = snippets(repo, route.manager(), names, opts.Rev)
+		return plan, nil
+	}
+	if err := managerPlan(&plan); err != nil {
+		return plan, err
+	}
+	plan.Confirm = opts.Via == "" && !opts.Yes && !opts.DryRun
+	if plan.Confirm || opts.DryRun || plan.Refused() {
+		return plan, nil
+	}
+	return plan, applyManager(ctx, &plan)
 }
 
 // PlanInstall decides what Install would do, reading but never writing.
@@ -135,8 +199,8 @@ func PlanInstall(repo Repo, opts Options) (Plan, error) {
 	switch {
 	case repo.HooksPathOutside && opts.Mode != ModeForce && opts.Mode != ModeManual:
 		plan.Refusal = fmt.Sprintf("core.hooksPath (%s config) is %s, outside this repository: hooks there run for other repositories too", scopeName(repo.HooksPathScope), repo.HooksPath)
-	case repo.Husky() && opts.Mode == ModeDefault:
-		plan.Refusal = fmt.Sprintf("core.hooksPath is %s, managed by husky, which regenerates that directory: add git-memcite to the .husky/<hook> scripts instead", repo.HooksPath)
+	case repo.Husky() && opts.Mode != ModeManual:
+		plan.Refusal = fmt.Sprintf("core.hooksPath is %s, managed by husky, which regenerates that directory and finds its scripts by the hook's name: git memcite install --via husky adds git-memcite to the .husky/<hook> scripts", repo.HooksPath)
 	}
 	needSnippets := false
 	for _, name := range names {
@@ -224,6 +288,13 @@ func planHook(repo Repo, name string, mode Mode) (HookPlan, error) {
 				hp.Reason = fmt.Sprintf("a %s hook is already there", f.Manager)
 			}
 		}
+		if m := f.Manager; m == Lefthook || m == PreCommit || m == Husky {
+			// a manager re-installs (lefthook moves our script to .old),
+			// recurses (pre-commit runs .legacy, which would run it
+			// again) or loses its dispatch by name (husky)
+			hp.Action, hp.MovedTo = Refuse, ""
+			hp.Reason = fmt.Sprintf("a %s hook is already there; git memcite install --via %s adds git-memcite to %s's configuration instead", m, m, m)
+		}
 		if hp.MovedTo != "" && exists(hp.MovedTo) {
 			hp.Action = Refuse
 			hp.Reason = fmt.Sprintf("%s already exists (left by an earlier install); move it away first", hp.MovedTo)
@@ -235,10 +306,6 @@ func planHook(repo Repo, name string, mode Mode) (HookPlan, error) {
 	switch {
 	case hp.Action == Chain && f.Manager == GitLFS:
 		hp.Note = "a later 'git lfs install' or 'git lfs update' will report \"Hook already exists\"; answer it with 'git lfs update --manual'"
-	case hp.Action == Chain && f.Manager == Lefthook:
-		hp.Note = "lefthook re-installs its hooks when its config changes, which would drop this chain; the lefthook.yml snippet from --manual is sturdier"
-	case hp.Action != Refuse && repo.Husky():
-		hp.Note = "husky regenerates this directory on its next install; prefer the .husky/" + name + " lines from --manual"
 	}
 	return hp, nil
 }
@@ -271,7 +338,7 @@ func Apply(plan *Plan) error {
 		if err != nil {
 			return err
 		}
-		if err := writeAtomic(h.Path, script); err != nil {
+		if err := writeFileAtomic(h.Path, script, 0o755); err != nil {
 			return fmt.Errorf("write %s hook: %w", h.Name, err)
 		}
 		plan.Applied = true
@@ -279,7 +346,9 @@ func Apply(plan *Plan) error {
 	return nil
 }
 
-func writeAtomic(path string, data []byte) error {
+// writeFileAtomic writes a file through a temporary file in the same
+// directory and a rename, with the given mode.
+func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
@@ -289,7 +358,7 @@ func writeAtomic(path string, data []byte) error {
 		tmp.Close()
 		return err
 	}
-	if err := tmp.Chmod(0o755); err != nil {
+	if err := tmp.Chmod(mode); err != nil {
 		tmp.Close()
 		return err
 	}

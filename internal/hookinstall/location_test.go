@@ -41,34 +41,6 @@ func TestRelativeHooksPathInsideRepo(t *testing.T) {
 	}
 }
 
-func TestHuskyHooksPathRefusedWithHuskyLines(t *testing.T) {
-	dir := newRepo(t)
-	gitIn(t, dir, "config", "core.hooksPath", ".husky/_")
-	writeFile(t, filepath.Join(dir, ".husky", "_", "pre-commit"), "#!/usr/bin/env sh\n. \"$(dirname \"$0\")/h\"\n", 0o755)
-	plan := mustInstall(t, dir, Options{})
-	if !plan.Refused() || plan.Applied {
-		t.Fatalf("refused=%v applied=%v", plan.Refused(), plan.Applied)
-	}
-	if len(plan.Snippets) != 4 || plan.Snippets[0].File != ".husky/pre-commit" || plan.Snippets[0].Text != "git memcite hook pre-commit\n" {
-		t.Errorf("snippets = %+v", plan.Snippets)
-	}
-	if !strings.Contains(plan.Refusal, "husky") {
-		t.Errorf("refusal %q does not name husky", plan.Refusal)
-	}
-	// Once the user adds the line to .husky/pre-commit, status sees it.
-	writeFile(t, filepath.Join(dir, ".husky", "pre-commit"), "npx lint-staged\ngit memcite hook pre-commit\n", 0o755)
-	st, err := GetStatus(ctx, dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !st.Installed() || !st.Hooks[0].Calls || st.Hooks[0].Manager != Husky {
-		t.Errorf("status = %+v", st.Hooks[0])
-	}
-	if len(st.Repo.Managers) == 0 || st.Repo.Managers[0] != Husky {
-		t.Errorf("managers = %v", st.Repo.Managers)
-	}
-}
-
 func TestAbsoluteHooksPathOutsideRefusedUnlessForce(t *testing.T) {
 	dir := newRepo(t)
 	shared := filepath.Join(t.TempDir(), "global-hooks")

@@ -18,8 +18,19 @@
 //     (nothing written; snippets for the hook manager in charge).
 //
 // A core.hooksPath outside the repository (a global or shared directory)
-// is refused unless ModeForce, and a husky-owned core.hooksPath is refused
-// unless ModeChain or ModeForce, since husky regenerates that directory.
+// is refused unless ModeForce.
+//
+// Where a hook manager owns the hooks (Detect: husky through
+// core.hooksPath, lefthook or pre-commit through their hook scripts or
+// configuration files), git-memcite goes into the manager's configuration
+// instead (route.go): lines in the .husky/<hook> scripts, commands in
+// lefthook.yml, an entry in .pre-commit-config.yaml, each a block of whole
+// lines spliced in without re-encoding the file (textedit.go), then the
+// manager's own installer. ModeChain and ModeForce are refused for a
+// manager's hooks, which would stop running or be rewritten over ours.
+// Uninstall takes out exactly what was added. GetStatus follows each hook
+// the way git runs it, through the manager's configuration, to tell
+// whether git-memcite actually runs.
 package hookinstall
 
 import (

@@ -52,6 +52,46 @@ func Resolve(hook string, args []string, getenv func(string) string) Invocation 
 	return in
 }
 
+// Context is where a run of a pre-* hook (pre-commit, pre-merge-commit)
+// comes from.
+type Context int
+
+// Contexts of a pre-* hook run.
+const (
+	// InCommit: git is making a commit or a merge (it names the index
+	// being committed in GIT_INDEX_FILE), or someone ran the hook by hand.
+	// The check compares what is being committed with HEAD.
+	InCommit Context = iota
+	// WholeTree: the pre-commit framework runs the hook outside a commit
+	// ('pre-commit run --all-files' in CI, 'pre-commit run [--from-ref
+	// --to-ref]', the manual stage): there is no commit to compare with,
+	// so every citation is checked against the working tree.
+	WholeTree
+	// OtherStage: the pre-commit framework runs the hook at a stage that
+	// has its own git-memcite hook or needs none (post-merge,
+	// post-rewrite, post-checkout; pre-push, whose commits were checked
+	// when they were made): nothing to do.
+	OtherStage
+)
+
+// PreContext tells where a run of a pre-* hook comes from. The pre-commit
+// framework sets PRE_COMMIT=1 for every hook it runs and passes git's
+// environment through, so a run from git commit or git merge still has
+// GIT_INDEX_FILE; a run of 'pre-commit run' has not. The framework
+// exposes the arguments of the post-* hooks and of post-checkout as
+// PRE_COMMIT_* variables (prek too), which tell those stages apart.
+func PreContext(getenv func(string) string) Context {
+	if getenv("PRE_COMMIT") != "1" || getenv("GIT_INDEX_FILE") != "" {
+		return InCommit
+	}
+	for _, k := range []string{"PRE_COMMIT_IS_SQUASH_MERGE", "PRE_COMMIT_SQUASH_MERGE", "PRE_COMMIT_REWRITE_COMMAND", "PRE_COMMIT_CHECKOUT_TYPE", "PRE_COMMIT_REMOTE_NAME"} {
+		if getenv(k) != "" {
+			return OtherStage
+		}
+	}
+	return WholeTree
+}
+
 // Skipped reports whether an environment switch turns the hook off, and
 // which: MEMCITE=0|false|off, or SKIP (a comma-separated list, the
 // pre-commit framework's convention) naming "memcite" or

@@ -103,3 +103,31 @@ func TestReadConfig(t *testing.T) {
 		t.Errorf("cfg = %+v", cfg)
 	}
 }
+
+func TestPreContext(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		want Context
+	}{
+		{"git commit, own script", map[string]string{"GIT_INDEX_FILE": ".git/index"}, InCommit},
+		{"by hand", nil, InCommit},
+		{"git commit through the framework", map[string]string{"PRE_COMMIT": "1", "GIT_INDEX_FILE": ".git/index"}, InCommit},
+		{"git merge through the framework", map[string]string{"PRE_COMMIT": "1", "GIT_INDEX_FILE": "/r/.git/index"}, InCommit},
+		{"pre-commit run --all-files", map[string]string{"PRE_COMMIT": "1"}, WholeTree},
+		{"pre-commit run --from-ref --to-ref", map[string]string{"PRE_COMMIT": "1", "PRE_COMMIT_FROM_REF": "a", "PRE_COMMIT_TO_REF": "b"}, WholeTree},
+		{"pre-push stage", map[string]string{"PRE_COMMIT": "1", "PRE_COMMIT_FROM_REF": "a", "PRE_COMMIT_TO_REF": "b", "PRE_COMMIT_REMOTE_NAME": "origin"}, OtherStage},
+		{"post-merge stage", map[string]string{"PRE_COMMIT": "1", "PRE_COMMIT_IS_SQUASH_MERGE": "0"}, OtherStage},
+		{"prek post-merge", map[string]string{"PRE_COMMIT": "1", "PRE_COMMIT_SQUASH_MERGE": "0"}, OtherStage},
+		{"post-rewrite stage", map[string]string{"PRE_COMMIT": "1", "PRE_COMMIT_REWRITE_COMMAND": "rebase"}, OtherStage},
+		{"post-checkout stage", map[string]string{"PRE_COMMIT": "1", "PRE_COMMIT_CHECKOUT_TYPE": "1", "PRE_COMMIT_FROM_REF": "a", "PRE_COMMIT_TO_REF": "b"}, OtherStage},
+		{"PRE_COMMIT not 1", map[string]string{"PRE_COMMIT": "0"}, InCommit},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := PreContext(envOf(tc.env)); got != tc.want {
+				t.Errorf("PreContext(%v) = %v; want %v", tc.env, got, tc.want)
+			}
+		})
+	}
+}

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Step 2 of the GitHub Action (action.yml): run git memcite verify-all in
+# The last step of the GitHub Action (action.yml): run git memcite verify-all in
 # the checked-out repository with the action's inputs, and set the step's
 # outputs. The exit status is git-memcite's: 0 clean, 1 stale citations at
 # or above fail-on, 2 error.
@@ -25,6 +25,16 @@ if [ -n "${INPUT_OUTPUT:-}" ]; then
 fi
 if [ -n "${INPUT_BASELINE:-}" ]; then
   set -- "$@" --baseline "$INPUT_BASELINE"
+fi
+
+# a repository without memories passes, as linters pass with nothing to
+# check (the report, if asked for, is written all the same)
+if [ -z "${INPUT_DIRS:-}" ]; then
+  default=$(git memcite config 2>/dev/null | sed -n 's/^dirs  *\(.*[^ ]\)  *(default)$/\1/p')
+  top=$(git rev-parse --show-toplevel 2>/dev/null || pwd)
+  if [ -n "$default" ] && [ ! -d "$top/$default" ]; then
+    echo "::notice title=git-memcite::no memory directory ($default) in this repository: nothing to check"
+  fi
 fi
 
 echo "git memcite $*"

@@ -44,7 +44,7 @@ _git_memcite ()
 		case "$cur" in
 		--agent=*) __gitcomp "claude" "" "${cur##--agent=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--hooks= --agent= --local --chain --force --manual --dry-run --repo-root= --dir= --color= --quiet --version" ;;
+		--*) __gitcomp "--hooks= --agent= --local --via= --yes --chain --force --manual --dry-run --repo-root= --dir= --color= --quiet --version" ;;
 		esac
 		;;
 	uninstall)

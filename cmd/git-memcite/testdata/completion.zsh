@@ -90,6 +90,8 @@ _git-memcite() {
 				'--hooks=[Hooks, comma-separated (default\: pre-commit,pre-merge-commit,post-merge,post-rewrite)]:list,...:_files' \
 				'--agent=[Install the agent hook into an AI agent'\''s settings instead of the git hooks\: claude (Claude Code'\''s .claude/settings.json), so that an agent reading a memory is told which citations are stale]:agent:(claude)' \
 				'--local[With --agent\: the personal .claude/settings.local.json instead of the project'\''s .claude/settings.json]' \
+				'--via=[Install through lefthook (lefthook.yml, then lefthook install), husky (the .husky/<hook> scripts), pre-commit (.pre-commit-config.yaml, then pre-commit install) or git (git-memcite'\''s scripts in the hooks directory)]:manager:_files' \
+				'--yes[Carry out the plan for the hook manager detected (without it, install only says what it would do)]' \
 				'--chain[Keep an existing hook as <hook>.memcite-prev and run it first]' \
 				'--force[Back an existing hook up to <hook>.memcite-bak and replace it; also install into a core.hooksPath outside the repository]' \
 				'--manual[Write nothing; print the lines to add to your hook manager or hook scripts]' \
