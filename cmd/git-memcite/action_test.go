@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -190,11 +191,11 @@ func TestActionInstall(t *testing.T) {
 // the requests.
 type fakeRelease struct {
 	dir      string
-	requests int
+	requests atomic.Int64 // the server's goroutines count, the test reads
 }
 
 func (f *fakeRelease) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	f.requests++
+	f.requests.Add(1)
 	http.FileServer(http.Dir(f.dir)).ServeHTTP(w, r)
 }
 
@@ -320,7 +321,7 @@ func TestActionRelease(t *testing.T) {
 			cmd.Env = append(cmd.Env, "GITHUB_ACTION_PATH="+root, "RUNNER_TEMP="+tmp, "GITHUB_PATH="+ghPath, "GITHUB_OUTPUT="+ghOut,
 				"MEMCITE_RELEASE_URL="+srv.URL)
 			cmd.Env = append(cmd.Env, tc.env...)
-			before := rel.requests
+			before := rel.requests.Load()
 			out, err := cmd.CombinedOutput()
 			if (err != nil) != tc.fail {
 				t.Fatalf("release.sh: %v (want failure: %v)\n%s", err, tc.fail, out)
@@ -328,8 +329,8 @@ func TestActionRelease(t *testing.T) {
 			if !strings.Contains(string(out), tc.stdout) {
 				t.Errorf("output lacks %q:\n%s", tc.stdout, out)
 			}
-			if (rel.requests > before) != tc.fetches {
-				t.Errorf("%d requests", rel.requests-before)
+			if n := rel.requests.Load() - before; (n > 0) != tc.fetches {
+				t.Errorf("%d requests", n)
 			}
 			b, _ := os.ReadFile(ghOut)
 			got := map[string]string{}

@@ -133,9 +133,9 @@ type followed struct {
 // while the agent waits. An abandoned walk stops at its next step.
 func followWithin(ctx context.Context, budget time.Duration, repo *gitrepo.Repo, src source.Source, m *store.Memory) ([]relocate.Item, string) {
 	ctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel() // stops an abandoned walk; never before its answer is taken
 	done := make(chan followed, 1)
 	go func() {
-		defer cancel()
 		items, why := follow(ctx, repo, src, m)
 		done <- followed{items, why}
 	}()
@@ -143,6 +143,11 @@ func followWithin(ctx context.Context, budget time.Duration, repo *gitrepo.Repo,
 	case f := <-done:
 		return f.items, f.why
 	case <-ctx.Done():
+		select {
+		case f := <-done: // finished as the budget ran out
+			return f.items, f.why
+		default:
+		}
 		return nil, fmt.Sprintf("following the history took longer than %s", budget)
 	}
 }
