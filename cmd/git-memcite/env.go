@@ -19,7 +19,8 @@ import (
 	"github.com/git-memcite/git-memcite/internal/trace"
 )
 
-// Env is what commands share: the output streams and the repository.
+// Env is what every command is given: the output streams. Each command
+// opens the repository itself (Globals.open, a workspace).
 type Env struct {
 	Stdout, Stderr io.Writer
 }
