@@ -19,8 +19,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/trace"
 )
 
-// Env is what every command is given: the output streams. Each command
-// opens the repository itself (Globals.open, a workspace).
+// Env is what commands share: the output streams and the repository.
 type Env struct {
 	Stdout, Stderr io.Writer
 }
