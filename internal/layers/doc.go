@@ -13,9 +13,9 @@
 //     imports neither os, os/exec, net, syscall nor go-git, nor the
 //     module's I/O packages (gitrepo, atomicfile, hookinstall, source,
 //     cite, relocate). It imports domain packages for the results it
-//     renders; of those, only hookrun and doctor still reach git (their
-//     result types sit beside the code that runs git), and no new path
-//     from render to git may appear.
+//     renders; of those, only hookrun, doctor and agenthook still reach
+//     git (their result types sit beside the code that runs git), and no
+//     new path from render to git may appear.
 //  5. Test support (gitfixture, benchrepo, relocbench, scripts/genrepo:
 //     repository builders and benchmarks) is exempt from rule 1 but never
 //     part of the git-memcite binary.

@@ -132,8 +132,9 @@ var renderForbidden = map[string]bool{
 // renderReachesGitVia are the packages through which render still reaches
 // git (rule 4): their result types sit beside code that runs git.
 var renderReachesGitVia = map[string]bool{
-	module + "/internal/hookrun": true,
-	module + "/internal/doctor":  true,
+	module + "/internal/hookrun":   true,
+	module + "/internal/doctor":    true,
+	module + "/internal/agenthook": true,
 }
 
 // checkRender checks rule 4: render's own imports, and that every path
