@@ -171,7 +171,7 @@ func now() time.Time {
 	return time.Now()
 }
 
-// memories resolves the arguments, or takes every memory.
+// loc renders a location as path (a whole file), path:17 or path:17-28.
 func loc(l gitblame.Location) string {
 	if l.Line == 0 {
 		return l.Path // a whole file

@@ -125,22 +125,41 @@ func TestFingerprintStable(t *testing.T) {
 	}
 }
 
+// TestRuleFor pins the rule id of every kind of stale citation: rule ids
+// are part of the output formats and of the fingerprints baselines hold.
 func TestRuleFor(t *testing.T) {
-	for reason, rule := range map[string]string{
-		"File not found: x":                          RuleFileNotFound,
-		"Empty path":                                 RuleFileNotFound,
-		"Not a file: src is a directory":             RuleFileNotFound,
-		"Path traversal blocked: ../x":               RulePathTraversal,
-		"Line 9 exceeds file length (3)":             RuleLineOutOfRange,
-		"Invalid line number: 0 (must be >= 1)":      RuleLineOutOfRange,
-		"Invalid line range: 5-3 (end before start)": RuleLineOutOfRange,
-		"Snippet mismatch at line 3. Expected":       RuleSnippetMismatch,
-		"Cannot read file: x: binary file":           RuleUnreadable,
-		"something new":                              RuleStaleUnspecified,
-	} {
-		if got := RuleFor(reason); got != rule {
-			t.Errorf("RuleFor(%q) = %s, want %s", reason, got, rule)
+	want := map[verify.Kind]string{
+		verify.KindEmptyPath:       RuleFileNotFound,
+		verify.KindPathTraversal:   RulePathTraversal,
+		verify.KindNotFound:        RuleFileNotFound,
+		verify.KindNotAFile:        RuleFileNotFound,
+		verify.KindNotRegular:      RuleUnreadable,
+		verify.KindSymlinkLoop:     RuleUnreadable,
+		verify.KindIgnored:         RuleUnreadable,
+		verify.KindUnreadable:      RuleUnreadable,
+		verify.KindBinary:          RuleUnreadable,
+		verify.KindLFSPointer:      RuleUnreadable,
+		verify.KindInvalidLine:     RuleLineOutOfRange,
+		verify.KindInvalidRange:    RuleLineOutOfRange,
+		verify.KindPastEOF:         RuleLineOutOfRange,
+		verify.KindInvalidUTF8:     RuleUnreadable,
+		verify.KindSnippetMismatch: RuleSnippetMismatch,
+	}
+	for _, k := range verify.Kinds() {
+		rule, ok := want[k]
+		if !ok {
+			t.Errorf("kind %s has no pinned rule: add it here (and to docs/ci.md)", k)
+			continue
 		}
+		if got := RuleFor(k); got != rule {
+			t.Errorf("RuleFor(%s) = %s, want %s", k, got, rule)
+		}
+		if _, ok := RuleByID(rule); !ok {
+			t.Errorf("RuleFor(%s) = %s: no such rule", k, rule)
+		}
+	}
+	if got := RuleFor(verify.KindNone); got != RuleStaleUnspecified {
+		t.Errorf("RuleFor(none) = %s, want %s", got, RuleStaleUnspecified)
 	}
 	for _, r := range Rules {
 		if !strings.HasPrefix(r.ID, RulePrefix) || r.Short == "" || r.Full == "" || r.Help == "" || r.Name == "" {

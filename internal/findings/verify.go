@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/verify"
@@ -45,7 +44,7 @@ func FromVerify(command string, rep *verify.Report) *Report {
 			if c.Status != verify.Stale {
 				continue
 			}
-			rule := RuleFor(c.Reason)
+			rule := RuleFor(c.Kind)
 			f := Finding{
 				RuleID: rule, Level: Error, MemoryID: m.Memory.ID, MemoryFile: m.Memory.Path,
 				MemoryLine: c.Citation.SrcLine, CitedPath: c.Citation.Path,
@@ -80,7 +79,7 @@ func fingerprints(m *verify.MemoryResult) []string {
 		if n := seen[key]; n > 1 { // the same citation twice in one memory
 			key += "\x00" + strconv.Itoa(n)
 		}
-		out[i] = Fingerprint(RuleFor(c.Reason), m.Memory.Path, key)
+		out[i] = Fingerprint(RuleFor(c.Kind), m.Memory.Path, key)
 	}
 	return out
 }
@@ -112,18 +111,20 @@ func citationKey(c memfile.Citation) string {
 	return k
 }
 
-// RuleFor classifies a stale reason of package verify.
-func RuleFor(reason string) string {
-	switch {
-	case strings.HasPrefix(reason, "File not found"), reason == "Empty path", strings.HasPrefix(reason, "Not a file"):
+// RuleFor returns the rule id of a stale citation's kind. Rule ids never
+// change: kinds added later map to an existing rule or to a new one.
+func RuleFor(kind verify.Kind) string {
+	switch kind {
+	case verify.KindNotFound, verify.KindEmptyPath, verify.KindNotAFile:
 		return RuleFileNotFound
-	case strings.HasPrefix(reason, "Path traversal"):
+	case verify.KindPathTraversal:
 		return RulePathTraversal
-	case strings.HasPrefix(reason, "Line "), strings.HasPrefix(reason, "Invalid line"):
+	case verify.KindPastEOF, verify.KindInvalidLine, verify.KindInvalidRange:
 		return RuleLineOutOfRange
-	case strings.HasPrefix(reason, "Snippet mismatch"):
+	case verify.KindSnippetMismatch:
 		return RuleSnippetMismatch
-	case strings.HasPrefix(reason, "Cannot read file"):
+	case verify.KindNotRegular, verify.KindSymlinkLoop, verify.KindIgnored, verify.KindUnreadable,
+		verify.KindBinary, verify.KindLFSPointer, verify.KindInvalidUTF8:
 		return RuleUnreadable
 	}
 	return RuleStaleUnspecified

@@ -145,14 +145,9 @@ func (in interner) runes(keys []string) []rune {
 	return out
 }
 
-// diffKeys computes a line diff of two line slices with go-diff's Myers
-// implementation in line mode (each distinct line is one rune) and no
-// timeout, so the result is deterministic.
-func diffKeys(a, b []string) []Run {
-	in := interner{}
-	return diffRunes(in.runes(a), in.runes(b))
-}
-
+// diffRunes computes a line diff of two texts given as one rune per
+// distinct line, with go-diff's Myers implementation and no timeout, so
+// the result is deterministic.
 func diffRunes(ra, rb []rune) []Run {
 	dmp := diffmatchpatch.New()
 	dmp.DiffTimeout = 0
@@ -204,10 +199,6 @@ type lineMap struct {
 // hunk is a change region: old lines [OldStart,OldEnd) were replaced by new
 // lines [NewStart,NewEnd) (either may be empty).
 type hunk struct{ OldStart, OldEnd, NewStart, NewEnd int }
-
-func buildMap(a, b *text) *lineMap {
-	return buildMapRuns(a, b, diffKeys(a.keys, b.keys))
-}
 
 func buildMapRuns(a, b *text, runs []Run) *lineMap {
 	m := &lineMap{

@@ -36,8 +36,27 @@ import (
 // ErrNotFound is returned when a name matches no memory.
 var ErrNotFound = errors.New("no such memory")
 
-// ErrAmbiguous is returned when a name matches several memories.
+// ErrAmbiguous is returned when a name matches several memories (as an
+// *AmbiguousError).
 var ErrAmbiguous = errors.New("ambiguous")
+
+// AmbiguousError says which memories a name matches; errors.Is(err,
+// ErrAmbiguous) holds for it.
+type AmbiguousError struct {
+	Name  string // the name resolved
+	Match string // what it matched: "frontmatter id" or "file name"
+	Paths string // the memories it matched, comma-separated
+}
+
+func (e *AmbiguousError) Error() string { return fmt.Sprintf("%q: %s", e.Name, e.Detail()) }
+
+// Detail is the message without the name.
+func (e *AmbiguousError) Detail() string {
+	return fmt.Sprintf("%v: %s of %s", ErrAmbiguous, e.Match, e.Paths)
+}
+
+// Is reports whether target is ErrAmbiguous.
+func (e *AmbiguousError) Is(target error) bool { return target == ErrAmbiguous }
 
 // Graph is the link graph of a memory store.
 type Graph struct {
@@ -221,9 +240,9 @@ func (g *Graph) Resolve(ctx context.Context, name string) (int, error) {
 	case len(ids) == 1:
 		return ids[0], nil
 	case len(ids) > 1:
-		return -1, fmt.Errorf("%q: %w: frontmatter id of %s", name, ErrAmbiguous, g.paths(ids))
+		return -1, &AmbiguousError{Name: name, Match: "frontmatter id", Paths: g.paths(ids)}
 	case len(stems) > 1:
-		return -1, fmt.Errorf("%q: %w: file name of %s", name, ErrAmbiguous, g.paths(stems))
+		return -1, &AmbiguousError{Name: name, Match: "file name", Paths: g.paths(stems)}
 	}
 	return -1, fmt.Errorf("%q: %w", name, ErrNotFound)
 }
@@ -248,13 +267,14 @@ func (g *Graph) Edges(ctx context.Context, i int) ([]Edge, error) {
 		for _, l := range m.File.Links {
 			e := Edge{From: i, To: -1, Type: l.Type, Target: l.Target, Line: l.SrcLine}
 			to, err := g.Resolve(ctx, l.Target)
+			var ambiguous *AmbiguousError
 			switch {
 			case err == nil:
 				e.To = to
 			case errors.Is(err, ErrNotFound):
 				e.Reason = "no such memory"
-			case errors.Is(err, ErrAmbiguous):
-				e.Reason = strings.TrimPrefix(err.Error(), fmt.Sprintf("%q: ", l.Target))
+			case errors.As(err, &ambiguous):
+				e.Reason = ambiguous.Detail()
 			default:
 				return nil, err
 			}

@@ -12,7 +12,6 @@ import (
 	"path"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/graph"
 	"github.com/git-memcite/git-memcite/internal/verify"
@@ -20,12 +19,11 @@ import (
 
 // Status classes, worst first.
 const (
-	StatusError      = "error"   // the memory file cannot be read or parsed
-	StatusStale      = "stale"   // at least one citation does not hold
-	StatusUncited    = "uncited" // no verifiable citations
-	StatusExempt     = "exempt"  // exempt: true
-	StatusHealthy    = "healthy" // every citation holds
-	reasonFileAbsent = "File not found: "
+	StatusError   = "error"   // the memory file cannot be read or parsed
+	StatusStale   = "stale"   // at least one citation does not hold
+	StatusUncited = "uncited" // no verifiable citations
+	StatusExempt  = "exempt"  // exempt: true
+	StatusHealthy = "healthy" // every citation holds
 )
 
 var statusRank = map[string]int{StatusError: 0, StatusStale: 1, StatusUncited: 2, StatusExempt: 3, StatusHealthy: 4}
@@ -235,7 +233,7 @@ func memoryOf(mr *verify.MemoryResult) Memory {
 	for _, c := range mr.StaleCitations() {
 		m.Reasons = append(m.Reasons, c.Citation.Location()+": "+c.Reason)
 		m.StaleAt = append(m.StaleAt, c.Citation.Location())
-		if strings.HasPrefix(c.Reason, reasonFileAbsent) {
+		if c.Kind == verify.KindNotFound {
 			deleted++
 		}
 	}

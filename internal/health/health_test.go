@@ -3,6 +3,10 @@ package health
 import (
 	"reflect"
 	"testing"
+
+	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
 func TestRank(t *testing.T) {
@@ -68,5 +72,30 @@ func TestCompare(t *testing.T) {
 				t.Errorf("removed: got %q; want [b]", c.Removed)
 			}
 		})
+	}
+}
+
+// TestAllDeleted: a memory is all-deleted when every citation names a file
+// that is not found; other stale kinds do not count.
+func TestAllDeleted(t *testing.T) {
+	mr := func(kinds ...verify.Kind) *verify.MemoryResult {
+		m := &verify.MemoryResult{Memory: &store.Memory{Path: "mem/m.md", ID: "m", File: &memfile.File{}}, Total: len(kinds)}
+		for _, k := range kinds {
+			m.Citations = append(m.Citations, verify.CitationResult{Citation: memfile.Citation{Path: "a.go"}, Status: verify.Stale, Kind: k, Reason: "r"})
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		m    *verify.MemoryResult
+		want bool
+	}{
+		{mr(verify.KindNotFound, verify.KindNotFound), true},
+		{mr(verify.KindNotFound, verify.KindSnippetMismatch), false},
+		{mr(verify.KindNotAFile), false},
+		{mr(), false},
+	} {
+		if got := memoryOf(tc.m).AllDeleted; got != tc.want {
+			t.Errorf("%d citations: AllDeleted = %v, want %v", len(tc.m.Citations), got, tc.want)
+		}
 	}
 }

@@ -177,18 +177,6 @@ func join(a, b string) string {
 	return a + "; " + b
 }
 
-// parseTime reads a verified timestamp: RFC 3339, or a date and time
-// without zone (UTC), or a date.
-func parseTime(s string) time.Time {
-	s = strings.TrimSpace(s)
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t
-		}
-	}
-	return time.Time{}
-}
-
 // setResults attaches tracker results, in the order of the line
 // citations among items (Follow's anchors), to those items.
 func setResults(items []Item, res []gitblame.Result) error {

@@ -192,16 +192,3 @@ func TestSetResultsCountsMismatch(t *testing.T) {
 		t.Error("setResults accepted fewer results than anchors")
 	}
 }
-
-func TestParseTime(t *testing.T) {
-	for s, want := range map[string]time.Time{
-		"2026-01-02T03:04:05Z":      time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
-		"2026-01-02T03:04:05+01:00": time.Date(2026, 1, 2, 2, 4, 5, 0, time.UTC),
-		"2026-01-02":                time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC),
-		"yesterday":                 {},
-	} {
-		if got := parseTime(s); !got.Equal(want) {
-			t.Errorf("parseTime(%q) = %v, want %v", s, got, want)
-		}
-	}
-}

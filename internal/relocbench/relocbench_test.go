@@ -15,7 +15,7 @@ import (
 )
 
 var (
-	size  = flag.String("relocbench.size", "small", "benchmark size: small (seconds, asserted in go test) or full")
+	size  = flag.String("relocbench.size", "smoke", "benchmark size: smoke (the default: a few scenarios, invariants only), small (about 20 s, the accuracy targets asserted) or full")
 	trace = flag.Bool("relocbench.trace", false, "print every tracker miss")
 )
 
@@ -29,15 +29,23 @@ func goroot(t testing.TB) string {
 	return strings.TrimSpace(string(out))
 }
 
-// TestAccuracy runs the accuracy benchmark and asserts the targets of the
-// relocation issue: at least 98% exactly right overall, no category below
-// 90%, and no deleted citation reported at a location.
+// TestAccuracy runs the accuracy benchmark and asserts that no deleted
+// citation is reported at a location; from -relocbench.size=small up also
+// the accuracy targets: at least 98% exactly right overall and no category
+// below 90%. The default smoke size (18 scenarios, a few seconds) keeps
+// the code exercised in plain go test; a percentage of one or two
+// scenarios per category says nothing, so only a loose overall floor
+// holds there.
 func TestAccuracy(t *testing.T) {
+	checkSize(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not found")
 	}
 	cfg := Config{GoRoot: goroot(t), PerCategory: 3, Chains: 3, ChainMin: 30, ChainMax: 60, Seed: 1, WorkDir: t.TempDir()}
-	if *size == "full" {
+	switch *size {
+	case "smoke":
+		cfg.PerCategory, cfg.Chains, cfg.ChainMin, cfg.ChainMax = 1, 1, 10, 20
+	case "full":
 		cfg.PerCategory, cfg.Chains = 25, 25
 	}
 	if *trace {
@@ -51,12 +59,12 @@ func TestAccuracy(t *testing.T) {
 	Format(&sb, rep)
 	t.Log("\n" + sb.String())
 	all := rep.Rows["all"]["tracker"]
-	if all.Pct() < 98 {
-		t.Errorf("tracker: %.1f%% exactly right overall, want >= 98%%", all.Pct())
+	if want := map[bool]float64{true: 98, false: 90}[targets()]; all.Pct() < want {
+		t.Errorf("tracker: %.1f%% exactly right overall, want >= %.0f%%", all.Pct(), want)
 	}
 	for cat, row := range rep.Rows {
 		tr := row["tracker"]
-		if tr.Pct() < 90 {
+		if targets() && tr.Pct() < 90 {
 			t.Errorf("tracker: %s %.1f%% exactly right, want >= 90%%", cat, tr.Pct())
 		}
 		if tr.FalseReloc > 0 {
@@ -232,8 +240,9 @@ func BenchmarkTrackOneCitation10kCommits(b *testing.B) { benchSpeed(b, 1) }
 // TestFixCycle runs the fix-cycle benchmark (the daily loop: rounds of
 // commits, relocate --fix twice, commit the memories) and asserts its
 // invariants: no second fix changes a byte, no false alarm, no deleted
-// citation relocated, and accuracy within one point of one-shot
-// relocation on the same histories.
+// citation relocated; from -relocbench.size=small up also accuracy within
+// one point of one-shot relocation on the same histories and whole-file
+// citations placed.
 func TestFixCycle(t *testing.T) {
 	cfg := chainConfig(t)
 	rep, err := FixCycle(context.Background(), cfg)
@@ -252,6 +261,9 @@ func TestFixCycle(t *testing.T) {
 	if rep.Cycle.FalseReloc > 0 {
 		t.Errorf("%d false relocations, want 0", rep.Cycle.FalseReloc)
 	}
+	if !targets() {
+		return
+	}
 	// whole files: 95% at full size (200 files); the small run has 16, where
 	// one split file is 6 points
 	if want := map[bool]float64{true: 95, false: 90}[*size == "full"]; rep.Files.Pct() < want {
@@ -263,7 +275,9 @@ func TestFixCycle(t *testing.T) {
 }
 
 // TestAdopt runs the adopt benchmark: memories written in prose at a
-// commit, read after the code changed. Precision must be at least 98%.
+// commit, read after the code changed. Precision must be at least 98%
+// (from -relocbench.size=small up; the smoke size's dozen proposals only
+// need to be mostly right).
 func TestAdopt(t *testing.T) {
 	cfg := chainConfig(t)
 	rep, err := Adopt(context.Background(), cfg)
@@ -273,20 +287,38 @@ func TestAdopt(t *testing.T) {
 	var sb strings.Builder
 	FormatAdopt(&sb, rep)
 	t.Log("\n" + sb.String())
-	if p := rep.Rows["all"].Precision(); p < 98 {
-		t.Errorf("adopt precision %.1f%%, want >= 98%%", p)
+	if want := map[bool]float64{true: 98, false: 80}[targets()]; rep.Rows["all"].Precision() < want {
+		t.Errorf("adopt precision %.1f%%, want >= %.0f%%", rep.Rows["all"].Precision(), want)
 	}
 }
 
-// chainConfig sizes the chain benchmarks (fix cycles, adopt): 2 chains of
-// 16-24 commits, or with -relocbench.size=full 25 of 16-32.
+func checkSize(t *testing.T) {
+	t.Helper()
+	switch *size {
+	case "smoke", "small", "full":
+	default:
+		t.Fatalf("-relocbench.size=%s: want smoke, small or full", *size)
+	}
+}
+
+// targets reports whether the run is large enough to assert the accuracy
+// targets (-relocbench.size small or full).
+func targets() bool { return *size != "smoke" }
+
+// chainConfig sizes the chain benchmarks (fix cycles, adopt): one chain of
+// 8-12 commits by default (smoke), with -relocbench.size=small 2 chains of
+// 16-24 commits, with full 25 of 16-32.
 func chainConfig(t *testing.T) Config {
 	t.Helper()
+	checkSize(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not found")
 	}
 	cfg := Config{GoRoot: goroot(t), Chains: 2, ChainMin: 16, ChainMax: 24, Seed: 1, WorkDir: t.TempDir()}
-	if *size == "full" {
+	switch *size {
+	case "smoke":
+		cfg.Chains, cfg.ChainMin, cfg.ChainMax = 1, 8, 12
+	case "full":
 		cfg.Chains, cfg.ChainMax = 25, 32
 	}
 	if *trace {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 )
 
@@ -26,10 +25,15 @@ func openNoFollow(name string) (*os.File, error) {
 }
 
 // evalLinks returns the path name resolves to with every symlink followed.
+// filepath.EvalSymlinks reports a loop with an error of no type of its own
+// ("too many links"); the kernel's answer for the same path, ELOOP, tells
+// it apart from other failures.
 func evalLinks(name string) (string, error) {
 	real, err := filepath.EvalSymlinks(name)
-	if err != nil && strings.Contains(err.Error(), "too many links") {
-		return "", ErrSymlinkLoop
+	if err != nil {
+		if _, serr := os.Stat(name); errors.Is(serr, syscall.ELOOP) {
+			return "", ErrSymlinkLoop
+		}
 	}
 	return real, err
 }

@@ -35,6 +35,19 @@ func TestClean(t *testing.T) {
 		{".git/config", "", ErrOutside},
 		{"sub/.GIT/HEAD", "", ErrOutside},
 		{"1:2/a.go", "1:2/a.go", nil}, // a colon is not a drive after a digit
+		{"..", "", ErrOutside},
+		{"a/../..", "", ErrOutside},
+		{"~", "", ErrOutside},
+		{"~user/a.go", "", ErrOutside},
+		{"\x00", "", ErrOutside},
+		{".GIT", "", ErrOutside},
+		{"a/b/.Git/objects/x", "", ErrOutside},
+		{"a/./.git", "", ErrOutside},
+		{"a/b/../.git/config", "", ErrOutside},
+		{"a/.gitignore", "a/.gitignore", nil}, // only .git itself is refused
+		{".github/x.yml", ".github/x.yml", nil},
+		{"a/~b", "a/~b", nil}, // ~ expands only at the start
+		{"a/..b", "a/..b", nil},
 	}
 	// "C:x.go" is relative to drive C's current directory on Windows, and
 	// "a:b.go" names a stream of file a there: any colon is refused. Elsewhere

@@ -23,13 +23,6 @@ func Enable(w io.Writer) {
 	out, start = w, time.Now()
 }
 
-// On reports whether tracing is on.
-func On() bool {
-	mu.Lock()
-	defer mu.Unlock()
-	return out != nil
-}
-
 // Printf writes one trace line when tracing is on.
 func Printf(format string, args ...any) {
 	mu.Lock()

@@ -23,5 +23,6 @@ func One(ctx context.Context, src source.Source, c memfile.Citation) (string, er
 	if err != nil {
 		return "", err
 	}
-	return Citation(c, files[c.Path]), nil
+	_, reason := Citation(c, files[c.Path])
+	return reason, nil
 }

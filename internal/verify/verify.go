@@ -24,6 +24,9 @@
 // occur inside the range; a multi-line snippet must match consecutive
 // lines. URL citations are skipped and do not count. Lines end at LF, CRLF
 // or CR and are compared without the line break.
+//
+// Each stale result carries a Kind next to its reason: programs (rule ids,
+// baselines) read the kind; the reason is for people.
 package verify
 
 import (
@@ -34,6 +37,7 @@ import (
 	"math"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -57,10 +61,71 @@ func (s Status) String() string {
 	return [...]string{"valid", "stale", "skipped"}[s]
 }
 
+// Kind says why a citation is stale. Rule ids, baselines and other
+// machine-readable output key on it, never on the Reason text; the names
+// (String) are stable.
+type Kind int
+
+// Kinds of stale citations, in the order Citation checks them.
+const (
+	KindNone            Kind = iota // not stale: valid or skipped
+	KindEmptyPath                   // "Empty path"
+	KindPathTraversal               // "Path traversal blocked: {path}": outside the repository or into .git
+	KindNotFound                    // "File not found: {path}"
+	KindNotAFile                    // "Not a file: {path} is a directory"
+	KindNotRegular                  // "Cannot read file": a FIFO, device, socket or submodule
+	KindSymlinkLoop                 // "Cannot read file": symlinks refer to each other without end
+	KindIgnored                     // "Cannot read file": untracked and ignored by git, not read
+	KindUnreadable                  // "Cannot read file": any other read error
+	KindBinary                      // "Cannot read file": a NUL byte in the first 8000 bytes
+	KindLFSPointer                  // "Cannot read file": a git-lfs pointer
+	KindInvalidLine                 // "Invalid line number: {line} (must be >= 1)"
+	KindInvalidRange                // "Invalid line range: {line}-{end} (end before start)"
+	KindPastEOF                     // "Line {line} exceeds file length ({length})"
+	KindInvalidUTF8                 // "Cannot read file": a cited line is not UTF-8
+	KindSnippetMismatch             // "Snippet mismatch at line …"
+)
+
+var kindNames = [...]string{
+	KindNone:            "none",
+	KindEmptyPath:       "empty-path",
+	KindPathTraversal:   "path-traversal",
+	KindNotFound:        "not-found",
+	KindNotAFile:        "not-a-file",
+	KindNotRegular:      "not-regular",
+	KindSymlinkLoop:     "symlink-loop",
+	KindIgnored:         "ignored",
+	KindUnreadable:      "unreadable",
+	KindBinary:          "binary",
+	KindLFSPointer:      "lfs-pointer",
+	KindInvalidLine:     "invalid-line",
+	KindInvalidRange:    "invalid-range",
+	KindPastEOF:         "past-eof",
+	KindInvalidUTF8:     "invalid-utf8",
+	KindSnippetMismatch: "snippet-mismatch",
+}
+
+// Kinds lists every kind a stale citation can have (KindNone excluded).
+func Kinds() []Kind {
+	out := make([]Kind, 0, len(kindNames)-1)
+	for k := KindNone + 1; int(k) < len(kindNames); k++ {
+		out = append(out, k)
+	}
+	return out
+}
+
+func (k Kind) String() string {
+	if k < 0 || int(k) >= len(kindNames) {
+		return "kind(" + strconv.Itoa(int(k)) + ")"
+	}
+	return kindNames[k]
+}
+
 // CitationResult is the outcome for one citation.
 type CitationResult struct {
 	Citation memfile.Citation
 	Status   Status
+	Kind     Kind   // why it is stale; KindNone for Valid and Skipped
 	Reason   string // for Stale and Skipped
 	// Known: a stale citation listed in a baseline: known, neither
 	// reported nor failing the run (set by findings.MarkKnown).
@@ -75,13 +140,10 @@ type CitationResult struct {
 // SARIF, reports): the text found in an untracked file is not repeated,
 // since it may be anything the workspace holds.
 func (cr CitationResult) SharedReason() string {
-	if !cr.Untracked || !strings.HasPrefix(cr.Reason, "Snippet mismatch") {
+	if !cr.Untracked || cr.Kind != KindSnippetMismatch {
 		return cr.Reason
 	}
-	if i := strings.LastIndex(cr.Reason, ", got '"); i >= 0 {
-		return cr.Reason[:i] + " (the file is not tracked by git: its text is not shown)"
-	}
-	return cr.Reason
+	return mismatchHead(cr.Citation, normSnippet(cr.Citation.Snippet)) + " (the file is not tracked by git: its text is not shown)"
 }
 
 // MemoryResult is the outcome for one memory.
@@ -229,9 +291,9 @@ func checkMemory(m *store.Memory, files map[string]*fileData) MemoryResult {
 			res.Skipped++
 		} else {
 			fd := files[c.Path]
-			cr.Reason = Citation(c, fd)
+			cr.Kind, cr.Reason = Citation(c, fd)
 			cr.Untracked = fd != nil && fd.untracked
-			if cr.Reason != "" {
+			if cr.Kind != KindNone {
 				cr.Status = Stale
 			} else {
 				res.ValidCount++
@@ -250,75 +312,91 @@ func checkMemory(m *store.Memory, files map[string]*fileData) MemoryResult {
 func Round2(x float64) float64 { return math.Round(x*100) / 100 }
 
 // Citation checks one citation against the file data read for its path and
-// returns the reason it is stale, or "" when it holds.
-func Citation(c memfile.Citation, fd *fileData) string {
+// returns why it is stale and the reason text, or KindNone and "" when it
+// holds.
+func Citation(c memfile.Citation, fd *fileData) (Kind, string) {
 	if c.Path == "" {
-		return "Empty path"
+		return KindEmptyPath, "Empty path"
 	}
 	if fd == nil {
-		return fmt.Sprintf("File not found: %s", c.Path)
+		return KindNotFound, fmt.Sprintf("File not found: %s", c.Path)
 	}
 	switch {
 	case errors.Is(fd.statErr, source.ErrOutside):
-		return fmt.Sprintf("Path traversal blocked: %s", c.Path)
+		return KindPathTraversal, fmt.Sprintf("Path traversal blocked: %s", c.Path)
 	case errors.Is(fd.statErr, source.ErrNotExist):
-		return fmt.Sprintf("File not found: %s", c.Path)
+		return KindNotFound, fmt.Sprintf("File not found: %s", c.Path)
 	case fd.statErr != nil:
-		return fmt.Sprintf("Cannot read file: %s: %v", c.Path, unwrapPath(fd.statErr))
+		return unreadable(fd.statErr), fmt.Sprintf("Cannot read file: %s: %v", c.Path, unwrapPath(fd.statErr))
 	case fd.kind == source.KindDir:
-		return fmt.Sprintf("Not a file: %s is a directory", c.Path)
+		return KindNotAFile, fmt.Sprintf("Not a file: %s is a directory", c.Path)
 	case fd.kind == source.KindOther:
-		return fmt.Sprintf("Cannot read file: %s: not a regular file", c.Path)
+		return KindNotRegular, fmt.Sprintf("Cannot read file: %s: not a regular file", c.Path)
 	}
 	if !c.HasLine {
-		return ""
+		return KindNone, ""
 	}
 	switch {
 	case fd.readErr != nil:
-		return fmt.Sprintf("Cannot read file: %s: %v", c.Path, unwrapPath(fd.readErr))
+		return unreadable(fd.readErr), fmt.Sprintf("Cannot read file: %s: %v", c.Path, unwrapPath(fd.readErr))
 	case fd.binary:
-		return fmt.Sprintf("Cannot read file: %s: binary file", c.Path)
+		return KindBinary, fmt.Sprintf("Cannot read file: %s: binary file", c.Path)
 	case fd.lfs:
-		return fmt.Sprintf("Cannot read file: %s: git-lfs pointer (the content is not in the repository)", c.Path)
+		return KindLFSPointer, fmt.Sprintf("Cannot read file: %s: git-lfs pointer (the content is not in the repository)", c.Path)
 	}
 	if c.Line < 1 {
-		return fmt.Sprintf("Invalid line number: %d (must be >= 1)", c.Line)
+		return KindInvalidLine, fmt.Sprintf("Invalid line number: %d (must be >= 1)", c.Line)
 	}
 	end := c.Line
 	if c.LineEnd != 0 {
 		if c.LineEnd < c.Line {
-			return fmt.Sprintf("Invalid line range: %d-%d (end before start)", c.Line, c.LineEnd)
+			return KindInvalidRange, fmt.Sprintf("Invalid line range: %d-%d (end before start)", c.Line, c.LineEnd)
 		}
 		end = c.LineEnd
 	}
 	if fd.complete && end > len(fd.lines) {
-		return fmt.Sprintf("Line %d exceeds file length (%d)", end, len(fd.lines))
+		return KindPastEOF, fmt.Sprintf("Line %d exceeds file length (%d)", end, len(fd.lines))
 	}
 	if bad := fd.invalidUTF8; bad > 0 && bad <= end {
-		return fmt.Sprintf("Cannot read file: %s: line %d is not valid UTF-8", c.Path, bad)
+		return KindInvalidUTF8, fmt.Sprintf("Cannot read file: %s: line %d is not valid UTF-8", c.Path, bad)
 	}
 	if !c.HasSnippet {
-		return ""
+		return KindNone, ""
 	}
-	snippet := strings.ReplaceAll(strings.ReplaceAll(c.Snippet, "\r\n", "\n"), "\r", "\n")
-	if strings.Contains(strings.TrimRight(snippet, "\n"), "\n") {
-		snippet = strings.TrimRight(snippet, "\n")
-	}
+	snippet := normSnippet(c.Snippet)
 	nSnip := strings.Count(snippet, "\n") + 1
 	if c.LineEnd == 0 && nSnip > 1 {
 		end = c.Line + nSnip - 1 // a multi-line snippet spans lines from the cited one
-		if end > len(fd.lines) {
-			return snippetMismatch(c, snippet, fd.lines[c.Line-1])
+		if end <= len(fd.lines) && matchAt(fd.lines[c.Line-1:end], snippet) {
+			return KindNone, ""
 		}
-		if matchAt(fd.lines[c.Line-1:end], snippet) {
-			return ""
-		}
-		return snippetMismatch(c, snippet, fd.lines[c.Line-1])
+		return KindSnippetMismatch, snippetMismatch(c, snippet, fd.lines[c.Line-1])
 	}
 	if strings.Contains(strings.Join(fd.lines[c.Line-1:end], "\n"), snippet) {
-		return ""
+		return KindNone, ""
 	}
-	return snippetMismatch(c, snippet, fd.lines[c.Line-1])
+	return KindSnippetMismatch, snippetMismatch(c, snippet, fd.lines[c.Line-1])
+}
+
+// unreadable classifies an error reading a cited file.
+func unreadable(err error) Kind {
+	switch {
+	case errors.Is(err, source.ErrIgnored):
+		return KindIgnored
+	case errors.Is(err, source.ErrSymlinkLoop):
+		return KindSymlinkLoop
+	}
+	return KindUnreadable
+}
+
+// normSnippet turns a snippet's line breaks into LFs and, when it spans
+// lines, drops trailing ones.
+func normSnippet(s string) string {
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	if strings.Contains(strings.TrimRight(s, "\n"), "\n") {
+		s = strings.TrimRight(s, "\n")
+	}
+	return s
 }
 
 // matchAt reports whether the multi-line snippet matches lines: the first
@@ -343,10 +421,15 @@ func matchAt(lines []string, snippet string) bool {
 }
 
 func snippetMismatch(c memfile.Citation, snippet, line string) string {
+	return mismatchHead(c, snippet) + fmt.Sprintf(", got '%s'", strings.TrimSpace(line))
+}
+
+// mismatchHead is a snippet mismatch reason without the text found.
+func mismatchHead(c memfile.Citation, snippet string) string {
 	if c.LineEnd != 0 && c.LineEnd != c.Line {
-		return fmt.Sprintf("Snippet mismatch at lines %d-%d. Expected '%s', got '%s'", c.Line, c.LineEnd, snippet, strings.TrimSpace(line))
+		return fmt.Sprintf("Snippet mismatch at lines %d-%d. Expected '%s'", c.Line, c.LineEnd, snippet)
 	}
-	return fmt.Sprintf("Snippet mismatch at line %d. Expected '%s', got '%s'", c.Line, snippet, strings.TrimSpace(line))
+	return fmt.Sprintf("Snippet mismatch at line %d. Expected '%s'", c.Line, snippet)
 }
 
 // unwrapPath drops the absolute path that *fs.PathError adds, so messages

@@ -80,6 +80,9 @@ func TestCitation(t *testing.T) {
 	write("big.txt", strings.Repeat("x\n", 100000))
 	write(".git/config", "[core]\n")
 	write("a:b.go", "x\n")
+	write("bin.dat", "ab\x00cd\n")
+	write("lfs.bin", "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a\nsize 12\n")
+	write("d/x.go", "package d\n")
 	if err := os.WriteFile(filepath.Join(outside, "secret"), []byte("s\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -96,38 +99,45 @@ func TestCitation(t *testing.T) {
 	tests := []struct {
 		cite string // shorthand, or "path|line|snippet|end"
 		want string
+		kind Kind
 	}{
-		{"a.go|3|func A()|", ""},
-		{"a.go|3|func a()|", "Snippet mismatch at line 3. Expected 'func a()', got 'func A() {'"},
-		{"a.go|4|\treturn|", ""},
-		{"a.go|4|return|", ""},
-		{"a.go|1|package a\n\nfunc|", ""},
-		{"a.go|1|package b\n\nfunc|", "Snippet mismatch at line 1. Expected 'package b\n\nfunc', got 'package a'"},
-		{"a.go|2|A()|5", ""},
-		{"a.go|2|nope|5", "Snippet mismatch at lines 2-5. Expected 'nope', got ''"},
-		{"a.go|5||2", "Invalid line range: 5-2 (end before start)"},
-		{"a.go|6||", "Line 6 exceeds file length (5)"},
-		{"a.go|-1||", "Invalid line number: -1 (must be >= 1)"},
-		{"crlf.txt|2|two|", ""},
-		{"cr.txt|3|three|", ""},
-		{"latin1.txt|1|ok|", ""},
-		{"latin1.txt|2||", "Cannot read file: latin1.txt: line 2 is not valid UTF-8"},
-		{"big.txt|3|x|", ""},
-		{"big.txt|100001||", "Line 100001 exceeds file length (100000)"},
-		{"abs-link|1||", "Path traversal blocked: abs-link"},
-		{"rel-link", "Path traversal blocked: rel-link"},
-		{"dir-link/secret", "Path traversal blocked: dir-link/secret"},
-		{"in-link|3|func A|", ""},
-		{"loop1|1||", "Cannot read file: loop1: too many levels of symbolic links"},
-		{"fifo|1||", "Cannot read file: fifo: not a regular file"},
-		{".git/config", "Path traversal blocked: .git/config"},
-		{"sub/../a.go|3||", ""},
-		{`a\b.go`, `Path traversal blocked: a\b.go`},
-		{"C:/x", "Path traversal blocked: C:/x"},
-		{"C:", "Path traversal blocked: C:"},
-		{"a:b.go|1|x|", ""}, // a colon is an ordinary character of a file name
-		{"~/x", "Path traversal blocked: ~/x"},
-		{"missing", "File not found: missing"},
+		{"a.go|3|func A()|", "", KindNone},
+		{"a.go|3|func a()|", "Snippet mismatch at line 3. Expected 'func a()', got 'func A() {'", KindSnippetMismatch},
+		{"a.go|4|\treturn|", "", KindNone},
+		{"a.go|4|return|", "", KindNone},
+		{"a.go|1|package a\n\nfunc|", "", KindNone},
+		{"a.go|1|package b\n\nfunc|", "Snippet mismatch at line 1. Expected 'package b\n\nfunc', got 'package a'", KindSnippetMismatch},
+		{"a.go|2|A()|5", "", KindNone},
+		{"a.go|2|nope|5", "Snippet mismatch at lines 2-5. Expected 'nope', got ''", KindSnippetMismatch},
+		{"a.go|5||2", "Invalid line range: 5-2 (end before start)", KindInvalidRange},
+		{"a.go|6||", "Line 6 exceeds file length (5)", KindPastEOF},
+		{"a.go|-1||", "Invalid line number: -1 (must be >= 1)", KindInvalidLine},
+		{"crlf.txt|2|two|", "", KindNone},
+		{"cr.txt|3|three|", "", KindNone},
+		{"latin1.txt|1|ok|", "", KindNone},
+		{"latin1.txt|2||", "Cannot read file: latin1.txt: line 2 is not valid UTF-8", KindInvalidUTF8},
+		{"big.txt|3|x|", "", KindNone},
+		{"big.txt|100001||", "Line 100001 exceeds file length (100000)", KindPastEOF},
+		{"abs-link|1||", "Path traversal blocked: abs-link", KindPathTraversal},
+		{"rel-link", "Path traversal blocked: rel-link", KindPathTraversal},
+		{"dir-link/secret", "Path traversal blocked: dir-link/secret", KindPathTraversal},
+		{"in-link|3|func A|", "", KindNone},
+		{"loop1|1||", "Cannot read file: loop1: too many levels of symbolic links", KindSymlinkLoop},
+		{"fifo|1||", "Cannot read file: fifo: not a regular file", KindNotRegular},
+		{".git/config", "Path traversal blocked: .git/config", KindPathTraversal},
+		{"sub/../a.go|3||", "", KindNone},
+		{`a\b.go`, `Path traversal blocked: a\b.go`, KindPathTraversal},
+		{"C:/x", "Path traversal blocked: C:/x", KindPathTraversal},
+		{"C:", "Path traversal blocked: C:", KindPathTraversal},
+		{"a:b.go|1|x|", "", KindNone}, // a colon is an ordinary character of a file name
+		{"~/x", "Path traversal blocked: ~/x", KindPathTraversal},
+		{"missing", "File not found: missing", KindNotFound},
+		{"", "Empty path", KindEmptyPath},
+		{"d", "Not a file: d is a directory", KindNotAFile},
+		{"d|1||", "Not a file: d is a directory", KindNotAFile},
+		{"bin.dat", "", KindNone}, // a whole binary file exists
+		{"bin.dat|1||", "Cannot read file: bin.dat: binary file", KindBinary},
+		{"lfs.bin|1||", "Cannot read file: lfs.bin: git-lfs pointer (the content is not in the repository)", KindLFSPointer},
 	}
 	wt, err := source.NewWorktree(root)
 	if err != nil {
@@ -140,9 +150,9 @@ func TestCitation(t *testing.T) {
 			if c.HasLine {
 				w.add(max(c.Line, 1), max(c.Line, c.LineEnd, c.Line+strings.Count(c.Snippet, "\n")))
 			}
-			got := Citation(c, readFile(wt, c.Path, w))
-			if got != tt.want {
-				t.Fatalf("got %q, want %q", got, tt.want)
+			kind, got := Citation(c, readFile(wt, c.Path, w))
+			if got != tt.want || kind != tt.kind {
+				t.Fatalf("got %s %q, want %s %q", kind, got, tt.kind, tt.want)
 			}
 		})
 	}
@@ -217,6 +227,81 @@ type vanishing struct{ source.Source }
 
 func (vanishing) Open(string) (io.ReadCloser, error) { return nil, fs.ErrNotExist }
 
+// failing is a source whose files cannot be opened.
+type failing struct {
+	source.Source
+	err error
+}
+
+func (f failing) Open(string) (io.ReadCloser, error) { return nil, f.err }
+
+// TestCitationReadErrors: errors opening a file that exists are
+// "Cannot read file" reasons, told apart by kind.
+func TestCitationReadErrors(t *testing.T) {
+	root := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(root, "a"), []byte("x\n"), 0o644))
+	wt, _ := source.NewWorktree(root)
+	w := &want{}
+	w.add(1, 1)
+	c := memfile.Citation{Path: "a", Line: 1, HasLine: true}
+	for _, tc := range []struct {
+		err  error
+		kind Kind
+		want string
+	}{
+		{&fs.PathError{Op: "read", Path: "a", Err: source.ErrIgnored}, KindIgnored, "Cannot read file: a: ignored by git"},
+		{fs.ErrPermission, KindUnreadable, "Cannot read file: a: permission denied"},
+	} {
+		kind, got := Citation(c, readFile(failing{wt, tc.err}, "a", w))
+		if kind != tc.kind || got != tc.want {
+			t.Errorf("%v: got %s %q, want %s %q", tc.err, kind, got, tc.kind, tc.want)
+		}
+	}
+}
+
+// TestKindNames: every kind has its own name.
+func TestKindNames(t *testing.T) {
+	seen := map[string]Kind{}
+	for _, k := range Kinds() {
+		name := k.String()
+		if name == "" || strings.HasPrefix(name, "kind(") || name == KindNone.String() {
+			t.Errorf("kind %d has no name", int(k))
+		}
+		if other, ok := seen[name]; ok {
+			t.Errorf("kinds %d and %d are both %q", int(other), int(k), name)
+		}
+		seen[name] = k
+	}
+	if len(seen) != int(KindSnippetMismatch) {
+		t.Errorf("%d kinds listed, want %d", len(seen), int(KindSnippetMismatch))
+	}
+	if got := Kind(99).String(); got != "kind(99)" {
+		t.Errorf("Kind(99) = %q", got)
+	}
+}
+
+// TestSharedReason: a snippet mismatch in a file git does not track does
+// not repeat the file's text, even when that text looks like the reason's
+// own wording.
+func TestSharedReason(t *testing.T) {
+	c := memfile.Citation{Path: "a", Line: 1, HasLine: true, Snippet: "want", HasSnippet: true}
+	reason := snippetMismatch(c, "want", `s := ", got 'secret"`)
+	for _, tc := range []struct {
+		cr   CitationResult
+		want string
+	}{
+		{CitationResult{Citation: c, Status: Stale, Kind: KindSnippetMismatch, Reason: reason}, reason},
+		{CitationResult{Citation: c, Status: Stale, Kind: KindSnippetMismatch, Reason: reason, Untracked: true},
+			"Snippet mismatch at line 1. Expected 'want' (the file is not tracked by git: its text is not shown)"},
+		{CitationResult{Citation: c, Status: Stale, Kind: KindPastEOF, Reason: "Line 1 exceeds file length (0)", Untracked: true},
+			"Line 1 exceeds file length (0)"},
+	} {
+		if got := tc.cr.SharedReason(); got != tc.want {
+			t.Errorf("SharedReason() = %q, want %q", got, tc.want)
+		}
+	}
+}
+
 func TestFileVanishesBeforeRead(t *testing.T) {
 	root := t.TempDir()
 	must(t, os.WriteFile(filepath.Join(root, "a"), []byte("x\n"), 0o644))
@@ -224,7 +309,7 @@ func TestFileVanishesBeforeRead(t *testing.T) {
 	w := &want{}
 	w.add(1, 1)
 	c := memfile.Citation{Path: "a", Line: 1, HasLine: true}
-	if got := Citation(c, readFile(vanishing{wt}, "a", w)); got != "File not found: a" {
-		t.Fatalf("got %q", got)
+	if kind, got := Citation(c, readFile(vanishing{wt}, "a", w)); kind != KindNotFound || got != "File not found: a" {
+		t.Fatalf("got %s %q", kind, got)
 	}
 }

@@ -1,0 +1,25 @@
+// Package layers holds no code: its tests enforce the import rules of the
+// module's packages, read from `go list -deps -json` (test files excepted),
+// and that the product matches no error by its text.
+//
+// The rules:
+//
+//  1. One door to git: only internal/gitrepo imports go-git or os/exec.
+//  2. Only cmd/git-memcite imports kong: the CLI parses flags, the
+//     packages below it take values.
+//  3. No package imports cmd/git-memcite or internal/render except
+//     cmd/git-memcite: domain packages return values and never print.
+//  4. internal/render does no I/O beyond the io.Writer it is given: it
+//     imports neither os, os/exec, net, syscall nor go-git, nor the
+//     module's I/O packages (gitrepo, atomicfile, hookinstall, source,
+//     cite, relocate). It imports domain packages for the results it
+//     renders; of those, only hookrun, doctor and agenthook still reach
+//     git (their result types sit beside the code that runs git), and no
+//     new path from render to git may appear.
+//  5. Test support (gitfixture, benchrepo, relocbench, scripts/genrepo:
+//     repository builders and benchmarks) is exempt from rule 1 but never
+//     part of the git-memcite binary.
+//  6. No product code compares an error's text (err.Error() with ==, or
+//     with strings.Contains, HasPrefix, …): errors are matched with
+//     errors.Is and errors.As.
+package layers

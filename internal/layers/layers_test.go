@@ -1,0 +1,292 @@
+package layers
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/git-memcite/git-memcite"
+
+// pkg is what `go list -json` says of a package.
+type pkg struct {
+	ImportPath string
+	Dir        string
+	Standard   bool
+	Imports    []string // of the non-test files
+	Deps       []string
+}
+
+// binary is the command the rules protect.
+const binary = module + "/cmd/git-memcite"
+
+// testSupport builds repositories and runs benchmarks for tests: exempt
+// from the one door to git, never part of the binary.
+var testSupport = map[string]bool{
+	module + "/internal/gitfixture": true,
+	module + "/internal/benchrepo":  true,
+	module + "/internal/relocbench": true,
+	module + "/scripts/genrepo":     true,
+}
+
+// goosList are the platforms the rules are checked for (files with build
+// constraints import different packages).
+var goosList = []string{"linux", "darwin", "windows"}
+
+// list runs `go list -deps -json` on the whole module for one platform.
+func list(t *testing.T, goos string) map[string]*pkg {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-deps", "-json", module+"/...")
+	cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH=amd64", "CGO_ENABLED=0")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list (GOOS=%s): %v\n%s", goos, err, stderr.Bytes())
+	}
+	pkgs := map[string]*pkg{}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		p := &pkg{}
+		if err := dec.Decode(p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatalf("go list (GOOS=%s): %v", goos, err)
+		}
+		pkgs[p.ImportPath] = p
+	}
+	if len(own(pkgs)) < 15 || pkgs[binary] == nil {
+		t.Fatalf("go list (GOOS=%s) listed only %d packages of the module", goos, len(own(pkgs)))
+	}
+	return pkgs
+}
+
+// own returns the module's packages, sorted.
+func own(pkgs map[string]*pkg) []*pkg {
+	var out []*pkg
+	for path, p := range pkgs {
+		if path == module || strings.HasPrefix(path, module+"/") {
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ImportPath < out[j].ImportPath })
+	return out
+}
+
+func short(path string) string { return strings.TrimPrefix(path, module+"/") }
+
+func isGoGit(path string) bool { return strings.HasPrefix(path, "github.com/go-git/") }
+
+// TestLayers checks rules 1 to 5 of the package documentation.
+func TestLayers(t *testing.T) {
+	for _, goos := range goosList {
+		t.Run(goos, func(t *testing.T) {
+			pkgs := list(t, goos)
+			inBinary := map[string]bool{binary: true}
+			for _, d := range pkgs[binary].Deps {
+				inBinary[d] = true
+			}
+			for _, p := range own(pkgs) {
+				name := short(p.ImportPath)
+				if testSupport[p.ImportPath] && inBinary[p.ImportPath] {
+					t.Errorf("rule 5: %s is test support but part of the git-memcite binary", name)
+				}
+				for _, imp := range p.Imports {
+					switch {
+					case (imp == "os/exec" || isGoGit(imp)) && name != "internal/gitrepo" && !testSupport[p.ImportPath]:
+						t.Errorf("rule 1: %s imports %s: only internal/gitrepo may reach git", name, imp)
+					case strings.HasPrefix(imp, "github.com/alecthomas/kong") && p.ImportPath != binary:
+						t.Errorf("rule 2: %s imports kong: only cmd/git-memcite parses flags", name)
+					case (imp == binary || imp == module+"/internal/render") && p.ImportPath != binary:
+						t.Errorf("rule 3: %s imports %s: only cmd/git-memcite renders", name, short(imp))
+					}
+				}
+			}
+			checkRender(t, pkgs)
+		})
+	}
+}
+
+// renderForbidden are the packages internal/render may not import.
+var renderForbidden = map[string]bool{
+	"os": true, "os/exec": true, "net": true, "net/http": true, "syscall": true,
+	module + "/internal/gitrepo":     true,
+	module + "/internal/atomicfile":  true,
+	module + "/internal/hookinstall": true,
+	module + "/internal/source":      true,
+	module + "/internal/cite":        true,
+	module + "/internal/relocate":    true,
+}
+
+// renderReachesGitVia are the packages through which render still reaches
+// git (rule 4): their result types sit beside code that runs git.
+var renderReachesGitVia = map[string]bool{
+	module + "/internal/hookrun":   true,
+	module + "/internal/doctor":    true,
+	module + "/internal/agenthook": true,
+}
+
+// checkRender checks rule 4: render's own imports, and that every path
+// from render to git goes through a known package.
+func checkRender(t *testing.T, pkgs map[string]*pkg) {
+	t.Helper()
+	const render = module + "/internal/render"
+	r := pkgs[render]
+	if r == nil {
+		t.Fatal("no internal/render")
+	}
+	for _, imp := range r.Imports {
+		if renderForbidden[imp] || isGoGit(imp) {
+			t.Errorf("rule 4: internal/render imports %s: it writes to the io.Writer it is given and does no other I/O", short(imp))
+		}
+	}
+	// walk render's imports, not entering the known packages
+	seen := map[string]string{} // package -> the package that imported it
+	queue := []string{render}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		p := pkgs[cur]
+		if p == nil || p.Standard {
+			continue
+		}
+		for _, imp := range p.Imports {
+			if _, ok := seen[imp]; ok || renderReachesGitVia[imp] {
+				continue
+			}
+			seen[imp] = cur
+			if imp == module+"/internal/gitrepo" || imp == "os/exec" || isGoGit(imp) {
+				chain := []string{short(imp)}
+				for at := cur; at != render; at = seen[at] {
+					chain = append([]string{short(at)}, chain...)
+				}
+				t.Errorf("rule 4: internal/render reaches git through a new path: render → %s", strings.Join(chain, " → "))
+				continue
+			}
+			queue = append(queue, imp)
+		}
+	}
+}
+
+// errorTextFuncs are the functions of strings and bytes that match text.
+var errorTextFuncs = map[string]bool{
+	"Contains": true, "ContainsAny": true, "HasPrefix": true, "HasSuffix": true, "EqualFold": true,
+	"Index": true, "LastIndex": true, "Cut": true, "CutPrefix": true, "CutSuffix": true,
+	"TrimPrefix": true, "TrimSuffix": true, "Compare": true,
+}
+
+// isErrorCall reports whether e is a call x.Error() without arguments.
+func isErrorCall(e ast.Expr) bool {
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(c.Args) != 0 {
+		return false
+	}
+	sel, ok := c.Fun.(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "Error"
+}
+
+// errorTextMatches returns the places in a file's source where an error's
+// text is compared or searched (rule 6).
+func errorTextMatches(fset *token.FileSet, f *ast.File) []token.Position {
+	var out []token.Position
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			if (n.Op == token.EQL || n.Op == token.NEQ) && (isErrorCall(n.X) || isErrorCall(n.Y)) {
+				out = append(out, fset.Position(n.Pos()))
+			}
+		case *ast.CallExpr:
+			sel, ok := n.Fun.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if pkg, ok := sel.X.(*ast.Ident); !ok || (pkg.Name != "strings" && pkg.Name != "bytes") || !errorTextFuncs[sel.Sel.Name] {
+				return true
+			}
+			for _, a := range n.Args {
+				if isErrorCall(a) {
+					out = append(out, fset.Position(n.Pos()))
+					break
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// TestNoErrorTextMatching checks rule 6 on every non-test Go file of the
+// module (files of every platform: the files are parsed, not built).
+func TestNoErrorTextMatching(t *testing.T) {
+	pkgs := list(t, "linux")
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	files := 0
+	for _, p := range own(pkgs) {
+		names, err := filepath.Glob(filepath.Join(p.Dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range names {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files++
+			for _, pos := range errorTextMatches(fset, f) {
+				rel, err := filepath.Rel(root, pos.Filename)
+				if err != nil {
+					rel = pos.Filename
+				}
+				t.Errorf("rule 6: %s:%d: an error's text is matched; use errors.Is or errors.As", filepath.ToSlash(rel), pos.Line)
+			}
+		}
+	}
+	if files < 50 {
+		t.Fatalf("only %d files checked", files)
+	}
+}
+
+// TestErrorTextMatches: the check finds what it is meant to find.
+func TestErrorTextMatches(t *testing.T) {
+	const src = `package x
+func f(err error) bool {
+	if err.Error() == "boom" { return true }
+	if "boom" != err.Error() { return true }
+	if strings.Contains(err.Error(), "exit status 1") { return true }
+	if bytes.HasPrefix([]byte("x"), err.Error()) { return true }
+	msg := err.Error() // kept: building a message is fine
+	_ = fmt.Sprintf("%s", err.Error())
+	return strings.Contains(msg, "x") || errors.Is(err, io.EOF)
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "x.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []int
+	for _, p := range errorTextMatches(fset, f) {
+		lines = append(lines, p.Line)
+	}
+	if want := []int{3, 4, 5, 6}; !slices.Equal(lines, want) {
+		t.Errorf("found at lines %v, want %v", lines, want)
+	}
+}
