@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/cite"
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/relocate"
@@ -64,7 +65,7 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 			Target: gitblame.Target{Commit: head, View: ws.src, CrossFiles: relocate.CrossFiles(idx, ws.store.Memories)}}
 	}
 	if c.Fix {
-		unlock, err := ws.lockRewrites(ctx)
+		unlock, err := app.Lock(ctx, ws.repo)
 		if err != nil {
 			return err
 		}
@@ -102,7 +103,7 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		}
 		results = append(results, adoptResult{Memory: m.ID, Path: m.Path, Mentions: ms})
 		if plan != nil && plan.Changed {
-			if err := ws.writeMemory(m.Path, plan.Old, plan.New); err != nil {
+			if err := app.WriteMemory(ws.repo, ws.top, m.Path, plan.Old, plan.New); err != nil {
 				return err
 			}
 		}

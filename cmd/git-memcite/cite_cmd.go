@@ -5,12 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
+	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/cite"
-	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/verify"
@@ -208,27 +207,6 @@ func (ws *workspace) citeEnv(ctx context.Context) (cite.Env, error) {
 	return e, nil
 }
 
-// lockRewrites takes the repository's rewrite lock (gitrepo.Repo.Lock), so
-// that two git-memcite processes never rewrite memory files at once; a
-// no-op outside a repository.
-func (ws *workspace) lockRewrites(ctx context.Context) (func(), error) {
-	if ws.repo == nil {
-		return func() {}, nil
-	}
-	return ws.repo.Lock(ctx, 10*time.Second)
-}
-
-// writeMemory replaces the memory file at the repo-relative path p with
-// data when it still holds old (memfile.WriteFileVia), making the
-// temporary file inside the git directory. Callers hold the rewrite lock.
-func (ws *workspace) writeMemory(p string, old, data []byte) error {
-	tmp := ""
-	if ws.repo != nil {
-		tmp = ws.repo.TempDir()
-	}
-	return memfile.WriteFileVia(tmp, filepath.Join(ws.top, filepath.FromSlash(p)), old, data)
-}
-
 // apply prints or writes a plan: a diff for a dry run, else the file is
 // replaced atomically, under the rewrite lock, when it still holds what was
 // read.
@@ -243,12 +221,12 @@ func (ws *workspace) apply(ctx context.Context, env *Env, m *store.Memory, plan 
 		_, err := fmt.Fprint(env.Stdout, render.UnifiedDiff(m.Path, plan.Old, plan.New))
 		return err
 	}
-	unlock, err := ws.lockRewrites(ctx)
+	unlock, err := app.Lock(ctx, ws.repo)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	if err := ws.writeMemory(m.Path, plan.Old, plan.New); err != nil {
+	if err := app.WriteMemory(ws.repo, ws.top, m.Path, plan.Old, plan.New); err != nil {
 		return err
 	}
 	if !ws.quiet {

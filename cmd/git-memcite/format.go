@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/findings"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/trace"
@@ -153,12 +155,9 @@ func (f *FormatFlags) writer(env *Env, g *Globals) (io.Writer, render.Style, fun
 		return env.Stdout, g.style(env.Stdout), func() error { return nil }, nil
 	}
 	trace.Printf("write report %s", f.Output)
-	file, err := os.Create(f.Output)
-	if err != nil {
-		return nil, render.Style{}, nil, fmt.Errorf("--output: %w", err)
-	}
-	return file, render.Style{}, func() error {
-		if err := file.Close(); err != nil {
+	var buf bytes.Buffer // written whole, atomically, once complete
+	return &buf, render.Style{}, func() error {
+		if err := app.WriteReport(f.Output, buf.Bytes()); err != nil {
 			return fmt.Errorf("--output: %w", err)
 		}
 		return nil
@@ -200,15 +199,11 @@ func stepSummary(fr *findings.Report) error {
 		return nil
 	}
 	trace.Printf("append step summary %s", p)
-	file, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
+	var b bytes.Buffer
+	if err := render.StepSummary(&b, fr); err != nil {
 		return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
 	}
-	if err := render.StepSummary(file, fr); err != nil {
-		file.Close()
-		return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
-	}
-	if err := file.Close(); err != nil {
+	if err := app.AppendFile(p, b.Bytes()); err != nil {
 		return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
 	}
 	return nil

@@ -5,10 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 
-	"github.com/git-memcite/git-memcite/internal/atomicfile"
+	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/graph"
 	"github.com/git-memcite/git-memcite/internal/health"
 	"github.com/git-memcite/git-memcite/internal/render"
@@ -94,7 +92,7 @@ func (c *healthCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return err
 	}
 	if c.Output != "" {
-		if err := writeReport(c.Output, buf.Bytes()); err != nil {
+		if err := app.WriteReport(c.Output, buf.Bytes()); err != nil {
 			return err
 		}
 		fmt.Fprintf(env.Stderr, "health report written to %s\n", render.Safe(c.Output))
@@ -119,27 +117,4 @@ func healthOf(ctx context.Context, source string, st *store.Store, check func([]
 		return nil, err
 	}
 	return health.Build(vr, w), nil
-}
-
-// writeReport writes a report file through a temporary file and a rename.
-func writeReport(p string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	if err := atomicfile.Replace(tmp.Name(), p); err != nil {
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	return nil
 }

@@ -6,15 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
-	"time"
 
+	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/hookrun"
-	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/source"
@@ -240,7 +238,7 @@ func postChange(ctx context.Context, env *Env, repo *gitrepo.Repo, cfg hookrun.C
 	}
 	rep := render.HookReport{Hook: in.Hook, Outcome: out, Change: changeName(in)}
 	before, after, view := rng.Old, rng.New, source.Source(nil)
-	opt := relocate.Options{Commit: rng.New, Verified: now()}
+	opt := relocate.Options{Commit: rng.New, Verified: app.Now()}
 	if rng.Squash {
 		after, view = rng.Old, out.After
 		opt.Commit = "" // the result is not committed yet
@@ -263,16 +261,15 @@ func applyRelocations(ctx context.Context, env *Env, repo *gitrepo.Repo, in hook
 	if why := hookrun.ApplyBlocked(repo.GitDir, in); why != "" {
 		return nil, why
 	}
-	unlock, err := repo.Lock(ctx, 2*time.Second)
+	unlock, err := app.Lock(ctx, repo)
 	if err != nil {
 		return nil, err.Error()
 	}
 	defer unlock()
 	var done []string
 	for _, f := range files {
-		p := filepath.Join(repo.Top, filepath.FromSlash(f.Memory.Path))
-		if err := memfile.WriteFileVia(repo.TempDir(), p, f.Old, f.New); err != nil {
-			fmt.Fprintf(env.Stderr, "git-memcite: %s: not updated: %v\n", f.Memory.Path, err)
+		if err := app.WriteMemory(repo, repo.Top, f.Memory.Path, f.Old, f.New); err != nil {
+			fmt.Fprintf(env.Stderr, "git-memcite: not updated: %v\n", err)
 			continue
 		}
 		done = append(done, f.Memory.Path)

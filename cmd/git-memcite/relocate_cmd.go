@@ -5,18 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
-	"time"
 
+	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
-	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/render"
-	"github.com/git-memcite/git-memcite/internal/source"
 )
 
 type relocateCmd struct {
@@ -37,11 +32,12 @@ func (c *relocateCmd) Help() string {
 }
 
 func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
-	if c.Fix && !c.DryRun {
+	write := c.Fix && !c.DryRun
+	if write {
 		// Serialise whole runs, not only their writes: a run that waited
 		// then reads the memory files another run has just fixed.
 		if repo, err := gitrepo.Discover(repoDir(g)); err == nil {
-			unlock, err := repo.Lock(ctx, 2*time.Minute)
+			unlock, err := app.Lock(ctx, repo)
 			if err != nil {
 				return err
 			}
@@ -52,123 +48,39 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	if ws.repo == nil {
-		return fmt.Errorf("relocate needs a git repository")
-	}
 	mems, failed := ws.selectMemories(ctx, c.Memories, env.Stderr)
-	hist, err := ws.repo.History()
-	if err != nil {
-		return err
-	}
-	defer hist.Close()
-	rev := "HEAD"
-	if c.To != "" {
-		rev = string(c.To)
-	}
-	head, err := hist.Resolve(rev)
-	if err != nil {
-		return fmt.Errorf("%s: %w", rev, err)
-	}
-	target := gitblame.Target{Commit: head}
-	switch {
-	case c.Staged:
-		if target.View, err = ws.repo.Index(ctx); err != nil {
-			return err
-		}
-	case c.To == "":
-		if target.View, err = ws.repo.Worktree(); err != nil {
-			return err
-		}
-		idx, err := ws.repo.Index(ctx)
-		if err != nil {
-			return err
-		}
-		target.CrossFiles = relocate.CrossFiles(idx, mems)
-	}
-	tracker := gitblame.New(hist)
 	show, stopProgress := progress(env.Stderr, "relocating")
-	tracker.Progress = show
-	items, err := relocate.Track(ctx, hist, tracker, head, target, mems)
+	r, err := app.Relocate(ctx, ws.repo, mems, app.RelocateOptions{To: string(c.To), Staged: c.Staged,
+		AcceptChanged: c.AcceptChanged, Write: write, Progress: show})
 	stopProgress()
 	if err != nil {
 		return err
 	}
-	opt := relocate.Options{AcceptChanged: c.AcceptChanged, Commit: head.String(), Verified: now(),
-		Dirty: dirtyFunc(hist, head, target.View)}
-	files, err := relocate.Plan(items, opt)
-	if err != nil {
-		return err
-	}
 	if c.JSON {
-		err = relocJSON(env.Stdout, items)
+		err = relocJSON(env.Stdout, r.Items)
 	} else {
-		err = relocText(env.Stdout, items, g.style(env.Stdout), g.Quiet && c.Fix)
+		err = relocText(env.Stdout, r.Items, g.style(env.Stdout), g.Quiet && c.Fix)
 	}
 	if err != nil {
 		return err
 	}
-	switch {
-	case c.DryRun:
-		for _, f := range files {
+	if c.DryRun {
+		for _, f := range r.Files {
 			if _, err := fmt.Fprint(env.Stdout, render.UnifiedDiff(f.Memory.Path, f.Old, f.New)); err != nil {
 				return err
 			}
 		}
-	case c.Fix && len(files) > 0:
-		for _, f := range files { // under the lock taken at the start
-			p := filepath.Join(ws.top, filepath.FromSlash(f.Memory.Path))
-			if err := memfile.WriteFileVia(ws.repo.TempDir(), p, f.Old, f.New); err != nil {
-				return fmt.Errorf("%s: %w", f.Memory.Path, err)
-			}
-		}
 	}
 	if !c.JSON {
-		fmt.Fprintln(env.Stdout, relocSummary(items, files, c.Fix && !c.DryRun))
-	}
-	stale := false
-	for i := range items {
-		it := &items[i]
-		relocated := it.Action == relocate.Move || it.Action == relocate.Accept
-		stale = stale || it.Stale() || (relocated && (!c.Fix || c.DryRun))
+		fmt.Fprintln(env.Stdout, relocSummary(r.Items, r.Files, r.Written))
 	}
 	switch {
 	case failed:
 		return silent(exitError)
-	case stale:
+	case r.Stale():
 		return silent(exitStale)
 	}
 	return nil
-}
-
-// dirtyFunc reports whether a path's content in view differs from the
-// commit head (nil view: nothing is dirty).
-func dirtyFunc(h *gitrepo.History, head gitblame.Hash, view source.Source) func(string) bool {
-	if view == nil {
-		return nil
-	}
-	return func(p string) bool {
-		c, err := h.Commit(head)
-		if err != nil {
-			return true
-		}
-		want, ok, err := h.Entry(c.Tree, p)
-		if err != nil || !ok {
-			return true
-		}
-		b, err := view.ReadFile(p)
-		return err != nil || gitblame.BlobHash(b, want) != want
-	}
-}
-
-// now is the time recorded in relocated citations: SOURCE_DATE_EPOCH when
-// set (reproducible output, as for reproducible builds), else the clock.
-func now() time.Time {
-	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
-		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-			return time.Unix(n, 0).UTC()
-		}
-	}
-	return time.Now()
 }
 
 // loc renders a location as path (a whole file), path:17 or path:17-28.

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
-	"time"
 
+	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/gitblame"
-	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/store"
@@ -163,103 +161,15 @@ func whyText(w io.Writer, rep *verify.Report, why render.WhyIndex) {
 
 // record writes the current commit and time into every valid citation
 // written as a mapping, and the memory's confidence and last_verified
-// (verify --record).
+// (verify --record; app.Record).
 func record(ctx context.Context, ws *workspace, rep *verify.Report, env *Env) error {
-	if ws.repo == nil {
-		return fmt.Errorf("--record needs a git repository")
-	}
-	head, ok, err := ws.repo.Head()
+	res, err := app.Record(ctx, ws.repo, ws.src, rep)
 	if err != nil {
 		return err
 	}
-	if !ok {
-		return fmt.Errorf("--record needs a commit to record (the repository has none)")
-	}
-	stamp := memfile.Timestamp(now().UTC().Format(time.RFC3339))
-	hist, err := ws.repo.History()
-	if err != nil {
-		return err
-	}
-	defer hist.Close()
-	headHash, _ := head.Hash() // a full object name: git printed it
-	dirty := dirtyFunc(hist, headHash, ws.src)
-	skipped := 0
-	unlock, err := ws.repo.Lock(ctx, 10*time.Second)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	n := 0
-	for i := range rep.Memories {
-		mr := &rep.Memories[i]
-		if mr.Memory.File == nil {
-			continue
-		}
-		// read again under the lock: a concurrent relocate --fix may have
-		// rewritten the file since it was verified
-		m := &store.Memory{Path: mr.Memory.Path, Dir: mr.Memory.Dir}
-		m.Load(ws.src)
-		if m.Err != nil {
-			return fmt.Errorf("%s: %w", m.Path, m.Err)
-		}
-		if !bytes.Equal(m.File.Src, mr.Memory.File.Src) {
-			again, err := verify.Check(ctx, ws.src, []*store.Memory{m})
-			if err != nil {
-				return err
-			}
-			mr = &again.Memories[0]
-		}
-		f := mr.Memory.File
-		var edits []memfile.Edit
-		for _, c := range mr.Citations {
-			if c.Status != verify.Valid || c.Citation.Form != memfile.FormMapping {
-				continue
-			}
-			if dirty(c.Citation.Path) {
-				// Valid in the working tree but not at HEAD: recording HEAD
-				// would give later relocations a wrong base.
-				skipped++
-				continue
-			}
-			es, err := f.SetCitation(c.Citation.Index,
-				memfile.Field{Key: "commit", Value: head.String()},
-				memfile.Field{Key: "verified", Value: stamp})
-			if err != nil {
-				return fmt.Errorf("%s: %w", mr.Memory.Path, err)
-			}
-			edits = append(edits, es...)
-		}
-		if mr.Total > 0 {
-			// the memory's confidence and the time it was verified, as
-			// update-confidence writes them
-			fields := []memfile.Field{{Key: "last_verified", Value: stamp}}
-			if !f.HasConfidence || f.Confidence != mr.Confidence {
-				fields = append([]memfile.Field{{Key: "confidence", Value: mr.Confidence}}, fields...)
-			}
-			es, err := f.SetTop(fields...)
-			if err != nil {
-				return fmt.Errorf("%s: %w", mr.Memory.Path, err)
-			}
-			edits = append(edits, es...)
-		}
-		if len(edits) == 0 {
-			continue
-		}
-		out, _, err := memfile.Rewrite(f, edits)
-		if err != nil {
-			return err
-		}
-		if string(out) == string(f.Src) {
-			continue
-		}
-		if err := ws.writeMemory(mr.Memory.Path, f.Src, out); err != nil {
-			return fmt.Errorf("%s: %w", mr.Memory.Path, err)
-		}
-		n++
-	}
-	fmt.Fprintf(env.Stderr, "recorded commit %s in %d memory file(s)\n", head.String()[:7], n)
-	if skipped > 0 {
-		fmt.Fprintf(env.Stderr, "%d valid citation(s) not recorded: their files have uncommitted changes\n", skipped)
+	fmt.Fprintf(env.Stderr, "recorded commit %s in %d memory file(s)\n", res.Commit[:7], res.Files)
+	if res.Skipped > 0 {
+		fmt.Fprintf(env.Stderr, "%d valid citation(s) not recorded: their files have uncommitted changes\n", res.Skipped)
 	}
 	return nil
 }

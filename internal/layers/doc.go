@@ -22,4 +22,10 @@
 //  6. No product code compares an error's text (err.Error() with ==, or
 //     with strings.Contains, HasPrefix, …): errors are matched with
 //     errors.Is and errors.As.
+//  7. cmd/git-memcite writes no file: memory files, reports and hooks are
+//     written by the packages below it (internal/app, hookinstall,
+//     agentinstall), which own the lock and the atomic replace. Its code
+//     calls none of os.Create, os.WriteFile, os.OpenFile, os.Rename,
+//     os.Remove, os.RemoveAll, os.Mkdir, os.MkdirAll, os.Chmod, and no
+//     write function of memfile or atomicfile.
 package layers

@@ -290,3 +290,92 @@ func f(err error) bool {
 		t.Errorf("found at lines %v, want %v", lines, want)
 	}
 }
+
+// fileWrites are the calls rule 7 keeps out of the CLI.
+var fileWrites = map[string]map[string]bool{
+	"os": {"Create": true, "WriteFile": true, "OpenFile": true, "Rename": true, "Remove": true, "RemoveAll": true,
+		"Mkdir": true, "MkdirAll": true, "Chmod": true, "CreateTemp": true, "MkdirTemp": true},
+	"memfile":    {"WriteFile": true, "WriteFileVia": true},
+	"atomicfile": {"Replace": true},
+}
+
+// fileWriteCalls returns the places in a file's source that write files.
+func fileWriteCalls(fset *token.FileSet, f *ast.File) []token.Position {
+	var out []token.Position
+	ast.Inspect(f, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		sel, ok := c.Fun.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		if pkg, ok := sel.X.(*ast.Ident); ok && fileWrites[pkg.Name][sel.Sel.Name] {
+			out = append(out, fset.Position(c.Pos()))
+		}
+		return true
+	})
+	return out
+}
+
+// TestCLIWritesNoFile checks rule 7 on the CLI's non-test files.
+func TestCLIWritesNoFile(t *testing.T) {
+	pkgs := list(t, "linux")
+	var cli *pkg
+	for _, p := range own(pkgs) {
+		if short(p.ImportPath) == "cmd/git-memcite" {
+			cli = p
+		}
+	}
+	if cli == nil {
+		t.Fatal("cmd/git-memcite not found")
+	}
+	names, err := filepath.Glob(filepath.Join(cli.Dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	files := 0
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files++
+		for _, pos := range fileWriteCalls(fset, f) {
+			t.Errorf("rule 7: cmd/git-memcite/%s:%d writes a file; do it in a package below the CLI (internal/app)", filepath.Base(pos.Filename), pos.Line)
+		}
+	}
+	if files < 10 {
+		t.Fatalf("only %d files checked", files)
+	}
+}
+
+// TestFileWriteCalls: the check finds what it is meant to find.
+func TestFileWriteCalls(t *testing.T) {
+	const src = `package x
+func f() {
+	os.WriteFile("a", nil, 0o644)
+	_ = memfile.WriteFileVia("", "a", nil, nil)
+	os.ReadFile("a")
+	atomicfile.Replace("a", "b")
+	app.WriteReport("a", nil)
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "x.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []int
+	for _, p := range fileWriteCalls(fset, f) {
+		lines = append(lines, p.Line)
+	}
+	if want := []int{3, 4, 6}; !slices.Equal(lines, want) {
+		t.Errorf("found at lines %v, want %v", lines, want)
+	}
+}

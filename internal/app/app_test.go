@@ -1,0 +1,141 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/git-memcite/git-memcite/internal/gitfixture"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/verify"
+)
+
+func TestWriteReportAndAppend(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "report.json")
+	for _, data := range []string{"first\n", "second, longer\n"} {
+		if err := WriteReport(p, []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(p); string(got) != data {
+			t.Errorf("report %q, want %q", got, data)
+		}
+	}
+	ents, _ := os.ReadDir(filepath.Dir(p))
+	if len(ents) != 1 {
+		t.Errorf("temporary files left: %v", ents)
+	}
+	if err := WriteReport(filepath.Join(p, "no", "dir"), nil); err == nil {
+		t.Error("no error for a report below a file")
+	}
+	s := filepath.Join(t.TempDir(), "summary.md")
+	for range 2 {
+		if err := AppendFile(s, []byte("part\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, _ := os.ReadFile(s); string(got) != "part\npart\n" {
+		t.Errorf("appended %q", got)
+	}
+}
+
+func TestNow(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
+	if got := Now(); !got.Equal(time.Unix(1767225600, 0)) {
+		t.Errorf("Now() = %v", got)
+	}
+}
+
+func TestWithoutRepository(t *testing.T) {
+	ctx := context.Background()
+	if _, err := Relocate(ctx, nil, nil, RelocateOptions{}); !errors.Is(err, ErrNoRepository) {
+		t.Errorf("Relocate: %v", err)
+	}
+	if _, err := Record(ctx, nil, nil, &verify.Report{}); !errors.Is(err, ErrRecordNoRepository) {
+		t.Errorf("Record: %v", err)
+	}
+	unlock, err := Lock(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+}
+
+// TestRelocateAndRecord: a line moved by a commit is relocated and
+// written, a second run changes nothing, and Record then stamps the
+// commit into the citation.
+func TestRelocateAndRecord(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	write := func(p, s string) {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git := func(args ...string) {
+		if _, err := gitfixture.Git(dir, 0, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.go", "package a\n\nfunc Alpha() int { return 1 }\n")
+	write(".serena/memories/m.md", "---\ncitations:\n  - path: a.go\n    line: 3\n    snippet: func Alpha()\n---\nBody.\n")
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-qm", "init")
+	write("a.go", "package a\n\n// Alpha is one.\nfunc Alpha() int { return 1 }\n")
+	git("commit", "-qam", "doc")
+	repo, err := gitrepo.Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	load := func() *store.Store {
+		src, err := repo.Worktree()
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := store.Load(ctx, src, []string{store.DefaultDir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	r, err := Relocate(ctx, repo, load().Memories, RelocateOptions{Write: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Files) != 1 || !r.Written || r.Stale() {
+		t.Fatalf("first run: %d files, written %v, stale %v", len(r.Files), r.Written, r.Stale())
+	}
+	again, err := Relocate(ctx, repo, load().Memories, RelocateOptions{Write: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again.Files) != 0 {
+		t.Errorf("a second run plans %d edits", len(again.Files))
+	}
+	git("commit", "-qam", "relocated")
+	src, _ := repo.Worktree()
+	st := load()
+	rep, err := verify.Check(ctx, src, st.Memories)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Record(ctx, repo, src, rep)
+	if err != nil || res.Files != 1 || res.Skipped != 0 || len(res.Commit) != 40 {
+		t.Fatalf("Record: %+v, %v", res, err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, ".serena/memories/m.md"))
+	m := store.LoadFile(ctx, src, ".serena/memories/m.md", store.DefaultDir)
+	if m.Err != nil || m.File.Citations[0].Commit != res.Commit || m.File.Citations[0].Line != 4 {
+		t.Errorf("after Record:\n%s", b)
+	}
+	var _ source.Source = src
+}
