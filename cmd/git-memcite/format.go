@@ -71,18 +71,18 @@ func (f *FormatFlags) emit(ctx context.Context, g *Globals, env *Env, ws *worksp
 	}
 	format = cfg.Get("format").First()
 
-	fr.Findings = findings.Severities(fr.Findings, cfg.Levels())
-	fr.Count()
-	changed, err := f.changed(ctx, ws)
-	if err != nil {
-		return err
-	}
-	findings.SortChangedFirst(fr.Findings, changed)
 	b, err := f.baseline()
 	if err != nil {
 		return err
 	}
-	b.Filter(fr)
+	since := f.Since
+	if since == "" && os.Getenv("GITHUB_BASE_REF") != "" {
+		since = "origin/" + os.Getenv("GITHUB_BASE_REF") // a pull request's base
+	}
+	policy := app.Policy{Levels: cfg.Levels(), Baseline: b, ChangedSince: since, ChangedSinceGiven: f.Since != ""}
+	if err := app.Apply(ctx, ws.repo, fr, policy); err != nil {
+		return err
+	}
 	trace.Printf("%d finding(s), %d in the baseline; format %s (%s); fail-on %s (%s)", len(fr.Findings),
 		fr.Summary.Baselined, format, cfg.Get("format").Origin, cfg.Get("fail-on").First(), cfg.Get("fail-on").Origin)
 
@@ -115,38 +115,6 @@ func (f *FormatFlags) emit(ctx context.Context, g *Globals, env *Env, ws *worksp
 		return silent(exitStale)
 	}
 	return nil
-}
-
-// changed lists the files changed since --changed-since, or since the base
-// of a GitHub pull request when its ref was fetched. It is an ordering hint:
-// when git cannot tell, nothing is reordered.
-func (f *FormatFlags) changed(ctx context.Context, ws *workspace) (map[string]bool, error) {
-	rev := f.Since
-	if rev == "" && os.Getenv("GITHUB_BASE_REF") != "" {
-		rev = "origin/" + os.Getenv("GITHUB_BASE_REF")
-	}
-	if rev == "" {
-		return nil, nil
-	}
-	if ws.repo == nil {
-		return nil, nil
-	}
-	out, err := ws.repo.Run(ctx, "diff", "--name-only", "-z", "--no-renames", rev+"...HEAD")
-	if err != nil {
-		if f.Since != "" {
-			return nil, fmt.Errorf("--changed-since: %w", err)
-		}
-		trace.Printf("changed files since %s unknown (a shallow clone?): %v", rev, err)
-		return nil, nil
-	}
-	changed := map[string]bool{}
-	for _, p := range strings.Split(out, "\x00") {
-		if p != "" {
-			changed[p] = true
-		}
-	}
-	trace.Printf("%d file(s) changed since %s", len(changed), rev)
-	return changed, nil
 }
 
 // writer opens --output (or returns stdout) and a function that closes it.

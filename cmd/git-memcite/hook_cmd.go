@@ -291,9 +291,9 @@ func fixesFor(items []relocate.Item, staged bool) map[render.Key]render.Fix {
 		var f render.Fix
 		switch r := it.Result; it.Action {
 		case relocate.Move:
-			f = render.Fix{Where: loc(r.Location), Why: "the cited lines moved there", Command: "git memcite relocate --fix " + id + then}
+			f = render.Fix{Where: render.Loc(r.Location), Why: "the cited lines moved there", Command: "git memcite relocate --fix " + id + then}
 		case relocate.Review:
-			f = render.Fix{Where: loc(r.Location), Why: "the cited lines were edited there; review", Command: "git memcite relocate --accept-changed --fix " + id + then}
+			f = render.Fix{Where: render.Loc(r.Location), Why: "the cited lines were edited there; review", Command: "git memcite relocate --accept-changed --fix " + id + then}
 		case relocate.Unresolved:
 			if r.Status == gitblame.Gone {
 				f.Why = "the cited lines were deleted"

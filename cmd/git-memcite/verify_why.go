@@ -117,7 +117,7 @@ func whyOf(it *relocate.Item) *render.Why {
 		}
 		w.Message = fmt.Sprintf("%s in %s", b.Kind, b.Where())
 	case r.Status == gitblame.Unchanged:
-		w.Message = "the cited lines did not change since " + baseName(it) + "; the citation was already wrong there"
+		w.Message = "the cited lines did not change since " + render.BaseName(it) + "; the citation was already wrong there"
 	case it.BaseNote != "":
 		w.Message = "no change found in the history: " + it.BaseNote
 	default:
@@ -130,7 +130,7 @@ func whyOf(it *relocate.Item) *render.Why {
 		if l.LineEnd > l.Line {
 			w.Now.LineEnd = l.LineEnd
 		}
-		w.Message += fmt.Sprintf("; now at %s (%s)", loc(l), r.Status)
+		w.Message += fmt.Sprintf("; now at %s (%s)", render.Loc(l), r.Status)
 	case gitblame.Ambiguous:
 		w.Message += "; now ambiguous"
 	case gitblame.Gone:

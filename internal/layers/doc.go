@@ -12,8 +12,9 @@
 //  4. internal/render does no I/O beyond the io.Writer it is given: it
 //     imports neither os, os/exec, net, syscall nor go-git, nor the
 //     module's I/O packages (gitrepo, atomicfile, hookinstall, source,
-//     cite, relocate). It imports domain packages for the results it
-//     renders; of those, only hookrun, doctor and agenthook still reach
+//     cite). It imports domain packages for the results it renders
+//     (relocate's items among them: relocate plans edits as values and
+//     reads only through the interfaces it is given); of those, only hookrun, doctor and agenthook still reach
 //     git (their result types sit beside the code that runs git), and no
 //     new path from render to git may appear.
 //  5. Test support (gitfixture, benchrepo, relocbench, scripts/genrepo:

@@ -126,7 +126,6 @@ var renderForbidden = map[string]bool{
 	module + "/internal/hookinstall": true,
 	module + "/internal/source":      true,
 	module + "/internal/cite":        true,
-	module + "/internal/relocate":    true,
 }
 
 // renderReachesGitVia are the packages through which render still reaches
