@@ -155,6 +155,7 @@ func TestActionYAML(t *testing.T) {
 
 // TestActionInstall runs the action's build step as the runner does.
 func TestActionInstall(t *testing.T) {
+	t.Parallel() // its own directories, servers and processes
 	if testing.Short() {
 		t.Skip("builds git-memcite")
 	}
@@ -250,6 +251,7 @@ func (f *fakeRelease) add(t *testing.T, version, goos, arch string) (string, str
 // version asked for, no archive for the runner, no checksum) leaves the
 // build to the next steps.
 func TestActionRelease(t *testing.T) {
+	t.Parallel() // its own directories, servers and processes
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}

@@ -47,6 +47,7 @@ func dumpDOM(t *testing.T, bin, url string) string {
 // memory, the chart one bar per folder with cited memories (a note for the
 // others), and a click on a header must sort.
 func TestHealthHTMLInBrowser(t *testing.T) {
+	t.Parallel() // its own directories, servers and processes
 	bin := chromium(t)
 	dir := t.TempDir()
 	files := map[string]string{

@@ -126,6 +126,7 @@ func TestCompatMatrix(t *testing.T) {
 		{name: "reftable", format: "--ref-format=reftable", setup: `git clone -q origin L`, minGit: 45},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each layout has its own directories and environment
 			if gitVersion < tc.minGit {
 				t.Skipf("git 2.%d needed for this layout (git 2.%d here)", tc.minGit, gitVersion)
 			}

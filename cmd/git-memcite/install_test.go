@@ -12,6 +12,7 @@ import (
 // installs the binary, the man page git opens for `git memcite --help`,
 // and the bash completion git's completion loads for `git memcite`.
 func TestInstallScript(t *testing.T) {
+	t.Parallel() // its own directories, servers and processes
 	if testing.Short() {
 		t.Skip("builds git-memcite")
 	}

@@ -39,6 +39,7 @@ func needTools(t *testing.T, tools ...string) {
 // install.sh: checksum verified, a wrong or missing checksum refused, an
 // archive that cannot be had falling back to a build from source.
 func TestReleaseArchives(t *testing.T) {
+	t.Parallel() // its own directories, servers and processes
 	if testing.Short() {
 		t.Skip("builds git-memcite twice")
 	}
