@@ -65,7 +65,7 @@ func (c *verifyCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 					return err
 				}
 			}
-			whyText(w, rep, why)
+			render.WhyText(w, rep, why)
 			return nil
 		})
 		var ee *exitErr
