@@ -27,12 +27,6 @@ func (c *adoptCmd) Help() string {
 		editHelp + `Exit status: 0 scanned (whatever was found); 2 error (a memory file that cannot be parsed).`
 }
 
-type adoptResult struct {
-	Memory   string         `json:"memory"`
-	Path     string         `json:"path"`
-	Mentions []cite.Mention `json:"mentions"`
-}
-
 func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	ws, err := g.open(ctx, SourceFlags{})
 	if err != nil {
@@ -71,8 +65,7 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		}
 		defer unlock()
 	}
-	results := []adoptResult{}
-	counts := map[string]int{}
+	results := []render.AdoptResult{}
 	var diffs strings.Builder
 	for _, m := range mems {
 		if m.Err != nil {
@@ -98,10 +91,7 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 			}
 			plan = nil
 		}
-		for _, x := range ms {
-			counts[x.Status]++
-		}
-		results = append(results, adoptResult{Memory: m.ID, Path: m.Path, Mentions: ms})
+		results = append(results, render.AdoptResult{Memory: m.ID, Path: m.Path, Mentions: ms})
 		if plan != nil && plan.Changed {
 			if err := app.WriteMemory(ws.repo, ws.top, m.Path, plan.Old, plan.New); err != nil {
 				return err
@@ -112,39 +102,8 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		if err := render.JSON(env.Stdout, results); err != nil {
 			return err
 		}
-	} else {
-		var b strings.Builder
-		for _, r := range results {
-			if g.Quiet {
-				break // -q: the summary only
-			}
-			fmt.Fprintf(&b, "%s (%s)\n", render.Safe(r.Path), render.Safe(r.Memory))
-			for _, x := range r.Mentions {
-				fmt.Fprintf(&b, "  line %d: %s → ", x.Line, render.Safe(x.Text))
-				switch x.Status {
-				case cite.Proposed, cite.Added:
-					fmt.Fprintf(&b, "%s %s", x.Status, render.Safe(x.Location))
-					if x.Snippet != "" {
-						fmt.Fprintf(&b, "  %q", x.Snippet)
-					}
-				case cite.Ambiguous:
-					fmt.Fprintf(&b, "ambiguous: %s", render.Safe(strings.Join(x.Candidates, ", ")))
-				default:
-					fmt.Fprintf(&b, "%s: %s", x.Status, render.Safe(x.Reason))
-				}
-				b.WriteByte('\n')
-			}
-		}
-		fmt.Fprintf(&b, "Summary: %d proposed, %d added, %d ambiguous, %d not found, %d trivial, %d invalid, %d duplicates, %d unanchored",
-			counts[cite.Proposed], counts[cite.Added], counts[cite.Ambiguous], counts[cite.NotFound], counts[cite.Trivial], counts[cite.Invalid], counts[cite.Duplicate], counts[cite.Unanchored])
-		if counts[cite.Proposed] > 0 {
-			b.WriteString(" (run with --fix to add them)")
-		}
-		b.WriteByte('\n')
-		b.WriteString(diffs.String())
-		if _, err := fmt.Fprint(env.Stdout, b.String()); err != nil {
-			return err
-		}
+	} else if err := render.AdoptText(env.Stdout, results, g.Quiet, diffs.String()); err != nil {
+		return err
 	}
 	if failed {
 		return silent(exitError)

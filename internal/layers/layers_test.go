@@ -125,7 +125,6 @@ var renderForbidden = map[string]bool{
 	module + "/internal/atomicfile":  true,
 	module + "/internal/hookinstall": true,
 	module + "/internal/source":      true,
-	module + "/internal/cite":        true,
 }
 
 // renderReachesGitVia are the packages through which render still reaches
