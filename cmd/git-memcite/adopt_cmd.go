@@ -32,17 +32,17 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	mems, failed := ws.selectMemories(ctx, c.Memories, env.Stderr)
-	tracked, err := ws.tracked(ctx)
+	mems, failed := selectMemories(ctx, ws, c.Memories, env.Stderr)
+	tracked, err := ws.Tracked(ctx)
 	if err != nil {
 		return err
 	}
-	cenv, err := ws.citeEnv(ctx)
+	cenv, err := ws.CiteEnv(ctx)
 	if err != nil {
 		return err
 	}
 	if cenv.Head != nil { // a repository with commits: anchor where the words were written
-		hist, err := ws.repo.History()
+		hist, err := ws.Repo.History()
 		if err != nil {
 			return fmt.Errorf("adopt anchors mentions in history: %w", err)
 		}
@@ -51,15 +51,15 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		if err != nil {
 			return err
 		}
-		idx, err := ws.repo.Index(ctx)
+		idx, err := ws.Repo.Index(ctx)
 		if err != nil {
 			return err
 		}
 		cenv.Anchor = &relocate.MentionAnchorer{H: hist, T: gitblame.New(hist), Head: head,
-			Target: gitblame.Target{Commit: head, View: ws.src, CrossFiles: relocate.CrossFiles(idx, ws.store.Memories)}}
+			Target: gitblame.Target{Commit: head, View: ws.Src, CrossFiles: relocate.CrossFiles(idx, ws.Store.Memories)}}
 	}
 	if c.Fix {
-		unlock, err := app.Lock(ctx, ws.repo)
+		unlock, err := app.Lock(ctx, ws.Repo)
 		if err != nil {
 			return err
 		}
@@ -93,7 +93,7 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		}
 		results = append(results, render.AdoptResult{Memory: m.ID, Path: m.Path, Mentions: ms})
 		if plan != nil && plan.Changed {
-			if err := app.WriteMemory(ws.repo, ws.top, m.Path, plan.Old, plan.New); err != nil {
+			if err := app.WriteMemory(ws.Repo, ws.Top, m.Path, plan.Old, plan.New); err != nil {
 				return err
 			}
 		}
@@ -109,25 +109,4 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return silent(exitError)
 	}
 	return nil
-}
-
-// tracked lists the files citations may point to: the index in a
-// repository, else every file of the working tree.
-func (ws *workspace) tracked(ctx context.Context) (*cite.Tracked, error) {
-	if ws.repo == nil {
-		paths, err := ws.src.List(".")
-		if err != nil {
-			return nil, err
-		}
-		return cite.NewTracked(paths), nil
-	}
-	idx, err := ws.repo.Index(ctx)
-	if err != nil {
-		return nil, err
-	}
-	paths, err := idx.List(".")
-	if err != nil {
-		return nil, err
-	}
-	return cite.NewTracked(paths), nil
 }

@@ -86,23 +86,23 @@ func (c *agentHookCmd) answer(ctx context.Context, g *Globals, stdin io.Reader, 
 	if err != nil {
 		return err
 	}
-	mode := ws.cfg.Get("agent-hook").First()
-	if mode == "off" || !hookrun.ConfigFrom(ws.gitConfig).Enabled {
+	mode := ws.Cfg.Get("agent-hook").First()
+	if mode == "off" || !hookrun.ConfigFrom(ws.GitConfig).Enabled {
 		return errNoAnswer("switched off by configuration")
 	}
-	dirs, err := g.memoryDirs(ctx, ws)
+	dirs, err := ws.MemoryDirs()
 	if err != nil {
 		return err
 	}
-	rel, dir, ok := agenthook.Locate(ev, ws.top, dirs)
-	if !ok || ws.cfg.Ignored(rel) {
-		return errNoAnswer(fmt.Sprintf("not a memory of the repository %s (memory directories: %v)", ws.top, dirs))
+	rel, dir, ok := agenthook.Locate(ev, ws.Top, dirs)
+	if !ok || ws.Cfg.Ignored(rel) {
+		return errNoAnswer(fmt.Sprintf("not a memory of the repository %s (memory directories: %v)", ws.Top, dirs))
 	}
-	m := store.LoadFile(ctx, ws.src, rel, dir)
+	m := store.LoadFile(ctx, ws.Src, rel, dir)
 	if errors.Is(m.Err, source.ErrNotExist) {
 		return errNoAnswer(rel + ": no such memory file")
 	}
-	ans, err := agenthook.Check(ctx, ws.repo, ws.src, m, agenthook.Options{})
+	ans, err := agenthook.Check(ctx, ws.Repo, ws.Src, m, agenthook.Options{})
 	if err != nil {
 		return err
 	}
@@ -129,17 +129,17 @@ func agentWorkspace(ctx context.Context, g *Globals, ev *agenthook.Event) (*work
 	repo, err := gitrepo.Discover(start)
 	switch {
 	case err == nil:
-		ws.repo, ws.top = repo, repo.Top
-		ws.src, err = repo.Worktree()
+		ws.Repo, ws.Top = repo, repo.Top
+		ws.Src, err = repo.Worktree()
 	case errors.Is(err, gitrepo.ErrNotRepo):
-		if ws.top, err = filepath.Abs(start); err == nil { // a plain directory: its files only
-			ws.src, err = source.NewWorktree(ws.top)
+		if ws.Top, err = filepath.Abs(start); err == nil { // a plain directory: its files only
+			ws.Src, err = source.NewWorktree(ws.Top)
 		}
 	}
 	if err != nil {
 		return nil, err
 	}
-	if ws.cfg, err = g.loadConfig(ctx, ws); err != nil {
+	if ws.Cfg, err = g.loadConfig(ctx, ws); err != nil {
 		return nil, err
 	}
 	return ws, nil

@@ -37,12 +37,12 @@ type completeCmd struct {
 
 func (c *completeCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	ws, err := g.open(ctx, SourceFlags{})
-	if err != nil || ws.store == nil {
+	if err != nil || ws.Store == nil {
 		return nil
 	}
 	seen := map[string]bool{}
 	var ids []string
-	for _, m := range ws.store.Memories {
+	for _, m := range ws.Store.Memories {
 		if id := m.ID; !seen[id] && id != "" && !strings.ContainsAny(id, " \t\n") {
 			seen[id] = true
 			ids = append(ids, id)

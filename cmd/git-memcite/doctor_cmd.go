@@ -23,48 +23,48 @@ func (c *doctorCmd) Help() string {
 }
 
 func (c *doctorCmd) Run(ctx context.Context, g *Globals, env *Env) error {
-	ws, err := g.openConfigured(ctx)
+	ws, err := g.openConfig(ctx, SourceFlags{})
 	if err != nil {
 		return err
 	}
-	f := doctor.Facts{Top: ws.top, InRepo: ws.repo != nil}
+	f := doctor.Facts{Top: ws.Top, InRepo: ws.Repo != nil}
 	if out, err := gitrepo.Git(ctx, "", "version"); err == nil {
 		f.GitVersion = strings.TrimSpace(out)
 	}
-	if ws.repo != nil {
+	if ws.Repo != nil {
 		run := func(args ...string) string {
-			out, err := ws.repo.Run(ctx, args...)
+			out, err := ws.Repo.Run(ctx, args...)
 			if err != nil {
 				return ""
 			}
 			return strings.TrimSpace(out)
 		}
-		f.GitDir = absIn(ws.top, run("rev-parse", "--git-common-dir"))
+		f.GitDir = absIn(ws.Top, run("rev-parse", "--git-common-dir"))
 		f.Shallow = run("rev-parse", "--is-shallow-repository") == "true"
 		for key, dst := range map[string]*string{"core.splitIndex": &f.SplitIndex, "index.sparse": &f.SparseIdx, "core.sparseCheckout": &f.Sparse} {
-			if vals, err := ws.repo.ConfigAll(ctx, key); err == nil && len(vals) > 0 {
+			if vals, err := ws.Repo.ConfigAll(ctx, key); err == nil && len(vals) > 0 {
 				*dst = vals[len(vals)-1]
 			}
 		}
-		f.Backend, f.Probes = probeRepository(ctx, ws.repo)
-		f.TempDir = ws.repo.TempDir()
-		st, err := hookinstall.GetStatus(ctx, ws.top, nil)
+		f.Backend, f.Probes = probeRepository(ctx, ws.Repo)
+		f.TempDir = ws.Repo.TempDir()
+		st, err := hookinstall.GetStatus(ctx, ws.Top, nil)
 		if err != nil {
 			f.HooksErr = err
 		} else {
 			f.Hooks = &st
 		}
 	}
-	dirs, err := g.memoryDirs(ctx, ws)
+	dirs, err := ws.MemoryDirs()
 	if err != nil {
 		return err
 	}
 	f.Dirs = dirs
-	if f.Store, f.StoreErr = store.Load(ctx, ws.src, dirs); f.StoreErr == nil {
-		ws.store = f.Store
-		ws.dropIgnored()
+	if f.Store, f.StoreErr = store.Load(ctx, ws.Src, dirs); f.StoreErr == nil {
+		ws.Store = f.Store
+		ws.DropIgnored()
 	}
-	f.AgentHooks = agentinstall.Status(ws.top)
+	f.AgentHooks = agentinstall.Status(ws.Top)
 	rep := doctor.Run(f)
 	if c.JSON {
 		err = render.JSON(env.Stdout, rep)

@@ -53,7 +53,7 @@ func (f *FormatFlags) report(ctx context.Context, g *Globals, env *Env, ws *work
 // outcome. hardErr forces exit 2 (unreadable input, bad arguments).
 func (f *FormatFlags) emit(ctx context.Context, g *Globals, env *Env, ws *workspace, fr *findings.Report,
 	hardErr bool, text func(w io.Writer, st render.Style) error) error {
-	cfg := ws.cfg
+	cfg := ws.Cfg
 	format := f.Format
 	if format == "" && f.Output != "" {
 		switch strings.ToLower(filepath.Ext(f.Output)) {
@@ -80,7 +80,7 @@ func (f *FormatFlags) emit(ctx context.Context, g *Globals, env *Env, ws *worksp
 		since = "origin/" + os.Getenv("GITHUB_BASE_REF") // a pull request's base
 	}
 	policy := app.Policy{Levels: cfg.Levels(), Baseline: b, ChangedSince: since, ChangedSinceGiven: f.Since != ""}
-	if err := app.Apply(ctx, ws.repo, fr, policy); err != nil {
+	if err := app.Apply(ctx, ws.Repo, fr, policy); err != nil {
 		return err
 	}
 	trace.Printf("%d finding(s), %d in the baseline; format %s (%s); fail-on %s (%s)", len(fr.Findings),

@@ -133,28 +133,15 @@ func (c *graphRelatedCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 // openGraph lists the memories of the working tree without reading them
 // (memory directories and ignore patterns from the configuration).
 func (g *Globals) openGraph(ctx context.Context) (*graph.Graph, error) {
-	ws, err := g.openConfigured(ctx)
+	ws, err := g.openConfig(ctx, SourceFlags{})
 	if err != nil {
 		return nil, err
 	}
-	dirs, err := g.memoryDirs(ctx, ws)
+	dirs, err := ws.MemoryDirs()
 	if err != nil {
 		return nil, err
 	}
-	return graph.New(ws.src, dirs, ws.cfg.Ignored)
-}
-
-// openConfigured finds the repository, opens its working tree and reads
-// the configuration, without loading memories.
-func (g *Globals) openConfigured(ctx context.Context) (*workspace, error) {
-	ws, err := g.openSource(ctx, SourceFlags{})
-	if err != nil {
-		return nil, err
-	}
-	if ws.cfg, err = g.loadConfig(ctx, ws); err != nil {
-		return nil, err
-	}
-	return ws, nil
+	return graph.New(ws.Src, dirs, ws.Cfg.Ignored)
 }
 
 // usageErr is a usage error (exit 2) with a message.

@@ -32,34 +32,34 @@ func (c *healthCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	for _, m := range ws.store.Memories {
+	for _, m := range ws.Store.Memories {
 		if m.File != nil {
 			for _, d := range m.File.Warnings {
 				fmt.Fprintf(env.Stderr, "warning: %s\n", render.Safe(d.String()))
 			}
 		}
 	}
-	rep, err := healthOf(ctx, ws.src.Name(), ws.store, func(mems []*store.Memory) (*verify.Report, error) {
-		return verify.Check(ctx, ws.src, mems)
+	rep, err := healthOf(ctx, ws.Src.Name(), ws.Store, func(mems []*store.Memory) (*verify.Report, error) {
+		return verify.Check(ctx, ws.Src, mems)
 	})
 	if err != nil {
 		return err
 	}
 	worse := false
 	if c.Since != "" {
-		if ws.repo == nil {
+		if ws.Repo == nil {
 			return errors.New("--since needs a git repository")
 		}
-		h, err := ws.repo.ResolveCommit(ctx, string(c.Since))
+		h, err := ws.Repo.ResolveCommit(ctx, string(c.Since))
 		if err != nil {
 			return err
 		}
-		src, err := ws.repo.Commit(ctx, h)
+		src, err := ws.Repo.Commit(ctx, h)
 		if err != nil {
 			return err
 		}
 		var then []string // the memory directories that existed then
-		for _, d := range ws.store.Dirs {
+		for _, d := range ws.Store.Dirs {
 			if e, err := src.Stat(d); err == nil && e.Kind == source.KindDir {
 				then = append(then, d)
 			}

@@ -143,13 +143,13 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 	}
 	// memcite.* is read from git once: the hook settings and the unified
 	// configuration (memory directories, …) both come from it
-	ws := &workspace{repo: repo, top: repo.Top}
-	raw, err := gitConfigMemcite(ctx, ws)
+	ws := &workspace{Repo: repo, Top: repo.Top}
+	raw, err := ws.GitConfigMemcite(ctx)
 	if err != nil {
 		return err
 	}
 	if raw == nil {
-		ws.gitConfig = map[string][]string{}
+		ws.GitConfig = map[string][]string{}
 	}
 	cfg := hookrun.ConfigFrom(raw)
 	for _, w := range cfg.Warnings {
@@ -163,22 +163,22 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 	// default; a commit hook reads .memcite.yaml from what is being
 	// committed, like the memories.
 	if pre {
-		ws.src, err = repo.Index(ctx)
+		ws.Src, err = repo.Index(ctx)
 	} else {
-		ws.src, err = repo.Worktree()
+		ws.Src, err = repo.Worktree()
 	}
 	if err != nil {
 		return err
 	}
-	if ws.cfg, err = g.loadConfig(ctx, ws); err != nil {
+	if ws.Cfg, err = g.loadConfig(ctx, ws); err != nil {
 		return err
 	}
-	dirs, err := g.memoryDirs(ctx, ws)
+	dirs, err := ws.MemoryDirs()
 	if err != nil {
 		return err
 	}
 	if pre {
-		return preCommit(ctx, env, repo, ws.src, cfg, dirs, in)
+		return preCommit(ctx, env, repo, ws.Src, cfg, dirs, in)
 	}
 	return postChange(ctx, env, repo, cfg, dirs, in)
 }

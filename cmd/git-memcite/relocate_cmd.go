@@ -43,9 +43,9 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	mems, failed := ws.selectMemories(ctx, c.Memories, env.Stderr)
+	mems, failed := selectMemories(ctx, ws, c.Memories, env.Stderr)
 	show, stopProgress := progress(env.Stderr, "relocating")
-	r, err := app.Relocate(ctx, ws.repo, mems, app.RelocateOptions{To: string(c.To), Staged: c.Staged,
+	r, err := app.Relocate(ctx, ws.Repo, mems, app.RelocateOptions{To: string(c.To), Staged: c.Staged,
 		AcceptChanged: c.AcceptChanged, Write: write, Progress: show})
 	stopProgress()
 	if err != nil {

@@ -5,13 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/render"
-	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
@@ -34,8 +30,8 @@ func (c *verifyCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	mems, failed := ws.selectMemories(ctx, c.Memories, env.Stderr)
-	rep, err := verify.Check(ctx, ws.src, mems)
+	mems, failed := selectMemories(ctx, ws, c.Memories, env.Stderr)
+	rep, err := verify.Check(ctx, ws.Src, mems)
 	if err != nil {
 		return err
 	}
@@ -127,52 +123,12 @@ func warn(env *Env, rep *verify.Report) {
 // there are none). A name that resolves to nothing is reported on stderr and
 // skipped, so the others are still processed; failed says that happened
 // (exit 2).
-func (ws *workspace) selectMemories(ctx context.Context, args []string, stderr io.Writer) (mems []*store.Memory, failed bool) {
-	if len(args) == 0 {
-		return ws.store.Memories, false
+func selectMemories(ctx context.Context, ws *workspace, args []string, stderr io.Writer) (mems []*store.Memory, failed bool) {
+	mems, errs := ws.Select(ctx, args)
+	for _, err := range errs {
+		fmt.Fprintf(stderr, "git-memcite: %s\n", render.Safe(err.Error()))
 	}
-	for _, arg := range args {
-		m, err := ws.resolve(ctx, arg)
-		if err != nil {
-			fmt.Fprintf(stderr, "git-memcite: %s\n", render.Safe(err.Error()))
-			failed = true
-			continue
-		}
-		mems = append(mems, m)
-	}
-	return mems, failed
-}
-
-// resolve finds the memory an argument names: a file path (relative to the
-// current directory or the repository root), then an id or name in the
-// memory directories.
-func (ws *workspace) resolve(ctx context.Context, arg string) (*store.Memory, error) {
-	if slashed := filepath.ToSlash(arg); strings.HasSuffix(arg, ".md") || strings.Contains(slashed, "/") {
-		for _, p := range []string{path.Join(ws.cwdRel, slashed), slashed} {
-			c, err := source.Clean(p)
-			if err != nil {
-				if errors.Is(err, source.ErrOutside) {
-					return nil, fmt.Errorf("%s: outside the repository", arg)
-				}
-				continue
-			}
-			if m, err := ws.store.Resolve(c); err == nil && m.Path == c {
-				return m, nil
-			}
-			if e, err := ws.src.Stat(c); err == nil && e.Kind == source.KindFile {
-				m := store.LoadFile(ctx, ws.src, c, path.Dir(c))
-				if m.ID == "" || (m.File != nil && m.File.ID == "") {
-					m.ID = strings.TrimSuffix(path.Base(c), ".md")
-				}
-				return m, nil
-			}
-		}
-	}
-	m, err := ws.store.Resolve(arg)
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
+	return mems, len(errs) > 0
 }
 
 type verifyAllCmd struct {
@@ -190,7 +146,7 @@ func (c *verifyAllCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	rep, err := verify.Check(ctx, ws.src, ws.store.Memories)
+	rep, err := verify.Check(ctx, ws.Src, ws.Store.Memories)
 	if err != nil {
 		return err
 	}

@@ -19,7 +19,7 @@ type HistoryFlags struct {
 // explain follows every stale citation of rep through history (verify
 // --why; app.Explain) and explains each, by memory path and citation index.
 func explain(ctx context.Context, ws *workspace, sf SourceFlags, rep *verify.Report) (render.WhyIndex, error) {
-	ex, err := app.Explain(ctx, ws.repo, ws.src, string(sf.Rev), sf.Staged, rep)
+	ex, err := app.Explain(ctx, ws.Repo, ws.Src, string(sf.Rev), sf.Staged, rep)
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +37,7 @@ func explain(ctx context.Context, ws *workspace, sf SourceFlags, rep *verify.Rep
 // written as a mapping, and the memory's confidence and last_verified
 // (verify --record; app.Record).
 func record(ctx context.Context, ws *workspace, rep *verify.Report, env *Env) error {
-	res, err := app.Record(ctx, ws.repo, ws.src, rep)
+	res, err := app.Record(ctx, ws.Repo, ws.Src, rep)
 	if err != nil {
 		return err
 	}
