@@ -3,19 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 
 	"github.com/git-memcite/git-memcite/internal/agenthook"
-	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/hookrun"
 	"github.com/git-memcite/git-memcite/internal/render"
-	"github.com/git-memcite/git-memcite/internal/source"
-	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/trace"
 )
 
@@ -54,16 +50,11 @@ func (c *agentHookCmd) Run(ctx context.Context, g *Globals, env *Env) (err error
 	return nil
 }
 
-// errNoAnswer ends a run that has nothing to say, with the reason.
-type errNoAnswer string
-
-func (e errNoAnswer) Error() string { return string(e) }
-
 // answer reads the event and writes the answer to out (nothing when there
 // is nothing to say).
 func (c *agentHookCmd) answer(ctx context.Context, g *Globals, stdin io.Reader, out io.Writer) error {
 	if why, skip := hookrun.Skipped("agent-hook", os.Getenv); skip {
-		return errNoAnswer("switched off by " + why)
+		return app.NoAnswer("switched off by " + why)
 	}
 	if f, ok := stdin.(*os.File); ok && isTerminal(f) {
 		return agenthook.ErrEmpty // a person at a terminal, not an agent
@@ -80,67 +71,11 @@ func (c *agentHookCmd) answer(ctx context.Context, g *Globals, stdin io.Reader, 
 		return err
 	}
 	if !ev.MemoryRead() {
-		return errNoAnswer(fmt.Sprintf("event %q of tool %q is not the read of a memory", ev.Name, ev.Tool))
+		return app.NoAnswer(fmt.Sprintf("event %q of tool %q is not the read of a memory", ev.Name, ev.Tool))
 	}
-	ws, err := agentWorkspace(ctx, g, &ev)
-	if err != nil {
-		return err
-	}
-	mode := ws.Cfg.Get("agent-hook").First()
-	if mode == "off" || !hookrun.ConfigFrom(ws.GitConfig).Enabled {
-		return errNoAnswer("switched off by configuration")
-	}
-	dirs, err := ws.MemoryDirs()
-	if err != nil {
-		return err
-	}
-	rel, dir, ok := agenthook.Locate(ev, ws.Top, dirs)
-	if !ok || ws.Cfg.Ignored(rel) {
-		return errNoAnswer(fmt.Sprintf("not a memory of the repository %s (memory directories: %v)", ws.Top, dirs))
-	}
-	m := store.LoadFile(ctx, ws.Src, rel, dir)
-	if errors.Is(m.Err, source.ErrNotExist) {
-		return errNoAnswer(rel + ": no such memory file")
-	}
-	ans, err := agenthook.Check(ctx, ws.Repo, ws.Src, m, agenthook.Options{})
+	ans, mode, err := app.AgentCheck(ctx, g.openOptions(SourceFlags{}), &ev)
 	if err != nil {
 		return err
 	}
 	return render.AgentHookJSON(out, ans, mode == "verbose")
-}
-
-// agentWorkspace opens the repository the event's working directory is
-// in (--repo-root wins; then the event's cwd, CLAUDE_PROJECT_DIR, the
-// current directory), its working tree and configuration. An event
-// without a cwd is given the directory used.
-func agentWorkspace(ctx context.Context, g *Globals, ev *agenthook.Event) (*workspace, error) {
-	start := g.RepoRoot
-	for _, s := range []string{ev.Cwd, os.Getenv("CLAUDE_PROJECT_DIR"), "."} {
-		if start == "" {
-			start = s
-		}
-	}
-	if ev.Cwd == "" {
-		if abs, err := filepath.Abs(start); err == nil {
-			ev.Cwd = abs
-		}
-	}
-	ws := &workspace{}
-	repo, err := gitrepo.Discover(start)
-	switch {
-	case err == nil:
-		ws.Repo, ws.Top = repo, repo.Top
-		ws.Src, err = repo.Worktree()
-	case errors.Is(err, gitrepo.ErrNotRepo):
-		if ws.Top, err = filepath.Abs(start); err == nil { // a plain directory: its files only
-			ws.Src, err = source.NewWorktree(ws.Top)
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	if ws.Cfg, err = g.loadConfig(ctx, ws); err != nil {
-		return nil, err
-	}
-	return ws, nil
 }

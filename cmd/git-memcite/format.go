@@ -5,9 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/findings"
@@ -53,39 +50,14 @@ func (f *FormatFlags) report(ctx context.Context, g *Globals, env *Env, ws *work
 // outcome. hardErr forces exit 2 (unreadable input, bad arguments).
 func (f *FormatFlags) emit(ctx context.Context, g *Globals, env *Env, ws *workspace, fr *findings.Report,
 	hardErr bool, text func(w io.Writer, st render.Style) error) error {
-	cfg := ws.Cfg
-	format := f.Format
-	if format == "" && f.Output != "" {
-		switch strings.ToLower(filepath.Ext(f.Output)) {
-		case ".json":
-			format = "json"
-		case ".sarif":
-			format = "sarif"
-		}
-	}
-	if err := cfg.Set("format", "--format", format); err != nil {
-		return err
-	}
-	if err := cfg.Set("fail-on", "--fail-on", f.FailOn); err != nil {
-		return err
-	}
-	format = cfg.Get("format").First()
-
 	b, err := f.baseline()
 	if err != nil {
 		return err
 	}
-	since := f.Since
-	if since == "" && os.Getenv("GITHUB_BASE_REF") != "" {
-		since = "origin/" + os.Getenv("GITHUB_BASE_REF") // a pull request's base
-	}
-	policy := app.Policy{Levels: cfg.Levels(), Baseline: b, ChangedSince: since, ChangedSinceGiven: f.Since != ""}
-	if err := app.Apply(ctx, ws.Repo, fr, policy); err != nil {
+	format, err := app.Judge(ctx, ws, fr, app.ReportOptions{Format: f.Format, Output: f.Output, FailOn: f.FailOn, ChangedSince: f.Since, Baseline: b})
+	if err != nil {
 		return err
 	}
-	trace.Printf("%d finding(s), %d in the baseline; format %s (%s); fail-on %s (%s)", len(fr.Findings),
-		fr.Summary.Baselined, format, cfg.Get("format").Origin, cfg.Get("fail-on").First(), cfg.Get("fail-on").Origin)
-
 	w, st, done, err := f.writer(env, g)
 	if err != nil {
 		return err
@@ -111,7 +83,7 @@ func (f *FormatFlags) emit(ctx context.Context, g *Globals, env *Env, ws *worksp
 	switch {
 	case hardErr:
 		return silent(exitError)
-	case findings.AtLeast(fr.Findings, cfg.FailOn()):
+	case findings.AtLeast(fr.Findings, ws.Cfg.FailOn()):
 		return silent(exitStale)
 	}
 	return nil
@@ -137,7 +109,7 @@ func (f *FormatFlags) baseline() (findings.Baseline, error) {
 	if f.Baseline == "" || f.known != nil {
 		return f.known, nil
 	}
-	b, err := readBaseline(f.Baseline)
+	b, err := app.ReadBaseline(f.Baseline)
 	if err != nil {
 		return nil, &exitErr{code: exitError, err: err}
 	}
@@ -145,34 +117,15 @@ func (f *FormatFlags) baseline() (findings.Baseline, error) {
 	return b, nil
 }
 
-func readBaseline(p string) (findings.Baseline, error) {
-	trace.Printf("read baseline %s", p)
-	file, err := os.Open(p)
-	if err != nil {
-		return nil, fmt.Errorf("--baseline: %w", err)
-	}
-	defer file.Close()
-	b, err := findings.ReadBaseline(file)
-	if err != nil {
-		return nil, fmt.Errorf("--baseline %s: %w", p, err)
-	}
-	return b, nil
-}
-
 // stepSummary appends the findings as a markdown table to the file
 // $GITHUB_STEP_SUMMARY names, when it is set.
 func stepSummary(fr *findings.Report) error {
-	p := os.Getenv("GITHUB_STEP_SUMMARY")
-	if p == "" {
+	if app.StepSummaryFile() == "" {
 		return nil
 	}
-	trace.Printf("append step summary %s", p)
 	var b bytes.Buffer
 	if err := render.StepSummary(&b, fr); err != nil {
 		return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
 	}
-	if err := app.AppendFile(p, b.Bytes()); err != nil {
-		return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
-	}
-	return nil
+	return app.AppendStepSummary(b.Bytes())
 }

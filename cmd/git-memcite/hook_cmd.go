@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/app"
-	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/hookrun"
 	"github.com/git-memcite/git-memcite/internal/relocate"
@@ -205,7 +204,7 @@ func preCommit(ctx context.Context, env *Env, repo *gitrepo.Repo, idx source.Sou
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "git-memcite: warning: no relocation suggestions: %v\n", err)
 		}
-		rep.Fixes = fixesFor(items, true)
+		rep.Fixes = render.Fixes(items, true)
 	}
 	if err := render.PreCommitText(env.Stderr, rep); err != nil {
 		return err
@@ -236,7 +235,7 @@ func postChange(ctx context.Context, env *Env, repo *gitrepo.Repo, cfg hookrun.C
 	if err != nil {
 		return err
 	}
-	rep := render.HookReport{Hook: in.Hook, Outcome: out, Change: changeName(in)}
+	rep := render.HookReport{Hook: in.Hook, Outcome: out, Change: render.ChangeName(in)}
 	before, after, view := rng.Old, rng.New, source.Source(nil)
 	opt := relocate.Options{Commit: rng.New, Verified: app.Now()}
 	if rng.Squash {
@@ -247,7 +246,7 @@ func postChange(ctx context.Context, env *Env, repo *gitrepo.Repo, cfg hookrun.C
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "git-memcite: warning: no relocation suggestions: %v\n", err)
 	}
-	rep.Fixes = fixesFor(items, false)
+	rep.Fixes = render.Fixes(items, false)
 	if cfg.PostMerge == hookrun.ApplyFixes && len(files) > 0 {
 		rep.Applied, rep.ApplySkipped = applyRelocations(ctx, env, repo, in, files)
 	}
@@ -275,51 +274,6 @@ func applyRelocations(ctx context.Context, env *Env, repo *gitrepo.Repo, in hook
 		done = append(done, f.Memory.Path)
 	}
 	return done, ""
-}
-
-// fixesFor turns relocation results into advice for the report. staged:
-// the fix must also be staged (a blocked commit).
-func fixesFor(items []relocate.Item, staged bool) map[render.Key]render.Fix {
-	out := map[render.Key]render.Fix{}
-	for i := range items {
-		it := &items[i]
-		id := render.ShellWord(it.Memory.ID)
-		then := ""
-		if staged {
-			then = ", then: git add " + render.ShellWord(it.Memory.Path)
-		}
-		var f render.Fix
-		switch r := it.Result; it.Action {
-		case relocate.Move:
-			f = render.Fix{Where: render.Loc(r.Location), Why: "the cited lines moved there", Command: "git memcite relocate --fix " + id + then}
-		case relocate.Review:
-			f = render.Fix{Where: render.Loc(r.Location), Why: "the cited lines were edited there; review", Command: "git memcite relocate --accept-changed --fix " + id + then}
-		case relocate.Unresolved:
-			if r.Status == gitblame.Gone {
-				f.Why = "the cited lines were deleted"
-			} else {
-				f.Why = "the cited lines could be in several places"
-			}
-		default:
-			continue
-		}
-		out[render.Key{Memory: it.Memory.Path, Index: it.Citation.Index}] = f
-	}
-	return out
-}
-
-func changeName(in hookrun.Invocation) string {
-	switch {
-	case in.Hook == "post-merge" && in.Arg(0) == "1":
-		return "the squash merge"
-	case in.Hook == "post-merge":
-		return "the merge"
-	case in.Arg(0) == "rebase":
-		return "the rebase"
-	case in.Arg(0) == "amend":
-		return "the amend"
-	}
-	return "the rewrite"
 }
 
 func isTerminal(f *os.File) bool {
