@@ -6,9 +6,6 @@ import (
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/app"
-	"github.com/git-memcite/git-memcite/internal/cite"
-	"github.com/git-memcite/git-memcite/internal/gitblame"
-	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/render"
 )
 
@@ -33,69 +30,20 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return err
 	}
 	mems, failed := selectMemories(ctx, ws, c.Memories, env.Stderr)
-	tracked, err := ws.Tracked(ctx)
+	adopted, errs, err := app.Adopt(ctx, ws, mems, app.AdoptOptions{Fix: c.Fix, DryRun: c.DryRun})
 	if err != nil {
 		return err
 	}
-	cenv, err := ws.CiteEnv(ctx)
-	if err != nil {
-		return err
-	}
-	if cenv.Head != nil { // a repository with commits: anchor where the words were written
-		hist, err := ws.Repo.History()
-		if err != nil {
-			return fmt.Errorf("adopt anchors mentions in history: %w", err)
-		}
-		defer hist.Close()
-		head, err := hist.Resolve("HEAD")
-		if err != nil {
-			return err
-		}
-		idx, err := ws.Repo.Index(ctx)
-		if err != nil {
-			return err
-		}
-		cenv.Anchor = &relocate.MentionAnchorer{H: hist, T: gitblame.New(hist), Head: head,
-			Target: gitblame.Target{Commit: head, View: ws.Src, CrossFiles: relocate.CrossFiles(idx, ws.Store.Memories)}}
-	}
-	if c.Fix {
-		unlock, err := app.Lock(ctx, ws.Repo)
-		if err != nil {
-			return err
-		}
-		defer unlock()
+	for _, err := range errs {
+		fmt.Fprintf(env.Stderr, "git-memcite: %s\n", render.Safe(err.Error()))
+		failed = true
 	}
 	results := []render.AdoptResult{}
 	var diffs strings.Builder
-	for _, m := range mems {
-		if m.Err != nil {
-			fmt.Fprintf(env.Stderr, "git-memcite: %s\n", render.Safe(m.Err.Error()))
-			failed = true
-			continue
-		}
-		ms, plan, err := cite.Adopt(ctx, m.File, cenv, tracked, c.Fix || c.DryRun)
-		if err != nil {
-			return err
-		}
-		if len(ms) == 0 {
-			continue
-		}
-		if c.DryRun {
-			for i := range ms {
-				if ms[i].Status == cite.Added {
-					ms[i].Status = cite.Proposed // not written
-				}
-			}
-			if plan != nil && plan.Changed {
-				diffs.WriteString(render.UnifiedDiff(m.Path, plan.Old, plan.New))
-			}
-			plan = nil
-		}
-		results = append(results, render.AdoptResult{Memory: m.ID, Path: m.Path, Mentions: ms})
-		if plan != nil && plan.Changed {
-			if err := app.WriteMemory(ws.Repo, ws.Top, m.Path, plan.Old, plan.New); err != nil {
-				return err
-			}
+	for _, a := range adopted {
+		results = append(results, render.AdoptResult{Memory: a.Memory.ID, Path: a.Memory.Path, Mentions: a.Mentions})
+		if c.DryRun && a.Plan != nil && a.Plan.Changed {
+			diffs.WriteString(render.UnifiedDiff(a.Memory.Path, a.Plan.Old, a.Plan.New))
 		}
 	}
 	if c.JSON {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/cite"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/store"
@@ -136,16 +135,10 @@ func (c *updateConfidenceCmd) Run(ctx context.Context, g *Globals, env *Env) err
 		plan, err = cite.SetConfidence(m.File, *c.Value, "")
 		what = "Confidence set to " + strconv.FormatFloat(*c.Value, 'f', -1, 64)
 	} else {
-		rep, cerr := verify.Check(ctx, ws.Src, []*store.Memory{m})
-		if cerr != nil {
-			return cerr
+		var r *verify.MemoryResult
+		if plan, r, err = ws.RecomputeConfidence(ctx, m); r == nil {
+			return err // not verified; else a plan's error is returned below
 		}
-		r := &rep.Memories[0]
-		cenv, cerr := ws.CiteEnv(ctx)
-		if cerr != nil {
-			return cerr
-		}
-		plan, err = cite.SetConfidence(m.File, r.Confidence, cenv.Stamp())
 		what = fmt.Sprintf("Confidence %.2f (%d/%d citations valid)", r.Confidence, r.ValidCount, r.Total)
 		if r.Total == 0 {
 			what = fmt.Sprintf("Confidence %.2f kept (no citations to verify)", r.Confidence)
@@ -190,12 +183,7 @@ func apply(ctx context.Context, g *Globals, env *Env, ws *workspace, m *store.Me
 		_, err := fmt.Fprint(env.Stdout, render.UnifiedDiff(m.Path, plan.Old, plan.New))
 		return err
 	}
-	unlock, err := app.Lock(ctx, ws.Repo)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	if err := app.WriteMemory(ws.Repo, ws.Top, m.Path, plan.Old, plan.New); err != nil {
+	if err := ws.WritePlan(ctx, m, plan); err != nil {
 		return err
 	}
 	if !g.Quiet {

@@ -14,9 +14,11 @@ import (
 	"github.com/git-memcite/git-memcite/internal/cite"
 	"github.com/git-memcite/git-memcite/internal/config"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/graph"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/trace"
+	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
 // OpenOptions say where a command runs and what content it reads: the
@@ -368,4 +370,48 @@ func (ws *Workspace) Tracked(ctx context.Context) (*cite.Tracked, error) {
 		return nil, err
 	}
 	return cite.NewTracked(paths), nil
+}
+
+// WritePlan writes a planned edit of memory m (package cite) under the
+// rewrite lock, when the file still holds what was read.
+func (ws *Workspace) WritePlan(ctx context.Context, m *store.Memory, plan *cite.Plan) error {
+	unlock, err := Lock(ctx, ws.Repo)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return WriteMemory(ws.Repo, ws.Top, m.Path, plan.Old, plan.New)
+}
+
+// RecomputeConfidence plans setting m's confidence to its valid/total
+// citations, stamping last_verified; it returns the plan and m's
+// verification.
+func (ws *Workspace) RecomputeConfidence(ctx context.Context, m *store.Memory) (*cite.Plan, *verify.MemoryResult, error) {
+	rep, err := verify.Check(ctx, ws.Src, []*store.Memory{m})
+	if err != nil {
+		return nil, nil, err
+	}
+	r := &rep.Memories[0]
+	cenv, err := ws.CiteEnv(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	plan, err := cite.SetConfidence(m.File, r.Confidence, cenv.Stamp())
+	return plan, r, err
+}
+
+// OpenGraph lists the memories of the working tree without reading them
+// (memory directories and ignore patterns from the configuration), for
+// the graph commands.
+func OpenGraph(ctx context.Context, o OpenOptions) (*graph.Graph, error) {
+	o.Staged, o.Rev = false, ""
+	ws, err := OpenConfigured(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	dirs, err := ws.MemoryDirs()
+	if err != nil {
+		return nil, err
+	}
+	return graph.New(ws.Src, dirs, ws.Cfg.Ignored)
 }
