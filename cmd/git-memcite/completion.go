@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"sort"
-	"strings"
 
 	"github.com/alecthomas/kong"
 
@@ -40,18 +37,7 @@ func (c *completeCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil || ws.Store == nil {
 		return nil
 	}
-	seen := map[string]bool{}
-	var ids []string
-	for _, m := range ws.Store.Memories {
-		if id := m.ID; !seen[id] && id != "" && !strings.ContainsAny(id, " \t\n") {
-			seen[id] = true
-			ids = append(ids, id)
-		}
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		fmt.Fprintln(env.Stdout, render.Safe(id))
-	}
+	_ = render.MemoryIDs(env.Stdout, ws.Store.Memories) // never fails
 	return nil
 }
 

@@ -30,18 +30,7 @@ func (c *doctorCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if c.JSON {
 		err = render.JSON(env.Stdout, rep)
 	} else {
-		shown := *rep
-		if g.Quiet { // -q: only warnings and failures
-			shown.Findings = nil
-			for _, f := range rep.Findings {
-				if f.Level >= doctor.Warn {
-					shown.Findings = append(shown.Findings, f)
-				}
-			}
-		}
-		if !g.Quiet || rep.Problems() > 0 {
-			err = render.DoctorText(env.Stdout, &shown, g.style(env.Stdout))
-		}
+		err = render.DoctorReport(env.Stdout, rep, g.style(env.Stdout), g.Quiet)
 	}
 	if err != nil {
 		return err

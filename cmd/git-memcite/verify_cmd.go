@@ -44,44 +44,41 @@ func (c *verifyCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 			return err
 		}
 	}
-	var result error // the outcome: nil, or the exit status to return
-	if !c.JSON {
-		result = c.report(ctx, g, env, ws, "verify", rep, failed, func(w io.Writer, st render.Style) error {
-			n := 0
-			for i := range rep.Memories {
-				m := &rep.Memories[i]
-				if g.Quiet && !m.Stale() && m.Err() == nil {
-					continue // -q: only what needs attention
-				}
-				if n > 0 {
-					fmt.Fprintln(w)
-				}
-				n++
-				if err := render.MemoryText(w, m, st); err != nil {
-					return err
-				}
+	var jsonOut func() error
+	if c.JSON {
+		jsonOut = func() error {
+			warn(env, rep)
+			if len(rep.Memories) == 1 && len(c.Memories) == 1 {
+				return render.MemoryJSON(env.Stdout, &rep.Memories[0], why)
 			}
-			render.WhyText(w, rep, why)
-			return nil
-		})
+			return render.MemoriesJSON(env.Stdout, rep, why)
+		}
+	}
+	return c.conclude(ctx, g, env, ws, c.SourceFlags, "verify", rep, failed, c.Record, func(w io.Writer, st render.Style) error {
+		return render.VerifyText(w, rep, why, g.Quiet, st)
+	}, jsonOut)
+}
+
+// conclude writes a verification's report (the findings report in the
+// format asked for, with text as its text format; or jsonOut for --json),
+// runs --record when asked, and returns the outcome.
+func (f *FormatFlags) conclude(ctx context.Context, g *Globals, env *Env, ws *workspace, sf SourceFlags, command string,
+	rep *verify.Report, failed, record bool, text func(io.Writer, render.Style) error, jsonOut func() error) error {
+	var result error // the outcome: nil, or the exit status to return
+	if jsonOut == nil {
+		result = f.report(ctx, g, env, ws, command, rep, failed, text)
 		var ee *exitErr
 		if result != nil && !errors.As(result, &ee) {
 			return result
 		}
 	} else {
-		warn(env, rep)
-		if len(rep.Memories) == 1 && len(c.Memories) == 1 {
-			err = render.MemoryJSON(env.Stdout, &rep.Memories[0], why)
-		} else {
-			err = render.MemoriesJSON(env.Stdout, rep, why)
-		}
-		if err != nil {
+		if err := jsonOut(); err != nil {
 			return err
 		}
 		result = outcome(rep, failed)
 	}
-	if c.Record {
-		if err := recordChecked(ctx, ws, c.SourceFlags, rep, env); err != nil {
+	if record {
+		if err := recordChecked(ctx, ws, sf, rep, env); err != nil {
 			return err
 		}
 	}
@@ -151,25 +148,11 @@ func (c *verifyAllCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return err
 	}
 	rep.Elapsed = time.Since(start)
-	var result error
-	if !c.JSON {
-		result = c.report(ctx, g, env, ws, "verify-all", rep, false, func(w io.Writer, st render.Style) error {
-			return render.AllText(w, rep, render.AllOptions{Quiet: g.Quiet, Style: st})
-		})
-		var ee *exitErr
-		if result != nil && !errors.As(result, &ee) {
-			return result
-		}
-	} else {
-		if err := render.AllJSON(env.Stdout, rep); err != nil {
-			return err
-		}
-		result = outcome(rep, false)
+	var jsonOut func() error
+	if c.JSON {
+		jsonOut = func() error { return render.AllJSON(env.Stdout, rep) }
 	}
-	if c.Record {
-		if err := recordChecked(ctx, ws, c.SourceFlags, rep, env); err != nil {
-			return err
-		}
-	}
-	return result
+	return c.conclude(ctx, g, env, ws, c.SourceFlags, "verify-all", rep, false, c.Record, func(w io.Writer, st render.Style) error {
+		return render.AllText(w, rep, render.AllOptions{Quiet: g.Quiet, Style: st})
+	}, jsonOut)
 }
