@@ -177,39 +177,7 @@ func (t *Tracker) contentSearch(v *version, c *citation) error {
 		return nil
 	}
 	exact := len(c.a.Text) > 0
-	search := func(p string) ([]Location, error) {
-		h, ok, err := t.entry(v, p)
-		if err != nil || !ok {
-			return nil, err
-		}
-		tx, err := t.text(h)
-		if err != nil {
-			return nil, err
-		}
-		var out []Location
-		for i := 0; i+len(want) <= len(tx.keys); i++ {
-			hit := true
-			for k, w := range want {
-				key := tx.keys[i+k]
-				if exact || len(want) > 1 && k > 0 && k < len(want)-1 {
-					hit = key == w
-				} else if len(want) == 1 {
-					hit = strings.Contains(key, w)
-				} else if k == 0 {
-					hit = strings.HasSuffix(key, w)
-				} else {
-					hit = strings.HasPrefix(key, w)
-				}
-				if !hit {
-					break
-				}
-			}
-			if hit {
-				out = append(out, Location{Path: p, Line: i + 1, LineEnd: i + len(want), Score: 1})
-			}
-		}
-		return out, nil
-	}
+	search := func(p string) ([]Location, error) { return t.searchFile(v, p, want, exact) }
 	p, err := source.Clean(c.a.Path)
 	var hits []Location
 	if err == nil {
@@ -278,4 +246,48 @@ func (t *Tracker) listAll(v *version) ([]string, error) {
 		return nil, fmt.Errorf("gitblame: listing %s: %w", v.view.Name(), err)
 	}
 	return ps, nil
+}
+
+// searchFile returns where the lines want (normalized) are in file p of v.
+// exact: every line must equal its key; else (a snippet) the first line
+// may be the end of a key, the last its start, and a single line any
+// part of one.
+func (t *Tracker) searchFile(v *version, p string, want []string, exact bool) ([]Location, error) {
+	h, ok, err := t.entry(v, p)
+	if err != nil || !ok {
+		return nil, err
+	}
+	tx, err := t.text(h)
+	if err != nil {
+		return nil, err
+	}
+	var out []Location
+	for i := 0; i+len(want) <= len(tx.keys); i++ {
+		if textAt(tx.keys[i:i+len(want)], want, exact) {
+			out = append(out, Location{Path: p, Line: i + 1, LineEnd: i + len(want), Score: 1})
+		}
+	}
+	return out, nil
+}
+
+// textAt reports whether keys (as many as want) hold want (searchFile).
+func textAt(keys, want []string, exact bool) bool {
+	for k, w := range want {
+		key := keys[k]
+		hit := false
+		switch {
+		case exact || len(want) > 1 && k > 0 && k < len(want)-1:
+			hit = key == w
+		case len(want) == 1:
+			hit = strings.Contains(key, w)
+		case k == 0:
+			hit = strings.HasSuffix(key, w)
+		default:
+			hit = strings.HasPrefix(key, w)
+		}
+		if !hit {
+			return false
+		}
+	}
+	return true
 }
