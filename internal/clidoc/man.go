@@ -26,18 +26,7 @@ func Man(w io.Writer, m Model, version, skipDetail string) error {
 		"git memcite -h and git memcite help COMMAND print the built-in help; git memcite --help opens this page."))
 	b.WriteString(".SH GLOBAL FLAGS\n")
 	writeFlags(&b, globals)
-	b.WriteString(".SH COMMANDS\n")
-	for _, c := range cmds {
-		fmt.Fprintf(&b, ".SS \"git memcite %s\"\n", roffQuoted(strings.TrimSpace(c.Name+" "+c.Usage)))
-		b.WriteString(para(c.Help))
-		if c.Detail != "" && c.Detail != skipDetail {
-			b.WriteString(para(c.Detail))
-		}
-		for _, a := range c.Args {
-			fmt.Fprintf(&b, ".TP\n.I %s\n%s\n", Roff(a.Name), Roff(a.Help))
-		}
-		writeFlags(&b, c.Flags)
-	}
+	manCommands(&b, cmds, skipDetail)
 	b.WriteString(".SH OUTPUT FORMATS\n")
 	b.WriteString(para("--format text (the default) prints a human report; json prints a versioned findings report " +
 		"(schemaVersion, tool, source, findings with ruleId, level, file, line, citation, message and fingerprint, summary); " +
@@ -48,29 +37,7 @@ func Man(w io.Writer, m Model, version, skipDetail string) error {
 	for _, r := range findings.Rules {
 		fmt.Fprintf(&b, ".TP\n.B %s\n%s (default level: %s). %s\n", Roff(r.ID), Roff(r.Full), r.Level, Roff(r.Help))
 	}
-	b.WriteString(".SH CONFIGURATION\n")
-	b.WriteString(para("Each setting comes from the first of: a flag, a MEMCITE_* environment variable, git config memcite.* " +
-		"(personal), the committed .memcite.yaml at the repository root or the file MEMCITE_CONFIG names (team), the default. " +
-		"git memcite config prints the effective values and their origins. .memcite.yaml also sets the level of each rule " +
-		"under severity: (error, warning, note or off)."))
-	for _, k := range config.Keys {
-		var where []string
-		if k.Flag != "" {
-			where = append(where, k.Flag)
-		}
-		if k.Env != "" {
-			where = append(where, k.Env)
-		}
-		if k.Git != "" {
-			where = append(where, k.Git)
-		}
-		where = append(where, strings.ReplaceAll(k.Name, "-", "_")+": in .memcite.yaml")
-		def := strings.Join(k.Default, ", ")
-		if def == "" {
-			def = "none"
-		}
-		fmt.Fprintf(&b, ".TP\n.B %s\n%s. Set by %s. Default: %s.\n", Roff(k.Name), Roff(k.Help), Roff(strings.Join(where, ", ")), Roff(def))
-	}
+	manConfiguration(&b)
 	b.WriteString(".SH ENVIRONMENT\n")
 	for _, e := range [][2]string{
 		{"MEMCITE_DEBUG", "When set (and not 0), trace what git-memcite reads and runs to standard error."},
@@ -123,3 +90,48 @@ func Roff(s string) string {
 }
 
 func roffQuoted(s string) string { return strings.ReplaceAll(Roff(s), `"`, `\(dq`) }
+
+// manCommands writes the COMMANDS section: each command, its arguments
+// and flags.
+func manCommands(b *strings.Builder, cmds []Command, skipDetail string) {
+	b.WriteString(".SH COMMANDS\n")
+	for _, c := range cmds {
+		fmt.Fprintf(b, ".SS \"git memcite %s\"\n", roffQuoted(strings.TrimSpace(c.Name+" "+c.Usage)))
+		b.WriteString(para(c.Help))
+		if c.Detail != "" && c.Detail != skipDetail {
+			b.WriteString(para(c.Detail))
+		}
+		for _, a := range c.Args {
+			fmt.Fprintf(b, ".TP\n.I %s\n%s\n", Roff(a.Name), Roff(a.Help))
+		}
+		writeFlags(b, c.Flags)
+	}
+}
+
+// manConfiguration writes the CONFIGURATION section: every setting and
+// where it is set.
+func manConfiguration(b *strings.Builder) {
+	b.WriteString(".SH CONFIGURATION\n")
+	b.WriteString(para("Each setting comes from the first of: a flag, a MEMCITE_* environment variable, git config memcite.* " +
+		"(personal), the committed .memcite.yaml at the repository root or the file MEMCITE_CONFIG names (team), the default. " +
+		"git memcite config prints the effective values and their origins. .memcite.yaml also sets the level of each rule " +
+		"under severity: (error, warning, note or off)."))
+	for _, k := range config.Keys {
+		var where []string
+		if k.Flag != "" {
+			where = append(where, k.Flag)
+		}
+		if k.Env != "" {
+			where = append(where, k.Env)
+		}
+		if k.Git != "" {
+			where = append(where, k.Git)
+		}
+		where = append(where, strings.ReplaceAll(k.Name, "-", "_")+": in .memcite.yaml")
+		def := strings.Join(k.Default, ", ")
+		if def == "" {
+			def = "none"
+		}
+		fmt.Fprintf(b, ".TP\n.B %s\n%s. Set by %s. Default: %s.\n", Roff(k.Name), Roff(k.Help), Roff(strings.Join(where, ", ")), Roff(def))
+	}
+}
