@@ -2,10 +2,9 @@ package main
 
 import (
 	"errors"
-	"path/filepath"
 
 	"github.com/git-memcite/git-memcite/internal/agentinstall"
-	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/render"
 )
 
@@ -14,19 +13,6 @@ import (
 type agentFlags struct {
 	Agent string `name:"agent" enum:",claude" default:"" placeholder:"AGENT" help:"Install the agent hook into an AI agent's settings instead of the git hooks: claude (Claude Code's .claude/settings.json), so that an agent reading a memory is told which citations are stale."`
 	Local bool   `name:"local" help:"With --agent: the personal .claude/settings.local.json instead of the project's .claude/settings.json."`
-}
-
-// agentTop is the directory whose .claude/ holds the settings: the
-// repository's root, or the directory itself outside a repository.
-func agentTop(g *Globals) (string, error) {
-	repo, err := gitrepo.Discover(repoDir(g))
-	switch {
-	case err == nil:
-		return repo.Top, nil
-	case errors.Is(err, gitrepo.ErrNotRepo):
-		return filepath.Abs(repoDir(g))
-	}
-	return "", err
 }
 
 // gitHookOnly refuses the git hooks' flags next to --agent.
@@ -44,7 +30,7 @@ func usageError(msg string) error { return &exitErr{code: exitError, err: errors
 
 // install runs install --agent.
 func (a agentFlags) install(g *Globals, env *Env, manual, dryRun bool) error {
-	top, err := agentTop(g)
+	top, err := app.AgentTop(repoDir(g))
 	if err != nil {
 		return err
 	}
@@ -63,7 +49,7 @@ func (a agentFlags) install(g *Globals, env *Env, manual, dryRun bool) error {
 
 // uninstall runs uninstall --agent.
 func (a agentFlags) uninstall(g *Globals, env *Env, dryRun bool) error {
-	top, err := agentTop(g)
+	top, err := app.AgentTop(repoDir(g))
 	if err != nil {
 		return err
 	}

@@ -248,32 +248,13 @@ func postChange(ctx context.Context, env *Env, repo *gitrepo.Repo, cfg hookrun.C
 	}
 	rep.Fixes = render.Fixes(items, false)
 	if cfg.PostMerge == hookrun.ApplyFixes && len(files) > 0 {
-		rep.Applied, rep.ApplySkipped = applyRelocations(ctx, env, repo, in, files)
+		var failed []error
+		rep.Applied, rep.ApplySkipped, failed = app.ApplyRelocations(ctx, repo, in, files)
+		for _, err := range failed {
+			fmt.Fprintf(env.Stderr, "git-memcite: not updated: %v\n", err)
+		}
 	}
 	return render.PostText(env.Stderr, rep)
-}
-
-// applyRelocations writes the planned memory files into the working tree
-// (never the index), each only if it still holds the checked bytes, under
-// the memory rewrite lock. It returns the files written, or why none were.
-func applyRelocations(ctx context.Context, env *Env, repo *gitrepo.Repo, in hookrun.Invocation, files []relocate.File) ([]string, string) {
-	if why := hookrun.ApplyBlocked(repo.GitDir, in); why != "" {
-		return nil, why
-	}
-	unlock, err := app.Lock(ctx, repo)
-	if err != nil {
-		return nil, err.Error()
-	}
-	defer unlock()
-	var done []string
-	for _, f := range files {
-		if err := app.WriteMemory(repo, repo.Top, f.Memory.Path, f.Old, f.New); err != nil {
-			fmt.Fprintf(env.Stderr, "git-memcite: not updated: %v\n", err)
-			continue
-		}
-		done = append(done, f.Memory.Path)
-	}
-	return done, ""
 }
 
 func isTerminal(f *os.File) bool {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/git-memcite/git-memcite/internal/app"
-	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/render"
 )
 
@@ -31,13 +30,11 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if write {
 		// Serialise whole runs, not only their writes: a run that waited
 		// then reads the memory files another run has just fixed.
-		if repo, err := gitrepo.Discover(repoDir(g)); err == nil {
-			unlock, err := app.Lock(ctx, repo)
-			if err != nil {
-				return err
-			}
-			defer unlock()
+		unlock, err := app.LockAt(ctx, repoDir(g))
+		if err != nil {
+			return err
 		}
+		defer unlock()
 	}
 	ws, err := g.open(ctx, SourceFlags{})
 	if err != nil {
