@@ -13,8 +13,8 @@ import (
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
-// FormatFlags choose the report format of commands that report findings
-// (verify, verify-all; relocate and health can embed them too).
+// FormatFlags choose the report format of the commands that report
+// findings (verify and verify-all).
 type FormatFlags struct {
 	Format   string `name:"format" xor:"format" placeholder:"FORMAT" help:"Report format: text, json (versioned findings report), github (workflow annotations), sarif (2.1.0, for code scanning), gitlab (code quality). Default: from --output's extension (.json, .sarif), else MEMCITE_FORMAT, git config memcite.format, .memcite.yaml, else text."`
 	Output   string `name:"output" short:"o" placeholder:"FILE" help:"Write the report to FILE instead of standard output."`
@@ -44,10 +44,10 @@ func (f *FormatFlags) report(ctx context.Context, g *Globals, env *Env, ws *work
 		})
 }
 
-// emit is report for any command that produces findings (relocate,
-// health …): it applies the configured rule levels, the ordering, the
-// baseline and --fail-on, writes the format asked for and returns the
-// outcome. hardErr forces exit 2 (unreadable input, bad arguments).
+// emit writes a findings report: app.Judge applies the configured rule
+// levels, the ordering and the baseline and settles the format and
+// --fail-on; emit writes the format asked for and returns the outcome.
+// hardErr forces exit 2 (unreadable input, bad arguments).
 func (f *FormatFlags) emit(ctx context.Context, g *Globals, env *Env, ws *workspace, fr *findings.Report,
 	hardErr bool, text func(w io.Writer, st render.Style) error) error {
 	b, err := f.baseline()

@@ -7,8 +7,9 @@
 //  1. One door to git: only internal/gitrepo imports go-git or os/exec.
 //  2. Only cmd/git-memcite imports kong: the CLI parses flags, the
 //     packages below it take values.
-//  3. No package imports cmd/git-memcite or internal/render except
-//     cmd/git-memcite: domain packages return values and never print.
+//  3. No package imports cmd/git-memcite, internal/render or
+//     internal/app except cmd/git-memcite: domain packages return values
+//     and never print, and the application layer sits above them all.
 //  4. internal/render does no I/O beyond the io.Writer it is given: it
 //     imports neither os, os/exec, net, syscall nor go-git, nor the
 //     module's I/O packages (gitrepo, atomicfile, source).

@@ -110,6 +110,8 @@ func TestLayers(t *testing.T) {
 						t.Errorf("rule 2: %s imports kong: only cmd/git-memcite parses flags", name)
 					case (imp == binary || imp == module+"/internal/render") && p.ImportPath != binary:
 						t.Errorf("rule 3: %s imports %s: only cmd/git-memcite renders", name, short(imp))
+					case imp == module+"/internal/app" && p.ImportPath != binary:
+						t.Errorf("rule 3: %s imports internal/app: only cmd/git-memcite calls the application layer", name)
 					}
 				}
 			}
