@@ -3,14 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
-	"os"
 	"runtime/debug"
 
-	"github.com/git-memcite/git-memcite/internal/agenthook"
 	"github.com/git-memcite/git-memcite/internal/app"
-	"github.com/git-memcite/git-memcite/internal/hookrun"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/trace"
 )
@@ -53,27 +49,7 @@ func (c *agentHookCmd) Run(ctx context.Context, g *Globals, env *Env) (err error
 // answer reads the event and writes the answer to out (nothing when there
 // is nothing to say).
 func (c *agentHookCmd) answer(ctx context.Context, g *Globals, stdin io.Reader, out io.Writer) error {
-	if why, skip := hookrun.Skipped("agent-hook", os.Getenv); skip {
-		return app.NoAnswer("switched off by " + why)
-	}
-	if f, ok := stdin.(*os.File); ok && isTerminal(f) {
-		return agenthook.ErrEmpty // a person at a terminal, not an agent
-	}
-	data, err := io.ReadAll(io.LimitReader(stdin, agenthook.MaxPayload+1))
-	if err != nil {
-		return fmt.Errorf("read the event: %w", err)
-	}
-	if len(data) > agenthook.MaxPayload {
-		return fmt.Errorf("event larger than %d MiB", agenthook.MaxPayload>>20)
-	}
-	ev, err := agenthook.Parse(data)
-	if err != nil {
-		return err
-	}
-	if !ev.MemoryRead() {
-		return app.NoAnswer(fmt.Sprintf("event %q of tool %q is not the read of a memory", ev.Name, ev.Tool))
-	}
-	ans, mode, err := app.AgentCheck(ctx, g.openOptions(SourceFlags{}), &ev)
+	ans, mode, err := app.AgentAnswer(ctx, g.openOptions(SourceFlags{}), stdin)
 	if err != nil {
 		return err
 	}

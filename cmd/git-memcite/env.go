@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/config"
 	"github.com/git-memcite/git-memcite/internal/render"
+	"github.com/git-memcite/git-memcite/internal/term"
 )
 
 // Env is what commands share: the standard streams.
@@ -82,23 +82,9 @@ func (g *Globals) loadConfig(ctx context.Context, ws *workspace) (*config.Config
 	return cfg, nil
 }
 
-// style decides on colour for a stream.
+// style decides on colour for a stream (--color, NO_COLOR, a terminal).
 func (g *Globals) style(w io.Writer) render.Style {
-	switch g.Color {
-	case "always":
-		return render.Style{Color: true}
-	case "never":
-		return render.Style{}
-	}
-	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
-		return render.Style{}
-	}
-	f, ok := w.(*os.File)
-	if !ok {
-		return render.Style{}
-	}
-	fi, err := f.Stat()
-	return render.Style{Color: err == nil && fi.Mode()&os.ModeCharDevice != 0}
+	return render.Style{Color: term.Color(w, g.Color)}
 }
 
 // revision is a flag that names a git revision. Given, it must not be

@@ -15,6 +15,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/term"
 )
 
 // hookCmd is the entry point of the installed hook scripts, and of hook
@@ -224,7 +225,7 @@ func preCommit(ctx context.Context, env *Env, repo *gitrepo.Repo, idx source.Sou
 
 func postChange(ctx context.Context, env *Env, repo *gitrepo.Repo, cfg hookrun.Config, dirs []string, in hookrun.Invocation) error {
 	var stdin []byte
-	if in.Hook == "post-rewrite" && !isTerminal(os.Stdin) {
+	if in.Hook == "post-rewrite" && !term.IsTerminal(os.Stdin) {
 		stdin, _ = io.ReadAll(io.LimitReader(os.Stdin, 16<<20))
 	}
 	rng, ok, err := hookrun.PostRange(ctx, repo.Top, in, stdin)
@@ -255,9 +256,4 @@ func postChange(ctx context.Context, env *Env, repo *gitrepo.Repo, cfg hookrun.C
 		}
 	}
 	return render.PostText(env.Stderr, rep)
-}
-
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

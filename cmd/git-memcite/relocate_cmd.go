@@ -6,6 +6,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/render"
+	"github.com/git-memcite/git-memcite/internal/term"
 )
 
 type relocateCmd struct {
@@ -41,7 +42,7 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return err
 	}
 	mems, failed := selectMemories(ctx, ws, c.Memories, env.Stderr)
-	show, stopProgress := progress(env.Stderr, "relocating")
+	show, stopProgress := render.Progress(env.Stderr, term.IsTerminal(env.Stderr) && !term.Dumb(), "relocating")
 	r, err := app.Relocate(ctx, ws.Repo, mems, app.RelocateOptions{To: string(c.To), Staged: c.Staged,
 		AcceptChanged: c.AcceptChanged, Write: write, Progress: show})
 	stopProgress()

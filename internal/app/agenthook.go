@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/hookrun"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/term"
 )
 
 // NoAnswer ends an agent hook run that has nothing to say, with the
@@ -18,6 +20,35 @@ import (
 type NoAnswer string
 
 func (e NoAnswer) Error() string { return string(e) }
+
+// AgentAnswer reads one hook event from stdin and, when it is the read of
+// a memory, checks that memory (AgentCheck). It returns NoAnswer when the
+// hook is switched off (MEMCITE=0 and the like) or the event is not a
+// memory read, and agenthook.ErrEmpty when stdin is a terminal: a person,
+// not an agent.
+func AgentAnswer(ctx context.Context, o OpenOptions, stdin io.Reader) (*agenthook.Answer, string, error) {
+	if why, skip := hookrun.Skipped("agent-hook", os.Getenv); skip {
+		return nil, "", NoAnswer("switched off by " + why)
+	}
+	if term.IsTerminal(stdin) {
+		return nil, "", agenthook.ErrEmpty
+	}
+	data, err := io.ReadAll(io.LimitReader(stdin, agenthook.MaxPayload+1))
+	if err != nil {
+		return nil, "", fmt.Errorf("read the event: %w", err)
+	}
+	if len(data) > agenthook.MaxPayload {
+		return nil, "", fmt.Errorf("event larger than %d MiB", agenthook.MaxPayload>>20)
+	}
+	ev, err := agenthook.Parse(data)
+	if err != nil {
+		return nil, "", err
+	}
+	if !ev.MemoryRead() {
+		return nil, "", NoAnswer(fmt.Sprintf("event %q of tool %q is not the read of a memory", ev.Name, ev.Tool))
+	}
+	return AgentCheck(ctx, o, &ev)
+}
 
 // AgentCheck checks the memory an agent read (ev, a memory read) in the
 // repository its working directory is in (o.RepoRoot wins; then the
