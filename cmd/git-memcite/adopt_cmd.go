@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/app"
@@ -34,10 +33,8 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	for _, err := range errs {
-		fmt.Fprintf(env.Stderr, "git-memcite: %s\n", render.Safe(err.Error()))
-		failed = true
-	}
+	render.Errors(env.Stderr, errs)
+	failed = failed || len(errs) > 0
 	results := []render.AdoptResult{}
 	var diffs strings.Builder
 	for _, a := range adopted {

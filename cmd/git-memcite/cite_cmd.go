@@ -53,12 +53,7 @@ func (c *addCitationCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	case err != nil:
 		return err
 	}
-	if added.Note != "" {
-		fmt.Fprintf(env.Stderr, "note: %s\n", render.Safe(added.Note))
-	}
-	if added.Reason != "" {
-		fmt.Fprintf(env.Stderr, "warning: added although it does not verify: %s\n", render.Safe(added.Reason))
-	}
+	render.AppendedNotes(env.Stderr, added)
 	return apply(ctx, g, env, ws, m, plan, c.DryRun, "Added citation "+added.Citation.Location())
 }
 
@@ -139,15 +134,7 @@ func (c *updateConfidenceCmd) Run(ctx context.Context, g *Globals, env *Env) err
 		if plan, r, err = ws.RecomputeConfidence(ctx, m); r == nil {
 			return err // not verified; else a plan's error is returned below
 		}
-		what = fmt.Sprintf("Confidence %.2f (%d/%d citations valid)", r.Confidence, r.ValidCount, r.Total)
-		if r.Total == 0 {
-			what = fmt.Sprintf("Confidence %.2f kept (no citations to verify)", r.Confidence)
-		}
-		if n := r.Total - r.ValidCount; n > 0 {
-			for _, sc := range r.StaleCitations() {
-				fmt.Fprintf(env.Stderr, "stale: %s: %s\n", render.Safe(sc.Citation.Location()), render.Safe(sc.Reason))
-			}
-		}
+		what = render.Confidence(env.Stderr, r)
 	}
 	if err != nil {
 		return err

@@ -26,13 +26,7 @@ func (c *healthCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	for _, m := range ws.Store.Memories {
-		if m.File != nil {
-			for _, d := range m.File.Warnings {
-				fmt.Fprintf(env.Stderr, "warning: %s\n", render.Safe(d.String()))
-			}
-		}
-	}
+	render.ParseWarnings(env.Stderr, ws.Store.Memories)
 	rep, worse, err := app.Health(ctx, ws, string(c.Since))
 	if err != nil {
 		return err

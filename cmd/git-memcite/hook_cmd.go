@@ -90,22 +90,10 @@ func onError(ctx context.Context, g *Globals, env *Env, in hookrun.Invocation, e
 	if out, cerr := gitrepo.Git(ctx, repoDir(g), "config", "--get", "memcite.onError"); cerr == nil {
 		block = strings.EqualFold(strings.TrimSpace(out), "block")
 	}
-	if !pre {
-		fmt.Fprintf(env.Stderr, "git-memcite: %s hook: %v (nothing changed)\n", in.Hook, err)
-		return nil
+	if pre && block {
+		return &exitErr{code: exitError, err: fmt.Errorf("%s hook: %w\n  blocked (memcite.onError=block); bypass once: %s", in.Hook, err, render.HookBypass(in.Hook))}
 	}
-	bypass := "git commit --no-verify"
-	if in.Hook == "pre-merge-commit" {
-		bypass = "git merge --no-verify"
-	}
-	if block {
-		return &exitErr{code: exitError, err: fmt.Errorf("%s hook: %w\n  blocked (memcite.onError=block); bypass once: %s", in.Hook, err, bypass)}
-	}
-	fmt.Fprintf(env.Stderr, `git-memcite: WARNING: the %s hook could not check citations; the commit goes on unchecked.
-  cause: %v
-  check: git memcite doctor   (what fails, and how to fix it)
-  to block commits when the check cannot run: git config memcite.onError block
-`, in.Hook, err)
+	render.HookFailed(env.Stderr, in.Hook, pre, err)
 	return nil
 }
 
@@ -119,9 +107,7 @@ func wholeTree(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	for _, w := range cfg.Warnings {
-		fmt.Fprintf(env.Stderr, "git-memcite: warning: %s\n", w)
-	}
+	render.HookWarnings(env.Stderr, cfg.Warnings)
 	if !cfg.Enabled || cfg.PreCommit == hookrun.Off {
 		return nil
 	}
@@ -152,9 +138,7 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 		ws.GitConfig = map[string][]string{}
 	}
 	cfg := hookrun.ConfigFrom(raw)
-	for _, w := range cfg.Warnings {
-		fmt.Fprintf(env.Stderr, "git-memcite: warning: %s\n", w)
-	}
+	render.HookWarnings(env.Stderr, cfg.Warnings)
 	pre := in.Hook == "pre-commit" || in.Hook == "pre-merge-commit"
 	if !cfg.Enabled || (pre && cfg.PreCommit == hookrun.Off) || (!pre && cfg.PostMerge == hookrun.PostOff) {
 		return nil

@@ -106,15 +106,7 @@ func outcome(rep *verify.Report, failed bool) error {
 }
 
 // warn prints the parse warnings of the memories in a report.
-func warn(env *Env, rep *verify.Report) {
-	for i := range rep.Memories {
-		if f := rep.Memories[i].Memory.File; f != nil {
-			for _, d := range f.Warnings {
-				fmt.Fprintf(env.Stderr, "warning: %s\n", render.Safe(d.String()))
-			}
-		}
-	}
-}
+func warn(env *Env, rep *verify.Report) { render.ReportWarnings(env.Stderr, rep) }
 
 // selectMemories returns the memories named by args (every memory when
 // there are none). A name that resolves to nothing is reported on stderr and
@@ -122,9 +114,7 @@ func warn(env *Env, rep *verify.Report) {
 // (exit 2).
 func selectMemories(ctx context.Context, ws *workspace, args []string, stderr io.Writer) (mems []*store.Memory, failed bool) {
 	mems, errs := ws.Select(ctx, args)
-	for _, err := range errs {
-		fmt.Fprintf(stderr, "git-memcite: %s\n", render.Safe(err.Error()))
-	}
+	render.Errors(stderr, errs)
 	return mems, len(errs) > 0
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/render"
@@ -41,9 +40,6 @@ func record(ctx context.Context, ws *workspace, rep *verify.Report, env *Env) er
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "recorded commit %s in %d memory file(s)\n", res.Commit[:7], res.Files)
-	if res.Skipped > 0 {
-		fmt.Fprintf(env.Stderr, "%d valid citation(s) not recorded: their files have uncommitted changes\n", res.Skipped)
-	}
+	render.Recorded(env.Stderr, res.Commit, res.Files, res.Skipped)
 	return nil
 }
