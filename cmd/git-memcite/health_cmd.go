@@ -32,15 +32,7 @@ func (c *healthCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return err
 	}
 	var buf bytes.Buffer
-	switch c.Format {
-	case "json":
-		err = render.HealthJSON(&buf, rep)
-	case "html":
-		err = render.HealthHTML(&buf, rep)
-	default:
-		err = render.HealthMarkdown(&buf, rep)
-	}
-	if err != nil {
+	if err := render.Health(&buf, c.Format, rep); err != nil {
 		return err
 	}
 	if c.Output != "" {
