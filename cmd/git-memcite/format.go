@@ -28,8 +28,10 @@ type FormatFlags struct {
 var toolInfo = render.Tool{Name: "git-memcite", URI: "https://github.com/git-memcite/git-memcite"}
 
 // report writes the findings of a verification in the chosen format and
-// returns the run's outcome. text writes the command's human output.
-// failed says that some arguments could not be resolved (exit 2).
+// returns the run's outcome: app.Judge applies the configured rule
+// levels, the ordering and the baseline and settles the format and
+// --fail-on. text writes the command's human output. failed says that
+// some arguments could not be resolved (exit 2).
 func (f *FormatFlags) report(ctx context.Context, g *Globals, env *Env, ws *workspace, command string,
 	rep *verify.Report, failed bool, text func(w io.Writer, st render.Style) error) error {
 	b, err := f.baseline()
@@ -37,23 +39,8 @@ func (f *FormatFlags) report(ctx context.Context, g *Globals, env *Env, ws *work
 		return err
 	}
 	findings.MarkKnown(rep, b)
-	return f.emit(ctx, g, env, ws, findings.FromVerify(command, rep), failed || rep.Summary().Errors > 0,
-		func(w io.Writer, st render.Style) error {
-			warn(env, rep)
-			return text(w, st)
-		})
-}
-
-// emit writes a findings report: app.Judge applies the configured rule
-// levels, the ordering and the baseline and settles the format and
-// --fail-on; emit writes the format asked for and returns the outcome.
-// hardErr forces exit 2 (unreadable input, bad arguments).
-func (f *FormatFlags) emit(ctx context.Context, g *Globals, env *Env, ws *workspace, fr *findings.Report,
-	hardErr bool, text func(w io.Writer, st render.Style) error) error {
-	b, err := f.baseline()
-	if err != nil {
-		return err
-	}
+	fr := findings.FromVerify(command, rep)
+	hardErr := failed || rep.Summary().Errors > 0 // exit 2: unreadable input, bad arguments
 	format, err := app.Judge(ctx, ws, fr, app.ReportOptions{Format: f.Format, Output: f.Output, FailOn: f.FailOn, ChangedSince: f.Since, Baseline: b})
 	if err != nil {
 		return err
@@ -63,6 +50,7 @@ func (f *FormatFlags) emit(ctx context.Context, g *Globals, env *Env, ws *worksp
 		return err
 	}
 	if format == "text" {
+		warn(env, rep)
 		err = text(w, st)
 	} else {
 		t := toolInfo

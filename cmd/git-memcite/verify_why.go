@@ -22,14 +22,7 @@ func explain(ctx context.Context, ws *workspace, sf SourceFlags, rep *verify.Rep
 	if err != nil {
 		return nil, err
 	}
-	out := render.WhyIndex{}
-	for path, byIndex := range ex {
-		out[path] = map[int]*render.Why{}
-		for i, it := range byIndex {
-			out[path][i] = render.WhyOf(it)
-		}
-	}
-	return out, nil
+	return render.WhyIndexOf(ex), nil
 }
 
 // record writes the current commit and time into every valid citation

@@ -93,3 +93,16 @@ func VerifyText(w io.Writer, rep *verify.Report, why WhyIndex, quiet bool, st St
 	WhyText(w, rep, why)
 	return nil
 }
+
+// WhyIndexOf explains each followed stale citation (verify --why), by
+// memory path and citation index.
+func WhyIndexOf(followed map[string]map[int]*relocate.Item) WhyIndex {
+	out := WhyIndex{}
+	for path, byIndex := range followed {
+		out[path] = map[int]*Why{}
+		for i, it := range byIndex {
+			out[path][i] = WhyOf(it)
+		}
+	}
+	return out
+}
