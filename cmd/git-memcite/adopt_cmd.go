@@ -2,13 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/app"
-	"github.com/git-memcite/git-memcite/internal/cite"
-	"github.com/git-memcite/git-memcite/internal/gitblame"
-	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/render"
 )
 
@@ -32,70 +28,19 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	mems, failed := ws.selectMemories(ctx, c.Memories, env.Stderr)
-	tracked, err := ws.tracked(ctx)
+	mems, failed := selectMemories(ctx, ws, c.Memories, env.Stderr)
+	adopted, errs, err := app.Adopt(ctx, ws, mems, app.AdoptOptions{Fix: c.Fix, DryRun: c.DryRun})
 	if err != nil {
 		return err
 	}
-	cenv, err := ws.citeEnv(ctx)
-	if err != nil {
-		return err
-	}
-	if cenv.Head != nil { // a repository with commits: anchor where the words were written
-		hist, err := ws.repo.History()
-		if err != nil {
-			return fmt.Errorf("adopt anchors mentions in history: %w", err)
-		}
-		defer hist.Close()
-		head, err := hist.Resolve("HEAD")
-		if err != nil {
-			return err
-		}
-		idx, err := ws.repo.Index(ctx)
-		if err != nil {
-			return err
-		}
-		cenv.Anchor = &relocate.MentionAnchorer{H: hist, T: gitblame.New(hist), Head: head,
-			Target: gitblame.Target{Commit: head, View: ws.src, CrossFiles: relocate.CrossFiles(idx, ws.store.Memories)}}
-	}
-	if c.Fix {
-		unlock, err := app.Lock(ctx, ws.repo)
-		if err != nil {
-			return err
-		}
-		defer unlock()
-	}
+	render.Errors(env.Stderr, errs)
+	failed = failed || len(errs) > 0
 	results := []render.AdoptResult{}
 	var diffs strings.Builder
-	for _, m := range mems {
-		if m.Err != nil {
-			fmt.Fprintf(env.Stderr, "git-memcite: %s\n", render.Safe(m.Err.Error()))
-			failed = true
-			continue
-		}
-		ms, plan, err := cite.Adopt(ctx, m.File, cenv, tracked, c.Fix || c.DryRun)
-		if err != nil {
-			return err
-		}
-		if len(ms) == 0 {
-			continue
-		}
-		if c.DryRun {
-			for i := range ms {
-				if ms[i].Status == cite.Added {
-					ms[i].Status = cite.Proposed // not written
-				}
-			}
-			if plan != nil && plan.Changed {
-				diffs.WriteString(render.UnifiedDiff(m.Path, plan.Old, plan.New))
-			}
-			plan = nil
-		}
-		results = append(results, render.AdoptResult{Memory: m.ID, Path: m.Path, Mentions: ms})
-		if plan != nil && plan.Changed {
-			if err := app.WriteMemory(ws.repo, ws.top, m.Path, plan.Old, plan.New); err != nil {
-				return err
-			}
+	for _, a := range adopted {
+		results = append(results, render.AdoptResult{Memory: a.Memory.ID, Path: a.Memory.Path, Mentions: a.Mentions})
+		if c.DryRun && a.Plan != nil && a.Plan.Changed {
+			diffs.WriteString(render.UnifiedDiff(a.Memory.Path, a.Plan.Old, a.Plan.New))
 		}
 	}
 	if c.JSON {
@@ -109,25 +54,4 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return silent(exitError)
 	}
 	return nil
-}
-
-// tracked lists the files citations may point to: the index in a
-// repository, else every file of the working tree.
-func (ws *workspace) tracked(ctx context.Context) (*cite.Tracked, error) {
-	if ws.repo == nil {
-		paths, err := ws.src.List(".")
-		if err != nil {
-			return nil, err
-		}
-		return cite.NewTracked(paths), nil
-	}
-	idx, err := ws.repo.Index(ctx)
-	if err != nil {
-		return nil, err
-	}
-	paths, err := idx.List(".")
-	if err != nil {
-		return nil, err
-	}
-	return cite.NewTracked(paths), nil
 }

@@ -3,19 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
-	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"runtime/debug"
 
-	"github.com/git-memcite/git-memcite/internal/agenthook"
-	"github.com/git-memcite/git-memcite/internal/gitrepo"
-	"github.com/git-memcite/git-memcite/internal/hookrun"
+	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/render"
-	"github.com/git-memcite/git-memcite/internal/source"
-	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/trace"
 )
 
@@ -54,93 +46,12 @@ func (c *agentHookCmd) Run(ctx context.Context, g *Globals, env *Env) (err error
 	return nil
 }
 
-// errNoAnswer ends a run that has nothing to say, with the reason.
-type errNoAnswer string
-
-func (e errNoAnswer) Error() string { return string(e) }
-
 // answer reads the event and writes the answer to out (nothing when there
 // is nothing to say).
 func (c *agentHookCmd) answer(ctx context.Context, g *Globals, stdin io.Reader, out io.Writer) error {
-	if why, skip := hookrun.Skipped("agent-hook", os.Getenv); skip {
-		return errNoAnswer("switched off by " + why)
-	}
-	if f, ok := stdin.(*os.File); ok && isTerminal(f) {
-		return agenthook.ErrEmpty // a person at a terminal, not an agent
-	}
-	data, err := io.ReadAll(io.LimitReader(stdin, agenthook.MaxPayload+1))
-	if err != nil {
-		return fmt.Errorf("read the event: %w", err)
-	}
-	if len(data) > agenthook.MaxPayload {
-		return fmt.Errorf("event larger than %d MiB", agenthook.MaxPayload>>20)
-	}
-	ev, err := agenthook.Parse(data)
-	if err != nil {
-		return err
-	}
-	if !ev.MemoryRead() {
-		return errNoAnswer(fmt.Sprintf("event %q of tool %q is not the read of a memory", ev.Name, ev.Tool))
-	}
-	ws, err := agentWorkspace(ctx, g, &ev)
-	if err != nil {
-		return err
-	}
-	mode := ws.cfg.Get("agent-hook").First()
-	if mode == "off" || !hookrun.ConfigFrom(ws.gitConfig).Enabled {
-		return errNoAnswer("switched off by configuration")
-	}
-	dirs, err := g.memoryDirs(ctx, ws)
-	if err != nil {
-		return err
-	}
-	rel, dir, ok := agenthook.Locate(ev, ws.top, dirs)
-	if !ok || ws.cfg.Ignored(rel) {
-		return errNoAnswer(fmt.Sprintf("not a memory of the repository %s (memory directories: %v)", ws.top, dirs))
-	}
-	m := store.LoadFile(ctx, ws.src, rel, dir)
-	if errors.Is(m.Err, source.ErrNotExist) {
-		return errNoAnswer(rel + ": no such memory file")
-	}
-	ans, err := agenthook.Check(ctx, ws.repo, ws.src, m, agenthook.Options{})
+	ans, mode, err := app.AgentAnswer(ctx, g.openOptions(SourceFlags{}), stdin)
 	if err != nil {
 		return err
 	}
 	return render.AgentHookJSON(out, ans, mode == "verbose")
-}
-
-// agentWorkspace opens the repository the event's working directory is
-// in (--repo-root wins; then the event's cwd, CLAUDE_PROJECT_DIR, the
-// current directory), its working tree and configuration. An event
-// without a cwd is given the directory used.
-func agentWorkspace(ctx context.Context, g *Globals, ev *agenthook.Event) (*workspace, error) {
-	start := g.RepoRoot
-	for _, s := range []string{ev.Cwd, os.Getenv("CLAUDE_PROJECT_DIR"), "."} {
-		if start == "" {
-			start = s
-		}
-	}
-	if ev.Cwd == "" {
-		if abs, err := filepath.Abs(start); err == nil {
-			ev.Cwd = abs
-		}
-	}
-	ws := &workspace{}
-	repo, err := gitrepo.Discover(start)
-	switch {
-	case err == nil:
-		ws.repo, ws.top = repo, repo.Top
-		ws.src, err = repo.Worktree()
-	case errors.Is(err, gitrepo.ErrNotRepo):
-		if ws.top, err = filepath.Abs(start); err == nil { // a plain directory: its files only
-			ws.src, err = source.NewWorktree(ws.top)
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	if ws.cfg, err = g.loadConfig(ctx, ws); err != nil {
-		return nil, err
-	}
-	return ws, nil
 }

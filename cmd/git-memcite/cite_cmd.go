@@ -4,11 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
-	"time"
 
-	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/cite"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/store"
@@ -38,7 +35,7 @@ func (c *addCitationCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	cenv, err := ws.citeEnv(ctx)
+	cenv, err := ws.CiteEnv(ctx)
 	if err != nil {
 		return err
 	}
@@ -56,13 +53,8 @@ func (c *addCitationCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	case err != nil:
 		return err
 	}
-	if added.Note != "" {
-		fmt.Fprintf(env.Stderr, "note: %s\n", render.Safe(added.Note))
-	}
-	if added.Reason != "" {
-		fmt.Fprintf(env.Stderr, "warning: added although it does not verify: %s\n", render.Safe(added.Reason))
-	}
-	return ws.apply(ctx, env, m, plan, c.DryRun, "Added citation "+added.Citation.Location())
+	render.AppendedNotes(env.Stderr, added)
+	return apply(ctx, g, env, ws, m, plan, c.DryRun, "Added citation "+added.Citation.Location())
 }
 
 type listCitationsCmd struct {
@@ -80,8 +72,8 @@ func (c *listCitationsCmd) Run(ctx context.Context, g *Globals, env *Env) error 
 	if err != nil {
 		return err
 	}
-	mems, failed := ws.selectMemories(ctx, c.Memories, env.Stderr)
-	rep, err := verify.Check(ctx, ws.src, mems)
+	mems, failed := selectMemories(ctx, ws, c.Memories, env.Stderr)
+	rep, err := verify.Check(ctx, ws.Src, mems)
 	if err != nil {
 		return err
 	}
@@ -116,7 +108,7 @@ func (c *removeCitationCmd) Run(ctx context.Context, g *Globals, env *Env) error
 	if err != nil {
 		return err
 	}
-	return ws.apply(ctx, env, m, plan, c.DryRun, "Removed citation "+removed.Location())
+	return apply(ctx, g, env, ws, m, plan, c.DryRun, "Removed citation "+removed.Location())
 }
 
 type updateConfidenceCmd struct {
@@ -138,30 +130,16 @@ func (c *updateConfidenceCmd) Run(ctx context.Context, g *Globals, env *Env) err
 		plan, err = cite.SetConfidence(m.File, *c.Value, "")
 		what = "Confidence set to " + strconv.FormatFloat(*c.Value, 'f', -1, 64)
 	} else {
-		rep, cerr := verify.Check(ctx, ws.src, []*store.Memory{m})
-		if cerr != nil {
-			return cerr
+		var r *verify.MemoryResult
+		if plan, r, err = ws.RecomputeConfidence(ctx, m); r == nil {
+			return err // not verified; else a plan's error is returned below
 		}
-		r := &rep.Memories[0]
-		cenv, cerr := ws.citeEnv(ctx)
-		if cerr != nil {
-			return cerr
-		}
-		plan, err = cite.SetConfidence(m.File, r.Confidence, cenv.Stamp())
-		what = fmt.Sprintf("Confidence %.2f (%d/%d citations valid)", r.Confidence, r.ValidCount, r.Total)
-		if r.Total == 0 {
-			what = fmt.Sprintf("Confidence %.2f kept (no citations to verify)", r.Confidence)
-		}
-		if n := r.Total - r.ValidCount; n > 0 {
-			for _, sc := range r.StaleCitations() {
-				fmt.Fprintf(env.Stderr, "stale: %s: %s\n", render.Safe(sc.Citation.Location()), render.Safe(sc.Reason))
-			}
-		}
+		what = render.Confidence(env.Stderr, r)
 	}
 	if err != nil {
 		return err
 	}
-	return ws.apply(ctx, env, m, plan, c.DryRun, what)
+	return apply(ctx, g, env, ws, m, plan, c.DryRun, what)
 }
 
 // editable opens the working tree and resolves a memory that can be
@@ -171,48 +149,19 @@ func (g *Globals) editable(ctx context.Context, arg string) (*workspace, *store.
 	if err != nil {
 		return nil, nil, err
 	}
-	m, err := ws.resolve(ctx, arg)
+	m, err := ws.Editable(ctx, arg)
 	if err != nil {
 		return nil, nil, err
 	}
-	if m.Err != nil {
-		return nil, nil, m.Err
-	}
 	return ws, m, nil
-}
-
-// citeEnv is what cite needs: the working tree, HEAD and the clock
-// (SOURCE_DATE_EPOCH pins it).
-func (ws *workspace) citeEnv(ctx context.Context) (cite.Env, error) {
-	e := cite.Env{Src: ws.src, Now: time.Now()}
-	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
-		sec, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return e, fmt.Errorf("SOURCE_DATE_EPOCH=%q is not a number of seconds", s)
-		}
-		e.Now = time.Unix(sec, 0)
-	}
-	if ws.repo == nil {
-		return e, nil
-	}
-	h, ok, err := ws.repo.Head()
-	if err != nil || !ok {
-		return e, err
-	}
-	head, err := ws.repo.Commit(ctx, h)
-	if err != nil {
-		return e, err
-	}
-	e.Head, e.HeadRev = head, h.String()
-	return e, nil
 }
 
 // apply prints or writes a plan: a diff for a dry run, else the file is
 // replaced atomically, under the rewrite lock, when it still holds what was
 // read.
-func (ws *workspace) apply(ctx context.Context, env *Env, m *store.Memory, plan *cite.Plan, dryRun bool, what string) error {
+func apply(ctx context.Context, g *Globals, env *Env, ws *workspace, m *store.Memory, plan *cite.Plan, dryRun bool, what string) error {
 	if !plan.Changed {
-		if !ws.quiet {
+		if !g.Quiet {
 			fmt.Fprintf(env.Stdout, "%s: nothing to change\n", render.Safe(m.Path))
 		}
 		return nil
@@ -221,15 +170,10 @@ func (ws *workspace) apply(ctx context.Context, env *Env, m *store.Memory, plan 
 		_, err := fmt.Fprint(env.Stdout, render.UnifiedDiff(m.Path, plan.Old, plan.New))
 		return err
 	}
-	unlock, err := app.Lock(ctx, ws.repo)
-	if err != nil {
+	if err := ws.WritePlan(ctx, m, plan); err != nil {
 		return err
 	}
-	defer unlock()
-	if err := app.WriteMemory(ws.repo, ws.top, m.Path, plan.Old, plan.New); err != nil {
-		return err
-	}
-	if !ws.quiet {
+	if !g.Quiet {
 		fmt.Fprintf(env.Stdout, "%s: %s\n", render.Safe(m.Path), render.Safe(what))
 	}
 	return nil

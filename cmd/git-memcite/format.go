@@ -5,9 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/findings"
@@ -16,8 +13,8 @@ import (
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
-// FormatFlags choose the report format of commands that report findings
-// (verify, verify-all; relocate and health can embed them too).
+// FormatFlags choose the report format of the commands that report
+// findings (verify and verify-all).
 type FormatFlags struct {
 	Format   string `name:"format" xor:"format" placeholder:"FORMAT" help:"Report format: text, json (versioned findings report), github (workflow annotations), sarif (2.1.0, for code scanning), gitlab (code quality). Default: from --output's extension (.json, .sarif), else MEMCITE_FORMAT, git config memcite.format, .memcite.yaml, else text."`
 	Output   string `name:"output" short:"o" placeholder:"FILE" help:"Write the report to FILE instead of standard output."`
@@ -31,8 +28,10 @@ type FormatFlags struct {
 var toolInfo = render.Tool{Name: "git-memcite", URI: "https://github.com/git-memcite/git-memcite"}
 
 // report writes the findings of a verification in the chosen format and
-// returns the run's outcome. text writes the command's human output.
-// failed says that some arguments could not be resolved (exit 2).
+// returns the run's outcome: app.Judge applies the configured rule
+// levels, the ordering and the baseline and settles the format and
+// --fail-on. text writes the command's human output. failed says that
+// some arguments could not be resolved (exit 2).
 func (f *FormatFlags) report(ctx context.Context, g *Globals, env *Env, ws *workspace, command string,
 	rep *verify.Report, failed bool, text func(w io.Writer, st render.Style) error) error {
 	b, err := f.baseline()
@@ -40,57 +39,18 @@ func (f *FormatFlags) report(ctx context.Context, g *Globals, env *Env, ws *work
 		return err
 	}
 	findings.MarkKnown(rep, b)
-	return f.emit(ctx, g, env, ws, findings.FromVerify(command, rep), failed || rep.Summary().Errors > 0,
-		func(w io.Writer, st render.Style) error {
-			warn(env, rep)
-			return text(w, st)
-		})
-}
-
-// emit is report for any command that produces findings (relocate,
-// health …): it applies the configured rule levels, the ordering, the
-// baseline and --fail-on, writes the format asked for and returns the
-// outcome. hardErr forces exit 2 (unreadable input, bad arguments).
-func (f *FormatFlags) emit(ctx context.Context, g *Globals, env *Env, ws *workspace, fr *findings.Report,
-	hardErr bool, text func(w io.Writer, st render.Style) error) error {
-	cfg := ws.cfg
-	format := f.Format
-	if format == "" && f.Output != "" {
-		switch strings.ToLower(filepath.Ext(f.Output)) {
-		case ".json":
-			format = "json"
-		case ".sarif":
-			format = "sarif"
-		}
-	}
-	if err := cfg.Set("format", "--format", format); err != nil {
-		return err
-	}
-	if err := cfg.Set("fail-on", "--fail-on", f.FailOn); err != nil {
-		return err
-	}
-	format = cfg.Get("format").First()
-
-	b, err := f.baseline()
+	fr := findings.FromVerify(command, rep)
+	hardErr := failed || rep.Summary().Errors > 0 // exit 2: unreadable input, bad arguments
+	format, err := app.Judge(ctx, ws, fr, app.ReportOptions{Format: f.Format, Output: f.Output, FailOn: f.FailOn, ChangedSince: f.Since, Baseline: b})
 	if err != nil {
 		return err
 	}
-	since := f.Since
-	if since == "" && os.Getenv("GITHUB_BASE_REF") != "" {
-		since = "origin/" + os.Getenv("GITHUB_BASE_REF") // a pull request's base
-	}
-	policy := app.Policy{Levels: cfg.Levels(), Baseline: b, ChangedSince: since, ChangedSinceGiven: f.Since != ""}
-	if err := app.Apply(ctx, ws.repo, fr, policy); err != nil {
-		return err
-	}
-	trace.Printf("%d finding(s), %d in the baseline; format %s (%s); fail-on %s (%s)", len(fr.Findings),
-		fr.Summary.Baselined, format, cfg.Get("format").Origin, cfg.Get("fail-on").First(), cfg.Get("fail-on").Origin)
-
 	w, st, done, err := f.writer(env, g)
 	if err != nil {
 		return err
 	}
 	if format == "text" {
+		warn(env, rep)
 		err = text(w, st)
 	} else {
 		t := toolInfo
@@ -111,7 +71,7 @@ func (f *FormatFlags) emit(ctx context.Context, g *Globals, env *Env, ws *worksp
 	switch {
 	case hardErr:
 		return silent(exitError)
-	case findings.AtLeast(fr.Findings, cfg.FailOn()):
+	case findings.AtLeast(fr.Findings, ws.Cfg.FailOn()):
 		return silent(exitStale)
 	}
 	return nil
@@ -137,7 +97,7 @@ func (f *FormatFlags) baseline() (findings.Baseline, error) {
 	if f.Baseline == "" || f.known != nil {
 		return f.known, nil
 	}
-	b, err := readBaseline(f.Baseline)
+	b, err := app.ReadBaseline(f.Baseline)
 	if err != nil {
 		return nil, &exitErr{code: exitError, err: err}
 	}
@@ -145,34 +105,15 @@ func (f *FormatFlags) baseline() (findings.Baseline, error) {
 	return b, nil
 }
 
-func readBaseline(p string) (findings.Baseline, error) {
-	trace.Printf("read baseline %s", p)
-	file, err := os.Open(p)
-	if err != nil {
-		return nil, fmt.Errorf("--baseline: %w", err)
-	}
-	defer file.Close()
-	b, err := findings.ReadBaseline(file)
-	if err != nil {
-		return nil, fmt.Errorf("--baseline %s: %w", p, err)
-	}
-	return b, nil
-}
-
 // stepSummary appends the findings as a markdown table to the file
 // $GITHUB_STEP_SUMMARY names, when it is set.
 func stepSummary(fr *findings.Report) error {
-	p := os.Getenv("GITHUB_STEP_SUMMARY")
-	if p == "" {
+	if app.StepSummaryFile() == "" {
 		return nil
 	}
-	trace.Printf("append step summary %s", p)
 	var b bytes.Buffer
 	if err := render.StepSummary(&b, fr); err != nil {
 		return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
 	}
-	if err := app.AppendFile(p, b.Bytes()); err != nil {
-		return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
-	}
-	return nil
+	return app.AppendStepSummary(b.Bytes())
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/graph"
 	"github.com/git-memcite/git-memcite/internal/render"
 )
@@ -47,21 +48,7 @@ func (c *graphTraverseCmd) Run(ctx context.Context, g *Globals, env *Env) error 
 		if err != nil {
 			return err
 		}
-		switch c.Format {
-		case "dot":
-			err = render.WholeDOT(env.Stdout, w)
-		case "mermaid":
-			err = render.WholeMermaid(env.Stdout, w)
-		case "json":
-			err = render.WholeJSON(env.Stdout, w)
-		default:
-			if c.JSON {
-				err = render.JSON(env.Stdout, map[string]any{"cycles": w.Cycles, "count": len(w.Cycles)})
-				break
-			}
-			err = render.CyclesText(env.Stdout, w)
-		}
-		if err != nil {
+		if err := render.WholeGraph(env.Stdout, w, c.Format, c.JSON); err != nil {
 			return err
 		}
 		if c.Cycles && c.Format == "" && len(w.Cycles) > 0 {
@@ -131,30 +118,9 @@ func (c *graphRelatedCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 }
 
 // openGraph lists the memories of the working tree without reading them
-// (memory directories and ignore patterns from the configuration).
+// (app.OpenGraph).
 func (g *Globals) openGraph(ctx context.Context) (*graph.Graph, error) {
-	ws, err := g.openConfigured(ctx)
-	if err != nil {
-		return nil, err
-	}
-	dirs, err := g.memoryDirs(ctx, ws)
-	if err != nil {
-		return nil, err
-	}
-	return graph.New(ws.src, dirs, ws.cfg.Ignored)
-}
-
-// openConfigured finds the repository, opens its working tree and reads
-// the configuration, without loading memories.
-func (g *Globals) openConfigured(ctx context.Context) (*workspace, error) {
-	ws, err := g.openSource(ctx, SourceFlags{})
-	if err != nil {
-		return nil, err
-	}
-	if ws.cfg, err = g.loadConfig(ctx, ws); err != nil {
-		return nil, err
-	}
-	return ws, nil
+	return app.OpenGraph(ctx, g.openOptions(SourceFlags{}))
 }
 
 // usageErr is a usage error (exit 2) with a message.

@@ -3,16 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/git-memcite/git-memcite/internal/app"
-	"github.com/git-memcite/git-memcite/internal/graph"
-	"github.com/git-memcite/git-memcite/internal/health"
 	"github.com/git-memcite/git-memcite/internal/render"
-	"github.com/git-memcite/git-memcite/internal/source"
-	"github.com/git-memcite/git-memcite/internal/store"
-	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
 type healthCmd struct {
@@ -32,63 +26,13 @@ func (c *healthCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	for _, m := range ws.store.Memories {
-		if m.File != nil {
-			for _, d := range m.File.Warnings {
-				fmt.Fprintf(env.Stderr, "warning: %s\n", render.Safe(d.String()))
-			}
-		}
-	}
-	rep, err := healthOf(ctx, ws.src.Name(), ws.store, func(mems []*store.Memory) (*verify.Report, error) {
-		return verify.Check(ctx, ws.src, mems)
-	})
+	render.ParseWarnings(env.Stderr, ws.Store.Memories)
+	rep, worse, err := app.Health(ctx, ws, string(c.Since))
 	if err != nil {
 		return err
 	}
-	worse := false
-	if c.Since != "" {
-		if ws.repo == nil {
-			return errors.New("--since needs a git repository")
-		}
-		h, err := ws.repo.ResolveCommit(ctx, string(c.Since))
-		if err != nil {
-			return err
-		}
-		src, err := ws.repo.Commit(ctx, h)
-		if err != nil {
-			return err
-		}
-		var then []string // the memory directories that existed then
-		for _, d := range ws.store.Dirs {
-			if e, err := src.Stat(d); err == nil && e.Kind == source.KindDir {
-				then = append(then, d)
-			}
-		}
-		old := &store.Store{Dirs: then}
-		if len(then) > 0 {
-			if old, err = store.Load(ctx, src, then); err != nil {
-				return err
-			}
-		}
-		before, err := healthOf(ctx, src.Name(), old, func(mems []*store.Memory) (*verify.Report, error) {
-			return verify.Check(ctx, src, mems)
-		})
-		if err != nil {
-			return err
-		}
-		health.Compare(rep, before, string(c.Since), h.String())
-		worse = len(rep.Since.Worse) > 0
-	}
 	var buf bytes.Buffer
-	switch c.Format {
-	case "json":
-		err = render.HealthJSON(&buf, rep)
-	case "html":
-		err = render.HealthHTML(&buf, rep)
-	default:
-		err = render.HealthMarkdown(&buf, rep)
-	}
-	if err != nil {
+	if err := render.Health(&buf, c.Format, rep); err != nil {
 		return err
 	}
 	if c.Output != "" {
@@ -103,18 +47,4 @@ func (c *healthCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return silent(exitStale)
 	}
 	return nil
-}
-
-// healthOf verifies a store and builds its health report with its graph.
-func healthOf(ctx context.Context, source string, st *store.Store, check func([]*store.Memory) (*verify.Report, error)) (*health.Report, error) {
-	vr, err := check(st.Memories)
-	if err != nil {
-		return nil, err
-	}
-	vr.Source = source
-	w, err := graph.FromStore(st).Build(ctx, nil)
-	if err != nil {
-		return nil, err
-	}
-	return health.Build(vr, w), nil
 }

@@ -10,12 +10,12 @@ import (
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/app"
-	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/hookrun"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/term"
 )
 
 // hookCmd is the entry point of the installed hook scripts, and of hook
@@ -90,22 +90,10 @@ func onError(ctx context.Context, g *Globals, env *Env, in hookrun.Invocation, e
 	if out, cerr := gitrepo.Git(ctx, repoDir(g), "config", "--get", "memcite.onError"); cerr == nil {
 		block = strings.EqualFold(strings.TrimSpace(out), "block")
 	}
-	if !pre {
-		fmt.Fprintf(env.Stderr, "git-memcite: %s hook: %v (nothing changed)\n", in.Hook, err)
-		return nil
+	if pre && block {
+		return &exitErr{code: exitError, err: fmt.Errorf("%s hook: %w\n  blocked (memcite.onError=block); bypass once: %s", in.Hook, err, render.HookBypass(in.Hook))}
 	}
-	bypass := "git commit --no-verify"
-	if in.Hook == "pre-merge-commit" {
-		bypass = "git merge --no-verify"
-	}
-	if block {
-		return &exitErr{code: exitError, err: fmt.Errorf("%s hook: %w\n  blocked (memcite.onError=block); bypass once: %s", in.Hook, err, bypass)}
-	}
-	fmt.Fprintf(env.Stderr, `git-memcite: WARNING: the %s hook could not check citations; the commit goes on unchecked.
-  cause: %v
-  check: git memcite doctor   (what fails, and how to fix it)
-  to block commits when the check cannot run: git config memcite.onError block
-`, in.Hook, err)
+	render.HookFailed(env.Stderr, in.Hook, pre, err)
 	return nil
 }
 
@@ -119,9 +107,7 @@ func wholeTree(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	for _, w := range cfg.Warnings {
-		fmt.Fprintf(env.Stderr, "git-memcite: warning: %s\n", w)
-	}
+	render.HookWarnings(env.Stderr, cfg.Warnings)
 	if !cfg.Enabled || cfg.PreCommit == hookrun.Off {
 		return nil
 	}
@@ -143,18 +129,16 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 	}
 	// memcite.* is read from git once: the hook settings and the unified
 	// configuration (memory directories, …) both come from it
-	ws := &workspace{repo: repo, top: repo.Top}
-	raw, err := gitConfigMemcite(ctx, ws)
+	ws := &workspace{Repo: repo, Top: repo.Top}
+	raw, err := ws.GitConfigMemcite(ctx)
 	if err != nil {
 		return err
 	}
 	if raw == nil {
-		ws.gitConfig = map[string][]string{}
+		ws.GitConfig = map[string][]string{}
 	}
 	cfg := hookrun.ConfigFrom(raw)
-	for _, w := range cfg.Warnings {
-		fmt.Fprintf(env.Stderr, "git-memcite: warning: %s\n", w)
-	}
+	render.HookWarnings(env.Stderr, cfg.Warnings)
 	pre := in.Hook == "pre-commit" || in.Hook == "pre-merge-commit"
 	if !cfg.Enabled || (pre && cfg.PreCommit == hookrun.Off) || (!pre && cfg.PostMerge == hookrun.PostOff) {
 		return nil
@@ -163,22 +147,22 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 	// default; a commit hook reads .memcite.yaml from what is being
 	// committed, like the memories.
 	if pre {
-		ws.src, err = repo.Index(ctx)
+		ws.Src, err = repo.Index(ctx)
 	} else {
-		ws.src, err = repo.Worktree()
+		ws.Src, err = repo.Worktree()
 	}
 	if err != nil {
 		return err
 	}
-	if ws.cfg, err = g.loadConfig(ctx, ws); err != nil {
+	if ws.Cfg, err = g.loadConfig(ctx, ws); err != nil {
 		return err
 	}
-	dirs, err := g.memoryDirs(ctx, ws)
+	dirs, err := ws.MemoryDirs()
 	if err != nil {
 		return err
 	}
 	if pre {
-		return preCommit(ctx, env, repo, ws.src, cfg, dirs, in)
+		return preCommit(ctx, env, repo, ws.Src, cfg, dirs, in)
 	}
 	return postChange(ctx, env, repo, cfg, dirs, in)
 }
@@ -205,7 +189,7 @@ func preCommit(ctx context.Context, env *Env, repo *gitrepo.Repo, idx source.Sou
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "git-memcite: warning: no relocation suggestions: %v\n", err)
 		}
-		rep.Fixes = fixesFor(items, true)
+		rep.Fixes = render.Fixes(items, true)
 	}
 	if err := render.PreCommitText(env.Stderr, rep); err != nil {
 		return err
@@ -225,7 +209,7 @@ func preCommit(ctx context.Context, env *Env, repo *gitrepo.Repo, idx source.Sou
 
 func postChange(ctx context.Context, env *Env, repo *gitrepo.Repo, cfg hookrun.Config, dirs []string, in hookrun.Invocation) error {
 	var stdin []byte
-	if in.Hook == "post-rewrite" && !isTerminal(os.Stdin) {
+	if in.Hook == "post-rewrite" && !term.IsTerminal(os.Stdin) {
 		stdin, _ = io.ReadAll(io.LimitReader(os.Stdin, 16<<20))
 	}
 	rng, ok, err := hookrun.PostRange(ctx, repo.Top, in, stdin)
@@ -236,7 +220,7 @@ func postChange(ctx context.Context, env *Env, repo *gitrepo.Repo, cfg hookrun.C
 	if err != nil {
 		return err
 	}
-	rep := render.HookReport{Hook: in.Hook, Outcome: out, Change: changeName(in)}
+	rep := render.HookReport{Hook: in.Hook, Outcome: out, Change: render.ChangeName(in)}
 	before, after, view := rng.Old, rng.New, source.Source(nil)
 	opt := relocate.Options{Commit: rng.New, Verified: app.Now()}
 	if rng.Squash {
@@ -247,82 +231,13 @@ func postChange(ctx context.Context, env *Env, repo *gitrepo.Repo, cfg hookrun.C
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "git-memcite: warning: no relocation suggestions: %v\n", err)
 	}
-	rep.Fixes = fixesFor(items, false)
+	rep.Fixes = render.Fixes(items, false)
 	if cfg.PostMerge == hookrun.ApplyFixes && len(files) > 0 {
-		rep.Applied, rep.ApplySkipped = applyRelocations(ctx, env, repo, in, files)
+		var failed []error
+		rep.Applied, rep.ApplySkipped, failed = app.ApplyRelocations(ctx, repo, in, files)
+		for _, err := range failed {
+			fmt.Fprintf(env.Stderr, "git-memcite: not updated: %v\n", err)
+		}
 	}
 	return render.PostText(env.Stderr, rep)
-}
-
-// applyRelocations writes the planned memory files into the working tree
-// (never the index), each only if it still holds the checked bytes, under
-// the memory rewrite lock. It returns the files written, or why none were.
-func applyRelocations(ctx context.Context, env *Env, repo *gitrepo.Repo, in hookrun.Invocation, files []relocate.File) ([]string, string) {
-	if why := hookrun.ApplyBlocked(repo.GitDir, in); why != "" {
-		return nil, why
-	}
-	unlock, err := app.Lock(ctx, repo)
-	if err != nil {
-		return nil, err.Error()
-	}
-	defer unlock()
-	var done []string
-	for _, f := range files {
-		if err := app.WriteMemory(repo, repo.Top, f.Memory.Path, f.Old, f.New); err != nil {
-			fmt.Fprintf(env.Stderr, "git-memcite: not updated: %v\n", err)
-			continue
-		}
-		done = append(done, f.Memory.Path)
-	}
-	return done, ""
-}
-
-// fixesFor turns relocation results into advice for the report. staged:
-// the fix must also be staged (a blocked commit).
-func fixesFor(items []relocate.Item, staged bool) map[render.Key]render.Fix {
-	out := map[render.Key]render.Fix{}
-	for i := range items {
-		it := &items[i]
-		id := render.ShellWord(it.Memory.ID)
-		then := ""
-		if staged {
-			then = ", then: git add " + render.ShellWord(it.Memory.Path)
-		}
-		var f render.Fix
-		switch r := it.Result; it.Action {
-		case relocate.Move:
-			f = render.Fix{Where: render.Loc(r.Location), Why: "the cited lines moved there", Command: "git memcite relocate --fix " + id + then}
-		case relocate.Review:
-			f = render.Fix{Where: render.Loc(r.Location), Why: "the cited lines were edited there; review", Command: "git memcite relocate --accept-changed --fix " + id + then}
-		case relocate.Unresolved:
-			if r.Status == gitblame.Gone {
-				f.Why = "the cited lines were deleted"
-			} else {
-				f.Why = "the cited lines could be in several places"
-			}
-		default:
-			continue
-		}
-		out[render.Key{Memory: it.Memory.Path, Index: it.Citation.Index}] = f
-	}
-	return out
-}
-
-func changeName(in hookrun.Invocation) string {
-	switch {
-	case in.Hook == "post-merge" && in.Arg(0) == "1":
-		return "the squash merge"
-	case in.Hook == "post-merge":
-		return "the merge"
-	case in.Arg(0) == "rebase":
-		return "the rebase"
-	case in.Arg(0) == "amend":
-		return "the amend"
-	}
-	return "the rewrite"
-}
-
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -3,9 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"path/filepath"
-	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/hookinstall"
 	"github.com/git-memcite/git-memcite/internal/render"
@@ -65,110 +62,45 @@ func (c *installCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	r := plan.Repo
-	if opts.Mode == hookinstall.ModeManual {
-		writeSnippets(env.Stdout, plan.Snippets)
+	switch {
+	case opts.Mode == hookinstall.ModeManual:
+		render.Snippets(env.Stdout, plan.Snippets)
 		return nil
-	}
-	if plan.Route != hookinstall.ViaGit {
+	case plan.Route != hookinstall.ViaGit:
 		return managerInstall(ctx, env, plan)
-	}
-	if plan.Refused() {
-		writeRefusal(env.Stderr, plan)
+	case plan.Refused():
+		render.InstallRefusal(env.Stderr, plan)
 		return silent(exitStale)
 	}
-	for _, h := range plan.Hooks {
-		fmt.Fprintf(env.Stdout, "%-17s %-10s %s%s\n", h.Name, installVerb(h.Action, c.DryRun), show(r, h.Path), movedNote(r, h))
-	}
-	for _, h := range plan.Hooks {
-		if h.Note != "" {
-			fmt.Fprintf(env.Stderr, "note: %s: %s\n", h.Name, h.Note)
-		}
-	}
-	if c.DryRun {
-		fmt.Fprintln(env.Stdout, "(dry run: nothing written)")
-		return nil
-	}
-	fmt.Fprintln(env.Stdout, "Bypass once: git commit --no-verify, or MEMCITE=0 git ...; remove: git memcite uninstall")
+	render.HookInstall(env.Stdout, env.Stderr, plan, c.DryRun)
 	return nil
 }
 
-func installVerb(a hookinstall.Action, dry bool) string {
-	if !dry {
-		switch a {
-		case hookinstall.Create:
-			return "created"
-		case hookinstall.Replace:
-			return "replaced"
-		case hookinstall.Upgrade:
-			return "upgraded"
-		case hookinstall.Chain:
-			return "chained"
-		case hookinstall.Backup:
-			return "replaced"
-		}
+// managerInstall carries out and renders an install through a hook
+// manager (or the refusal to choose one): once done, it checks that
+// git-memcite now runs at each hook.
+func managerInstall(ctx context.Context, env *Env, plan hookinstall.Plan) error {
+	if plan.Refused() {
+		render.ManagerRefusal(env.Stderr, plan)
+		return silent(exitStale)
 	}
-	return string(a)
-}
-
-func movedNote(r hookinstall.Repo, h hookinstall.HookPlan) string {
-	switch h.Action {
-	case hookinstall.Chain:
-		return fmt.Sprintf(" (your hook runs first, from %s)", filepath.Base(h.MovedTo))
-	case hookinstall.Backup:
-		return fmt.Sprintf(" (your hook saved as %s)", filepath.Base(h.MovedTo))
+	render.ManagerInstall(env.Stdout, env.Stderr, plan)
+	switch {
+	case plan.Confirm:
+		return silent(exitStale)
+	case plan.Options.DryRun:
+		return nil
 	}
-	return ""
-}
-
-func writeRefusal(w io.Writer, plan hookinstall.Plan) {
-	r := plan.Repo
-	if plan.Refusal != "" {
-		fmt.Fprintf(w, "git-memcite: not installed: %s.\n", plan.Refusal)
-		if r.Husky() {
-			fmt.Fprintln(w, "  Add git-memcite to husky's scripts: git memcite install --via husky")
-			fmt.Fprintln(w, "  Print the lines to add:             git memcite install --manual")
-		} else {
-			fmt.Fprintln(w, "  Install there anyway:    git memcite install --force")
-			fmt.Fprintln(w, "  Print the lines to add:  git memcite install --manual")
-			fmt.Fprintf(w, "  Or stop using it:        git config --%s --unset core.hooksPath\n", scopeFlag(r.HooksPathScope))
-		}
-	} else {
-		for _, h := range plan.Hooks {
-			if h.Action != hookinstall.Refuse {
-				continue
-			}
-			fmt.Fprintf(w, "git-memcite: not installed: %s: %s:\n", show(r, h.Path), h.Reason)
-			for _, l := range strings.Split(h.Head, "\n") {
-				fmt.Fprintf(w, "    | %s\n", render.Safe(l))
-			}
-		}
-		fmt.Fprintln(w, "Nothing was written. Choose one:")
-		fmt.Fprintln(w, "  git memcite install --chain    keep the existing hook and run it first")
-		fmt.Fprintln(w, "  git memcite install --force    back it up (<hook>.memcite-bak) and replace it")
-		fmt.Fprintln(w, "  git memcite install --manual   write nothing; print the lines to add yourself")
+	st, err := hookinstall.GetStatus(ctx, plan.Repo.Top, plan.Options.Hooks)
+	if err != nil {
+		return err
 	}
-	if len(plan.Snippets) > 0 {
-		fmt.Fprintln(w, "Lines to add by hand:")
-		writeSnippets(w, plan.Snippets)
+	render.ManagerInstalled(env.Stdout, st)
+	if !st.OK() {
+		render.StatusProblem(env.Stderr, st)
+		return silent(exitStale)
 	}
-}
-
-func writeSnippets(w io.Writer, ss []hookinstall.Snippet) {
-	for _, s := range ss {
-		fmt.Fprintf(w, "# add to %s:\n%s", s.File, s.Text)
-		if s.Then != "" {
-			fmt.Fprintf(w, "# then run: %s\n", s.Then)
-		}
-	}
-}
-
-func scopeFlag(scope string) string {
-	switch scope {
-	case "global", "system", "worktree":
-		return scope
-	}
-	return "local"
+	return nil
 }
 
 // repoDir is where to look for the repository.
@@ -177,12 +109,4 @@ func repoDir(g *Globals) string {
 		return g.RepoRoot
 	}
 	return "."
-}
-
-// show prints p relative to the worktree root when inside it.
-func show(r hookinstall.Repo, p string) string {
-	if rel, err := filepath.Rel(r.Top, p); err == nil && !strings.HasPrefix(rel, "..") {
-		return filepath.ToSlash(rel)
-	}
-	return p
 }

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/git-memcite/git-memcite/internal/clidoc"
 )
 
 func testModel(t *testing.T) *kong.Application {
@@ -54,22 +56,23 @@ func TestManPage(t *testing.T) {
 		t.Errorf("no .TH header")
 	}
 	// every visible command and flag is documented
-	globals, cmds := modelOf(app)
+	m := modelOf(app)
+	globals, cmds := m.Globals, m.Commands
 	if len(cmds) < 4 {
 		t.Fatalf("only %d commands in the model", len(cmds))
 	}
 	for _, c := range cmds {
-		if !strings.Contains(page, ".SS \"git memcite "+roff(c.Name)) {
+		if !strings.Contains(page, ".SS \"git memcite "+clidoc.Roff(c.Name)) {
 			t.Errorf("command %s missing", c.Name)
 		}
 		for _, f := range c.Flags {
-			if !strings.Contains(page, `\fB\-\-`+roff(f.Name)+`\fR`) {
+			if !strings.Contains(page, `\fB\-\-`+clidoc.Roff(f.Name)+`\fR`) {
 				t.Errorf("flag --%s of %s missing", f.Name, c.Name)
 			}
 		}
 	}
 	for _, f := range globals {
-		if !strings.Contains(page, `\fB\-\-`+roff(f.Name)+`\fR`) {
+		if !strings.Contains(page, `\fB\-\-`+clidoc.Roff(f.Name)+`\fR`) {
 			t.Errorf("global flag --%s missing", f.Name)
 		}
 	}
@@ -96,8 +99,8 @@ func TestRoffEscape(t *testing.T) {
 		"a `b`":     `a \(gab\(ga`,
 		"two\nline": "two line",
 	} {
-		if got := roff(in); got != want {
-			t.Errorf("roff(%q) = %q, want %q", in, got, want)
+		if got := clidoc.Roff(in); got != want {
+			t.Errorf("clidoc.Roff(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -289,8 +292,8 @@ func TestFishCompletion(t *testing.T) {
 // into typographic quotes, which a reader cannot copy into a shell.
 func TestHelpQuotesAsTyped(t *testing.T) {
 	bin := filepath.Join(binary(t), "git-memcite")
-	_, cmds := modelOf(testModel(t))
-	for _, c := range append(cmds, cmdInfo{Name: ""}) {
+	cmds := modelOf(testModel(t)).Commands
+	for _, c := range append(cmds, clidoc.Command{Name: ""}) {
 		args := append(strings.Fields(c.Name), "--help")
 		out, err := exec.Command(bin, args...).CombinedOutput()
 		if err != nil {

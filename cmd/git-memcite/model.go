@@ -5,45 +5,21 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/git-memcite/git-memcite/internal/clidoc"
 	"github.com/git-memcite/git-memcite/internal/config"
 )
 
-// The man page and the shell completions are generated from the kong
-// model, so they list exactly the commands and flags the parser accepts.
-
-// cmdInfo is a visible command.
-type cmdInfo struct {
-	Name   string // as typed: "verify-all"
-	Help   string
-	Detail string
-	Usage  string // flag and argument summary
-	Flags  []flagInfo
-	Args   []argInfo
-	Subs   []string // subcommands, for commands with children
-}
-
-type argInfo struct {
-	Name   string
-	Help   string
-	Values []string
-	Memory bool // names a memory: completed with the store's ids (__complete memories)
-}
+// The man page and the shell completions are generated (package clidoc)
+// from the kong model, walked here into a clidoc.Model, so they list
+// exactly the commands and flags the parser accepts.
 
 // memoryArgs are the positional arguments that name memories.
 var memoryArgs = map[string]bool{"memory": true, "memories": true, "root": true, "target": true}
 
-// flagInfo is a visible flag.
-type flagInfo struct {
-	Name   string
-	Short  rune
-	Help   string
-	Bool   bool
-	Place  string   // placeholder, e.g. FILE
-	Values []string // the values it takes, when a fixed set
-}
-
 // modelOf lists the global flags and the visible commands (depth-first).
-func modelOf(app *kong.Application) (globals []flagInfo, cmds []cmdInfo) {
+func modelOf(app *kong.Application) clidoc.Model {
+	var globals []clidoc.Flag
+	var cmds []clidoc.Command
 	globals = flagsOf(app.Node.Flags)
 	var walk func(n *kong.Node, prefix string)
 	walk = func(n *kong.Node, prefix string) {
@@ -52,7 +28,7 @@ func modelOf(app *kong.Application) (globals []flagInfo, cmds []cmdInfo) {
 				continue
 			}
 			name := strings.TrimSpace(prefix + " " + c.Name)
-			ci := cmdInfo{Name: name, Help: c.Help, Detail: c.Detail, Usage: c.Summary(), Flags: flagsOf(c.Flags)}
+			ci := clidoc.Command{Name: name, Help: c.Help, Detail: c.Detail, Usage: c.Summary(), Flags: flagsOf(c.Flags)}
 			ci.Usage = strings.TrimSpace(strings.TrimPrefix(ci.Usage, c.Name))
 			positional := c.Positional
 			if d := c.DefaultCmd; d != nil {
@@ -62,7 +38,7 @@ func modelOf(app *kong.Application) (globals []flagInfo, cmds []cmdInfo) {
 				positional = append(positional, d.Positional...)
 			}
 			for _, p := range positional {
-				ci.Args = append(ci.Args, argInfo{Name: p.Name, Help: p.Help, Values: enumOf(p.Enum), Memory: memoryArgs[p.Name]})
+				ci.Args = append(ci.Args, clidoc.Arg{Name: p.Name, Help: p.Help, Values: enumOf(p.Enum), Memory: memoryArgs[p.Name]})
 			}
 			for _, s := range c.Children {
 				if !s.Hidden && s.Type == kong.CommandNode {
@@ -76,19 +52,19 @@ func modelOf(app *kong.Application) (globals []flagInfo, cmds []cmdInfo) {
 	walk(app.Node, "")
 	for i := range cmds { // help takes a command name
 		if cmds[i].Name == "help" && len(cmds[i].Args) == 1 {
-			cmds[i].Args[0].Values = cmdNames(cmds)
+			cmds[i].Args[0].Values = clidoc.Model{Commands: cmds}.TopNames()
 		}
 	}
-	return globals, cmds
+	return clidoc.Model{Globals: globals, Commands: cmds}
 }
 
-func flagsOf(fs []*kong.Flag) []flagInfo {
-	var out []flagInfo
+func flagsOf(fs []*kong.Flag) []clidoc.Flag {
+	var out []clidoc.Flag
 	for _, f := range fs {
 		if f.Hidden || f.Name == "help" {
 			continue
 		}
-		fi := flagInfo{Name: f.Name, Short: f.Short, Help: f.Help, Bool: f.IsBool(), Values: enumOf(f.Enum)}
+		fi := clidoc.Flag{Name: f.Name, Short: f.Short, Help: f.Help, Bool: f.IsBool(), Values: enumOf(f.Enum)}
 		if !fi.Bool {
 			fi.Place = f.FormatPlaceHolder()
 		}
@@ -107,16 +83,6 @@ func enumOf(e string) []string {
 	for _, v := range strings.Split(e, ",") {
 		if v = strings.TrimSpace(v); v != "" {
 			out = append(out, v)
-		}
-	}
-	return out
-}
-
-func cmdNames(cmds []cmdInfo) []string {
-	var out []string
-	for _, c := range cmds {
-		if !strings.Contains(c.Name, " ") {
-			out = append(out, c.Name)
 		}
 	}
 	return out

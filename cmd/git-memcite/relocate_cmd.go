@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/git-memcite/git-memcite/internal/app"
-	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/render"
+	"github.com/git-memcite/git-memcite/internal/term"
 )
 
 type relocateCmd struct {
@@ -31,21 +31,19 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if write {
 		// Serialise whole runs, not only their writes: a run that waited
 		// then reads the memory files another run has just fixed.
-		if repo, err := gitrepo.Discover(repoDir(g)); err == nil {
-			unlock, err := app.Lock(ctx, repo)
-			if err != nil {
-				return err
-			}
-			defer unlock()
+		unlock, err := app.LockAt(ctx, repoDir(g))
+		if err != nil {
+			return err
 		}
+		defer unlock()
 	}
 	ws, err := g.open(ctx, SourceFlags{})
 	if err != nil {
 		return err
 	}
-	mems, failed := ws.selectMemories(ctx, c.Memories, env.Stderr)
-	show, stopProgress := progress(env.Stderr, "relocating")
-	r, err := app.Relocate(ctx, ws.repo, mems, app.RelocateOptions{To: string(c.To), Staged: c.Staged,
+	mems, failed := selectMemories(ctx, ws, c.Memories, env.Stderr)
+	show, stopProgress := render.Progress(env.Stderr, term.IsTerminal(env.Stderr) && !term.Dumb(), "relocating")
+	r, err := app.Relocate(ctx, ws.Repo, mems, app.RelocateOptions{To: string(c.To), Staged: c.Staged,
 		AcceptChanged: c.AcceptChanged, Write: write, Progress: show})
 	stopProgress()
 	if err != nil {

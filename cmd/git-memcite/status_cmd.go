@@ -2,11 +2,10 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"path/filepath"
-	"strings"
 
+	"github.com/git-memcite/git-memcite/internal/agentinstall"
 	"github.com/git-memcite/git-memcite/internal/hookinstall"
+	"github.com/git-memcite/git-memcite/internal/render"
 )
 
 type statusCmd struct {
@@ -25,46 +24,10 @@ func (c *statusCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	r := st.Repo
-	w := env.Stdout
-	fmt.Fprintf(w, "hooks directory: %s\n", r.HooksDir)
-	if r.HooksPath != "" {
-		where := "inside the repository"
-		if r.HooksPathOutside {
-			where = "outside the repository"
-		}
-		fmt.Fprintf(w, "core.hooksPath:  %s (%s config, %s)\n", r.HooksPath, scopeFlag(r.HooksPathScope), where)
-	}
-	fmt.Fprintf(w, "git version:     %s\n", r.GitVersion)
-	for _, h := range st.Hooks {
-		state := string(h.State)
-		switch {
-		case h.State.Ours():
-			state = fmt.Sprintf("%s (v%d)", h.State, h.Version)
-		}
-		extra := ""
-		if h.Manager != hookinstall.None {
-			extra += " [" + string(h.Manager) + "]"
-		}
-		if h.Chained != "" {
-			extra += " (runs " + filepath.Base(h.Chained) + " first)"
-		}
-		if h.Backup != "" {
-			extra += " (backup: " + filepath.Base(h.Backup) + ")"
-		}
-		fmt.Fprintf(w, "%-17s %-18s %s%s\n", h.Name, state, show(r, h.Path), extra)
-	}
-	writeHookStatus(w, st)
-	if len(r.Managers) > 0 {
-		var ms []string
-		for _, m := range r.Managers {
-			ms = append(ms, string(m))
-		}
-		fmt.Fprintf(w, "other hook managers: %s\n", strings.Join(ms, ", "))
-	}
-	writeAgentStatus(w, r.Top)
+	render.StatusText(env.Stdout, st, agentinstall.Status(st.Repo.Top))
 	if !st.OK() {
-		return statusProblem(env, st)
+		render.StatusProblem(env.Stderr, st)
+		return silent(exitStale)
 	}
 	return nil
 }

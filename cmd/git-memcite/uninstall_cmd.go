@@ -2,10 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"path/filepath"
 
 	"github.com/git-memcite/git-memcite/internal/hookinstall"
+	"github.com/git-memcite/git-memcite/internal/render"
 )
 
 type uninstallCmd struct {
@@ -31,22 +30,6 @@ func (c *uninstallCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	for _, h := range res.Hooks {
-		line := fmt.Sprintf("%-17s %-8s %s", h.Name, h.Action, show(res.Repo, h.Path))
-		if h.Action == hookinstall.Restore {
-			line += fmt.Sprintf(" (put back from %s)", filepath.Base(h.Restored))
-		}
-		fmt.Fprintln(env.Stdout, line)
-		for _, p := range h.Extra {
-			fmt.Fprintf(env.Stdout, "%-17s %-8s %s\n", "", "remove", show(res.Repo, p))
-		}
-		if h.Note != "" {
-			fmt.Fprintf(env.Stderr, "note: %s: %s\n", h.Name, h.Note)
-		}
-	}
-	writeUninstallManagers(env, res)
-	if c.DryRun {
-		fmt.Fprintln(env.Stdout, "(dry run: nothing written)")
-	}
+	render.Uninstall(env.Stdout, env.Stderr, res, c.DryRun)
 	return nil
 }

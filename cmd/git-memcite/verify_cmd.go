@@ -5,13 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/render"
-	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
@@ -34,8 +30,8 @@ func (c *verifyCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	mems, failed := ws.selectMemories(ctx, c.Memories, env.Stderr)
-	rep, err := verify.Check(ctx, ws.src, mems)
+	mems, failed := selectMemories(ctx, ws, c.Memories, env.Stderr)
+	rep, err := verify.Check(ctx, ws.Src, mems)
 	if err != nil {
 		return err
 	}
@@ -48,44 +44,41 @@ func (c *verifyCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 			return err
 		}
 	}
-	var result error // the outcome: nil, or the exit status to return
-	if !c.JSON {
-		result = c.report(ctx, g, env, ws, "verify", rep, failed, func(w io.Writer, st render.Style) error {
-			n := 0
-			for i := range rep.Memories {
-				m := &rep.Memories[i]
-				if g.Quiet && !m.Stale() && m.Err() == nil {
-					continue // -q: only what needs attention
-				}
-				if n > 0 {
-					fmt.Fprintln(w)
-				}
-				n++
-				if err := render.MemoryText(w, m, st); err != nil {
-					return err
-				}
+	var jsonOut func() error
+	if c.JSON {
+		jsonOut = func() error {
+			warn(env, rep)
+			if len(rep.Memories) == 1 && len(c.Memories) == 1 {
+				return render.MemoryJSON(env.Stdout, &rep.Memories[0], why)
 			}
-			render.WhyText(w, rep, why)
-			return nil
-		})
+			return render.MemoriesJSON(env.Stdout, rep, why)
+		}
+	}
+	return c.conclude(ctx, g, env, ws, c.SourceFlags, "verify", rep, failed, c.Record, func(w io.Writer, st render.Style) error {
+		return render.VerifyText(w, rep, why, g.Quiet, st)
+	}, jsonOut)
+}
+
+// conclude writes a verification's report (the findings report in the
+// format asked for, with text as its text format; or jsonOut for --json),
+// runs --record when asked, and returns the outcome.
+func (f *FormatFlags) conclude(ctx context.Context, g *Globals, env *Env, ws *workspace, sf SourceFlags, command string,
+	rep *verify.Report, failed, record bool, text func(io.Writer, render.Style) error, jsonOut func() error) error {
+	var result error // the outcome: nil, or the exit status to return
+	if jsonOut == nil {
+		result = f.report(ctx, g, env, ws, command, rep, failed, text)
 		var ee *exitErr
 		if result != nil && !errors.As(result, &ee) {
 			return result
 		}
 	} else {
-		warn(env, rep)
-		if len(rep.Memories) == 1 && len(c.Memories) == 1 {
-			err = render.MemoryJSON(env.Stdout, &rep.Memories[0], why)
-		} else {
-			err = render.MemoriesJSON(env.Stdout, rep, why)
-		}
-		if err != nil {
+		if err := jsonOut(); err != nil {
 			return err
 		}
 		result = outcome(rep, failed)
 	}
-	if c.Record {
-		if err := recordChecked(ctx, ws, c.SourceFlags, rep, env); err != nil {
+	if record {
+		if err := recordChecked(ctx, ws, sf, rep, env); err != nil {
 			return err
 		}
 	}
@@ -113,66 +106,16 @@ func outcome(rep *verify.Report, failed bool) error {
 }
 
 // warn prints the parse warnings of the memories in a report.
-func warn(env *Env, rep *verify.Report) {
-	for i := range rep.Memories {
-		if f := rep.Memories[i].Memory.File; f != nil {
-			for _, d := range f.Warnings {
-				fmt.Fprintf(env.Stderr, "warning: %s\n", render.Safe(d.String()))
-			}
-		}
-	}
-}
+func warn(env *Env, rep *verify.Report) { render.ReportWarnings(env.Stderr, rep) }
 
 // selectMemories returns the memories named by args (every memory when
 // there are none). A name that resolves to nothing is reported on stderr and
 // skipped, so the others are still processed; failed says that happened
 // (exit 2).
-func (ws *workspace) selectMemories(ctx context.Context, args []string, stderr io.Writer) (mems []*store.Memory, failed bool) {
-	if len(args) == 0 {
-		return ws.store.Memories, false
-	}
-	for _, arg := range args {
-		m, err := ws.resolve(ctx, arg)
-		if err != nil {
-			fmt.Fprintf(stderr, "git-memcite: %s\n", render.Safe(err.Error()))
-			failed = true
-			continue
-		}
-		mems = append(mems, m)
-	}
-	return mems, failed
-}
-
-// resolve finds the memory an argument names: a file path (relative to the
-// current directory or the repository root), then an id or name in the
-// memory directories.
-func (ws *workspace) resolve(ctx context.Context, arg string) (*store.Memory, error) {
-	if slashed := filepath.ToSlash(arg); strings.HasSuffix(arg, ".md") || strings.Contains(slashed, "/") {
-		for _, p := range []string{path.Join(ws.cwdRel, slashed), slashed} {
-			c, err := source.Clean(p)
-			if err != nil {
-				if errors.Is(err, source.ErrOutside) {
-					return nil, fmt.Errorf("%s: outside the repository", arg)
-				}
-				continue
-			}
-			if m, err := ws.store.Resolve(c); err == nil && m.Path == c {
-				return m, nil
-			}
-			if e, err := ws.src.Stat(c); err == nil && e.Kind == source.KindFile {
-				m := store.LoadFile(ctx, ws.src, c, path.Dir(c))
-				if m.ID == "" || (m.File != nil && m.File.ID == "") {
-					m.ID = strings.TrimSuffix(path.Base(c), ".md")
-				}
-				return m, nil
-			}
-		}
-	}
-	m, err := ws.store.Resolve(arg)
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
+func selectMemories(ctx context.Context, ws *workspace, args []string, stderr io.Writer) (mems []*store.Memory, failed bool) {
+	mems, errs := ws.Select(ctx, args)
+	render.Errors(stderr, errs)
+	return mems, len(errs) > 0
 }
 
 type verifyAllCmd struct {
@@ -190,30 +133,16 @@ func (c *verifyAllCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	rep, err := verify.Check(ctx, ws.src, ws.store.Memories)
+	rep, err := verify.Check(ctx, ws.Src, ws.Store.Memories)
 	if err != nil {
 		return err
 	}
 	rep.Elapsed = time.Since(start)
-	var result error
-	if !c.JSON {
-		result = c.report(ctx, g, env, ws, "verify-all", rep, false, func(w io.Writer, st render.Style) error {
-			return render.AllText(w, rep, render.AllOptions{Quiet: g.Quiet, Style: st})
-		})
-		var ee *exitErr
-		if result != nil && !errors.As(result, &ee) {
-			return result
-		}
-	} else {
-		if err := render.AllJSON(env.Stdout, rep); err != nil {
-			return err
-		}
-		result = outcome(rep, false)
+	var jsonOut func() error
+	if c.JSON {
+		jsonOut = func() error { return render.AllJSON(env.Stdout, rep) }
 	}
-	if c.Record {
-		if err := recordChecked(ctx, ws, c.SourceFlags, rep, env); err != nil {
-			return err
-		}
-	}
-	return result
+	return c.conclude(ctx, g, env, ws, c.SourceFlags, "verify-all", rep, false, c.Record, func(w io.Writer, st render.Style) error {
+		return render.AllText(w, rep, render.AllOptions{Quiet: g.Quiet, Style: st})
+	}, jsonOut)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/render"
@@ -19,31 +18,21 @@ type HistoryFlags struct {
 // explain follows every stale citation of rep through history (verify
 // --why; app.Explain) and explains each, by memory path and citation index.
 func explain(ctx context.Context, ws *workspace, sf SourceFlags, rep *verify.Report) (render.WhyIndex, error) {
-	ex, err := app.Explain(ctx, ws.repo, ws.src, string(sf.Rev), sf.Staged, rep)
+	ex, err := app.Explain(ctx, ws.Repo, ws.Src, string(sf.Rev), sf.Staged, rep)
 	if err != nil {
 		return nil, err
 	}
-	out := render.WhyIndex{}
-	for path, byIndex := range ex {
-		out[path] = map[int]*render.Why{}
-		for i, it := range byIndex {
-			out[path][i] = render.WhyOf(it)
-		}
-	}
-	return out, nil
+	return render.WhyIndexOf(ex), nil
 }
 
 // record writes the current commit and time into every valid citation
 // written as a mapping, and the memory's confidence and last_verified
 // (verify --record; app.Record).
 func record(ctx context.Context, ws *workspace, rep *verify.Report, env *Env) error {
-	res, err := app.Record(ctx, ws.repo, ws.src, rep)
+	res, err := app.Record(ctx, ws.Repo, ws.Src, rep)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "recorded commit %s in %d memory file(s)\n", res.Commit[:7], res.Files)
-	if res.Skipped > 0 {
-		fmt.Fprintf(env.Stderr, "%d valid citation(s) not recorded: their files have uncommitted changes\n", res.Skipped)
-	}
+	render.Recorded(env.Stderr, res.Commit, res.Files, res.Skipped)
 	return nil
 }

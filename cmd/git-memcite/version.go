@@ -1,11 +1,9 @@
 package main
 
 import (
-	"fmt"
-	"regexp"
-	"runtime"
 	"runtime/debug"
-	"strings"
+
+	"github.com/git-memcite/git-memcite/internal/buildinfo"
 )
 
 // version and commit are stamped at build time by scripts/release.sh and
@@ -23,65 +21,12 @@ var (
 
 func init() {
 	bi, _ := debug.ReadBuildInfo()
-	version, commit = resolveVersion(version, commit, bi)
+	version, commit = buildinfo.Resolve(version, commit, bi)
 }
 
-// resolveVersion returns the version (without a leading "v") and commit to
-// report: the stamped ones, else those in bi, else "dev" and "unknown".
-// A commit from bi that had uncommitted changes ends in "-dirty".
-func resolveVersion(ver, rev string, bi *debug.BuildInfo) (string, string) {
-	if (ver == "" || ver == "dev") && bi != nil && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		ver = bi.Main.Version
-	}
-	if ver == "" {
-		ver = "dev"
-	}
-	if len(ver) > 1 && ver[0] == 'v' && ver[1] >= '0' && ver[1] <= '9' {
-		ver = ver[1:]
-	}
-	if rev == "" && bi != nil {
-		dirty := false
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				dirty = s.Value == "true"
-			}
-		}
-		if rev != "" && dirty {
-			rev += "-dirty"
-		}
-	}
-	if rev == "" {
-		rev = "unknown"
-	}
-	return ver, rev
-}
+// versionLine is what --version prints (buildinfo.Line).
+func versionLine() string { return buildinfo.Line(version, commit) }
 
-// versionLine is what --version prints: version, commit, the Go release
-// that built the binary and its platform.
-func versionLine() string {
-	short := commit
-	if hex, rest, _ := strings.Cut(commit, "-"); len(hex) > 12 {
-		short = hex[:12]
-		if rest != "" {
-			short += "-" + rest
-		}
-	}
-	return fmt.Sprintf("git-memcite %s (commit %s, %s, %s/%s)", version, short, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-}
-
-// releaseRe matches a release version: 0.1.0, 1.2.3-rc.1; not a
-// describe (0.1.0-3-gabc1234), a pseudo-version or a dirty build.
-var releaseRe = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.]+)?$`)
-
-// releaseRev is the tag of this build's release (v0.1.0), the rev the
-// pre-commit framework snippet pins; "main" for a build that is not a
-// release.
-func releaseRev() string {
-	if releaseRe.MatchString(version) && !strings.HasSuffix(version, "-dirty") {
-		return "v" + version
-	}
-	return "main"
-}
+// releaseRev is the tag of this build's release, or "main"
+// (buildinfo.ReleaseRev).
+func releaseRev() string { return buildinfo.ReleaseRev(version) }

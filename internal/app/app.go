@@ -1,8 +1,14 @@
-// Package app carries out the commands that change files: following
-// citations through history and rewriting them (Relocate), recording the
-// commit at which citations hold (Record), writing memory files and
-// reports. The CLI maps its flags to these functions' options and hands
-// their results to package render; it writes no file itself.
+// Package app is the application layer between the CLI and the domain
+// packages. It opens a workspace (Open: the repository, the content
+// source, the configuration read once, the memories) and resolves the
+// memories commands name; it carries out the commands that change files:
+// following citations through history and rewriting them (Relocate),
+// recording the commit at which citations hold (Record), adopting
+// informal citations (Adopt), writing memory files, plans and reports; and
+// it gathers what other commands judge (Health, DoctorFacts, AgentCheck)
+// and settles findings reports (Judge: levels, order, baseline). The CLI
+// maps its flags to these functions' options and hands their results to
+// package render; it writes no file itself.
 //
 // Every rewrite of memory files holds the repository's rewrite lock,
 // taken with one policy (Lock): wait up to LockWait for another

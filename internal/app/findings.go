@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/findings"
@@ -60,4 +62,78 @@ func ChangedFiles(ctx context.Context, repo *gitrepo.Repo, rev string, required 
 	}
 	trace.Printf("%d file(s) changed since %s", len(changed), rev)
 	return changed, nil
+}
+
+// ReportOptions are the choices of a findings report: the flags of the
+// commands that report findings.
+type ReportOptions struct {
+	Format       string            // --format; "" for the configured one (or --output's extension)
+	Output       string            // --output: a file, "" or "-" for standard output
+	FailOn       string            // --fail-on
+	ChangedSince string            // --changed-since; "" for a pull request's base, if any
+	Baseline     findings.Baseline // --baseline, read
+}
+
+// Judge settles a findings report: it resolves the format and --fail-on
+// in cfg (flags over configuration; a format from --output's extension),
+// then applies the configured levels, the order and the baseline (Apply).
+// It returns the format to write.
+func Judge(ctx context.Context, ws *Workspace, fr *findings.Report, o ReportOptions) (string, error) {
+	cfg := ws.Cfg
+	format := o.Format
+	if format == "" && o.Output != "" {
+		switch strings.ToLower(filepath.Ext(o.Output)) {
+		case ".json":
+			format = "json"
+		case ".sarif":
+			format = "sarif"
+		}
+	}
+	if err := cfg.Set("format", "--format", format); err != nil {
+		return "", err
+	}
+	if err := cfg.Set("fail-on", "--fail-on", o.FailOn); err != nil {
+		return "", err
+	}
+	format = cfg.Get("format").First()
+	since := o.ChangedSince
+	if since == "" && os.Getenv("GITHUB_BASE_REF") != "" {
+		since = "origin/" + os.Getenv("GITHUB_BASE_REF") // a pull request's base
+	}
+	policy := Policy{Levels: cfg.Levels(), Baseline: o.Baseline, ChangedSince: since, ChangedSinceGiven: o.ChangedSince != ""}
+	if err := Apply(ctx, ws.Repo, fr, policy); err != nil {
+		return "", err
+	}
+	trace.Printf("%d finding(s), %d in the baseline; format %s (%s); fail-on %s (%s)", len(fr.Findings),
+		fr.Summary.Baselined, format, cfg.Get("format").Origin, cfg.Get("fail-on").First(), cfg.Get("fail-on").Origin)
+	return format, nil
+}
+
+// ReadBaseline reads a baseline: a report written with --format json.
+func ReadBaseline(p string) (findings.Baseline, error) {
+	trace.Printf("read baseline %s", p)
+	file, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("--baseline: %w", err)
+	}
+	defer file.Close()
+	b, err := findings.ReadBaseline(file)
+	if err != nil {
+		return nil, fmt.Errorf("--baseline %s: %w", p, err)
+	}
+	return b, nil
+}
+
+// StepSummaryFile is the file GitHub Actions shows as the step's summary
+// ($GITHUB_STEP_SUMMARY), "" outside a workflow.
+func StepSummaryFile() string { return os.Getenv("GITHUB_STEP_SUMMARY") }
+
+// AppendStepSummary appends a rendered summary to StepSummaryFile.
+func AppendStepSummary(data []byte) error {
+	p := StepSummaryFile()
+	trace.Printf("append step summary %s", p)
+	if err := AppendFile(p, data); err != nil {
+		return fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err)
+	}
+	return nil
 }

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/hookrun"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
@@ -137,4 +139,53 @@ func Dirty(h *gitrepo.History, head gitblame.Hash, view source.Source) func(stri
 		b, err := view.ReadFile(p)
 		return err != nil || gitblame.BlobHash(b, want) != want
 	}
+}
+
+// ApplyRelocations writes the memory files a post-* hook planned into the
+// working tree (never the index), each only if it still holds the checked
+// bytes, under the rewrite lock (memcite.postMerge=apply). It returns the
+// files written and those that could not be (failed), or why none were
+// (skipped: an operation in progress, the lock).
+func ApplyRelocations(ctx context.Context, repo *gitrepo.Repo, in hookrun.Invocation, files []relocate.File) (done []string, skipped string, failed []error) {
+	if why := hookrun.ApplyBlocked(repo.GitDir, in); why != "" {
+		return nil, why, nil
+	}
+	unlock, err := Lock(ctx, repo)
+	if err != nil {
+		return nil, err.Error(), nil
+	}
+	defer unlock()
+	for _, f := range files {
+		if err := WriteMemory(repo, repo.Top, f.Memory.Path, f.Old, f.New); err != nil {
+			failed = append(failed, err)
+			continue
+		}
+		done = append(done, f.Memory.Path)
+	}
+	return done, "", failed
+}
+
+// AgentTop is the directory whose .claude/ holds the agent hook's
+// settings: the root of the repository at dir, or dir itself outside a
+// repository.
+func AgentTop(dir string) (string, error) {
+	repo, err := gitrepo.Discover(dir)
+	switch {
+	case err == nil:
+		return repo.Top, nil
+	case errors.Is(err, gitrepo.ErrNotRepo):
+		return filepath.Abs(dir)
+	}
+	return "", err
+}
+
+// LockAt takes the rewrite lock of the repository at dir for a whole run
+// (Lock), so that a run that waited reads what the other run wrote; no
+// repository there: nothing to lock.
+func LockAt(ctx context.Context, dir string) (unlock func(), err error) {
+	repo, err := gitrepo.Discover(dir)
+	if err != nil {
+		return func() {}, nil
+	}
+	return Lock(ctx, repo)
 }

@@ -228,117 +228,170 @@ func (m Mention) target() (p string, line, end int) {
 // of its sentence, followed to today; one that cannot be anchored with
 // confidence is reported Unanchored, never proposed.
 func Adopt(ctx context.Context, f *memfile.File, env Env, tracked *Tracked, fix bool) ([]Mention, *Plan, error) {
-	found := FindMentions(f)
+	ms := withoutCode(FindMentions(f), tracked)
+	ad := &adoption{f: f, cur: f, env: env, tracked: tracked, seen: map[string]bool{}}
+	for i := range ms {
+		m := &ms[i]
+		ok, err := ad.propose(ctx, m)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok || !fix {
+			continue
+		}
+		if err := ad.add(ctx, m); err != nil {
+			return nil, nil, err
+		}
+	}
+	return ms, ad.plan, nil
+}
+
+// withoutCode leaves out the backticked names without a folder or a line
+// that name no tracked file: code (`graph.New`, `os.Exit`), not citations.
+func withoutCode(found []Mention, tracked *Tracked) []Mention {
 	ms := found[:0]
 	for _, m := range found {
-		// A backticked name without a folder or a line that names no
-		// tracked file is code (`graph.New`, `os.Exit`), not a citation.
 		if p, cands := tracked.resolve(m.Text); m.Kind == "bare-filename" && !strings.Contains(m.Text, ":") &&
 			!strings.Contains(m.Text, "#L") && p == "" && len(cands) == 0 {
 			continue
 		}
 		ms = append(ms, m)
 	}
-	cur := f
-	var plan *Plan
-	seen := map[string]bool{}
-	for i := range ms {
-		m := &ms[i]
-		m.Candidates = []string{}
-		gone := false // the file is not tracked now
-		written, line, end := m.target()
-		p, cands := tracked.resolve(written)
-		switch {
-		case p == "" && len(cands) > 1:
-			m.Status, m.Candidates = Ambiguous, cands
-			m.Reason = fmt.Sprintf("%d tracked files are named %s", len(cands), path.Base(written))
-			continue
-		case p == "" && line > 0 && env.Anchor != nil && strings.Contains(written, "/"):
-			// perhaps a file renamed or moved since the words were
-			// written: the anchor follows it from where it was then
-			p, gone = strings.TrimPrefix(written, "./"), true
-		case p == "":
-			m.Status, m.Reason = NotFound, "no tracked file "+written
-			continue
-		}
-		loc := p
-		if line > 0 {
-			loc = fmt.Sprintf("%s:%d", p, line)
-			if end > 0 && end != line {
-				loc = fmt.Sprintf("%s:%d-%d", p, line, end)
-			}
-		}
-		var anchored *Anchored
-		if line > 0 && env.Anchor != nil {
-			a, err := env.Anchor.AnchorMention(ctx, f.Name, m.body, p, line, end)
-			if err != nil {
-				return nil, nil, err
-			}
-			if a.Lost != "" && gone {
-				m.Status, m.Reason = NotFound, "no tracked file "+written+" ("+a.Lost+")"
-				continue
-			}
-			if a.Lost == "" {
-				m.WrittenAt = a.Commit
-				p, line, end = a.Path, a.Line, a.End
-				loc = fmt.Sprintf("%s:%d", p, line)
-				if end > 0 && end != line {
-					loc = fmt.Sprintf("%s:%d-%d", p, line, end)
-				}
-			}
-			anchored = &a
-		}
-		m.Location = loc
-		want, _ := memfile.ParseShorthand(loc)
-		dup := seen[loc]
-		for _, c := range cur.Citations {
-			dup = dup || sameLocation(c, want)
-		}
-		if dup {
-			m.Status, m.Reason = Duplicate, "already cited"
-			continue
-		}
-		seen[loc] = true
-		if line > 0 {
-			text, ok := lineText(env.Src, p, line)
-			switch {
-			case !ok:
-				m.Status, m.Reason = Invalid, fmt.Sprintf("line %d is past the end of %s", line, p)
-				continue
-			case end > 0 && end < line:
-				m.Status, m.Reason = Invalid, fmt.Sprintf("range %d-%d ends before it starts", line, end)
-				continue
-			case trivialRe.MatchString(text):
-				m.Status, m.Reason = Trivial, fmt.Sprintf("line %d is blank or trivial (%q)", line, strings.TrimSpace(text))
-				continue
-			}
-			m.Snippet = strings.TrimSpace(text)
-		}
-		if anchored != nil {
-			if why := unanchored(m, *anchored); why != "" {
-				m.Status, m.Reason = Unanchored, why
-				continue
-			}
-		}
-		m.Status = Proposed
-		m.Commit = env.commitFor(p)
-		if !fix {
-			continue
-		}
-		pl, _, err := Add(ctx, cur, env, loc, AddOptions{})
-		if errors.Is(err, ErrStale) || errors.Is(err, ErrDuplicate) {
-			m.Status, m.Reason = Invalid, err.Error()
-			continue
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		m.Status = Added
-		if plan == nil {
-			plan = &Plan{Old: f.Src}
-		}
-		plan.New, plan.File, plan.Changed = pl.New, pl.File, true
-		cur = pl.File
+	return ms
+}
+
+// adoption is one memory's adoption under way: the file as edited so
+// far, the plan and the locations already proposed.
+type adoption struct {
+	f       *memfile.File
+	cur     *memfile.File
+	plan    *Plan
+	env     Env
+	tracked *Tracked
+	seen    map[string]bool
+}
+
+// propose judges one mention: its file (resolveFile), where its words
+// were written (env.Anchor), duplicates and its lines (checkLines). It
+// reports whether the mention is Proposed; otherwise its status says why
+// not.
+func (ad *adoption) propose(ctx context.Context, m *Mention) (bool, error) {
+	m.Candidates = []string{}
+	written, line, end := m.target()
+	p, gone, ok := ad.resolveFile(m, written, line)
+	if !ok {
+		return false, nil
 	}
-	return ms, plan, nil
+	var anchored *Anchored
+	if line > 0 && ad.env.Anchor != nil {
+		a, err := ad.env.Anchor.AnchorMention(ctx, ad.f.Name, m.body, p, line, end)
+		if err != nil {
+			return false, err
+		}
+		if a.Lost != "" && gone {
+			m.Status, m.Reason = NotFound, "no tracked file "+written+" ("+a.Lost+")"
+			return false, nil
+		}
+		if a.Lost == "" {
+			m.WrittenAt = a.Commit
+			p, line, end = a.Path, a.Line, a.End
+		}
+		anchored = &a
+	}
+	m.Location = locationOf(p, line, end)
+	if !ad.checkLines(m, p, line, end) {
+		return false, nil
+	}
+	if anchored != nil {
+		if why := unanchored(m, *anchored); why != "" {
+			m.Status, m.Reason = Unanchored, why
+			return false, nil
+		}
+	}
+	m.Status = Proposed
+	m.Commit = ad.env.commitFor(p)
+	return true, nil
+}
+
+// resolveFile finds the tracked file a mention names as written. gone: not
+// tracked now, but with lines and an anchor to follow it from where it
+// was when the words were written (a file renamed or moved since).
+func (ad *adoption) resolveFile(m *Mention, written string, line int) (p string, gone, ok bool) {
+	p, cands := ad.tracked.resolve(written)
+	switch {
+	case p == "" && len(cands) > 1:
+		m.Status, m.Candidates = Ambiguous, cands
+		m.Reason = fmt.Sprintf("%d tracked files are named %s", len(cands), path.Base(written))
+		return "", false, false
+	case p == "" && line > 0 && ad.env.Anchor != nil && strings.Contains(written, "/"):
+		return strings.TrimPrefix(written, "./"), true, true
+	case p == "":
+		m.Status, m.Reason = NotFound, "no tracked file "+written
+		return "", false, false
+	}
+	return p, false, true
+}
+
+// locationOf is a citation's location: path, path:line or path:line-end.
+func locationOf(p string, line, end int) string {
+	switch {
+	case line <= 0:
+		return p
+	case end > 0 && end != line:
+		return fmt.Sprintf("%s:%d-%d", p, line, end)
+	}
+	return fmt.Sprintf("%s:%d", p, line)
+}
+
+// checkLines refuses a mention already cited (or proposed) and one whose
+// lines are past the end, backwards, blank or trivial; it fills in the
+// snippet of the others.
+func (ad *adoption) checkLines(m *Mention, p string, line, end int) bool {
+	want, _ := memfile.ParseShorthand(m.Location)
+	dup := ad.seen[m.Location]
+	for _, c := range ad.cur.Citations {
+		dup = dup || sameLocation(c, want)
+	}
+	if dup {
+		m.Status, m.Reason = Duplicate, "already cited"
+		return false
+	}
+	ad.seen[m.Location] = true
+	if line <= 0 {
+		return true
+	}
+	text, ok := lineText(ad.env.Src, p, line)
+	switch {
+	case !ok:
+		m.Status, m.Reason = Invalid, fmt.Sprintf("line %d is past the end of %s", line, p)
+		return false
+	case end > 0 && end < line:
+		m.Status, m.Reason = Invalid, fmt.Sprintf("range %d-%d ends before it starts", line, end)
+		return false
+	case trivialRe.MatchString(text):
+		m.Status, m.Reason = Trivial, fmt.Sprintf("line %d is blank or trivial (%q)", line, strings.TrimSpace(text))
+		return false
+	}
+	m.Snippet = strings.TrimSpace(text)
+	return true
+}
+
+// add adds a proposed mention's citation to the file as edited so far
+// (as Add would); one that does not verify after all is Invalid.
+func (ad *adoption) add(ctx context.Context, m *Mention) error {
+	pl, _, err := Add(ctx, ad.cur, ad.env, m.Location, AddOptions{})
+	if errors.Is(err, ErrStale) || errors.Is(err, ErrDuplicate) {
+		m.Status, m.Reason = Invalid, err.Error()
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	m.Status = Added
+	if ad.plan == nil {
+		ad.plan = &Plan{Old: ad.f.Src}
+	}
+	ad.plan.New, ad.plan.File, ad.plan.Changed = pl.New, pl.File, true
+	ad.cur = pl.File
+	return nil
 }

@@ -98,23 +98,14 @@ type Appended struct {
 // HEAD when the file is unchanged since HEAD; verified is now. When every
 // citation of f is a shorthand string, the new one is a string too, with
 // only its location.
+//
+// The steps: parse and check the location (parseLocation), refuse a
+// duplicate, choose the form, fill in the snippet (fillSnippet), verify,
+// then write the fields (citationFields).
 func Add(ctx context.Context, f *memfile.File, env Env, loc string, opt AddOptions) (*Plan, *Appended, error) {
-	c, err := memfile.ParseShorthand(loc)
+	c, err := parseLocation(loc)
 	if err != nil {
 		return nil, nil, err
-	}
-	if c.URL == "" {
-		clean, err := source.Clean(c.Path)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", c.Path, err)
-		}
-		c.Path = clean
-		if c.HasLine && c.Line < 1 {
-			return nil, nil, fmt.Errorf("invalid line number: %d (must be >= 1)", c.Line)
-		}
-		if c.LineEnd != 0 && c.LineEnd < c.Line {
-			return nil, nil, fmt.Errorf("invalid line range: %d-%d (end before start)", c.Line, c.LineEnd)
-		}
 	}
 	for _, old := range f.Citations {
 		if sameLocation(old, c) {
@@ -128,19 +119,7 @@ func Add(ctx context.Context, f *memfile.File, env Env, loc string, opt AddOptio
 		}
 	}
 	if c.URL == "" && c.HasLine && !a.AsString {
-		switch {
-		case opt.HasSnippet:
-			c.Snippet, c.HasSnippet = opt.Snippet, opt.Snippet != ""
-		default:
-			text, ok := lineText(env.Src, c.Path, c.Line)
-			switch {
-			case !ok:
-			case strings.TrimSpace(text) == "":
-				a.Note = fmt.Sprintf("line %d is blank; no snippet recorded", c.Line)
-			default:
-				c.Snippet, c.HasSnippet = strings.TrimSpace(text), true
-			}
-		}
+		a.Note = fillSnippet(&c, env.Src, opt)
 	}
 	a.Reason, err = verify.One(ctx, env.Src, c)
 	if err != nil {
@@ -149,6 +128,61 @@ func Add(ctx context.Context, f *memfile.File, env Env, loc string, opt AddOptio
 	if a.Reason != "" && !opt.Force {
 		return nil, a, fmt.Errorf("%s: %w: %s (use --force to add it anyway)", c.Location(), ErrStale, a.Reason)
 	}
+	edits, err := f.AppendCitation(a.AsString, citationFields(&c, env, a)...)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := rewrite(f, edits)
+	if err != nil {
+		return nil, nil, err
+	}
+	a.Citation = c
+	return p, a, nil
+}
+
+// parseLocation parses a citation's location: a URL, or a clean
+// repository path with valid lines.
+func parseLocation(loc string) (memfile.Citation, error) {
+	c, err := memfile.ParseShorthand(loc)
+	if err != nil || c.URL != "" {
+		return c, err
+	}
+	clean, err := source.Clean(c.Path)
+	if err != nil {
+		return c, fmt.Errorf("%s: %w", c.Path, err)
+	}
+	c.Path = clean
+	if c.HasLine && c.Line < 1 {
+		return c, fmt.Errorf("invalid line number: %d (must be >= 1)", c.Line)
+	}
+	if c.LineEnd != 0 && c.LineEnd < c.Line {
+		return c, fmt.Errorf("invalid line range: %d-%d (end before start)", c.Line, c.LineEnd)
+	}
+	return c, nil
+}
+
+// fillSnippet sets c's snippet: the one given, else the cited line
+// trimmed. It returns a note when the line is blank (no snippet).
+func fillSnippet(c *memfile.Citation, src source.Source, opt AddOptions) (note string) {
+	if opt.HasSnippet {
+		c.Snippet, c.HasSnippet = opt.Snippet, opt.Snippet != ""
+		return ""
+	}
+	text, ok := lineText(src, c.Path, c.Line)
+	switch {
+	case !ok:
+	case strings.TrimSpace(text) == "":
+		return fmt.Sprintf("line %d is blank; no snippet recorded", c.Line)
+	default:
+		c.Snippet, c.HasSnippet = strings.TrimSpace(text), true
+	}
+	return ""
+}
+
+// citationFields returns the fields written for c: its location, and
+// unless written as a string, its snippet and, when it verifies, the
+// commit (recorded in c too) and verified time.
+func citationFields(c *memfile.Citation, env Env, a *Appended) []memfile.Field {
 	var fields []memfile.Field
 	if c.URL != "" {
 		fields = append(fields, memfile.Field{Key: "path", Value: c.URL})
@@ -161,29 +195,21 @@ func Add(ctx context.Context, f *memfile.File, env Env, loc string, opt AddOptio
 			fields = append(fields, memfile.Field{Key: "line_end", Value: c.LineEnd})
 		}
 	}
-	if !a.AsString {
-		if c.HasSnippet {
-			fields = append(fields, memfile.Field{Key: "snippet", Value: c.Snippet})
+	if a.AsString {
+		return fields
+	}
+	if c.HasSnippet {
+		fields = append(fields, memfile.Field{Key: "snippet", Value: c.Snippet})
+	}
+	if c.URL == "" && a.Reason == "" {
+		if rev := env.commitFor(c.Path); rev != "" {
+			fields = append(fields, memfile.Field{Key: "commit", Value: rev})
+			c.Commit = rev
 		}
-		if c.URL == "" && a.Reason == "" {
-			if rev := env.commitFor(c.Path); rev != "" {
-				fields = append(fields, memfile.Field{Key: "commit", Value: rev})
-				c.Commit = rev
-			}
-			fields = append(fields, memfile.Field{Key: "verified", Value: env.Stamp()})
-			c.Verified = string(env.Stamp())
-		}
+		fields = append(fields, memfile.Field{Key: "verified", Value: env.Stamp()})
+		c.Verified = string(env.Stamp())
 	}
-	edits, err := f.AppendCitation(a.AsString, fields...)
-	if err != nil {
-		return nil, nil, err
-	}
-	p, err := rewrite(f, edits)
-	if err != nil {
-		return nil, nil, err
-	}
-	a.Citation = c
-	return p, a, nil
+	return fields
 }
 
 // sameLocation reports whether two citations point at the same place.

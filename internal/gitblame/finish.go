@@ -9,7 +9,9 @@ import (
 )
 
 // finish fills in a citation's Result from its tracked lines at the final
-// version.
+// version (step 10): the file holding most of its live lines
+// (winningPath), where they are there and their text, and the status
+// (status).
 func (t *Tracker) finish(c *citation, final *version) {
 	r := &c.res
 	if !c.started {
@@ -22,30 +24,49 @@ func (t *Tracker) finish(c *citation, final *version) {
 		}
 	}
 	if len(byPath) == 0 {
-		var cands []Location
-		for _, s := range c.shadows {
-			if s.alive {
-				cands = append(cands, Location{Path: s.path, Line: s.idx + 1, LineEnd: s.idx + 1, Score: s.score})
-			}
+		noLiveLine(c)
+		return
+	}
+	best := winningPath(byPath)
+	ls := byPath[best]
+	sort.Slice(ls, func(i, j int) bool { return ls[i].idx < ls[j].idx })
+	first, last := ls[0].idx, ls[len(ls)-1].idx
+	r.Location = Location{Path: best, Line: first + 1, LineEnd: last + 1, Score: 1}
+	for _, l := range ls {
+		r.Location.Score = min(r.Location.Score, l.score)
+	}
+	if h, ok, err := t.entry(final, best); err == nil && ok {
+		if tx, err := t.text(h); err == nil && last < len(tx.raw) {
+			r.Text = append([]string(nil), tx.raw[first:last+1]...)
 		}
-		if len(cands) > 1 {
-			r.Status = Ambiguous
-			r.Candidates = cands
-			return
+	}
+	status(c, best, ls)
+}
+
+// noLiveLine settles a citation none of whose lines is alive: Ambiguous
+// while candidates are left, else Gone.
+func noLiveLine(c *citation) {
+	r := &c.res
+	var cands []Location
+	for _, s := range c.shadows {
+		if s.alive {
+			cands = append(cands, Location{Path: s.path, Line: s.idx + 1, LineEnd: s.idx + 1, Score: s.score})
 		}
-		if len(cands) == 1 {
-			// The other candidates died on the way: still no evidence which
-			// one is the cited line, so keep it ambiguous.
-			r.Status = Ambiguous
-			r.Candidates = cands
-			return
-		}
+	}
+	if len(cands) == 0 {
 		r.Status = Gone
 		return
 	}
-	// The path holding most non-trivial lines wins (braces never carry a
-	// citation on their own), then the one holding most lines; ties go to
-	// the earliest line.
+	// With one candidate left, the others died on the way: still no
+	// evidence which one is the cited line, so it stays ambiguous too.
+	r.Status = Ambiguous
+	r.Candidates = cands
+}
+
+// winningPath returns the path holding most non-trivial lines (braces
+// never carry a citation on their own), then the one holding most lines;
+// ties go to the earliest line.
+func winningPath(byPath map[string][]*line) string {
 	strong := func(ls []*line) int {
 		n := 0
 		for _, l := range ls {
@@ -72,40 +93,17 @@ func (t *Tracker) finish(c *citation, final *version) {
 			best = p
 		}
 	}
-	ls := byPath[best]
-	sort.Slice(ls, func(i, j int) bool { return ls[i].idx < ls[j].idx })
+	return best
+}
+
+// status sets the citation's Status, Similarity and SnippetFound from its
+// lines ls (sorted) alive in the winning path best: Unchanged or Moved
+// when they are all there, contiguous, in the cited order and with the
+// same raw text; else Changed.
+func status(c *citation, best string, ls []*line) {
+	r := &c.res
+	sum, sameRaw := sameText(c, best)
 	first, last := ls[0].idx, ls[len(ls)-1].idx
-	r.Location = Location{Path: best, Line: first + 1, LineEnd: last + 1, Score: 1}
-	for _, l := range ls {
-		r.Location.Score = min(r.Location.Score, l.score)
-	}
-	if h, ok, err := t.entry(final, best); err == nil && ok {
-		if tx, err := t.text(h); err == nil && last < len(tx.raw) {
-			r.Text = append([]string(nil), tx.raw[first:last+1]...)
-		}
-	}
-	sum := 0.0
-	sameKeys := true
-	var sameRaw bool
-	for _, l := range c.lines {
-		if !l.alive || l.path != best {
-			sameKeys = false
-			continue
-		}
-		sum += similarity(l.orig, l.cur)
-		if l.cur != l.orig {
-			sameKeys = false
-		}
-	}
-	sameRaw = sameKeys
-	if sameKeys {
-		// Compare raw text: reindentation keeps keys but changes raw lines.
-		for i, l := range c.lines {
-			if l.raw != c.origRaw[i] {
-				sameRaw = false
-			}
-		}
-	}
 	// Contiguous and in the cited order: a block whose lines were
 	// shuffled is not the cited text, even if every line is.
 	contiguous := last-first == len(c.lines)-1 && len(ls) == len(c.lines)
@@ -132,6 +130,33 @@ func (t *Tracker) finish(c *citation, final *version) {
 	}
 }
 
+// sameText returns the sum of the content similarities of the citation's
+// lines (lost lines, and lines outside best, count 0) and whether every
+// line is alive in best with its raw text unchanged (reindentation keeps
+// keys but changes raw lines).
+func sameText(c *citation, best string) (sum float64, sameRaw bool) {
+	sameKeys := true
+	for _, l := range c.lines {
+		if !l.alive || l.path != best {
+			sameKeys = false
+			continue
+		}
+		sum += similarity(l.orig, l.cur)
+		if l.cur != l.orig {
+			sameKeys = false
+		}
+	}
+	if !sameKeys {
+		return sum, false
+	}
+	for i, l := range c.lines {
+		if l.raw != c.origRaw[i] {
+			return sum, false
+		}
+	}
+	return sum, true
+}
+
 // contentSearch places a citation whose base commit is missing by looking
 // for its text in the final version: first at its path, then, if the text
 // is distinctive (40 alphanumerics or more), in every file.
@@ -152,39 +177,7 @@ func (t *Tracker) contentSearch(v *version, c *citation) error {
 		return nil
 	}
 	exact := len(c.a.Text) > 0
-	search := func(p string) ([]Location, error) {
-		h, ok, err := t.entry(v, p)
-		if err != nil || !ok {
-			return nil, err
-		}
-		tx, err := t.text(h)
-		if err != nil {
-			return nil, err
-		}
-		var out []Location
-		for i := 0; i+len(want) <= len(tx.keys); i++ {
-			hit := true
-			for k, w := range want {
-				key := tx.keys[i+k]
-				if exact || len(want) > 1 && k > 0 && k < len(want)-1 {
-					hit = key == w
-				} else if len(want) == 1 {
-					hit = strings.Contains(key, w)
-				} else if k == 0 {
-					hit = strings.HasSuffix(key, w)
-				} else {
-					hit = strings.HasPrefix(key, w)
-				}
-				if !hit {
-					break
-				}
-			}
-			if hit {
-				out = append(out, Location{Path: p, Line: i + 1, LineEnd: i + len(want), Score: 1})
-			}
-		}
-		return out, nil
-	}
+	search := func(p string) ([]Location, error) { return t.searchFile(v, p, want, exact) }
 	p, err := source.Clean(c.a.Path)
 	var hits []Location
 	if err == nil {
@@ -253,4 +246,48 @@ func (t *Tracker) listAll(v *version) ([]string, error) {
 		return nil, fmt.Errorf("gitblame: listing %s: %w", v.view.Name(), err)
 	}
 	return ps, nil
+}
+
+// searchFile returns where the lines want (normalized) are in file p of v.
+// exact: every line must equal its key; else (a snippet) the first line
+// may be the end of a key, the last its start, and a single line any
+// part of one.
+func (t *Tracker) searchFile(v *version, p string, want []string, exact bool) ([]Location, error) {
+	h, ok, err := t.entry(v, p)
+	if err != nil || !ok {
+		return nil, err
+	}
+	tx, err := t.text(h)
+	if err != nil {
+		return nil, err
+	}
+	var out []Location
+	for i := 0; i+len(want) <= len(tx.keys); i++ {
+		if textAt(tx.keys[i:i+len(want)], want, exact) {
+			out = append(out, Location{Path: p, Line: i + 1, LineEnd: i + len(want), Score: 1})
+		}
+	}
+	return out, nil
+}
+
+// textAt reports whether keys (as many as want) hold want (searchFile).
+func textAt(keys, want []string, exact bool) bool {
+	for k, w := range want {
+		key := keys[k]
+		hit := false
+		switch {
+		case exact || len(want) > 1 && k > 0 && k < len(want)-1:
+			hit = key == w
+		case len(want) == 1:
+			hit = strings.Contains(key, w)
+		case k == 0:
+			hit = strings.HasSuffix(key, w)
+		default:
+			hit = strings.HasPrefix(key, w)
+		}
+		if !hit {
+			return false
+		}
+	}
+	return true
 }

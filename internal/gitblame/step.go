@@ -104,83 +104,20 @@ func (t *Tracker) addedLines(st *stepState) ([]cand, error) {
 }
 
 // step moves every live line from version from to version to and returns
-// the lines still alive.
+// the lines still alive: per path, exact lineage (steps 2-4, stepPath),
+// then the candidates of the other lines (5-7, resolve), the vote of each
+// range citation (8, vote) and the outcome (settle).
 func (t *Tracker) step(from, to *version, live []*line) ([]*line, error) {
-	byPath := map[string][]*line{}
-	var paths []string
-	for _, l := range live {
-		if !l.alive {
-			continue
-		}
-		if _, ok := byPath[l.path]; !ok {
-			paths = append(paths, l.path)
-		}
-		byPath[l.path] = append(byPath[l.path], l)
-	}
-	sort.Strings(paths)
+	paths, byPath := linesByPath(live)
 	st := &stepState{from: from, to: to, changes: map[bool][]Change{}}
 	touched := map[*citation]bool{}
 	var pending []*pend
 	for _, p := range paths {
-		oh, ok, err := t.entry(from, p)
+		ps, err := t.stepPath(st, p, byPath[p], touched)
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
-			continue // cannot happen: lines are only placed in existing files
-		}
-		nh, nok, err := t.entry(to, p)
-		if err != nil {
-			return nil, err
-		}
-		if nok && nh == oh {
-			continue
-		}
-		newPath := p
-		if !nok {
-			newPath = ""
-			ch, err := t.stepChanges(st, true)
-			if err != nil {
-				return nil, err
-			}
-			for _, c := range ch {
-				if c.From == p && c.To != "" {
-					newPath, nh = c.To, c.ToBlob
-					break
-				}
-			}
-		}
-		ot, err := t.text(oh)
-		if err != nil {
-			return nil, err
-		}
-		var m *lineMap
-		var nt *text
-		if newPath != "" {
-			if m, err = t.lineMap(oh, nh); err != nil {
-				return nil, err
-			}
-			if nt, err = t.text(nh); err != nil {
-				return nil, err
-			}
-		}
-		for _, l := range byPath[p] {
-			if !touched[l.cit] {
-				touched[l.cit] = true
-				if !l.shadow {
-					l.cit.res.Steps++
-				}
-			}
-			if m != nil && m.fwd[l.idx] >= 0 && !m.weak[l.idx] {
-				t.place(l, newPath, m.fwd[l.idx], nt, 1, to)
-				continue
-			}
-			if l.shadow {
-				l.alive = false // candidates only follow exact lineage
-				continue
-			}
-			pending = append(pending, &pend{l: l, oldIdx: l.idx, ot: ot, newPath: newPath, nh: nh, nt: nt, m: m})
-		}
+		pending = append(pending, ps...)
 	}
 	if len(pending) > 0 {
 		if err := t.resolve(st, pending); err != nil {
@@ -205,6 +142,91 @@ func (t *Tracker) step(from, to *version, live []*line) ([]*line, error) {
 	for c := range touched {
 		t.checkEvents(c, from, to)
 	}
+	return stillAlive(live, touched), nil
+}
+
+// linesByPath groups the live lines by path; paths are sorted.
+func linesByPath(live []*line) ([]string, map[string][]*line) {
+	byPath := map[string][]*line{}
+	var paths []string
+	for _, l := range live {
+		if !l.alive {
+			continue
+		}
+		if _, ok := byPath[l.path]; !ok {
+			paths = append(paths, l.path)
+		}
+		byPath[l.path] = append(byPath[l.path], l)
+	}
+	sort.Strings(paths)
+	return paths, byPath
+}
+
+// stepPath moves the lines of path p by exact lineage: the blob compared
+// (step 2), its rename followed if it is gone (step 3), each line mapped
+// through the line diff's Equal runs (step 4). It returns the lines left
+// for steps 5-8, and marks the citations it touched.
+func (t *Tracker) stepPath(st *stepState, p string, lines []*line, touched map[*citation]bool) ([]*pend, error) {
+	oh, ok, err := t.entry(st.from, p)
+	if err != nil || !ok {
+		return nil, err // !ok cannot happen: lines are only placed in existing files
+	}
+	nh, nok, err := t.entry(st.to, p)
+	if err != nil || (nok && nh == oh) {
+		return nil, err
+	}
+	newPath := p
+	if !nok {
+		newPath = ""
+		ch, err := t.stepChanges(st, true)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range ch {
+			if c.From == p && c.To != "" {
+				newPath, nh = c.To, c.ToBlob
+				break
+			}
+		}
+	}
+	ot, err := t.text(oh)
+	if err != nil {
+		return nil, err
+	}
+	var m *lineMap
+	var nt *text
+	if newPath != "" {
+		if m, err = t.lineMap(oh, nh); err != nil {
+			return nil, err
+		}
+		if nt, err = t.text(nh); err != nil {
+			return nil, err
+		}
+	}
+	var pending []*pend
+	for _, l := range lines {
+		if !touched[l.cit] {
+			touched[l.cit] = true
+			if !l.shadow {
+				l.cit.res.Steps++
+			}
+		}
+		if m != nil && m.fwd[l.idx] >= 0 && !m.weak[l.idx] {
+			t.place(l, newPath, m.fwd[l.idx], nt, 1, st.to)
+			continue
+		}
+		if l.shadow {
+			l.alive = false // candidates only follow exact lineage
+			continue
+		}
+		pending = append(pending, &pend{l: l, oldIdx: l.idx, ot: ot, newPath: newPath, nh: nh, nt: nt, m: m})
+	}
+	return pending, nil
+}
+
+// stillAlive returns the lines of live still alive after a step, and the
+// touched citations' live candidates (shadows) not among them.
+func stillAlive(live []*line, touched map[*citation]bool) []*line {
 	out := live[:0]
 	for _, l := range live {
 		if l.alive {
@@ -218,7 +240,7 @@ func (t *Tracker) step(from, to *version, live []*line) ([]*line, error) {
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
 func containsLine(ls []*line, l *line) bool {
@@ -455,13 +477,26 @@ func hasUnresolved(c *citation, pend map[*line]*pend) bool {
 }
 
 // pick scores candidates for a pending line and returns the accepted one,
-// the tied ones (ambiguous), or none.
+// the tied ones (ambiguous), or none: content first (contentScored), then
+// context and the thresholds of steps 5 and 6 (accept), then the winner
+// of step 7 (best).
 func (t *Tracker) pick(p *pend, cs []cand) []cand {
 	if len(cs) == 0 {
 		return nil
 	}
 	q := p.l.cur
 	triv := trivial(q)
+	scored := t.contentScored(q, triv, cs)
+	if len(scored) == 0 {
+		return nil
+	}
+	return best(q, triv, t.accept(p, q, triv, scored))
+}
+
+// contentScored returns the candidates worth scoring for the line q, with
+// their content similarity: for a trivial line, the same key; else the
+// maxScored best by bigram Dice (every verbatim copy among them).
+func (t *Tracker) contentScored(q string, triv bool, cs []cand) []cand {
 	var scored []cand
 	if triv {
 		for _, c := range cs {
@@ -470,58 +505,61 @@ func (t *Tracker) pick(p *pend, cs []cand) []cand {
 				scored = append(scored, c)
 			}
 		}
-	} else {
-		qb := t.bigrams(q)
-		type pre struct {
-			i int
-			d float64
+		return scored
+	}
+	qb := t.bigrams(q)
+	type pre struct {
+		i int
+		d float64
+	}
+	var pres []pre
+	for i, c := range cs {
+		k := c.tx.keys[c.idx]
+		if k == q {
+			pres = append(pres, pre{i, 2})
+			continue
 		}
-		var pres []pre
-		for i, c := range cs {
-			k := c.tx.keys[c.idx]
-			if k == q {
-				pres = append(pres, pre{i, 2})
-				continue
-			}
-			if c.slider {
-				continue // a slider is only ever the same line
-			}
-			if len(k)*3 < len(q) || len(q)*3 < len(k) {
-				continue
-			}
-			if d := dice(qb, t.bigrams(k)); d >= 0.3 {
-				pres = append(pres, pre{i, d})
-			}
+		if c.slider {
+			continue // a slider is only ever the same line
 		}
-		// The line's own Equal partner (a slider, always the same text)
-		// competes only with other copies of the same text: Myers' evidence
-		// is not overturned by a merely similar line in a better context
-		// (two similar lines swapped).
-		for _, c := range cs {
-			if c.slider && c.tx.keys[c.idx] == q {
-				kept := pres[:0]
-				for _, pr := range pres {
-					if pr.d == 2 {
-						kept = append(kept, pr)
-					}
+		if len(k)*3 < len(q) || len(q)*3 < len(k) {
+			continue
+		}
+		if d := dice(qb, t.bigrams(k)); d >= 0.3 {
+			pres = append(pres, pre{i, d})
+		}
+	}
+	// The line's own Equal partner (a slider, always the same text)
+	// competes only with other copies of the same text: Myers' evidence
+	// is not overturned by a merely similar line in a better context
+	// (two similar lines swapped).
+	for _, c := range cs {
+		if c.slider && c.tx.keys[c.idx] == q {
+			kept := pres[:0]
+			for _, pr := range pres {
+				if pr.d == 2 {
+					kept = append(kept, pr)
 				}
-				pres = kept
-				break
 			}
-		}
-		sort.SliceStable(pres, func(a, b int) bool { return pres[a].d > pres[b].d })
-		for i, pr := range pres {
-			if i >= maxScored && pr.d < 2 {
-				break
-			}
-			c := cs[pr.i]
-			c.content = similarity(q, c.tx.keys[c.idx])
-			scored = append(scored, c)
+			pres = kept
+			break
 		}
 	}
-	if len(scored) == 0 {
-		return nil
+	sort.SliceStable(pres, func(a, b int) bool { return pres[a].d > pres[b].d })
+	for i, pr := range pres {
+		if i >= maxScored && pr.d < 2 {
+			break
+		}
+		c := cs[pr.i]
+		c.content = similarity(q, c.tx.keys[c.idx])
+		scored = append(scored, c)
 	}
+	return scored
+}
+
+// accept scores the context of each candidate and keeps those that pass
+// the thresholds of steps 5 (same file) and 6 (other files).
+func (t *Tracker) accept(p *pend, q string, triv bool, scored []cand) []cand {
 	qctx := contextOf(p.ot, p.oldIdx)
 	var ok []cand
 	for _, c := range scored {
@@ -559,6 +597,13 @@ func (t *Tracker) pick(p *pend, cs []cand) []cand {
 		}
 		ok = append(ok, c)
 	}
+	return ok
+}
+
+// best is step 7: among the accepted candidates, a distinctive line's
+// verbatim copies only; the best wins by minMargin, else the tied ones
+// are returned (ambiguous).
+func best(q string, triv bool, ok []cand) []cand {
 	if len(ok) == 0 {
 		return nil
 	}

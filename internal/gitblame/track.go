@@ -144,7 +144,7 @@ type citation struct {
 // anchor, in order. Anchors sharing a base commit share the walk, the
 // blobs and the line diffs. Errors are returned only for repository
 // failures; citations that cannot be followed are reported in their
-// Result.
+// Result. The steps are those of the package documentation.
 func (t *Tracker) Track(ctx context.Context, anchors []Anchor, target Target) ([]Result, error) {
 	tc, err := t.h.Commit(target.Commit)
 	if err != nil {
@@ -157,13 +157,58 @@ func (t *Tracker) Track(ctx context.Context, anchors []Anchor, target Target) ([
 		c.snippet = normalizeSnippet(a.Snippet)
 		cits[i] = c
 	}
+	r, err := t.route(ctx, tc, cits) // step 1
+	if err != nil {
+		return nil, err
+	}
+	// final is the version results are read from: the view if there is
+	// one (shared by every route, with its hash cache), else the target.
+	final := &version{commit: tc}
+	var view *version
+	if target.View != nil {
+		view = &version{view: target.View, viewHash: map[string]viewEntry{}, changed: target.Changed, base: target.Commit, like: tc.Hash}
+		final = view
+	}
+	if err := t.walk(ctx, r, tc, view); err != nil { // steps 2-9, stepwise
+		return nil, err
+	}
+	if err := t.oneShots(r.oneShot, tc, view); err != nil { // steps 2-9, one step per base
+		return nil, err
+	}
+	for _, c := range r.missing { // step 9's content search
+		if err := t.contentSearch(final, c); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]Result, len(cits)) // step 10
+	for i, c := range cits {
+		if c.res.Route != RouteContentSearch {
+			t.finish(c, final)
+		}
+		out[i] = c.res
+	}
+	return out, nil
+}
 
-	// Group anchors by base; find the bases on the first-parent chain.
+// routes is how step 1 sends each citation: along the first-parent chain
+// (stepwise), one step from its base (one-shot), or to content search.
+type routes struct {
+	chain   []*Commit            // the first-parent chain to the target, oldest first
+	pos     map[Hash]int         // each chain commit's index in chain
+	active  map[Hash][]*citation // the citations of each base on the chain
+	start   int                  // the index of the oldest base on the chain; len(chain): none
+	oneShot []*citation          // bases off the chain
+	missing []*citation          // no base, or a base the repository does not have
+}
+
+// route is step 1: it groups the citations by base and walks first
+// parents back from the target until every base is seen.
+func (t *Tracker) route(ctx context.Context, tc *Commit, cits []*citation) (*routes, error) {
+	r := &routes{active: map[Hash][]*citation{}}
 	bases := map[Hash][]*citation{}
-	var missing []*citation
 	for _, c := range cits {
 		if c.a.Base.IsZero() {
-			missing = append(missing, c)
+			r.missing = append(r.missing, c)
 			continue
 		}
 		bases[c.a.Base] = append(bases[c.a.Base], c)
@@ -173,140 +218,124 @@ func (t *Tracker) Track(ctx context.Context, anchors []Anchor, target Target) ([
 			if !errors.Is(err, ErrNotFound) {
 				return nil, fmt.Errorf("gitblame: base commit %s: %w", b.Short(), err)
 			}
-			missing = append(missing, cs...)
+			r.missing = append(r.missing, cs...)
 			delete(bases, b)
 		}
 	}
-	chain, err := t.chain(ctx, tc, bases)
-	if err != nil {
+	var err error
+	if r.chain, err = t.chain(ctx, tc, bases); err != nil {
 		return nil, err
 	}
-	pos := make(map[Hash]int, len(chain))
-	for i, c := range chain {
-		pos[c.Hash] = i
+	r.pos = make(map[Hash]int, len(r.chain))
+	for i, c := range r.chain {
+		r.pos[c.Hash] = i
 	}
-	start := len(chain)
-	var oneShot []*citation
+	r.start = len(r.chain)
 	for b, cs := range bases {
-		if i, ok := pos[b]; ok {
-			start = min(start, i)
+		if i, ok := r.pos[b]; ok {
+			r.start = min(r.start, i)
+			r.active[b] = cs
 			continue
 		}
-		oneShot = append(oneShot, cs...)
+		r.oneShot = append(r.oneShot, cs...)
 	}
+	return r, nil
+}
 
-	// final is the version results are read from: the view if there is
-	// one (shared by every route, with its hash cache), else the target.
-	final := &version{commit: tc}
-	var view *version
-	if target.View != nil {
-		view = &version{view: target.View, viewHash: map[string]viewEntry{}, changed: target.Changed, base: target.Commit, like: tc.Hash}
-		final = view
+// walk replays the chain from the oldest base to the target commit by
+// commit (steps 2-8, galloping where it can), starting each citation at
+// its base, then takes the step into the view (step 9).
+func (t *Tracker) walk(ctx context.Context, r *routes, tc *Commit, view *version) error {
+	if r.start >= len(r.chain) {
+		return nil // no base on the chain
 	}
-	// Stepwise walk.
-	if start < len(chain) {
-		var live []*line
-		active := map[Hash][]*citation{}
-		for b, cs := range bases {
-			if _, ok := pos[b]; ok {
-				active[b] = cs
-			}
-		}
-		prev := &version{commit: chain[start]}
-		live, err = t.activate(prev, active[chain[start].Hash], RouteStepwise, live)
-		if err != nil {
-			return nil, err
-		}
-		lastBase := start
-		for b := range active {
-			lastBase = max(lastBase, pos[b])
-		}
-		noJumpBefore := 0
-		for i := start + 1; i < len(chain); i++ {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			if t.Progress != nil && (i-start)%64 == 0 {
-				t.Progress(i-start, len(chain)-start)
-			}
-			if len(live) == 0 && i > lastBase {
-				// Every citation is settled (gone): the rest of the walk
-				// cannot change a result.
-				prev = &version{commit: tc}
-				break
-			}
-			// Gallop: when every line would cross the next window of
-			// commits by exact lineage, take the window as one step.
-			if far := i + gallop - 1; !t.noGallop && i > lastBase && i >= noJumpBefore && far < len(chain) {
-				to := &version{commit: chain[far]}
-				ok, err := t.canJump(prev, to, live)
-				if err != nil {
-					return nil, err
-				}
-				if ok {
-					if live, err = t.step(prev, to, live); err != nil {
-						return nil, err
-					}
-					prev, i = to, far
-					continue
-				}
-				noJumpBefore = far // step through this window one commit at a time
-			}
-			next := &version{commit: chain[i]}
-			if live, err = t.step(prev, next, live); err != nil {
-				return nil, err
-			}
-			if cs := active[chain[i].Hash]; len(cs) > 0 {
-				if live, err = t.activate(next, cs, RouteStepwise, live); err != nil {
-					return nil, err
-				}
-			}
-			prev = next
-		}
-		if view != nil {
-			if _, err = t.step(prev, view, live); err != nil {
-				return nil, err
-			}
-		}
+	chain := r.chain
+	prev := &version{commit: chain[r.start]}
+	live, err := t.activate(prev, r.active[chain[r.start].Hash], RouteStepwise, nil)
+	if err != nil {
+		return err
 	}
-	// One-shot for bases off the first-parent chain, one step per base.
+	lastBase := r.start
+	for b := range r.active {
+		lastBase = max(lastBase, r.pos[b])
+	}
+	noJumpBefore := 0
+	for i := r.start + 1; i < len(chain); i++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if t.Progress != nil && (i-r.start)%64 == 0 {
+			t.Progress(i-r.start, len(chain)-r.start)
+		}
+		if len(live) == 0 && i > lastBase {
+			// Every citation is settled (gone): the rest of the walk
+			// cannot change a result.
+			prev = &version{commit: tc}
+			break
+		}
+		// Gallop: when every line would cross the next window of
+		// commits by exact lineage, take the window as one step.
+		if far := i + gallop - 1; !t.noGallop && i > lastBase && i >= noJumpBefore && far < len(chain) {
+			to := &version{commit: chain[far]}
+			ok, err := t.canJump(prev, to, live)
+			if err != nil {
+				return err
+			}
+			if ok {
+				if live, err = t.step(prev, to, live); err != nil {
+					return err
+				}
+				prev, i = to, far
+				continue
+			}
+			noJumpBefore = far // step through this window one commit at a time
+		}
+		next := &version{commit: chain[i]}
+		if live, err = t.step(prev, next, live); err != nil {
+			return err
+		}
+		if cs := r.active[chain[i].Hash]; len(cs) > 0 {
+			if live, err = t.activate(next, cs, RouteStepwise, live); err != nil {
+				return err
+			}
+		}
+		prev = next
+	}
+	if view != nil {
+		_, err = t.step(prev, view, live)
+	}
+	return err
+}
+
+// oneShots follows the citations whose base is off the first-parent
+// chain: one step from each base to the target commit, then into the
+// view (RouteOneShot).
+func (t *Tracker) oneShots(cits []*citation, tc *Commit, view *version) error {
 	byBase := map[Hash][]*citation{}
-	for _, c := range oneShot {
+	for _, c := range cits {
 		byBase[c.a.Base] = append(byBase[c.a.Base], c)
 	}
 	for b, cs := range byBase {
 		bc, err := t.h.Commit(b)
 		if err != nil {
-			return nil, fmt.Errorf("gitblame: base commit %s: %w", b.Short(), err)
+			return fmt.Errorf("gitblame: base commit %s: %w", b.Short(), err)
 		}
 		from := &version{commit: bc}
 		live, err := t.activate(from, cs, RouteOneShot, nil)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		to := &version{commit: tc}
 		if live, err = t.step(from, to, live); err != nil {
-			return nil, err
+			return err
 		}
 		if view != nil {
 			if _, err = t.step(to, view, live); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	for _, c := range missing {
-		if err := t.contentSearch(final, c); err != nil {
-			return nil, err
-		}
-	}
-	out := make([]Result, len(cits))
-	for i, c := range cits {
-		if c.res.Route != RouteContentSearch {
-			t.finish(c, final)
-		}
-		out[i] = c.res
-	}
-	return out, nil
+	return nil
 }
 
 // gallop is the window of commits the walk tries to cross in one step.

@@ -7,17 +7,19 @@
 //  1. One door to git: only internal/gitrepo imports go-git or os/exec.
 //  2. Only cmd/git-memcite imports kong: the CLI parses flags, the
 //     packages below it take values.
-//  3. No package imports cmd/git-memcite or internal/render except
-//     cmd/git-memcite: domain packages return values and never print.
+//  3. No package imports cmd/git-memcite, internal/render or
+//     internal/app except cmd/git-memcite: domain packages return values
+//     and never print, and the application layer sits above them all.
 //  4. internal/render does no I/O beyond the io.Writer it is given: it
 //     imports neither os, os/exec, net, syscall nor go-git, nor the
-//     module's I/O packages (gitrepo, atomicfile, hookinstall, source).
+//     module's I/O packages (gitrepo, atomicfile, source).
 //     It imports domain packages for the results it renders (relocate's
 //     items and cite's adoption mentions among them: both plan edits as
 //     values and read only through the interfaces they are given); of
-//     those, only hookrun, doctor and agenthook still reach git (their
-//     result types sit beside the code that runs git), and no new path
-//     from render to git may appear.
+//     those, only hookrun, doctor, agenthook and hookinstall (install's
+//     plans and status, which doctor's report holds too) still reach git
+//     (their result types sit beside the code that runs git), and no new
+//     path from render to git may appear.
 //  5. Test support (gitfixture, benchrepo, relocbench, scripts/genrepo:
 //     repository builders and benchmarks) is exempt from rule 1 but never
 //     part of the git-memcite binary.

@@ -110,6 +110,8 @@ func TestLayers(t *testing.T) {
 						t.Errorf("rule 2: %s imports kong: only cmd/git-memcite parses flags", name)
 					case (imp == binary || imp == module+"/internal/render") && p.ImportPath != binary:
 						t.Errorf("rule 3: %s imports %s: only cmd/git-memcite renders", name, short(imp))
+					case imp == module+"/internal/app" && p.ImportPath != binary:
+						t.Errorf("rule 3: %s imports internal/app: only cmd/git-memcite calls the application layer", name)
 					}
 				}
 			}
@@ -121,18 +123,18 @@ func TestLayers(t *testing.T) {
 // renderForbidden are the packages internal/render may not import.
 var renderForbidden = map[string]bool{
 	"os": true, "os/exec": true, "net": true, "net/http": true, "syscall": true,
-	module + "/internal/gitrepo":     true,
-	module + "/internal/atomicfile":  true,
-	module + "/internal/hookinstall": true,
-	module + "/internal/source":      true,
+	module + "/internal/gitrepo":    true,
+	module + "/internal/atomicfile": true,
+	module + "/internal/source":     true,
 }
 
 // renderReachesGitVia are the packages through which render still reaches
 // git (rule 4): their result types sit beside code that runs git.
 var renderReachesGitVia = map[string]bool{
-	module + "/internal/hookrun":   true,
-	module + "/internal/doctor":    true,
-	module + "/internal/agenthook": true,
+	module + "/internal/hookrun":     true,
+	module + "/internal/doctor":      true,
+	module + "/internal/agenthook":   true,
+	module + "/internal/hookinstall": true,
 }
 
 // checkRender checks rule 4: render's own imports, and that every path

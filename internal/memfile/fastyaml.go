@@ -277,62 +277,89 @@ func flowSeq(l fastLine, t string, col int) (*yaml.Node, bool) {
 // and returns the rest of the line.
 func scalar(l fastLine, t string, col int, flow bool) (*yaml.Node, string, bool) {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Line: l.no, Column: runeCol(l.raw, col)}
+	var rest string
+	var ok bool
 	switch t[0] {
 	case '\'':
-		var b strings.Builder
-		for i := 1; i < len(t); i++ {
-			if t[i] == '\'' {
-				if i+1 < len(t) && t[i+1] == '\'' {
-					b.WriteByte('\'')
-					i++
-					continue
-				}
-				n.Value, n.Style, n.Tag = b.String(), yaml.SingleQuotedStyle, "!!str"
-				return n, t[i+1:], true
-			}
-			b.WriteByte(t[i])
-		}
-		return nil, "", false
+		n.Value, rest, ok = singleQuoted(t)
+		n.Style, n.Tag = yaml.SingleQuotedStyle, "!!str"
 	case '"':
-		var b strings.Builder
-		for i := 1; i < len(t); i++ {
-			switch t[i] {
-			case '"':
-				n.Value, n.Style, n.Tag = b.String(), yaml.DoubleQuotedStyle, "!!str"
-				return n, t[i+1:], true
-			case '\\':
-				if i+1 >= len(t) {
-					return nil, "", false
-				}
-				i++
-				switch t[i] {
-				case '\\', '"':
-					b.WriteByte(t[i])
-				case 'n':
-					b.WriteByte('\n')
-				case 't':
-					b.WriteByte('\t')
-				case 'u':
-					if i+4 >= len(t) {
-						return nil, "", false
-					}
-					r, err := strconv.ParseUint(t[i+1:i+5], 16, 32)
-					if err != nil || (r >= 0xd800 && r <= 0xdfff) {
-						return nil, "", false
-					}
-					b.WriteRune(rune(r))
-					i += 4
-				default:
-					return nil, "", false
-				}
-			default:
-				b.WriteByte(t[i])
-			}
-		}
+		n.Value, rest, ok = doubleQuoted(t)
+		n.Style, n.Tag = yaml.DoubleQuotedStyle, "!!str"
+	default:
+		n.Value, rest, ok = plain(t, flow)
+		n.Tag = n.ShortTag()
+	}
+	if !ok {
 		return nil, "", false
 	}
+	return n, rest, true
+}
+
+// singleQuoted reads a single-quoted scalar (a doubled quote stands for
+// one).
+func singleQuoted(t string) (string, string, bool) {
+	var b strings.Builder
+	for i := 1; i < len(t); i++ {
+		if t[i] == '\'' {
+			if i+1 < len(t) && t[i+1] == '\'' {
+				b.WriteByte('\'')
+				i++
+				continue
+			}
+			return b.String(), t[i+1:], true
+		}
+		b.WriteByte(t[i])
+	}
+	return "", "", false
+}
+
+// doubleQuoted reads a double-quoted scalar with the escapes \\, \",
+// \n, \t and \uXXXX; any other escape is left to yaml.v3.
+func doubleQuoted(t string) (string, string, bool) {
+	var b strings.Builder
+	for i := 1; i < len(t); i++ {
+		switch t[i] {
+		case '"':
+			return b.String(), t[i+1:], true
+		case '\\':
+			if i+1 >= len(t) {
+				return "", "", false
+			}
+			i++
+			switch t[i] {
+			case '\\', '"':
+				b.WriteByte(t[i])
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			case 'u':
+				if i+4 >= len(t) {
+					return "", "", false
+				}
+				r, err := strconv.ParseUint(t[i+1:i+5], 16, 32)
+				if err != nil || (r >= 0xd800 && r <= 0xdfff) {
+					return "", "", false
+				}
+				b.WriteRune(rune(r))
+				i += 4
+			default:
+				return "", "", false
+			}
+		default:
+			b.WriteByte(t[i])
+		}
+	}
+	return "", "", false
+}
+
+// plain reads a plain scalar, up to a comment (or, in flow context, a
+// flow indicator); one that starts with an indicator or holds ": " is left
+// to yaml.v3.
+func plain(t string, flow bool) (string, string, bool) {
 	if strings.ContainsRune("-?:,[]{}#&*!|>'\"%@`", rune(t[0])) {
-		return nil, "", false
+		return "", "", false
 	}
 	end := len(t)
 	for i := 0; i < len(t); i++ {
@@ -342,7 +369,7 @@ func scalar(l fastLine, t string, col int, flow bool) (*yaml.Node, string, bool)
 			break
 		}
 		if c == ':' && (i+1 == len(t) || t[i+1] == ' ' || (flow && strings.IndexByte(",[]{}", t[i+1]) >= 0)) {
-			return nil, "", false
+			return "", "", false
 		}
 		if flow && strings.IndexByte(",[]{}", c) >= 0 {
 			end = i
@@ -353,11 +380,9 @@ func scalar(l fastLine, t string, col int, flow bool) (*yaml.Node, string, bool)
 	if v == "" || (flow && strings.IndexByte(v, '?') >= 0) {
 		// libyaml rejects some plain scalars with '?' in flow context
 		// ("[0?]"): leave those to yaml.v3
-		return nil, "", false
+		return "", "", false
 	}
-	n.Value = v
-	n.Tag = n.ShortTag()
-	return n, t[len(v):], true
+	return v, t[len(v):], true
 }
 
 // runeCol converts a 0-based byte column on a raw line to yaml.v3's 1-based

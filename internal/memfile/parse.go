@@ -452,60 +452,8 @@ func (f *File) readCitationNode(i int, n *yaml.Node) (Citation, error) {
 		if err != nil {
 			return c, err
 		}
-		switch k.Value {
-		case "path":
-			if v.Kind != yaml.ScalarNode || isNull(v) {
-				return c, f.errAt(f.line(v), fmt.Sprintf("citation %d: path must be a string", i+1))
-			}
-			hasPath = true
-			c.Path = v.Value
-			if isURL(c.Path) {
-				c.URL, c.Path = c.Path, ""
-			}
-		case "url":
-			if v.Kind == yaml.ScalarNode && !isNull(v) {
-				hasPath = true
-				c.URL = v.Value
-			}
-		case "line":
-			if err := f.readLine(v, &c, i); err != nil {
-				return c, err
-			}
-		case "line_end", "end_line":
-			if isNull(v) {
-				continue
-			}
-			end, err := lineNumber(v)
-			if err != nil {
-				return c, f.errAt(f.line(v), fmt.Sprintf("citation %d: line_end: %v", i+1, err))
-			}
-			c.LineEnd = end
-		case "snippet":
-			if v.Kind != yaml.ScalarNode {
-				return c, f.errAt(f.line(v), fmt.Sprintf("citation %d: snippet must be a string", i+1))
-			}
-			if !isNull(v) && v.Value != "" {
-				c.Snippet, c.HasSnippet = v.Value, true
-			}
-		case "verified":
-			c.Verified = scalarText(v)
-		case "commit":
-			s := strings.TrimSpace(scalarText(v))
-			if s != "" && !IsObjectName(s) {
-				f.warn(v, fmt.Sprintf("citation %d: commit %q is not a 40- or 64-hex commit name; ignored", i+1, s))
-				s = ""
-			}
-			c.Commit = strings.ToLower(s)
-		case "note":
-		default:
-			if k.Kind != yaml.ScalarNode || strings.HasPrefix(k.Value, "x-") {
-				continue
-			}
-			msg := fmt.Sprintf("citation %d: unknown key %q; kept but not read (extensions start with \"x-\")", i+1, k.Value)
-			if near := nearKey(k.Value, citationKeys); near != "" {
-				msg = fmt.Sprintf("citation %d: unknown key %q (did you mean %q?); ignored", i+1, k.Value, near)
-			}
-			f.warn(k, msg)
+		if err := f.readCitationField(i, k, v, &c, &hasPath); err != nil {
+			return c, err
 		}
 	}
 	if !hasPath {
@@ -515,6 +463,67 @@ func (f *File) readCitationNode(i int, n *yaml.Node) (Citation, error) {
 		return c, f.errAt(c.SrcLine, fmt.Sprintf("citation %d has line_end but no line", i+1))
 	}
 	return c, nil
+}
+
+// readCitationField reads the value v of a citation mapping's key k into
+// c; a path (or url) sets hasPath. Unknown keys are warned about.
+func (f *File) readCitationField(i int, k, v *yaml.Node, c *Citation, hasPath *bool) error {
+	switch k.Value {
+	case "path":
+		if v.Kind != yaml.ScalarNode || isNull(v) {
+			return f.errAt(f.line(v), fmt.Sprintf("citation %d: path must be a string", i+1))
+		}
+		*hasPath = true
+		c.Path = v.Value
+		if isURL(c.Path) {
+			c.URL, c.Path = c.Path, ""
+		}
+	case "url":
+		if v.Kind == yaml.ScalarNode && !isNull(v) {
+			*hasPath = true
+			c.URL = v.Value
+		}
+	case "line":
+		if err := f.readLine(v, c, i); err != nil {
+			return err
+		}
+	case "line_end", "end_line":
+		if isNull(v) {
+			return nil
+		}
+		end, err := lineNumber(v)
+		if err != nil {
+			return f.errAt(f.line(v), fmt.Sprintf("citation %d: line_end: %v", i+1, err))
+		}
+		c.LineEnd = end
+	case "snippet":
+		if v.Kind != yaml.ScalarNode {
+			return f.errAt(f.line(v), fmt.Sprintf("citation %d: snippet must be a string", i+1))
+		}
+		if !isNull(v) && v.Value != "" {
+			c.Snippet, c.HasSnippet = v.Value, true
+		}
+	case "verified":
+		c.Verified = scalarText(v)
+	case "commit":
+		s := strings.TrimSpace(scalarText(v))
+		if s != "" && !IsObjectName(s) {
+			f.warn(v, fmt.Sprintf("citation %d: commit %q is not a 40- or 64-hex commit name; ignored", i+1, s))
+			s = ""
+		}
+		c.Commit = strings.ToLower(s)
+	case "note":
+	default:
+		if k.Kind != yaml.ScalarNode || strings.HasPrefix(k.Value, "x-") {
+			return nil
+		}
+		msg := fmt.Sprintf("citation %d: unknown key %q; kept but not read (extensions start with \"x-\")", i+1, k.Value)
+		if near := nearKey(k.Value, citationKeys); near != "" {
+			msg = fmt.Sprintf("citation %d: unknown key %q (did you mean %q?); ignored", i+1, k.Value, near)
+		}
+		f.warn(k, msg)
+	}
+	return nil
 }
 
 func (f *File) readLine(v *yaml.Node, c *Citation, i int) error {

@@ -176,88 +176,128 @@ func runCycle(ctx context.Context, cfg Config, rep *CycleReport, r *rand.Rand, s
 			main = append(main, i)
 		}
 	}
-	mem := memoryFor(sc, shorthand, "")
-	commit := func(tree, subject string, memory []byte) error { return commitWithMemory(work, tree, subject, memory) }
-	// the base commit with the memory; commit fields name it
-	if err := commit(hashes[main[0]], "base", mem); err != nil {
-		return err
-	}
-	baseHash, err := gitOutput(work, "rev-parse", "HEAD")
+	cr := &cycleRun{ctx: ctx, cfg: cfg, rep: rep, sc: sc, work: work, idx: idx}
+	mem, err := cr.commitBase(hashes[main[0]], shorthand)
 	if err != nil {
-		return err
-	}
-	mem = memoryFor(sc, shorthand, baseHash)
-	if err := commit(hashes[main[0]], "memory at base", mem); err != nil {
 		return err
 	}
 	for k := 1; k < len(main); {
 		n := 3 + r.IntN(6)
 		for ; n > 0 && k < len(main); n, k = n-1, k+1 {
-			if err := commit(hashes[main[k]], sc.commits[main[k]].subject, mem); err != nil {
+			if err := commitWithMemory(work, hashes[main[k]], sc.commits[main[k]].subject, mem); err != nil {
 				return err
 			}
 		}
-		rep.Rounds++
-		changed, _, err := fixOnce(ctx, work)
-		if err != nil {
+		if mem, err = cr.round(main[k-1]); err != nil {
 			return err
-		}
-		_ = changed
-		again, _, err := fixOnce(ctx, work)
-		if err != nil {
-			return err
-		}
-		if again {
-			rep.Unstable++
-			if cfg.Trace != nil {
-				fmt.Fprintf(cfg.Trace, "#%d round %d: a second fix changed the memory\n", idx, rep.Rounds)
-			}
-		}
-		if err := runGit(work, nil, "commit", "-q", "--allow-empty", "-am", "fix citations"); err != nil {
-			return err
-		}
-		if mem, err = os.ReadFile(filepath.Join(work, cycleMemory)); err != nil {
-			return err
-		}
-		valid, err := verifyValid(ctx, work)
-		if err != nil {
-			return err
-		}
-		if valid {
-			_, items, err := fixOnce(ctx, work)
-			if err != nil {
-				return err
-			}
-			truths := sc.truthsAt(sc.commits[main[k-1]].st)
-			for _, it := range items {
-				i := it.Citation.Index
-				if it.Action == relocate.Keep || it.Action == relocate.Skip || i >= len(truths) || truths[i].partial {
-					continue
-				}
-				t, c := truths[i], it.Citation
-				switch {
-				case !t.gone && t.path == c.Path && t.line == c.Line && t.end == max(c.LineEnd, c.Line):
-					// the citation is right and relocate says otherwise
-					rep.FalseAlarms++
-					if cfg.Trace != nil {
-						fmt.Fprintf(cfg.Trace, "#%d round %d: false alarm %s %v fields=%v base=%s (%v) commit=%q status=%v loc=%+v note=%s\n", idx, rep.Rounds, c.Location(), it.Action, it.Fields, it.Base.Short(), it.BaseSource, c.Commit, it.Result.Status, it.Result.Location, it.Result.Note)
-					}
-				case t.gone:
-					rep.GoneReports++ // true: the lines were deleted
-				default:
-					rep.HiddenStale++ // true: the lines are elsewhere
-					if cfg.Trace != nil {
-						fmt.Fprintf(cfg.Trace, "#%d round %d: stale citation verify cannot see: %s %v status=%v truth=%+v\n", idx, rep.Rounds, c.Location(), it.Action, it.Result.Status, t)
-					}
-				}
-			}
 		}
 	}
 	if shorthand {
 		rep.Shorthand++
 	}
-	// score the final citations
-	st, err := loadStore(ctx, work)
+	return cr.scoreFinal(oneShot)
+}
+
+// cycleRun is one scenario's daily loop under way.
+type cycleRun struct {
+	ctx  context.Context
+	cfg  Config
+	rep  *CycleReport
+	sc   *scenario
+	work string // the replay repository
+	idx  int    // the scenario's number, for the trace
+}
+
+// commitBase commits the memory at the base, then again with commit
+// fields naming that commit; it returns the memory.
+func (cr *cycleRun) commitBase(tree string, shorthand bool) ([]byte, error) {
+	mem := memoryFor(cr.sc, shorthand, "")
+	if err := commitWithMemory(cr.work, tree, "base", mem); err != nil {
+		return nil, err
+	}
+	baseHash, err := gitOutput(cr.work, "rev-parse", "HEAD")
+	if err != nil {
+		return nil, err
+	}
+	mem = memoryFor(cr.sc, shorthand, baseHash)
+	if err := commitWithMemory(cr.work, tree, "memory at base", mem); err != nil {
+		return nil, err
+	}
+	return mem, nil
+}
+
+// round runs relocate --fix twice (the second must change nothing),
+// commits the fix and, when verify then finds every citation valid, checks
+// what relocate still reports against the truth at commit at. It returns
+// the memory as fixed.
+func (cr *cycleRun) round(at int) ([]byte, error) {
+	cr.rep.Rounds++
+	if _, _, err := fixOnce(cr.ctx, cr.work); err != nil {
+		return nil, err
+	}
+	again, _, err := fixOnce(cr.ctx, cr.work)
+	if err != nil {
+		return nil, err
+	}
+	if again {
+		cr.rep.Unstable++
+		if cr.cfg.Trace != nil {
+			fmt.Fprintf(cr.cfg.Trace, "#%d round %d: a second fix changed the memory\n", cr.idx, cr.rep.Rounds)
+		}
+	}
+	if err := runGit(cr.work, nil, "commit", "-q", "--allow-empty", "-am", "fix citations"); err != nil {
+		return nil, err
+	}
+	mem, err := os.ReadFile(filepath.Join(cr.work, cycleMemory))
+	if err != nil {
+		return nil, err
+	}
+	valid, err := verifyValid(cr.ctx, cr.work)
+	if err != nil || !valid {
+		return mem, err
+	}
+	return mem, cr.checkValid(cr.sc.truthsAt(cr.sc.commits[at].st))
+}
+
+// checkValid counts, for citations verify finds valid, what relocate
+// reports anyway: false alarms, deleted lines, stale citations verify
+// cannot see.
+func (cr *cycleRun) checkValid(truths []truth) error {
+	_, items, err := fixOnce(cr.ctx, cr.work)
+	if err != nil {
+		return err
+	}
+	rep, trace, idx := cr.rep, cr.cfg.Trace, cr.idx
+	for _, it := range items {
+		i := it.Citation.Index
+		if it.Action == relocate.Keep || it.Action == relocate.Skip || i >= len(truths) || truths[i].partial {
+			continue
+		}
+		t, c := truths[i], it.Citation
+		switch {
+		case !t.gone && t.path == c.Path && t.line == c.Line && t.end == max(c.LineEnd, c.Line):
+			// the citation is right and relocate says otherwise
+			rep.FalseAlarms++
+			if trace != nil {
+				fmt.Fprintf(trace, "#%d round %d: false alarm %s %v fields=%v base=%s (%v) commit=%q status=%v loc=%+v note=%s\n", idx, rep.Rounds, c.Location(), it.Action, it.Fields, it.Base.Short(), it.BaseSource, c.Commit, it.Result.Status, it.Result.Location, it.Result.Note)
+			}
+		case t.gone:
+			rep.GoneReports++ // true: the lines were deleted
+		default:
+			rep.HiddenStale++ // true: the lines are elsewhere
+			if trace != nil {
+				fmt.Fprintf(trace, "#%d round %d: stale citation verify cannot see: %s %v status=%v truth=%+v\n", idx, rep.Rounds, c.Location(), it.Action, it.Result.Status, t)
+			}
+		}
+	}
+	return nil
+}
+
+// scoreFinal scores the citations at the end of the loop, and the
+// one-shot predictions, against the truth.
+func (cr *cycleRun) scoreFinal(oneShot []prediction) error {
+	sc, rep, trace, idx := cr.sc, cr.rep, cr.cfg.Trace, cr.idx
+	st, err := loadStore(cr.ctx, cr.work)
 	if err != nil {
 		return err
 	}
@@ -267,7 +307,7 @@ func runCycle(ctx context.Context, cfg Config, rep *CycleReport, r *rand.Rand, s
 	}
 	final := st.Memories[0].File.Citations
 	// unresolved citations stay where they were: the last fix reported them
-	_, items, err := fixOnce(ctx, work)
+	_, items, err := fixOnce(cr.ctx, cr.work)
 	if err != nil {
 		return err
 	}
@@ -289,8 +329,8 @@ func runCycle(ctx context.Context, cfg Config, rep *CycleReport, r *rand.Rand, s
 		}
 		score(&rep.Cycle, t, p)
 		score(&rep.OneShot, t, oneShot[i])
-		if cfg.Trace != nil && !exact(t, p) {
-			fmt.Fprintf(cfg.Trace, "#%d cycle miss: %s truth=%+v got=%+v one-shot=%+v\n", idx, sc.cites[i].path, t, p, oneShot[i])
+		if trace != nil && !exact(t, p) {
+			fmt.Fprintf(trace, "#%d cycle miss: %s truth=%+v got=%+v one-shot=%+v\n", idx, sc.cites[i].path, t, p, oneShot[i])
 		}
 	}
 	for k, f := range files {
@@ -301,8 +341,8 @@ func runCycle(ctx context.Context, cfg Config, rep *CycleReport, r *rand.Rand, s
 			p = prediction{}
 		}
 		score(&rep.Files, t, p)
-		if cfg.Trace != nil && !exact(t, p) {
-			fmt.Fprintf(cfg.Trace, "#%d file miss: %s truth=%+v got=%+v\n", idx, f, t, p)
+		if trace != nil && !exact(t, p) {
+			fmt.Fprintf(trace, "#%d file miss: %s truth=%+v got=%+v\n", idx, f, t, p)
 		}
 	}
 	return nil

@@ -60,79 +60,13 @@ func BuildSpeedRepo(goroot, dir string, nFiles, nCommits, hotEvery, citedFiles, 
 	}
 	var buf bytes.Buffer
 	for i := 0; i < nCommits; i++ {
-		dirty := map[string]bool{}
-		if i == 0 {
-			for _, p := range paths {
-				dirty[p] = true
-			}
-		} else {
-			if hotEvery > 0 && i%hotEvery == 0 {
-				dirty[paths[0]] = true
-			}
-			for k := 1 + r.IntN(3); k > 0; k-- {
-				dirty[paths[r.IntN(len(paths))]] = true
-			}
-			for p := range dirty {
-				f := s.files[p]
-				at := r.IntN(len(f.lines))
-				op := r.IntN(3)
-				if protected[f.lines[at].id] || (op == 1 && at+1 < len(f.lines) && protected[f.lines[at+1].id]) {
-					op = 0
-				}
-				switch op {
-				case 0:
-					f.lines = append(f.lines[:at], append([]lineObj{s.newLine("\t// change " + strconv.Itoa(i))}, f.lines[at:]...)...)
-				case 1:
-					if len(f.lines) > 50 {
-						f.lines = append(f.lines[:at], f.lines[at+1:]...)
-					}
-				default:
-					if out, ok := lightEdit(r, f.lines[at].text); ok {
-						f.lines[at].text = out
-					}
-				}
-			}
-		}
-		ts := strconv.FormatInt(commitTime(i).Unix(), 10)
-		fmt.Fprintf(&buf, "commit refs/heads/main\nmark :%d\n", i+1)
-		fmt.Fprintf(&buf, "author Ada Author <ada@example.com> %s +0000\ncommitter Ada Author <ada@example.com> %s +0000\n", ts, ts)
-		msg := "change " + strconv.Itoa(i)
-		fmt.Fprintf(&buf, "data %d\n%s\n", len(msg), msg)
-		if i > 0 {
-			fmt.Fprintf(&buf, "from :%d\n", i)
-		}
-		ps := make([]string, 0, len(dirty))
-		for p := range dirty {
-			ps = append(ps, p)
-		}
-		sort.Strings(ps)
-		for _, p := range ps {
-			b := s.files[p].content()
-			fmt.Fprintf(&buf, "M 100644 inline %s\ndata %d\n", p, len(b))
-			buf.Write(b)
-			buf.WriteString("\n")
-		}
-		buf.WriteString("\n")
+		writeCommit(&buf, s, i, editCommit(r, s, paths, i, hotEvery, protected))
 	}
 	sc := &scenario{cites: cites, commits: []commitRec{{st: s}}}
 	sc.finish()
 	sr.truths = sc.truths
-	marks := filepath.Join(dir, ".git", "bench-marks")
-	if err := runGit(dir, &buf, "fast-import", "--quiet", "--export-marks="+marks); err != nil {
+	if err := sr.fastImport(&buf); err != nil {
 		return nil, err
-	}
-	b, err := os.ReadFile(marks)
-	if err != nil {
-		return nil, fmt.Errorf("relocbench: %w", err)
-	}
-	for _, ln := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		mark, h, _ := strings.Cut(ln, " ")
-		switch mark {
-		case ":1":
-			sr.Base = h
-		case ":" + strconv.Itoa(nCommits):
-			sr.Head = h
-		}
 	}
 	if err := runGit(dir, nil, "checkout", "-q", "main"); err != nil {
 		return nil, err
@@ -145,6 +79,96 @@ func BuildSpeedRepo(goroot, dir string, nFiles, nCommits, hotEvery, citedFiles, 
 		sr.Anchors[i].Base = base
 	}
 	return sr, nil
+}
+
+// editCommit picks the files commit i edits (all of them at the first
+// commit; the first file every hotEvery commits; one to three at random)
+// and edits each: a line inserted, deleted or lightly edited, never a
+// protected (cited) line deleted or edited.
+func editCommit(r *rand.Rand, s *state, paths []string, i, hotEvery int, protected map[int]bool) map[string]bool {
+	dirty := map[string]bool{}
+	if i == 0 {
+		for _, p := range paths {
+			dirty[p] = true
+		}
+		return dirty
+	}
+	if hotEvery > 0 && i%hotEvery == 0 {
+		dirty[paths[0]] = true
+	}
+	for k := 1 + r.IntN(3); k > 0; k-- {
+		dirty[paths[r.IntN(len(paths))]] = true
+	}
+	for p := range dirty {
+		f := s.files[p]
+		at := r.IntN(len(f.lines))
+		op := r.IntN(3)
+		if protected[f.lines[at].id] || (op == 1 && at+1 < len(f.lines) && protected[f.lines[at+1].id]) {
+			op = 0
+		}
+		switch op {
+		case 0:
+			f.lines = append(f.lines[:at], append([]lineObj{s.newLine("\t// change " + strconv.Itoa(i))}, f.lines[at:]...)...)
+		case 1:
+			if len(f.lines) > 50 {
+				f.lines = append(f.lines[:at], f.lines[at+1:]...)
+			}
+		default:
+			if out, ok := lightEdit(r, f.lines[at].text); ok {
+				f.lines[at].text = out
+			}
+		}
+	}
+	return dirty
+}
+
+// writeCommit appends commit i, with the files dirty as they are in s, to
+// a git fast-import stream.
+func writeCommit(buf *bytes.Buffer, s *state, i int, dirty map[string]bool) {
+	ts := strconv.FormatInt(commitTime(i).Unix(), 10)
+	fmt.Fprintf(buf, "commit refs/heads/main\nmark :%d\n", i+1)
+	fmt.Fprintf(buf, "author Ada Author <ada@example.com> %s +0000\ncommitter Ada Author <ada@example.com> %s +0000\n", ts, ts)
+	msg := "change " + strconv.Itoa(i)
+	fmt.Fprintf(buf, "data %d\n%s\n", len(msg), msg)
+	if i > 0 {
+		fmt.Fprintf(buf, "from :%d\n", i)
+	}
+	ps := make([]string, 0, len(dirty))
+	for p := range dirty {
+		ps = append(ps, p)
+	}
+	sort.Strings(ps)
+	for _, p := range ps {
+		b := s.files[p].content()
+		fmt.Fprintf(buf, "M 100644 inline %s\ndata %d\n", p, len(b))
+		buf.Write(b)
+		buf.WriteString("\n")
+	}
+	buf.WriteString("\n")
+}
+
+// fastImport imports the stream into the repository and names its first
+// and last commits (Base, Head).
+func (sr *SpeedRepo) fastImport(stream *bytes.Buffer) error {
+	dir, nCommits := sr.Dir, sr.Commits
+	marks := filepath.Join(dir, ".git", "bench-marks")
+	if err := runGit(dir, stream, "fast-import", "--quiet", "--export-marks="+marks); err != nil {
+		return err
+	}
+	b, err := os.ReadFile(marks)
+	if err != nil {
+		return fmt.Errorf("relocbench: %w", err)
+	}
+	for _, ln := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		mark, h, _ := strings.Cut(ln, " ")
+		switch mark {
+		case ":1":
+			sr.Base = h
+		case ":" + strconv.Itoa(nCommits):
+			sr.Head = h
+		}
+	}
+	return nil
 }
 
 // CopyAs copies the repository into a new one of the given object format

@@ -39,3 +39,22 @@ func DoctorText(w io.Writer, r *doctor.Report, st Style) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// DoctorReport writes doctor's text report; quiet (-q) shows only
+// warnings and failures, and nothing when there is no problem.
+func DoctorReport(w io.Writer, r *doctor.Report, st Style, quiet bool) error {
+	if !quiet {
+		return DoctorText(w, r, st)
+	}
+	if r.Problems() == 0 {
+		return nil
+	}
+	shown := *r
+	shown.Findings = nil
+	for _, f := range r.Findings {
+		if f.Level >= doctor.Warn {
+			shown.Findings = append(shown.Findings, f)
+		}
+	}
+	return DoctorText(w, &shown, st)
+}

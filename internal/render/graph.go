@@ -306,3 +306,20 @@ func mermaidText(s string) string {
 	r := strings.NewReplacer(`"`, "#quot;", "<", "#lt;", ">", "#gt;", "\n", " ", "\r", " ")
 	return `"` + Safe(r.Replace(s)) + `"`
 }
+
+// WholeGraph writes the whole graph w in format (dot, mermaid or json);
+// with no format, its cycles (as JSON with jsonCycles).
+func WholeGraph(out io.Writer, w *graph.Whole, format string, jsonCycles bool) error {
+	switch format {
+	case "dot":
+		return WholeDOT(out, w)
+	case "mermaid":
+		return WholeMermaid(out, w)
+	case "json":
+		return WholeJSON(out, w)
+	}
+	if jsonCycles {
+		return JSON(out, map[string]any{"cycles": w.Cycles, "count": len(w.Cycles)})
+	}
+	return CyclesText(out, w)
+}

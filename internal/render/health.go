@@ -262,3 +262,14 @@ svg text { font: 12px system-ui, sans-serif; }
 </body>
 </html>
 `))
+
+// Health writes the health report in format: json, html, else markdown.
+func Health(w io.Writer, format string, r *health.Report) error {
+	switch format {
+	case "json":
+		return HealthJSON(w, r)
+	case "html":
+		return HealthHTML(w, r)
+	}
+	return HealthMarkdown(w, r)
+}

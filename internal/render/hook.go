@@ -206,3 +206,33 @@ func ShellWord(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// HookWarnings writes the warnings of the hooks' settings.
+func HookWarnings(w io.Writer, warnings []string) {
+	for _, s := range warnings {
+		fmt.Fprintf(w, "git-memcite: warning: %s\n", s)
+	}
+}
+
+// HookBypass is the command that skips a commit hook once.
+func HookBypass(hook string) string {
+	if hook == "pre-merge-commit" {
+		return "git merge --no-verify"
+	}
+	return "git commit --no-verify"
+}
+
+// HookFailed reports a failure of git-memcite itself in a hook that lets
+// git go on: for a commit hook (pre), a prominent warning that names the
+// cause and the fix; for the others, one line.
+func HookFailed(w io.Writer, hook string, pre bool, err error) {
+	if !pre {
+		fmt.Fprintf(w, "git-memcite: %s hook: %v (nothing changed)\n", hook, err)
+		return
+	}
+	fmt.Fprintf(w, `git-memcite: WARNING: the %s hook could not check citations; the commit goes on unchecked.
+  cause: %v
+  check: git memcite doctor   (what fails, and how to fix it)
+  to block commits when the check cannot run: git config memcite.onError block
+`, hook, err)
+}

@@ -72,3 +72,37 @@ func WhyText(w io.Writer, rep *verify.Report, why WhyIndex) {
 		}
 	}
 }
+
+// VerifyText writes verify's text report: each memory (with quiet, only
+// those that need attention), then why its stale citations broke.
+func VerifyText(w io.Writer, rep *verify.Report, why WhyIndex, quiet bool, st Style) error {
+	n := 0
+	for i := range rep.Memories {
+		m := &rep.Memories[i]
+		if quiet && !m.Stale() && m.Err() == nil {
+			continue // -q: only what needs attention
+		}
+		if n > 0 {
+			fmt.Fprintln(w)
+		}
+		n++
+		if err := MemoryText(w, m, st); err != nil {
+			return err
+		}
+	}
+	WhyText(w, rep, why)
+	return nil
+}
+
+// WhyIndexOf explains each followed stale citation (verify --why), by
+// memory path and citation index.
+func WhyIndexOf(followed map[string]map[int]*relocate.Item) WhyIndex {
+	out := WhyIndex{}
+	for path, byIndex := range followed {
+		out[path] = map[int]*Why{}
+		for i, it := range byIndex {
+			out[path][i] = WhyOf(it)
+		}
+	}
+	return out
+}

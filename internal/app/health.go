@@ -1,0 +1,66 @@
+package app
+
+import (
+	"context"
+	"errors"
+
+	"github.com/git-memcite/git-memcite/internal/graph"
+	"github.com/git-memcite/git-memcite/internal/health"
+	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/verify"
+)
+
+// Health verifies the workspace's memories and builds their health
+// report. With since (a revision), the report also compares with the
+// store and code at that commit; worse says a memory got worse.
+func Health(ctx context.Context, ws *Workspace, since string) (rep *health.Report, worse bool, err error) {
+	rep, err = healthOf(ctx, ws.Src, ws.Store)
+	if err != nil || since == "" {
+		return rep, false, err
+	}
+	if ws.Repo == nil {
+		return nil, false, errors.New("--since needs a git repository")
+	}
+	h, err := ws.Repo.ResolveCommit(ctx, since)
+	if err != nil {
+		return nil, false, err
+	}
+	src, err := ws.Repo.Commit(ctx, h)
+	if err != nil {
+		return nil, false, err
+	}
+	var then []string // the memory directories that existed then
+	for _, d := range ws.Store.Dirs {
+		if e, err := src.Stat(d); err == nil && e.Kind == source.KindDir {
+			then = append(then, d)
+		}
+	}
+	old := &store.Store{Dirs: then}
+	if len(then) > 0 {
+		if old, err = store.Load(ctx, src, then); err != nil {
+			return nil, false, err
+		}
+	}
+	before, err := healthOf(ctx, src, old)
+	if err != nil {
+		return nil, false, err
+	}
+	health.Compare(rep, before, since, h.String())
+	return rep, len(rep.Since.Worse) > 0, nil
+}
+
+// healthOf verifies a store against src and builds its health report with
+// its graph.
+func healthOf(ctx context.Context, src source.Source, st *store.Store) (*health.Report, error) {
+	vr, err := verify.Check(ctx, src, st.Memories)
+	if err != nil {
+		return nil, err
+	}
+	vr.Source = src.Name()
+	w, err := graph.FromStore(st).Build(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	return health.Build(vr, w), nil
+}

@@ -1,0 +1,39 @@
+package term
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestColor(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	t.Setenv("NO_COLOR", "")
+	tests := []struct {
+		name    string
+		w       any
+		setting string
+		want    bool
+	}{
+		{"always, even to a buffer", &bytes.Buffer{}, "always", true},
+		{"never", &bytes.Buffer{}, "never", false},
+		{"auto: a buffer is no terminal", &bytes.Buffer{}, "", false},
+		{"auto: a regular file is no terminal", f, "auto", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w, _ := tt.w.(interface{ Write([]byte) (int, error) })
+			if got := Color(w, tt.setting); got != tt.want {
+				t.Errorf("Color(%s) = %v, want %v", tt.setting, got, tt.want)
+			}
+		})
+	}
+	if IsTerminal(&bytes.Buffer{}) || IsTerminal(f) {
+		t.Error("IsTerminal: a buffer or a regular file taken for a terminal")
+	}
+}
