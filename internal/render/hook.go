@@ -87,7 +87,7 @@ func PreCommitText(w io.Writer, r HookReport) error {
 			writeDrifted(&b, it.Memory, it.Citation, r.Fixes)
 		}
 	}
-	if n := o.Count(hookrun.Preexisting); n > 0 && r.Policy != hookrun.Strict {
+	if n, known := o.AlreadyStale(); known && n > 0 && r.Policy != hookrun.Strict {
 		fmt.Fprintf(&b, "git-memcite: warning: %s already stale before this commit, in memory files it does not touch (list: git memcite verify-all --staged)\n", plural(n, "citation"))
 	}
 	if brokenOld > 0 {
