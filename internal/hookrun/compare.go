@@ -275,8 +275,8 @@ func (o *Outcome) classify(ctx context.Context, after source.Source, before Befo
 
 // priorVerdicts is what the content before a change says of the suspects.
 type priorVerdicts struct {
-	none    bool                             // there is no before (a first commit)
-	changed map[*store.Memory]bool           // the memory file differs
+	none    bool                              // there is no before (a first commit)
+	changed map[*store.Memory]bool            // the memory file differs
 	status  map[*store.Memory][]verify.Status // citation verdicts of the unchanged ones
 }
 
