@@ -140,7 +140,7 @@ type Before func(paths []string) (source.Source, error)
 // "made stale by the change" from "already stale". The work done on
 // before is thus proportional to what is stale, never to the repository.
 func Compare(ctx context.Context, after source.Source, before Before, dirs []string) (*Outcome, error) {
-	return compare(ctx, after, before, dirs, nil)
+	return compare(ctx, after, before, dirs, func() *scope { return nil })
 }
 
 // scope limits a check to the memories a change can affect.
@@ -149,11 +149,14 @@ type scope struct {
 	known KnownStale
 }
 
-// compare is Compare, limited to what sc selects when sc is not nil.
-func compare(ctx context.Context, after source.Source, before Before, dirs []string, sc *scope) (*Outcome, error) {
+// compare is Compare, limited to what the scope selects when it is not
+// nil. scopeOf is called once, after the memories are loaded: it may wait
+// for work done meanwhile (asking git what the commit changes).
+func compare(ctx context.Context, after source.Source, before Before, dirs []string, scopeOf func() *scope) (*Outcome, error) {
 	start := time.Now()
 	out := &Outcome{Source: after.Name(), After: after}
 	st, err := loadStore(ctx, after, dirs)
+	sc := scopeOf()
 	if err != nil {
 		return nil, err
 	}
@@ -433,10 +436,23 @@ func PreCommit(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dirs 
 		}
 		return commitFiles(ctx, repo, head, paths)
 	}
-	sc, staged := commitScope(ctx, repo, idx, dirs, opt)
-	out, err := compare(ctx, idx, before, dirs, sc)
+	// git lists the changed paths while the memories load
+	type scoped struct {
+		sc     *scope
+		staged map[string]bool
+	}
+	done := make(chan scoped, 1)
+	go func() {
+		sc, staged := commitScope(ctx, repo, idx, dirs, opt)
+		done <- scoped{sc, staged}
+	}()
+	var res scoped
+	out, err := compare(ctx, idx, before, dirs, func() *scope {
+		res = <-done
+		return res.sc
+	})
 	if out != nil {
-		out.Staged = staged
+		out.Staged = res.staged
 	}
 	return out, err
 }
