@@ -34,7 +34,7 @@ func TestSelect(t *testing.T) {
 	}{
 		{"memory edited", []string{dir + "/a.md"}, nil, mem(dir+"/a.md", "src/x.go"), true},
 		{"other memory edited", []string{dir + "/b.md"}, nil, mem(dir+"/a.md", "src/x.go"), false},
-		{"new memory (renamed to)", []string{dir + "/old.md", dir + "/new.md"}, nil, mem(dir+"/new.md"), true},
+		{"new memory (renamed to)", []string{dir + "/old.md", dir + "/new.md"}, nil, mem(dir + "/new.md"), true},
 		{"cited file edited", []string{"src/a.go"}, nil, mem(dir+"/a.md", "src/x.go", "src/a.go"), true},
 		{"cited file deleted or renamed away", []string{"src/a.go", "src/b.go"}, nil, mem(dir+"/a.md", "src/a.go"), true},
 		{"cited path written another way", []string{"src/a.go"}, nil, mem(dir+"/a.md", "./src//a.go"), true},
@@ -46,7 +46,7 @@ func TestSelect(t *testing.T) {
 		{"submodule commit moves", []string{"vendor/sub"}, nil, mem(dir+"/a.md", "vendor/sub/lib/x.c"), true},
 		{"cited through a symlink, target edited", []string{"src/real.go"}, []string{"src/link.go"}, mem(dir+"/a.md", "src/link.go"), true},
 		{"cited through a symlinked directory", []string{"lib/a.go"}, []string{"alias"}, mem(dir+"/a.md", "alias/a.go"), true},
-		{"memory file is a symlink", []string{"docs/x.md"}, []string{dir + "/a.md"}, mem(dir+"/a.md"), true},
+		{"memory file is a symlink", []string{"docs/x.md"}, []string{dir + "/a.md"}, mem(dir + "/a.md"), true},
 		{"URL citations read nothing", []string{"src/a.go"}, nil, mem(dir+"/a.md", "https://example.com/src/a.go"), false},
 		{"escaping path reads nothing", []string{"a.go"}, nil, mem(dir+"/a.md", "../a.go"), false},
 		{"broken memory unchanged", []string{"src/a.go"}, nil, broken, false},
