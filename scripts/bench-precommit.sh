@@ -23,6 +23,7 @@
 #        SIZES="2000 50000" (memory counts), FILES=10000, KEEP=1 keeps
 #        the generated repositories)
 set -euo pipefail
+trap 'echo "bench-precommit.sh: failed at line $LINENO" >&2' ERR
 
 RUNS=${1:-7}
 BASE=${BASE:-main}
@@ -78,16 +79,16 @@ for size in $SIZES; do
 	cd "$repo"
 	PATH="$work/after/bin:$PATH0" git memcite install >/dev/null 2>&1
 	# files no citation names, one cited file, one memory whose citations hold
-	git ls-files 'pkg*' | grep -vxF -f "$work/cited-$size" | head -11 >"$work/free-$size"
+	git ls-files 'pkg*' | grep -vxF -f "$work/cited-$size" | awk 'NR <= 11' >"$work/free-$size"
 	free1=$(head -1 "$work/free-$size")
 	free10=$(tail -10 "$work/free-$size" | tr '\n' ' ')
-	cited=$(head -1 "$work/cited-$size")
+	cited=$(sed -n 1p "$work/cited-$size")
 	mem=
-	for m in $(git ls-files '.serena/memories/topic00/*.md' | head -50); do
+	for m in $(git ls-files '.serena/memories/topic00/*.md' | awk 'NR <= 50'); do
 		id=$(basename "$m" .md)
 		if PATH="$work/after/bin:$PATH0" git memcite verify "$id" >/dev/null 2>&1; then mem=$m && break; fi
 	done
-	test -n "$mem"
+	if [ -z "$mem" ]; then echo "no memory with only valid citations in topic00" >&2 && exit 1; fi
 	n=0
 	for kind in 1 10 cited; do
 		: >"$work/b" && : >"$work/a" && : >"$work/x"
