@@ -10,7 +10,7 @@
 # commit' with the hook of BASE, with the hook of this tree and with
 # --no-verify, interleaved, RUNS times:
 #
-#   1 file    one code file no citation names
+#   1 file    one code file no citation names (added for the benchmark)
 #   10 files  ten such files
 #   cited+mem one cited file (a line appended: its citations still hold)
 #             and one memory file whose citations all hold (prose added)
@@ -78,10 +78,13 @@ for size in $SIZES; do
 	"$work/genrepo" -out "$repo" -files "$FILES" -memories "$size" -list "$work/cited-$size" >"$work/gen-$size.txt"
 	cd "$repo"
 	PATH="$work/after/bin:$PATH0" git memcite install >/dev/null 2>&1
-	# files no citation names, one cited file, one memory whose citations hold
-	git ls-files 'pkg*' | grep -vxF -f "$work/cited-$size" | awk 'NR <= 11' >"$work/free-$size"
-	free1=$(head -1 "$work/free-$size")
-	free10=$(tail -10 "$work/free-$size" | tr '\n' ' ')
+	# eleven code files no citation names (the large store cites every
+	# generated file), one cited file, one memory whose citations hold
+	mkdir -p free
+	for i in 0 1 2 3 4 5 6 7 8 9 10; do printf 'package free\n\nvar V%d = %d\n' "$i" "$i" >"free/f$i.go"; done
+	git add free && git commit -q --no-verify -m "free files"
+	free1=free/f0.go
+	free10="free/f1.go free/f2.go free/f3.go free/f4.go free/f5.go free/f6.go free/f7.go free/f8.go free/f9.go free/f10.go"
 	cited=$(sed -n 1p "$work/cited-$size")
 	mem=
 	for m in $(git ls-files '.serena/memories/topic00/*.md' | awk 'NR <= 50'); do
@@ -112,7 +115,7 @@ for size in $SIZES; do
 done
 echo
 echo "generated: $(cat "$work"/gen-*.txt | tr '\n' ';')"
-echo "BASE $BASE = $base_rev, this tree = $after_rev; $RUNS runs each, medians"
+echo "BASE $BASE = $base_rev, this tree = $after_rev; $RUNS runs each, medians; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"
 echo
 echo "Where the time goes (this tree, one commit each, MEMCITE_DEBUG=1; ms since start):"
 for f in "$work"/trace-*.txt; do
