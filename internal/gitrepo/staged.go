@@ -3,6 +3,7 @@ package gitrepo
 import (
 	"context"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 
@@ -20,7 +21,12 @@ import (
 // diff-index --cached' against HEAD; nothing is written. It fails when
 // there is no HEAD.
 func (r *Repo) StagedPaths(ctx context.Context) ([]string, error) {
-	out, err := r.cmd().Run(ctx, "diff-index", "--cached", "-z", "--name-only", "--no-renames", "--ignore-submodules=none", "HEAD", "--")
+	c := r.cmd()
+	if os.Getenv("GIT_INDEX_FILE") != "" {
+		// the index Index reads, whatever directory a relative name meant
+		c.Env = []string{"GIT_INDEX_FILE=" + r.IndexPath()}
+	}
+	out, err := c.Run(ctx, "diff-index", "--cached", "-z", "--name-only", "--no-renames", "--ignore-submodules=none", "HEAD", "--")
 	if err != nil {
 		return nil, fmt.Errorf("paths staged against HEAD: %w", err)
 	}
