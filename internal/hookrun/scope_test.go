@@ -141,4 +141,3 @@ func git(t *testing.T, r string, args ...string) {
 		t.Fatal(err)
 	}
 }
-
