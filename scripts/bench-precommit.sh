@@ -120,6 +120,5 @@ echo
 echo "Where the time goes (this tree, one commit each, MEMCITE_DEBUG=1; ms since start):"
 for f in "$work"/trace-*.txt; do
 	echo "-- $(basename "$f" .txt)"
-	grep -E 'git-memcite |objects:|run git diff-index|loaded [0-9]+ memory|hook check' "$f" | sed 's/^memcite-debug *//'
-	tail -1 "$f" | sed 's/^memcite-debug *//'
+	grep -vE 'read (memory|cited) ' "$f" | sed 's/^memcite-debug *//'
 done
