@@ -19,6 +19,10 @@ type Selection struct {
 	changed map[string]bool // paths the change adds, edits, deletes or renames (both sides)
 	above   map[string]bool // directories holding a changed path, "." included
 	links   map[string]bool // symbolic links of the content after the change
+	// tops are the first components of all of those: a path whose first
+	// component is not one is not touched (most paths, found with one
+	// lookup)
+	tops map[string]bool
 }
 
 // wholeTreeFiles are the files that can change how other files read or
@@ -40,12 +44,13 @@ var wholeTreeFiles = map[string]bool{
 // edits a file in wholeTreeFiles, or a memory directory or a directory
 // above one (which may hold every memory file).
 func Select(changed, links, dirs []string) (sel *Selection, ok bool) {
-	s := &Selection{changed: map[string]bool{}, above: map[string]bool{}, links: map[string]bool{}}
+	s := &Selection{changed: map[string]bool{}, above: map[string]bool{}, links: map[string]bool{}, tops: map[string]bool{".": true}}
 	for _, p := range changed {
 		if wholeTreeFiles[path.Base(p)] {
 			return nil, false
 		}
 		s.changed[p] = true
+		s.tops[top(p)] = true
 		for d := path.Dir(p); !s.above[d]; d = path.Dir(d) {
 			s.above[d] = true
 			if d == "." {
@@ -64,6 +69,7 @@ func Select(changed, links, dirs []string) (sel *Selection, ok bool) {
 	}
 	for _, l := range links {
 		s.links[l] = true
+		s.tops[top(l)] = true
 	}
 	return s, true
 }
@@ -85,10 +91,15 @@ func (s *Selection) Affects(m *store.Memory) bool {
 		if c.URL != "" {
 			continue
 		}
-		p, err := source.Clean(c.Path)
-		if err != nil {
-			continue // an empty or escaping path is stale whatever the tree holds
+		p := c.Path
+		if path.Clean(p) != p { // (no allocation when it is clean already)
+			var err error
+			if p, err = source.Clean(p); err != nil {
+				continue // an empty or escaping path is stale whatever the tree holds
+			}
 		}
+		// a clean path that source.Clean rejects (into .git, absolute) is
+		// stale whatever the tree holds: looking it up is harmless
 		if s.touches(p) {
 			return true
 		}
@@ -101,6 +112,9 @@ func (s *Selection) Affects(m *store.Memory) bool {
 // (a file that became a directory, a submodule), or goes through a
 // symbolic link.
 func (s *Selection) touches(p string) bool {
+	if !s.tops[top(p)] {
+		return false
+	}
 	if s.changed[p] || s.above[p] || s.links[p] {
 		return true
 	}
@@ -114,4 +128,12 @@ func (s *Selection) hasChangedAncestor(p string) bool {
 		}
 	}
 	return false
+}
+
+// top is the first component of a clean path.
+func top(p string) string {
+	if i := strings.IndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return p
 }

@@ -2,6 +2,7 @@ package hookrun
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/git-memcite/git-memcite/internal/memfile"
@@ -93,5 +94,36 @@ func TestSelectFull(t *testing.T) {
 				t.Errorf("Select(%q): partial %v, want full %v", tc.changed, ok, tc.full)
 			}
 		})
+	}
+}
+
+// BenchmarkAffects: selecting among 50,000 memories of 5 citations each
+// for a commit of ten files.
+func BenchmarkAffects(b *testing.B) {
+	var mems []*store.Memory
+	for i := 0; i < 50000; i++ {
+		var ps []string
+		for c := 0; c < 5; c++ {
+			f := (i*5 + c) % 10000
+			ps = append(ps, fmt.Sprintf("pkg%03d/sub%d/file%05d.go", f/100, f%7, f))
+		}
+		mems = append(mems, mem(fmt.Sprintf("%s/topic%02d/mem-%05d.md", dir, i%20, i), ps...))
+	}
+	var changed []string
+	for f := 0; f < 10; f++ {
+		changed = append(changed, fmt.Sprintf("pkg%03d/sub%d/file%05d.go", f*37/100, f*37%7, f*37))
+	}
+	sel, _ := Select(changed, nil, []string{dir})
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		n := 0
+		for _, m := range mems {
+			if sel.Affects(m) {
+				n++
+			}
+		}
+		if n == 0 {
+			b.Fatal("nothing selected")
+		}
 	}
 }
