@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -39,6 +40,9 @@ func TestIncrementalMatchesFull(t *testing.T) {
 	seeds, steps := 6, 40
 	if testing.Short() {
 		seeds, steps = 2, 20
+	}
+	if n, err := strconv.Atoi(os.Getenv("MEMCITE_INCREMENTAL_SEEDS")); err == nil {
+		seeds = n // a longer run: MEMCITE_INCREMENTAL_SEEDS=100
 	}
 	var partial, total int
 	for seed := 1; seed <= seeds; seed++ {
