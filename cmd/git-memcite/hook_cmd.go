@@ -168,7 +168,7 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 }
 
 func preCommit(ctx context.Context, env *Env, repo *gitrepo.Repo, idx source.Source, cfg hookrun.Config, dirs []string, in hookrun.Invocation) error {
-	out, err := hookrun.PreCommit(ctx, repo, idx, dirs)
+	out, err := hookrun.PreCommit(ctx, repo, idx, dirs, hookrun.PreCommitOptions{Full: cfg.PreCommit == hookrun.Strict})
 	if err != nil {
 		return err
 	}
@@ -178,7 +178,9 @@ func preCommit(ctx context.Context, env *Env, repo *gitrepo.Repo, idx source.Sou
 	var drift *hookrun.Drift
 	if hookrun.HasDriftable(out.Report) {
 		if _, born, _ := repo.Head(); born {
-			if staged, err := hookrun.StagedPaths(ctx, repo.Top); err == nil {
+			if out.Staged != nil {
+				drift = &hookrun.Drift{Staged: out.Staged}
+			} else if staged, err := hookrun.StagedPaths(ctx, repo.Top); err == nil {
 				drift = &hookrun.Drift{Staged: staged}
 			}
 		}

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"sort"
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/trace"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
@@ -66,6 +69,34 @@ type Outcome struct {
 	// without a snippet, verify only checks that the line exists.
 	Drifted []relocate.Item
 	Elapsed time.Duration
+
+	// Partial: only the memories the change can affect were verified
+	// (PreCommit). Unchecked counts the others: the change touches
+	// neither their memory files nor the paths they cite, so each
+	// verdict is the one before the change, where a stale citation can
+	// only be Preexisting and a broken file is not Changed (those are in
+	// Broken). UncheckedStale is how many of their citations are stale,
+	// when UncheckedKnown (from PreCommitOptions.KnownStale, or when
+	// there is nothing to count).
+	Partial        bool
+	Unchecked      int
+	UncheckedStale int
+	UncheckedKnown bool
+	// Staged lists the paths the commit changes, when a partial check
+	// asked git for them.
+	Staged map[string]bool
+}
+
+// AlreadyStale counts the stale citations that were already stale before
+// the change, in memory files it does not touch (class Preexisting, and
+// those of the unchecked memories); known is false when a partial check
+// cannot tell.
+func (o *Outcome) AlreadyStale() (n int, known bool) {
+	n = o.Count(Preexisting)
+	if !o.Partial {
+		return n, true
+	}
+	return n + o.UncheckedStale, o.UncheckedKnown
 }
 
 // BrokenMemory is a memory file that cannot be read or parsed.
@@ -109,8 +140,51 @@ type Before func(paths []string) (source.Source, error)
 // "made stale by the change" from "already stale". The work done on
 // before is thus proportional to what is stale, never to the repository.
 func Compare(ctx context.Context, after source.Source, before Before, dirs []string) (*Outcome, error) {
+	return compare(ctx, after, before, dirs, func() *scope { return nil })
+}
+
+// scope limits a check to the memories a change can affect.
+type scope struct {
+	sel   *Selection
+	known KnownStale
+}
+
+// compare is Compare, limited to what the scope selects when it is not
+// nil. scopeOf is called once, after the memories are loaded: it may wait
+// for work done meanwhile (asking git what the commit changes).
+func compare(ctx context.Context, after source.Source, before Before, dirs []string, scopeOf func() *scope) (*Outcome, error) {
 	start := time.Now()
 	out := &Outcome{Source: after.Name(), After: after}
+	st, err := loadStore(ctx, after, dirs)
+	sc := scopeOf()
+	if err != nil {
+		return nil, err
+	}
+	if st != nil {
+		mems := st.Memories
+		if sc != nil {
+			mems = out.restrict(ctx, after, st.Memories, sc)
+		}
+		suspects, err := out.check(ctx, after, mems)
+		if err != nil {
+			return nil, err
+		}
+		if err := out.classify(ctx, after, before, suspects); err != nil {
+			return nil, err
+		}
+		if sc != nil {
+			sortBroken(out.Broken, st.Memories)
+		}
+	}
+	out.Elapsed = time.Since(start)
+	trace.Printf("hook check of the %s: %d of %d memories verified (%d citations), %d stale, in %s",
+		out.Source, out.Memories, out.Memories+out.Unchecked, out.Citations, len(out.Stale), out.Elapsed.Round(time.Millisecond))
+	return out, nil
+}
+
+// loadStore reads the memories of after's memory directories; nil when
+// none of them exists there (no memories yet).
+func loadStore(ctx context.Context, after source.Source, dirs []string) (*store.Store, error) {
 	var present []string
 	for _, d := range dirs {
 		if _, err := after.Stat(d); errors.Is(err, source.ErrNotExist) {
@@ -119,87 +193,163 @@ func Compare(ctx context.Context, after source.Source, before Before, dirs []str
 		present = append(present, d)
 	}
 	if len(present) == 0 {
-		out.Elapsed = time.Since(start)
-		return out, nil
+		return nil, nil
 	}
+	start := time.Now()
 	st, err := store.Load(ctx, after, present)
+	if err == nil {
+		trace.Printf("loaded %d memory files from the %s in %s", len(st.Memories), after.Name(), time.Since(start).Round(time.Millisecond))
+	}
+	return st, err
+}
+
+// restrict returns the memories of mems the selection of sc keeps. The
+// others keep the verdict they had before the change: a broken one is
+// listed as broken and not changed; the stale citations of the others
+// are counted by sc.known, when there is one and it knows.
+func (o *Outcome) restrict(ctx context.Context, after source.Source, mems []*store.Memory, sc *scope) []*store.Memory {
+	o.Partial = true
+	var kept, rest []*store.Memory
+	for _, m := range mems {
+		switch {
+		case sc.sel.Affects(m):
+			kept = append(kept, m)
+			continue
+		case m.Err != nil:
+			o.Broken = append(o.Broken, BrokenMemory{Memory: m})
+		case m.File != nil && !m.File.Exempt:
+			rest = append(rest, m)
+		}
+		o.Unchecked++
+	}
+	switch {
+	case len(rest) == 0:
+		o.UncheckedKnown = true
+	case sc.known != nil:
+		o.UncheckedStale, o.UncheckedKnown = sc.known(ctx, after, rest)
+	}
+	return kept
+}
+
+// check verifies mems against after, fills in the report and its counts,
+// and returns the memories with a stale citation or an error.
+func (o *Outcome) check(ctx context.Context, after source.Source, mems []*store.Memory) ([]*verify.MemoryResult, error) {
+	rep, err := verify.Check(ctx, after, mems)
 	if err != nil {
 		return nil, err
 	}
-	rep, err := verify.Check(ctx, after, st.Memories)
-	if err != nil {
-		return nil, err
-	}
-	out.Report = rep
-	out.Memories = len(st.Memories)
+	o.Report = rep
+	o.Memories = len(mems)
 	var suspects []*verify.MemoryResult
 	for i := range rep.Memories {
 		m := &rep.Memories[i]
-		out.Citations += m.Total
+		o.Citations += m.Total
 		if m.Err() != nil || m.Stale() {
 			suspects = append(suspects, m)
 		}
 	}
+	return suspects, nil
+}
+
+// classify sorts the stale citations and broken memories of suspects
+// into o.Stale and o.Broken, by what before says of them.
+func (o *Outcome) classify(ctx context.Context, after source.Source, before Before, suspects []*verify.MemoryResult) error {
 	if len(suspects) == 0 {
-		out.Elapsed = time.Since(start)
-		return out, nil
+		return nil
 	}
-	var prev source.Source
-	if before != nil {
-		if prev, err = before(neededBefore(suspects)); err != nil {
-			return nil, err
-		}
-	}
-	var unchanged []*store.Memory
-	changed := map[*store.Memory]bool{}
-	for _, m := range suspects {
-		c, err := memoryChanged(after, prev, m.Memory)
-		if err != nil {
-			return nil, err
-		}
-		changed[m.Memory] = c
-		if !c && m.Err() == nil {
-			unchanged = append(unchanged, m.Memory)
-		}
-	}
-	beforeValid := map[*store.Memory][]verify.Status{}
-	if len(unchanged) > 0 {
-		prevRep, err := verify.Check(ctx, prev, unchanged)
-		if err != nil {
-			return nil, err
-		}
-		for i := range prevRep.Memories {
-			pm := &prevRep.Memories[i]
-			var sts []verify.Status
-			for _, c := range pm.Citations {
-				sts = append(sts, c.Status)
-			}
-			beforeValid[pm.Memory] = sts
-		}
+	v, err := verdictsBefore(ctx, after, before, suspects)
+	if err != nil {
+		return err
 	}
 	for _, m := range suspects {
 		if m.Err() != nil {
-			out.Broken = append(out.Broken, BrokenMemory{Memory: m.Memory, Changed: changed[m.Memory]})
+			o.Broken = append(o.Broken, BrokenMemory{Memory: m.Memory, Changed: v.changed[m.Memory]})
 			continue
 		}
 		for i, c := range m.Citations {
 			if c.Status != verify.Stale {
 				continue
 			}
-			cls := Preexisting
-			switch {
-			case prev == nil:
-				cls = NoHistory
-			case changed[m.Memory]:
-				cls = InChangedMemory
-			case i < len(beforeValid[m.Memory]) && beforeValid[m.Memory][i] == verify.Valid:
-				cls = Introduced
-			}
-			out.Stale = append(out.Stale, StaleCitation{Memory: m.Memory, Result: c, Class: cls})
+			o.Stale = append(o.Stale, StaleCitation{Memory: m.Memory, Result: c, Class: v.class(m.Memory, i)})
 		}
 	}
-	out.Elapsed = time.Since(start)
-	return out, nil
+	return nil
+}
+
+// priorVerdicts is what the content before a change says of the suspects.
+type priorVerdicts struct {
+	none    bool                              // there is no before (a first commit)
+	changed map[*store.Memory]bool            // the memory file differs
+	status  map[*store.Memory][]verify.Status // citation verdicts of the unchanged ones
+}
+
+// verdictsBefore opens before for just the suspects and verifies the
+// suspects whose memory file it holds unchanged.
+func verdictsBefore(ctx context.Context, after source.Source, open Before, suspects []*verify.MemoryResult) (*priorVerdicts, error) {
+	b := &priorVerdicts{changed: map[*store.Memory]bool{}, status: map[*store.Memory][]verify.Status{}}
+	var prev source.Source
+	if open != nil {
+		var err error
+		if prev, err = open(neededBefore(suspects)); err != nil {
+			return nil, err
+		}
+	}
+	b.none = prev == nil
+	var unchanged []*store.Memory
+	for _, m := range suspects {
+		c, err := memoryChanged(after, prev, m.Memory)
+		if err != nil {
+			return nil, err
+		}
+		b.changed[m.Memory] = c
+		if !c && m.Err() == nil {
+			unchanged = append(unchanged, m.Memory)
+		}
+	}
+	if len(unchanged) == 0 {
+		return b, nil
+	}
+	prevRep, err := verify.Check(ctx, prev, unchanged)
+	if err != nil {
+		return nil, err
+	}
+	for i := range prevRep.Memories {
+		pm := &prevRep.Memories[i]
+		sts := make([]verify.Status, 0, len(pm.Citations))
+		for _, c := range pm.Citations {
+			sts = append(sts, c.Status)
+		}
+		b.status[pm.Memory] = sts
+	}
+	return b, nil
+}
+
+// class is the class of the i-th citation of m, stale after the change.
+func (b *priorVerdicts) class(m *store.Memory, i int) Class {
+	switch {
+	case b.none:
+		return NoHistory
+	case b.changed[m]:
+		return InChangedMemory
+	case i < len(b.status[m]) && b.status[m][i] == verify.Valid:
+		return Introduced
+	}
+	return Preexisting
+}
+
+// sortBroken puts broken in the order of the store's memories (a partial
+// check lists the unchecked ones first).
+func sortBroken(broken []BrokenMemory, mems []*store.Memory) {
+	pos := make(map[*store.Memory]int, len(broken))
+	for _, b := range broken {
+		pos[b.Memory] = -1
+	}
+	for i, m := range mems {
+		if _, ok := pos[m]; ok {
+			pos[m] = i
+		}
+	}
+	sort.SliceStable(broken, func(i, j int) bool { return pos[broken[i].Memory] < pos[broken[j].Memory] })
 }
 
 // neededBefore lists what Compare reads from before: the suspect memory
@@ -243,12 +393,42 @@ func memoryChanged(after, prev source.Source, m *store.Memory) (bool, error) {
 	return !bytes.Equal(old, cur), nil
 }
 
+// PreCommitOptions tune PreCommit.
+type PreCommitOptions struct {
+	// Full verifies every memory, as memcite.preCommit=strict needs: it
+	// blocks on stale citations the commit does not touch too.
+	Full bool
+	// KnownStale, when not nil, counts the stale citations of the
+	// memories the check leaves unverified, for the one warning line
+	// about older staleness. Without it nothing is said about them.
+	KnownStale KnownStale
+}
+
+// KnownStale counts the stale citations of mems in src without verifying
+// them (from a cache of earlier verdicts), or says it cannot: ok false.
+// PreCommit calls it at most once per run, with the memories the commit
+// touches neither directly nor through the paths they cite: in src, the
+// index being committed, their verdicts are those at HEAD. mems are
+// parsed (File set), not exempt, in path order. It must not read the
+// cited files (that is the work it saves) and must not guess: a count it
+// is not sure of (a miss, a cache of another tree or tool version) is
+// ok false. n counts citations with status verify.Stale, as verify-all
+// reports them without a baseline.
+type KnownStale func(ctx context.Context, src source.Source, mems []*store.Memory) (n int, ok bool)
+
 // PreCommit checks what is being committed, idx (the index git names in
 // GIT_INDEX_FILE, the temporary index of 'git commit -a' or 'git commit
 // <paths>' included, from repo.Index), against HEAD. It only reads: no
 // index refresh, no stash, no working-tree write. On an unborn branch
 // every stale citation is NoHistory.
-func PreCommit(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dirs []string) (*Outcome, error) {
+//
+// Only what the commit can change is verified: the memories whose file
+// it adds, edits or renames, and those citing a path it changes (see
+// Selection); the verdict of every other memory is HEAD's. Everything
+// is verified when opt.Full, on an unborn branch, when the commit
+// changes configuration that can alter any verdict (Select), or when
+// the changed paths cannot be had.
+func PreCommit(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dirs []string, opt PreCommitOptions) (*Outcome, error) {
 	before := func(paths []string) (source.Source, error) {
 		head, born, err := repo.Head()
 		if err != nil || !born {
@@ -256,7 +436,59 @@ func PreCommit(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dirs 
 		}
 		return commitFiles(ctx, repo, head, paths)
 	}
-	return Compare(ctx, idx, before, dirs)
+	// git lists the changed paths while the memories load
+	type scoped struct {
+		sc     *scope
+		staged map[string]bool
+	}
+	done := make(chan scoped, 1)
+	go func() {
+		sc, staged := commitScope(ctx, repo, idx, dirs, opt)
+		done <- scoped{sc, staged}
+	}()
+	var res scoped
+	out, err := compare(ctx, idx, before, dirs, func() *scope {
+		res = <-done
+		return res.sc
+	})
+	if out != nil {
+		out.Staged = res.staged
+	}
+	return out, err
+}
+
+// commitScope decides what PreCommit verifies: nil for everything. It
+// also returns the paths the commit changes, when it asked git.
+func commitScope(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dirs []string, opt PreCommitOptions) (*scope, map[string]bool) {
+	if opt.Full {
+		return nil, nil
+	}
+	if os.Getenv("MEMCITE_CONFIG") != "" {
+		trace.Printf("hook: MEMCITE_CONFIG names the configuration: every memory is checked")
+		return nil, nil
+	}
+	if _, born, err := repo.Head(); err != nil || !born {
+		return nil, nil // a first commit: everything is new
+	}
+	changed, err := repo.StagedPaths(ctx)
+	if err != nil {
+		trace.Printf("hook: every memory is checked: %v", err)
+		return nil, nil
+	}
+	staged := make(map[string]bool, len(changed))
+	for _, p := range changed {
+		staged[p] = true
+	}
+	links, ok := gitrepo.Symlinks(idx)
+	if !ok {
+		return nil, staged
+	}
+	sel, ok := Select(changed, links, dirs)
+	if !ok {
+		trace.Printf("hook: the commit changes configuration or a memory directory: every memory is checked")
+		return nil, staged
+	}
+	return &scope{sel: sel, known: opt.KnownStale}, staged
 }
 
 // PostChange checks the result of a merge or rewrite (r.New, or the index

@@ -87,8 +87,14 @@ func PreCommitText(w io.Writer, r HookReport) error {
 			writeDrifted(&b, it.Memory, it.Citation, r.Fixes)
 		}
 	}
-	if n := o.Count(hookrun.Preexisting); n > 0 && r.Policy != hookrun.Strict {
+	// a partial check knows the older stale citations of the files the
+	// commit changes; the others only when a cache told it
+	switch n, known := o.AlreadyStale(); {
+	case r.Policy == hookrun.Strict:
+	case known && n > 0:
 		fmt.Fprintf(&b, "git-memcite: warning: %s already stale before this commit, in memory files it does not touch (list: git memcite verify-all --staged)\n", plural(n, "citation"))
+	case !known && o.Count(hookrun.Preexisting) > 0:
+		fmt.Fprintf(&b, "git-memcite: warning: %s already stale before this commit, citing files it changes (list: git memcite verify-all --staged)\n", plural(o.Count(hookrun.Preexisting), "citation"))
 	}
 	if brokenOld > 0 {
 		fmt.Fprintf(&b, "git-memcite: warning: %s cannot be read (not touched by this commit)\n", plural(brokenOld, "memory file"))

@@ -1,0 +1,57 @@
+package gitrepo
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/git-memcite/git-memcite/internal/source"
+)
+
+// StagedPaths lists the paths where the index being committed (the one
+// GIT_INDEX_FILE names, as git sets it for commit hooks, or the
+// worktree's own) differs from HEAD, sorted: added, modified, deleted,
+// type-changed, and both sides of a rename (renames are not detected, so
+// a renamed file is its old path deleted and its new path added). A
+// submodule whose recorded commit changes is its path. One 'git
+// diff-index --cached' against HEAD; nothing is written. It fails when
+// there is no HEAD.
+func (r *Repo) StagedPaths(ctx context.Context) ([]string, error) {
+	c := r.cmd()
+	if os.Getenv("GIT_INDEX_FILE") != "" {
+		// the index Index reads, whatever directory a relative name meant
+		c.Env = []string{"GIT_INDEX_FILE=" + r.IndexPath()}
+	}
+	out, err := c.Run(ctx, "diff-index", "--cached", "-z", "--name-only", "--no-renames", "--ignore-submodules=none", "HEAD", "--")
+	if err != nil {
+		return nil, fmt.Errorf("paths staged against HEAD: %w", err)
+	}
+	var paths []string
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p != "" {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
+
+// Symlinks lists the symbolic links of an index or commit source this
+// package returned (Index, Commit, CommitFiles), sorted; ok is false for
+// any other source (a working tree), whose links it cannot list cheaply.
+func Symlinks(src source.Source) (links []string, ok bool) {
+	t, ok := src.(*table)
+	if !ok {
+		return nil, false
+	}
+	for _, e := range t.entries {
+		if e.mode == filemode.Symlink {
+			links = append(links, e.path)
+		}
+	}
+	return links, true
+}

@@ -1,0 +1,141 @@
+package hookrun
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+
+	"github.com/git-memcite/git-memcite/internal/benchrepo"
+	"github.com/git-memcite/git-memcite/internal/gitfixture"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/store"
+)
+
+// BenchmarkPreCommit splits the pre-commit check of a commit that stages
+// one code file no citation names into its parts, on the repository
+// scripts/genrepo generates (10,000 files, 2,000 memories x 5 citations;
+// MEMCITE_BENCH_MEMORIES=50000 for the large store):
+//
+//	open      open the repository and its index
+//	staged    the paths the commit changes (git diff-index)
+//	read      read every memory file from the index
+//	parse     parse them (what a parsed-store cache saves)
+//	partial   the whole incremental check (PreCommit)
+//	full      the check of every citation (memcite.preCommit=strict)
+//
+// go test ./internal/hookrun -run '^$' -bench PreCommit -benchtime 10x
+func BenchmarkPreCommit(b *testing.B) {
+	if _, err := exec.LookPath("git"); err != nil {
+		b.Skip("git binary not found")
+	}
+	o := benchrepo.Default
+	if n, err := strconv.Atoi(os.Getenv("MEMCITE_BENCH_MEMORIES")); err == nil {
+		o.Memories = n
+	}
+	dir := b.TempDir()
+	ctx := context.Background()
+	st, err := benchrepo.Generate(ctx, dir, o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cited := map[string]bool{}
+	for _, p := range st.CitedFiles {
+		cited[p] = true
+	}
+	free := ""
+	for i := 0; free == ""; i++ {
+		if p := "pkg000/sub" + strconv.Itoa(i%7) + "/file" + pad5(i) + ".go"; !cited[p] {
+			free = p
+		}
+	}
+	if err := os.WriteFile(dir+"/"+free, []byte("package pkg000\n// edited\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := gitfixture.Git(dir, 1, "add", free); err != nil {
+		b.Fatal(err)
+	}
+	b.Setenv("GIT_INDEX_FILE", "")
+	os.Unsetenv("GIT_INDEX_FILE")
+	dirs := []string{".serena/memories"}
+	open := func(b *testing.B) (*gitrepo.Repo, source.Source) {
+		repo, err := gitrepo.Discover(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		idx, err := repo.Index(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return repo, idx
+	}
+	b.Run("open", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			open(b)
+		}
+	})
+	repo, idx := open(b)
+	b.Run("staged", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := repo.StagedPaths(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	mems, err := store.Find(idx, dirs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data := make([][]byte, len(mems))
+	b.Run("read", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			for j, m := range mems {
+				if data[j], err = idx.ReadFile(m.Path); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("parse", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			for j, m := range mems {
+				if _, err := memfile.Parse(m.Path, data[j]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("load", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := store.Load(ctx, idx, dirs); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	for _, tc := range []struct {
+		name string
+		opt  PreCommitOptions
+	}{{"partial", PreCommitOptions{}}, {"full", PreCommitOptions{Full: true}}} {
+		b.Run(tc.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				repo, idx := open(b)
+				out, err := PreCommit(ctx, repo, idx, dirs, tc.opt)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(out.Memories), "verified-memories")
+			}
+		})
+	}
+}
+
+func pad5(i int) string {
+	s := strconv.Itoa(i)
+	for len(s) < 5 {
+		s = "0" + s
+	}
+	return s
+}
