@@ -17,6 +17,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/trace"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 )
 
 // Env is what commands share: the standard streams.
@@ -35,6 +36,7 @@ type Globals struct {
 	Dir      []string         `name:"dir" placeholder:"PATH" help:"Memory directory, relative to the repository root; repeatable (default: MEMCITE_DIR, git config memcite.dir, .memcite.yaml dirs, else .serena/memories)."`
 	Color    string           `name:"color" placeholder:"auto|always|never" help:"Colour output: auto (a terminal without NO_COLOR; the default), always, never."`
 	Quiet    bool             `name:"quiet" short:"q" help:"Print less: only what needs attention (stale citations, errors, warnings) and the summary; a command that only confirms success prints nothing."`
+	NoCache  bool             `name:"no-cache" help:"Neither use nor update the verification cache in the git directory (also MEMCITE_CACHE=off); see docs/cache.md."`
 	Version  kong.VersionFlag `name:"version" help:"Print the version and exit."`
 }
 
@@ -96,6 +98,7 @@ func (g *Globals) openSource(ctx context.Context, sf SourceFlags) (*workspace, e
 	switch {
 	case err == nil:
 		ws.repo, ws.top = repo, repo.Top
+		vcache.SlotFrom(ctx).Open(repo.GitDir, repo.TempDir(), vcache.Tool(version))
 	case errors.Is(err, gitrepo.ErrNotRepo) && !sf.Staged && sf.Rev == "":
 		ws.top, err = filepath.Abs(start) // plain directory: working tree only
 		if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/trace"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 )
 
 // DefaultDir is the memory directory used when none is configured.
@@ -184,6 +185,7 @@ func LoadAll(ctx context.Context, src source.Source, mems []*Memory) error {
 func (m *Memory) Load(src source.Source) { load(src, m) }
 
 func loadAll(ctx context.Context, src source.Source, mems []*Memory) error {
+	cache := vcache.FromContext(ctx)
 	work := make(chan *Memory)
 	var wg sync.WaitGroup
 	for i := 0; i < 4*runtime.GOMAXPROCS(0); i++ { // reads block: more workers than cores
@@ -191,7 +193,7 @@ func loadAll(ctx context.Context, src source.Source, mems []*Memory) error {
 		go func() {
 			defer wg.Done()
 			for m := range work {
-				load(src, m)
+				loadCached(src, m, cache)
 			}
 		}()
 	}
@@ -207,7 +209,12 @@ func loadAll(ctx context.Context, src source.Source, mems []*Memory) error {
 	return err
 }
 
-func load(src source.Source, m *Memory) {
+func load(src source.Source, m *Memory) { loadCached(src, m, nil) }
+
+// loadCached reads and parses m, taking the parse from cache when the
+// file's path and content are those of an earlier parse. Files that do
+// not parse are parsed every time.
+func loadCached(src source.Source, m *Memory, cache *vcache.Cache) {
 	trace.Printf("read memory %s from the %s", m.Path, src.Name())
 	data, err := readLimited(src, m.Path)
 	if err != nil {
@@ -215,13 +222,28 @@ func load(src source.Source, m *Memory) {
 		m.ID = m.RelID()
 		return
 	}
-	f, err := memfile.Parse(m.Path, data)
-	if err != nil {
-		m.Err = err
-		m.ID = m.RelID()
-		return
+	var f *memfile.File
+	var key vcache.Key
+	if cache != nil {
+		key = vcache.FileKey(m.Path, data)
+		if enc, ok := cache.File(key); ok {
+			f, _ = memfile.DecodeCache(m.Path, data, enc) // a bad entry: parse again
+		}
 	}
-	f.Compact() // keep the fields, drop the YAML tree: edits parse again
+	if f == nil {
+		f, err = memfile.Parse(m.Path, data)
+		if err != nil {
+			m.Err = err
+			m.ID = m.RelID()
+			return
+		}
+		f.Compact() // keep the fields, drop the YAML tree: edits parse again
+		if cache != nil {
+			if enc, ok := f.EncodeCache(); ok {
+				cache.PutFile(key, enc)
+			}
+		}
+	}
 	m.File = f
 	m.ID = f.ID
 	if m.ID == "" {

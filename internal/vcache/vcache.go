@@ -11,7 +11,6 @@
 package vcache
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -361,21 +360,6 @@ func appendBool(b []byte, v bool) []byte {
 		return append(b, 1)
 	}
 	return append(b, 0)
-}
-
-// contextKey carries a cache in a context.
-type contextKey struct{}
-
-// NewContext returns ctx carrying c: loading memories (internal/store) and
-// verifying citations (internal/verify) use it.
-func NewContext(ctx context.Context, c *Cache) context.Context {
-	return context.WithValue(ctx, contextKey{}, c)
-}
-
-// FromContext returns the cache ctx carries, or nil.
-func FromContext(ctx context.Context) *Cache {
-	c, _ := ctx.Value(contextKey{}).(*Cache)
-	return c
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
