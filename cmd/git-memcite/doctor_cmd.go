@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/hookinstall"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 )
 
 type doctorCmd struct {
@@ -48,6 +50,14 @@ func (c *doctorCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		}
 		f.Backend, f.Probes = probeRepository(ctx, ws.repo)
 		f.TempDir = ws.repo.TempDir()
+		info := vcache.Inspect(vcache.Dir(ws.repo.GitDir), vcache.Tool(version))
+		f.Cache = &info
+		switch {
+		case g.NoCache:
+			f.CacheOff = "--no-cache"
+		case cacheOff(os.Getenv("MEMCITE_CACHE")):
+			f.CacheOff = "MEMCITE_CACHE=" + os.Getenv("MEMCITE_CACHE")
+		}
 		st, err := hookinstall.GetStatus(ctx, ws.top, nil)
 		if err != nil {
 			f.HooksErr = err
