@@ -90,6 +90,7 @@ type Cache struct {
 	verdicts map[Key]verdictEntry
 	files    map[Key]fileEntry
 	added    int // entries added since Open
+	hits     int // lookups that found an entry
 	size     int64
 }
 
@@ -169,6 +170,9 @@ func (c *Cache) Verdict(k Key) (Verdict, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.verdicts[k]
+	if ok {
+		c.hits++
+	}
 	if ok && e.gen != c.gen {
 		e.gen = c.gen
 		c.verdicts[k] = e
@@ -197,6 +201,9 @@ func (c *Cache) File(k Key) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.files[k]
+	if ok {
+		c.hits++
+	}
 	if ok && e.gen != c.gen {
 		e.gen = c.gen
 		c.files[k] = e
@@ -215,6 +222,16 @@ func (c *Cache) PutFile(k Key, data []byte) {
 		c.added++
 	}
 	c.files[k] = fileEntry{data, c.gen}
+}
+
+// Hits counts the lookups that found an entry.
+func (c *Cache) Hits() int {
+	if c == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.hits
 }
 
 // Len counts the entries held.
