@@ -5,6 +5,7 @@ package store
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -212,9 +213,25 @@ func loadAll(ctx context.Context, src source.Source, mems []*Memory) error {
 func load(src source.Source, m *Memory) { loadCached(src, m, nil) }
 
 // loadCached reads and parses m, taking the parse from cache when the
-// file's path and content are those of an earlier parse. Files that do
-// not parse are parsed every time.
+// file's path and content are those of an earlier parse: by the content's
+// identifier when the source has one (the file is then not read at all),
+// else by the content read. Files that do not parse are parsed every time.
 func loadCached(src source.Source, m *Memory, cache *vcache.Cache) {
+	var idKey vcache.Key
+	var id string
+	if cache != nil {
+		if ids, ok := src.(source.Identifier); ok {
+			if id, ok = ids.ContentID(m.Path); ok {
+				idKey = vcache.FileIDKey(m.Path, id)
+				if f := fromCache(cache, idKey, m.Path, nil); f != nil {
+					m.setFile(f)
+					return
+				}
+			} else {
+				id = ""
+			}
+		}
+	}
 	trace.Printf("read memory %s from the %s", m.Path, src.Name())
 	data, err := readLimited(src, m.Path)
 	if err != nil {
@@ -222,33 +239,75 @@ func loadCached(src source.Source, m *Memory, cache *vcache.Cache) {
 		m.ID = m.RelID()
 		return
 	}
-	var f *memfile.File
 	var key vcache.Key
-	if cache != nil {
+	if cache != nil && id == "" {
 		key = vcache.FileKey(m.Path, data)
-		if enc, ok := cache.File(key); ok {
-			f, _ = memfile.DecodeCache(m.Path, data, enc) // a bad entry: parse again
-		}
-	}
-	if f == nil {
-		f, err = memfile.Parse(m.Path, data)
-		if err != nil {
-			m.Err = err
-			m.ID = m.RelID()
+		if f := fromCache(cache, key, m.Path, data); f != nil {
+			m.setFile(f)
 			return
 		}
-		f.Compact() // keep the fields, drop the YAML tree: edits parse again
-		if cache != nil {
-			if enc, ok := f.EncodeCache(); ok {
-				cache.PutFile(key, enc)
+	}
+	f, err := memfile.Parse(m.Path, data)
+	if err != nil {
+		m.Err = err
+		m.ID = m.RelID()
+		return
+	}
+	f.Compact() // keep the fields, drop the YAML tree: edits parse again
+	if cache != nil {
+		if enc, ok := f.EncodeCache(); ok {
+			switch {
+			case id == "":
+				cache.PutFile(key, []byte{0}, enc)
+			case sameID(src, m.Path, id): // not changed while it was read
+				cache.PutFile(idKey, binary.AppendUvarint([]byte{1}, uint64(len(data))), data, enc)
 			}
 		}
 	}
+	m.setFile(f)
+}
+
+func (m *Memory) setFile(f *memfile.File) {
 	m.File = f
 	m.ID = f.ID
 	if m.ID == "" {
 		m.ID = m.RelID()
 	}
+}
+
+func sameID(src source.Source, p, id string) bool {
+	now, ok := src.(source.Identifier).ContentID(p)
+	return ok && now == id
+}
+
+// fromCache decodes a cached parse: content is the file's, or nil when
+// the entry holds it. A damaged entry is a miss.
+func fromCache(cache *vcache.Cache, k vcache.Key, p string, content []byte) *memfile.File {
+	b, ok := cache.File(k)
+	if !ok || len(b) == 0 {
+		return nil
+	}
+	switch b[0] {
+	case 0:
+		if content == nil {
+			return nil
+		}
+		b = b[1:]
+	case 1:
+		n, k := binary.Uvarint(b[1:])
+		if k <= 0 || n > uint64(len(b)-1-k) {
+			return nil
+		}
+		end := 1 + k + int(n)
+		content, b = b[1+k:end:end], b[end:]
+	default:
+		return nil
+	}
+	f, err := memfile.DecodeCache(p, content, b)
+	if err != nil {
+		return nil
+	}
+	return f
 }
 
 func readLimited(src source.Source, p string) ([]byte, error) {

@@ -1,9 +1,11 @@
 package vcache
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"io"
 )
 
 // The file format (all integers unsigned varints unless said otherwise):
@@ -38,19 +40,31 @@ func verdictSize(reason string) int64 {
 	return int64(32 + binary.MaxVarintLen64*3 + len(reason))
 }
 
-func fileSize(data []byte) int64 {
-	return int64(32 + binary.MaxVarintLen64*2 + len(data))
+func fileSize(n int) int64 {
+	return int64(32 + binary.MaxVarintLen64*2 + n)
 }
 
+// encode returns the file encodeTo writes.
 func encode(tool string, gen uint64, verdicts map[Key]verdictEntry, files map[Key]fileEntry) []byte {
-	n := headerSize(tool)
-	for _, e := range verdicts {
-		n += int(verdictSize(e.Reason))
+	var buf bytes.Buffer
+	_, _ = encodeTo(&buf, tool, gen, verdicts, files)
+	return buf.Bytes()
+}
+
+// encodeTo writes the cache file to w and returns its size.
+func encodeTo(w io.Writer, tool string, gen uint64, verdicts map[Key]verdictEntry, files map[Key]fileEntry) (int64, error) {
+	crc := crc32.New(castagnoli)
+	var size int64
+	var werr error
+	b := make([]byte, 0, 64<<10)
+	flush := func() {
+		if werr == nil {
+			crc.Write(b)
+			_, werr = w.Write(b)
+			size += int64(len(b))
+		}
+		b = b[:0]
 	}
-	for _, e := range files {
-		n += int(fileSize(e.data))
-	}
-	b := make([]byte, 0, n)
 	b = append(b, magic...)
 	b = binary.BigEndian.AppendUint32(b, FormatVersion)
 	b = appendString(b, tool)
@@ -61,15 +75,30 @@ func encode(tool string, gen uint64, verdicts map[Key]verdictEntry, files map[Ke
 		b = binary.AppendUvarint(b, e.gen)
 		b = binary.AppendUvarint(b, uint64(e.Kind))
 		b = appendString(b, e.Reason)
+		if len(b) > 60<<10 {
+			flush()
+		}
 	}
 	b = binary.AppendUvarint(b, uint64(len(files)))
 	for k, e := range files {
 		b = append(b, k[:]...)
 		b = binary.AppendUvarint(b, e.gen)
-		b = binary.AppendUvarint(b, uint64(len(e.data)))
+		b = binary.AppendUvarint(b, uint64(e.len()))
 		b = append(b, e.data...)
+		for _, p := range e.parts {
+			b = append(b, p...)
+		}
+		if len(b) > 60<<10 {
+			flush()
+		}
 	}
-	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	flush()
+	b = binary.BigEndian.AppendUint32(b, crc.Sum32())
+	if werr == nil {
+		_, werr = w.Write(b)
+		size += int64(len(b))
+	}
+	return size, werr
 }
 
 // decode reads a cache file. File entries' data alias data.

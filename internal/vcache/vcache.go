@@ -11,6 +11,7 @@
 package vcache
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -74,8 +75,28 @@ type verdictEntry struct {
 }
 
 type fileEntry struct {
-	data []byte // memfile.EncodeCache
-	gen  uint64
+	data  []byte   // as stored
+	parts [][]byte // or, for entries put by this run, the pieces of data
+	gen   uint64
+}
+
+func (e fileEntry) len() int {
+	n := len(e.data)
+	for _, p := range e.parts {
+		n += len(p)
+	}
+	return n
+}
+
+func (e fileEntry) bytes() []byte {
+	if e.parts == nil {
+		return e.data
+	}
+	out := make([]byte, 0, e.len())
+	for _, p := range e.parts {
+		out = append(out, p...)
+	}
+	return out
 }
 
 // Cache is an open cache. A nil *Cache is a cache that is off: lookups
@@ -208,11 +229,12 @@ func (c *Cache) File(k Key) ([]byte, bool) {
 		e.gen = c.gen
 		c.files[k] = e
 	}
-	return e.data, ok
+	return e.bytes(), ok
 }
 
-// PutFile stores the parse of a memory file under k.
-func (c *Cache) PutFile(k Key, data []byte) {
+// PutFile stores the parse of a memory file under k: the concatenation
+// of parts, which the cache keeps without copying (they must not change).
+func (c *Cache) PutFile(k Key, parts ...[]byte) {
 	if c == nil {
 		return
 	}
@@ -221,7 +243,7 @@ func (c *Cache) PutFile(k Key, data []byte) {
 	if _, ok := c.files[k]; !ok {
 		c.added++
 	}
-	c.files[k] = fileEntry{data, c.gen}
+	c.files[k] = fileEntry{parts: parts, gen: c.gen}
 }
 
 // Hits counts the lookups that found an entry.
@@ -258,7 +280,6 @@ func (c *Cache) Save(tmpDir string) error {
 		return nil
 	}
 	c.evict(MaxBytes)
-	data := encode(c.tool, c.gen, c.verdicts, c.files)
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
@@ -270,7 +291,11 @@ func (c *Cache) Save(tmpDir string) error {
 		return fmt.Errorf("cache: %w", err)
 	}
 	tmp := f.Name()
-	_, err = f.Write(data)
+	bw := bufio.NewWriterSize(f, 1<<20)
+	size, err := encodeTo(bw, c.tool, c.gen, c.verdicts, c.files)
+	if err == nil {
+		err = bw.Flush()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -281,7 +306,7 @@ func (c *Cache) Save(tmpDir string) error {
 		os.Remove(tmp)
 		return fmt.Errorf("cache: write %s: %w", c.path, err)
 	}
-	c.added, c.state, c.size = 0, StateOK, int64(len(data))
+	c.added, c.state, c.size = 0, StateOK, size
 	return nil
 }
 
@@ -302,7 +327,7 @@ func (c *Cache) evict(limit int64) {
 		refs = append(refs, ref{e.gen, n, k, false})
 	}
 	for k, e := range c.files {
-		n := fileSize(e.data)
+		n := fileSize(e.len())
 		size += n
 		refs = append(refs, ref{e.gen, n, k, true})
 	}
@@ -365,6 +390,16 @@ func FileKey(path string, content []byte) Key {
 	var k Key
 	h.Sum(k[:0])
 	return k
+}
+
+// FileIDKey is the key of a memory file's parse and content when its
+// source names the content without reading it (source.Identifier).
+func FileIDKey(path, contentID string) Key {
+	b := make([]byte, 0, 32+len(path)+len(contentID))
+	b = append(b, "memory-id\x00"...)
+	b = appendString(b, path)
+	b = appendString(b, contentID)
+	return sha256.Sum256(b)
 }
 
 func appendString(b []byte, s string) []byte {

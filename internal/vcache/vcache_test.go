@@ -196,7 +196,7 @@ func TestNilCache(t *testing.T) {
 // FuzzDecode: no input panics the decoder or yields entries without a
 // valid checksum.
 func FuzzDecode(f *testing.F) {
-	f.Add(encode("t", 3, map[Key]verdictEntry{key(1): {Verdict{Kind: 2, Reason: "r"}, 1}}, map[Key]fileEntry{key(2): {[]byte("x"), 2}}))
+	f.Add(encode("t", 3, map[Key]verdictEntry{key(1): {Verdict{Kind: 2, Reason: "r"}, 1}}, map[Key]fileEntry{key(2): {data: []byte("x"), gen: 2}}))
 	f.Add([]byte(magic))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d, err := decode(data)

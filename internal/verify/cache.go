@@ -17,7 +17,7 @@ type citationCache struct {
 
 	mu      sync.Mutex
 	content map[string]contentID // by cited path as written
-	hits    map[vcache.Key]verdict
+	hits    map[*memfile.Citation]verdict
 	still   map[string]bool // after reading: the identifier is unchanged
 }
 
@@ -37,7 +37,7 @@ func newCitationCache(ctx context.Context, src source.Source) *citationCache {
 	if c == nil || !ok {
 		return nil
 	}
-	return &citationCache{cache: c, ids: ids, content: map[string]contentID{}, hits: map[vcache.Key]verdict{}, still: map[string]bool{}}
+	return &citationCache{cache: c, ids: ids, content: map[string]contentID{}, hits: map[*memfile.Citation]verdict{}, still: map[string]bool{}}
 }
 
 // key returns the cache key of c, and false when its file's content has
@@ -63,11 +63,11 @@ func (cc *citationCache) key(c memfile.Citation) (vcache.Key, bool) {
 
 // known reports whether c's verdict is in the cache (and remembers it for
 // lookup).
-func (cc *citationCache) known(c memfile.Citation) bool {
+func (cc *citationCache) known(c *memfile.Citation) bool {
 	if cc == nil {
 		return false
 	}
-	k, ok := cc.key(c)
+	k, ok := cc.key(*c)
 	if !ok {
 		return false
 	}
@@ -75,20 +75,16 @@ func (cc *citationCache) known(c memfile.Citation) bool {
 	if !ok || v.Kind < 0 || v.Kind >= len(kindNames) {
 		return false
 	}
-	cc.hits[k] = verdict{Kind(v.Kind), v.Reason}
+	cc.hits[c] = verdict{Kind(v.Kind), v.Reason}
 	return true
 }
 
 // lookup returns the verdict known found for c.
-func (cc *citationCache) lookup(c memfile.Citation) (verdict, bool) {
-	if cc == nil || len(cc.hits) == 0 {
+func (cc *citationCache) lookup(c *memfile.Citation) (verdict, bool) {
+	if cc == nil {
 		return verdict{}, false
 	}
-	k, ok := cc.key(c)
-	if !ok {
-		return verdict{}, false
-	}
-	v, ok := cc.hits[k]
+	v, ok := cc.hits[c]
 	return v, ok
 }
 

@@ -251,7 +251,8 @@ func Check(ctx context.Context, src source.Source, mems []*store.Memory) (*Repor
 		if m.File == nil || m.File.Exempt {
 			continue
 		}
-		for _, c := range m.File.Citations {
+		for j := range m.File.Citations {
+			c := &m.File.Citations[j]
 			if c.URL != "" || cc.known(c) {
 				continue
 			}
@@ -288,13 +289,14 @@ func checkMemory(m *store.Memory, files map[string]*fileData, cc *citationCache)
 		res.Exempt = true
 		return res
 	}
-	for _, c := range m.File.Citations {
+	for j := range m.File.Citations {
+		c := m.File.Citations[j]
 		cr := CitationResult{Citation: c}
 		if c.URL != "" {
 			cr.Status, cr.Reason = Skipped, "URL citations are not fetched"
 			res.Skipped++
 		} else {
-			if v, ok := cc.lookup(c); ok {
+			if v, ok := cc.lookup(&m.File.Citations[j]); ok {
 				cr.Kind, cr.Reason = v.kind, v.reason // a tracked file: Untracked is false
 			} else {
 				fd := files[c.Path]
