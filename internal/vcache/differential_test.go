@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -161,7 +162,7 @@ func differential(t *testing.T, seed int64, steps int) {
 		}
 	}
 	for _, which := range []string{"worktree", "index", "HEAD"} {
-		if hits[which] == 0 {
+		if hits[which] == 0 && (which != "worktree" || runtime.GOOS == "linux") {
 			t.Errorf("%s: the cache was never used", which)
 		}
 	}
