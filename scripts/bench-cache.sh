@@ -37,7 +37,8 @@ timeit() {
 rss() { # peak RSS in MB of one run (after PREP)
   local prep=$1; shift
   eval "$prep"
-  { /usr/bin/time -f 'rss=%M' "$@" >/dev/null 2>/dev/null; } 2>&1 | sed -n 's/^rss=//p' | awk '{printf "%.0f", $1/1024}'
+  /usr/bin/time -o "$work/rss" -f '%M' "$@" >/dev/null 2>&1 || true
+  awk '/^[0-9]+$/ {printf "%.0f", $1/1024}' "$work/rss"
 }
 row() { # name prep cmd...
   local name=$1 prep=$2; shift 2
@@ -51,7 +52,7 @@ for corpus in small large; do
   xargs cat < "$work/$corpus.txt" >/dev/null
   for _ in 1 2 3; do "$work/new" verify-all >/dev/null 2>&1 || true; git status >/dev/null; done
   echo
-  echo "### $corpus: $(ls .serena/memories | wc -l) memories, $(wc -l < "$work/$corpus.txt") cited files, $(git ls-files | wc -l) tracked files"
+  echo "### $corpus: $(git ls-files .serena/memories | wc -l) memories, $(wc -l < "$work/$corpus.txt") cited files, $(git ls-files | wc -l) tracked files"
   echo
   echo "| command                                      | median ms | RSS MB |"
   echo "|----------------------------------------------|-----------|--------|"
