@@ -16,6 +16,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 )
 
 // hookCmd is the entry point of the installed hook scripts, and of hook
@@ -141,6 +142,7 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 	if err != nil {
 		return err
 	}
+	vcache.SlotFrom(ctx).Open(repo.GitDir, repo.TempDir(), vcache.Tool(version))
 	// memcite.* is read from git once: the hook settings and the unified
 	// configuration (memory directories, …) both come from it
 	ws := &workspace{repo: repo, top: repo.Top}
