@@ -2,10 +2,12 @@ package verify
 
 import (
 	"context"
+	"runtime"
 	"sync"
 
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 )
 
@@ -38,6 +40,75 @@ func newCitationCache(ctx context.Context, src source.Source) *citationCache {
 		return nil
 	}
 	return &citationCache{cache: c, ids: ids, content: map[string]contentID{}, hits: map[*memfile.Citation]verdict{}, still: map[string]bool{}}
+}
+
+// prefetch names the content of every cited path of mems, in parallel:
+// for the working tree each name costs an lstat, as in git status.
+func (cc *citationCache) prefetch(mems []*store.Memory) {
+	if cc == nil {
+		return
+	}
+	var paths []string
+	for _, m := range mems {
+		if m.File == nil || m.File.Exempt {
+			continue
+		}
+		for _, c := range m.File.Citations {
+			if c.URL == "" && c.Path != "" {
+				if _, ok := cc.content[c.Path]; !ok {
+					cc.content[c.Path] = contentID{}
+					paths = append(paths, c.Path)
+				}
+			}
+		}
+	}
+	ids := make([]contentID, len(paths))
+	var wg sync.WaitGroup
+	workers := min(4*runtime.GOMAXPROCS(0), max(len(paths)/64, 1))
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(paths); i += workers {
+				ids[i].id, ids[i].ok = cc.ids.ContentID(paths[i])
+			}
+		}(w)
+	}
+	wg.Wait()
+	for i, p := range paths {
+		cc.content[p] = ids[i]
+	}
+}
+
+// recheck names the content of the paths just read again, in parallel:
+// verdicts about a file that changed while it was read are not stored.
+func (cc *citationCache) recheck(files map[string]*fileData) {
+	if cc == nil {
+		return
+	}
+	var paths []string
+	for p := range files {
+		if cc.content[p].ok {
+			paths = append(paths, p)
+		}
+	}
+	still := make([]bool, len(paths))
+	var wg sync.WaitGroup
+	workers := min(4*runtime.GOMAXPROCS(0), max(len(paths)/64, 1))
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(paths); i += workers {
+				now, ok := cc.ids.ContentID(paths[i])
+				still[i] = ok && now == cc.content[paths[i]].id
+			}
+		}(w)
+	}
+	wg.Wait()
+	for i, p := range paths {
+		cc.still[p] = still[i]
+	}
 }
 
 // key returns the cache key of c, and false when its file's content has

@@ -246,6 +246,7 @@ func (r *Report) Summary() Summary {
 func Check(ctx context.Context, src source.Source, mems []*store.Memory) (*Report, error) {
 	start := time.Now()
 	cc := newCitationCache(ctx, src)
+	cc.prefetch(mems)
 	need := map[string]*want{} // path -> lines needed (none: existence only)
 	for _, m := range mems {
 		if m.File == nil || m.File.Exempt {
@@ -271,6 +272,7 @@ func Check(ctx context.Context, src source.Source, mems []*store.Memory) (*Repor
 	if err != nil {
 		return nil, err
 	}
+	cc.recheck(files)
 	r := &Report{Source: src.Name(), Memories: make([]MemoryResult, len(mems))}
 	for i, m := range mems {
 		r.Memories[i] = checkMemory(m, files, cc)
