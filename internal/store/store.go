@@ -187,6 +187,9 @@ func (m *Memory) Load(src source.Source) { load(src, m) }
 
 func loadAll(ctx context.Context, src source.Source, mems []*Memory) error {
 	cache := vcache.FromContext(ctx)
+	if ids, ok := src.(source.Identifier); ok && cache != nil {
+		ids.ContentID("") // read what names content (the index) before any file
+	}
 	work := make(chan *Memory)
 	var wg sync.WaitGroup
 	for i := 0; i < 4*runtime.GOMAXPROCS(0); i++ { // reads block: more workers than cores
@@ -214,21 +217,24 @@ func load(src source.Source, m *Memory) { loadCached(src, m, nil) }
 
 // loadCached reads and parses m, taking the parse from cache when the
 // file's path and content are those of an earlier parse: by the content's
-// identifier when the source has one (the file is then not read at all),
-// else by the content read. Files that do not parse are parsed every time.
+// name when the source has one (the file is then not read at all), else by
+// the content read. Files that do not parse are parsed every time. The
+// name stored under is taken after the read: it vouches for what was read
+// (source.Identifier).
 func loadCached(src source.Source, m *Memory, cache *vcache.Cache) {
-	var idKey vcache.Key
-	var id string
+	ids, _ := src.(source.Identifier)
+	lookups := false
 	if cache != nil {
-		if ids, ok := src.(source.Identifier); ok {
-			if id, ok = ids.ContentID(m.Path); ok {
-				idKey = vcache.FileIDKey(m.Path, id)
-				if f := fromCache(cache, idKey, m.Path, nil); f != nil {
-					m.setFile(f)
-					return
-				}
-			} else {
-				id = ""
+		_, n := cache.Len()
+		lookups = n > 0
+	}
+	named := false
+	if lookups && ids != nil {
+		if id, ok := ids.ContentID(m.Path); ok {
+			named = true
+			if f := fromCache(cache, vcache.FileIDKey(m.Path, id), m.Path, nil); f != nil {
+				m.setFile(f)
+				return
 			}
 		}
 	}
@@ -239,10 +245,8 @@ func loadCached(src source.Source, m *Memory, cache *vcache.Cache) {
 		m.ID = m.RelID()
 		return
 	}
-	var key vcache.Key
-	if cache != nil && id == "" {
-		key = vcache.FileKey(m.Path, data)
-		if f := fromCache(cache, key, m.Path, data); f != nil {
+	if lookups && !named {
+		if f := fromCache(cache, vcache.FileKey(m.Path, data), m.Path, data); f != nil {
 			m.setFile(f)
 			return
 		}
@@ -256,15 +260,21 @@ func loadCached(src source.Source, m *Memory, cache *vcache.Cache) {
 	f.Compact() // keep the fields, drop the YAML tree: edits parse again
 	if cache != nil {
 		if enc, ok := f.EncodeCache(); ok {
-			switch {
-			case id == "":
-				cache.PutFile(key, []byte{0}, enc)
-			case sameID(src, m.Path, id): // not changed while it was read
-				cache.PutFile(idKey, binary.AppendUvarint([]byte{1}, uint64(len(data))), data, enc)
+			if id, ok := contentID(ids, m.Path); ok {
+				cache.PutFile(vcache.FileIDKey(m.Path, id), binary.AppendUvarint([]byte{1}, uint64(len(data))), data, enc)
+			} else {
+				cache.PutFile(vcache.FileKey(m.Path, data), []byte{0}, enc)
 			}
 		}
 	}
 	m.setFile(f)
+}
+
+func contentID(ids source.Identifier, p string) (string, bool) {
+	if ids == nil {
+		return "", false
+	}
+	return ids.ContentID(p)
 }
 
 func (m *Memory) setFile(f *memfile.File) {
@@ -273,11 +283,6 @@ func (m *Memory) setFile(f *memfile.File) {
 	if m.ID == "" {
 		m.ID = m.RelID()
 	}
-}
-
-func sameID(src source.Source, p, id string) bool {
-	now, ok := src.(source.Identifier).ContentID(p)
-	return ok && now == id
 }
 
 // fromCache decodes a cached parse: content is the file's, or nil when

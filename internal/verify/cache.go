@@ -13,14 +13,20 @@ import (
 
 // citationCache looks citations up in the verification cache and stores
 // the verdicts it can vouch for. A nil *citationCache caches nothing.
+//
+// A file's content is named twice: before reading, to look its citations
+// up (skipped when the cache holds no verdicts), and after, to store
+// verdicts. The name taken after the read is the one that vouches for
+// what was read: it is only given while the file's stat data is still the
+// index entry's, ctime included, which no write leaves unchanged.
 type citationCache struct {
 	cache *vcache.Cache
 	ids   source.Identifier
+	empty bool // the cache holds no verdicts: no lookups
 
-	mu      sync.Mutex
-	content map[string]contentID // by cited path as written
-	hits    map[*memfile.Citation]verdict
-	still   map[string]bool // after reading: the identifier is unchanged
+	before map[string]contentID // by cited path as written
+	after  map[string]contentID // of the files read
+	hits   map[*memfile.Citation]verdict
 }
 
 type contentID struct {
@@ -39,29 +45,14 @@ func newCitationCache(ctx context.Context, src source.Source) *citationCache {
 	if c == nil || !ok {
 		return nil
 	}
-	return &citationCache{cache: c, ids: ids, content: map[string]contentID{}, hits: map[*memfile.Citation]verdict{}, still: map[string]bool{}}
+	ids.ContentID("") // read what names content (the index) before any file
+	n, _ := c.Len()
+	return &citationCache{cache: c, ids: ids, empty: n == 0, before: map[string]contentID{}, hits: map[*memfile.Citation]verdict{}}
 }
 
-// prefetch names the content of every cited path of mems, in parallel:
-// for the working tree each name costs an lstat, as in git status.
-func (cc *citationCache) prefetch(mems []*store.Memory) {
-	if cc == nil {
-		return
-	}
-	var paths []string
-	for _, m := range mems {
-		if m.File == nil || m.File.Exempt {
-			continue
-		}
-		for _, c := range m.File.Citations {
-			if c.URL == "" && c.Path != "" {
-				if _, ok := cc.content[c.Path]; !ok {
-					cc.content[c.Path] = contentID{}
-					paths = append(paths, c.Path)
-				}
-			}
-		}
-	}
+// nameAll names the content of paths, in parallel: for the working tree
+// each name costs an lstat, as in git status.
+func (cc *citationCache) nameAll(paths []string) map[string]contentID {
 	ids := make([]contentID, len(paths))
 	var wg sync.WaitGroup
 	workers := min(4*runtime.GOMAXPROCS(0), max(len(paths)/64, 1))
@@ -75,74 +66,59 @@ func (cc *citationCache) prefetch(mems []*store.Memory) {
 		}(w)
 	}
 	wg.Wait()
+	out := make(map[string]contentID, len(paths))
 	for i, p := range paths {
-		cc.content[p] = ids[i]
+		out[p] = ids[i]
 	}
+	return out
 }
 
-// recheck names the content of the paths just read again, in parallel:
-// verdicts about a file that changed while it was read are not stored.
+// prefetch names the content of every cited path of mems before reading.
+func (cc *citationCache) prefetch(mems []*store.Memory) {
+	if cc == nil || cc.empty {
+		return
+	}
+	seen := map[string]bool{}
+	var paths []string
+	for _, m := range mems {
+		if m.File == nil || m.File.Exempt {
+			continue
+		}
+		for _, c := range m.File.Citations {
+			if c.URL == "" && c.Path != "" && !seen[c.Path] {
+				seen[c.Path] = true
+				paths = append(paths, c.Path)
+			}
+		}
+	}
+	cc.before = cc.nameAll(paths)
+}
+
+// recheck names the content of the files just read.
 func (cc *citationCache) recheck(files map[string]*fileData) {
 	if cc == nil {
 		return
 	}
-	var paths []string
-	for p := range files {
-		if cc.content[p].ok {
+	paths := make([]string, 0, len(files))
+	for p, fd := range files {
+		if fd != nil && fd.kind == source.KindFile && !fd.untracked {
 			paths = append(paths, p)
 		}
 	}
-	still := make([]bool, len(paths))
-	var wg sync.WaitGroup
-	workers := min(4*runtime.GOMAXPROCS(0), max(len(paths)/64, 1))
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := w; i < len(paths); i += workers {
-				now, ok := cc.ids.ContentID(paths[i])
-				still[i] = ok && now == cc.content[paths[i]].id
-			}
-		}(w)
-	}
-	wg.Wait()
-	for i, p := range paths {
-		cc.still[p] = still[i]
-	}
-}
-
-// key returns the cache key of c, and false when its file's content has
-// no identifier (untracked, modified, a symlink…).
-func (cc *citationCache) key(c memfile.Citation) (vcache.Key, bool) {
-	if c.Path == "" {
-		return vcache.Key{}, false
-	}
-	cc.mu.Lock()
-	id, seen := cc.content[c.Path]
-	cc.mu.Unlock()
-	if !seen {
-		id.id, id.ok = cc.ids.ContentID(c.Path)
-		cc.mu.Lock()
-		cc.content[c.Path] = id
-		cc.mu.Unlock()
-	}
-	if !id.ok {
-		return vcache.Key{}, false
-	}
-	return vcache.CitationKey(id.id, c), true
+	cc.after = cc.nameAll(paths)
 }
 
 // known reports whether c's verdict is in the cache (and remembers it for
 // lookup).
 func (cc *citationCache) known(c *memfile.Citation) bool {
-	if cc == nil {
+	if cc == nil || cc.empty || c.Path == "" {
 		return false
 	}
-	k, ok := cc.key(*c)
-	if !ok {
+	id := cc.before[c.Path]
+	if !id.ok {
 		return false
 	}
-	v, ok := cc.cache.Verdict(k)
+	v, ok := cc.cache.Verdict(vcache.CitationKey(id.id, *c))
 	if !ok || v.Kind < 0 || v.Kind >= len(kindNames) {
 		return false
 	}
@@ -161,7 +137,7 @@ func (cc *citationCache) lookup(c *memfile.Citation) (verdict, bool) {
 
 // store remembers a verdict that depends on nothing but the file's
 // content and the citation: not one about reading errors, untracked files
-// or anything the content identifier does not cover.
+// or anything the content's name does not cover.
 func (cc *citationCache) store(c memfile.Citation, fd *fileData, kind Kind, reason string) {
 	if cc == nil || fd == nil || fd.untracked || fd.statErr != nil || fd.readErr != nil || fd.kind != source.KindFile {
 		return
@@ -171,23 +147,9 @@ func (cc *citationCache) store(c memfile.Citation, fd *fileData, kind Kind, reas
 	default:
 		return
 	}
-	k, ok := cc.key(c)
-	if !ok {
-		return
+	id := cc.after[c.Path]
+	if !id.ok {
+		return // not named, or changed since the index recorded it
 	}
-	cc.mu.Lock()
-	before := cc.content[c.Path]
-	still, checked := cc.still[c.Path]
-	cc.mu.Unlock()
-	if !checked {
-		now, ok := cc.ids.ContentID(c.Path)
-		still = ok && now == before.id
-		cc.mu.Lock()
-		cc.still[c.Path] = still
-		cc.mu.Unlock()
-	}
-	if !still {
-		return // the file changed while it was read
-	}
-	cc.cache.PutVerdict(k, vcache.Verdict{Kind: int(kind), Reason: reason})
+	cc.cache.PutVerdict(vcache.CitationKey(id.id, c), vcache.Verdict{Kind: int(kind), Reason: reason})
 }
