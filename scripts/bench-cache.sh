@@ -6,7 +6,9 @@
 #   - the 11k-file corpus: 10,000 source files, 2,000 memories x 5 citations
 #   - a 50,000-memory x 5-citation store, where health and graph
 #     (--cycles, find-roots: every memory parsed) are measured too
-# with the peak RSS (/usr/bin/time) of each command.
+# with the CPU time (user + system) and peak RSS (/usr/bin/time) of one run
+# of each command: on a loaded shared machine the CPU time is the steadier
+# figure.
 #   scripts/bench-cache.sh [RUNS]    (default 7; prints medians)
 # BASE=<rev> compares with another revision than main.
 set -euo pipefail
@@ -34,15 +36,15 @@ timeit() {
     echo $(( (e - s) / 1000 ))
   done | median | awk '{printf "%.1f", $1/1000}'
 }
-rss() { # peak RSS in MB of one run (after PREP)
+usage() { # CPU seconds (user + system) and peak RSS in MB of one run (after PREP)
   local prep=$1; shift
   eval "$prep"
-  /usr/bin/time -o "$work/rss" -f '%M' "$@" >/dev/null 2>&1 || true
-  awk '/^[0-9]+$/ {printf "%.0f", $1/1024}' "$work/rss"
+  /usr/bin/time -o "$work/rss" -f '%U %S %M' "$@" >/dev/null 2>&1 || true
+  awk 'NF == 3 && $3 ~ /^[0-9]+$/ {printf "%9.2f | %6.0f", $1 + $2, $3 / 1024}' "$work/rss"
 }
 row() { # name prep cmd...
   local name=$1 prep=$2; shift 2
-  printf "| %-44s | %9s | %6s |\n" "$name" "$(timeit "$prep" "$@")" "$(rss "$prep" "$@")"
+  printf "| %-44s | %9s | %s |\n" "$name" "$(timeit "$prep" "$@")" "$(usage "$prep" "$@")"
 }
 nocold=':'
 cold='rm -f .git/memcite/cache'
@@ -54,8 +56,10 @@ for corpus in small large; do
   echo
   echo "### $corpus: $(git ls-files .serena/memories | wc -l) memories, $(wc -l < "$work/$corpus.txt") cited files, $(git ls-files | wc -l) tracked files"
   echo
-  echo "| command                                      | median ms | RSS MB |"
-  echo "|----------------------------------------------|-----------|--------|"
+  echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo
+  echo "| command                                      | median ms |   CPU s | RSS MB |"
+  echo "|----------------------------------------------|-----------|---------|--------|"
   row "verify-all ($base's binary)" "$nocold" "$work/old" verify-all
   row "verify-all --no-cache" "$nocold" "$work/new" --no-cache verify-all
   row "verify-all, cache cold" "$cold" "$work/new" verify-all
