@@ -33,7 +33,11 @@ const (
 // with its stat data and blob, by path. A split index or unknown form is
 // errIndexForm.
 func indexStats(data []byte, hashLen int) (map[string]indexStat, error) {
-	out := map[string]indexStat{}
+	n := 0
+	if len(data) >= 12 {
+		n = int(min(binary.BigEndian.Uint32(data[8:12]), uint32(len(data)/64)))
+	}
+	out := make(map[string]indexStat, n)
 	err := walkIndex(data, hashLen, func(name, raw []byte, flags, ext uint16) {
 		u := func(i int) uint32 { return binary.BigEndian.Uint32(raw[i:]) }
 		st := indexStat{

@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -116,18 +115,6 @@ func (w *Worktree) resolveDir(dir string) (string, error) {
 	w.dirs[dir] = dirInfo{real, err}
 	w.mu.Unlock()
 	return real, err
-}
-
-// Direct reports whether the directory holding p (repo-relative, clean)
-// is reached from the root without symlinks, so that the file at p is the
-// one at Root()/p.
-func (w *Worktree) Direct(p string) bool {
-	dir := path.Dir(p)
-	if dir == "." {
-		return true
-	}
-	real, err := w.resolveDir(filepath.FromSlash(dir))
-	return err == nil && real == filepath.Join(w.root, filepath.FromSlash(dir))
 }
 
 func (w *Worktree) inside(real string) error {
