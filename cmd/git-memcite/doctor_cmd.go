@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"os"
 
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/doctor"
 	"github.com/git-memcite/git-memcite/internal/render"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 )
 
 type doctorCmd struct {
@@ -22,7 +24,14 @@ func (c *doctorCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	facts, err := app.DoctorFacts(ctx, ws)
+	off := ""
+	switch {
+	case g.NoCache:
+		off = "--no-cache"
+	case cacheOff(os.Getenv("MEMCITE_CACHE")):
+		off = "MEMCITE_CACHE=" + os.Getenv("MEMCITE_CACHE")
+	}
+	facts, err := app.DoctorFacts(ctx, ws, vcache.Tool(version), off)
 	if err != nil {
 		return err
 	}

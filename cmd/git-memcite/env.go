@@ -11,6 +11,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/config"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/term"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 )
 
 // Env is what commands share: the standard streams.
@@ -29,6 +30,7 @@ type Globals struct {
 	Dir      []string         `name:"dir" placeholder:"PATH" help:"Memory directory, relative to the repository root; repeatable (default: MEMCITE_DIR, git config memcite.dir, .memcite.yaml dirs, else .serena/memories)."`
 	Color    string           `name:"color" placeholder:"auto|always|never" help:"Colour output: auto (a terminal without NO_COLOR; the default), always, never."`
 	Quiet    bool             `name:"quiet" short:"q" help:"Print less: only what needs attention (stale citations, errors, warnings) and the summary; a command that only confirms success prints nothing."`
+	NoCache  bool             `name:"no-cache" help:"Neither use nor update the verification cache in the git directory (also MEMCITE_CACHE=off); see docs/cache.md."`
 	Version  kong.VersionFlag `name:"version" help:"Print the version and exit."`
 }
 
@@ -44,7 +46,7 @@ type workspace = app.Workspace
 
 // openOptions are the global and source flags, for app.Open.
 func (g *Globals) openOptions(sf SourceFlags) app.OpenOptions {
-	return app.OpenOptions{RepoRoot: g.RepoRoot, Dirs: g.Dir, Color: g.Color, Staged: sf.Staged, Rev: string(sf.Rev)}
+	return app.OpenOptions{RepoRoot: g.RepoRoot, Dirs: g.Dir, Color: g.Color, Staged: sf.Staged, Rev: string(sf.Rev), CacheTool: vcache.Tool(version)}
 }
 
 // open finds the repository, builds the source the flags ask for, reads

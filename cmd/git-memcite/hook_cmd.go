@@ -16,6 +16,8 @@ import (
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/term"
+	"github.com/git-memcite/git-memcite/internal/vcache"
+	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
 // hookCmd is the entry point of the installed hook scripts, and of hook
@@ -127,6 +129,7 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 	if err != nil {
 		return err
 	}
+	vcache.SlotFrom(ctx).Open(repo.GitDir, repo.TempDir(), vcache.Tool(version))
 	// memcite.* is read from git once: the hook settings and the unified
 	// configuration (memory directories, …) both come from it
 	ws := &workspace{Repo: repo, Top: repo.Top}
@@ -168,7 +171,7 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 }
 
 func preCommit(ctx context.Context, env *Env, repo *gitrepo.Repo, idx source.Source, cfg hookrun.Config, dirs []string, in hookrun.Invocation) error {
-	out, err := hookrun.PreCommit(ctx, repo, idx, dirs, hookrun.PreCommitOptions{Full: cfg.PreCommit == hookrun.Strict})
+	out, err := hookrun.PreCommit(ctx, repo, idx, dirs, hookrun.PreCommitOptions{Full: cfg.PreCommit == hookrun.Strict, KnownStale: verify.KnownStale})
 	if err != nil {
 		return err
 	}

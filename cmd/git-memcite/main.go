@@ -10,11 +10,13 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/git-memcite/git-memcite/internal/trace"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 )
 
 func main() {
@@ -33,6 +35,8 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	tuneGC()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	cache := &vcache.Slot{} // opened once the repository is found
+	ctx = vcache.WithSlot(ctx, cache)
 
 	var cli CLI
 	parser, err := newParser(&cli, stdout, stderr, kong.BindTo(ctx, (*context.Context)(nil)))
@@ -55,13 +59,29 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer trace.Enable(nil)
 		trace.Printf("git-memcite %s: %q", version, args)
 	}
+	if cli.Globals.NoCache || cacheOff(os.Getenv("MEMCITE_CACHE")) {
+		cache.Disable()
+	}
 	env := newEnv(stdin, stdout, stderr)
 	kctx.Bind(env)
 	code, msg := exitCode(kctx.Run(&cli.Globals))
+	if err := cache.Save(); err != nil {
+		trace.Printf("%v (the cache is an optimisation: nothing is lost)", err)
+	}
 	if msg != "" {
 		fmt.Fprintf(stderr, "git-memcite: %s\n", msg)
 	}
 	return code
+}
+
+// cacheOff reports whether MEMCITE_CACHE turns the verification cache
+// off.
+func cacheOff(v string) bool {
+	switch strings.ToLower(v) {
+	case "off", "0", "false", "no":
+		return true
+	}
+	return false
 }
 
 // tuneGC trades memory for less GC work in this short-lived process (a

@@ -10,13 +10,17 @@ import (
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/hookinstall"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 )
 
 // DoctorFacts gathers what doctor judges (doctor.Run) in a workspace
 // opened without its memories: git's version, the repository's layout
 // and settings, the reads commands make (probeRepository), the hooks, the
 // memory directories and their files, the agent hook's settings.
-func DoctorFacts(ctx context.Context, ws *Workspace) (doctor.Facts, error) {
+//
+// cacheTool names the running binary (vcache.Tool); cacheOff, when not
+// empty, says what turned the verification cache off.
+func DoctorFacts(ctx context.Context, ws *Workspace, cacheTool, cacheOff string) (doctor.Facts, error) {
 	f := doctor.Facts{Top: ws.Top, InRepo: ws.Repo != nil}
 	if out, err := gitrepo.Git(ctx, "", "version"); err == nil {
 		f.GitVersion = strings.TrimSpace(out)
@@ -38,6 +42,9 @@ func DoctorFacts(ctx context.Context, ws *Workspace) (doctor.Facts, error) {
 		}
 		f.Backend, f.Probes = probeRepository(ctx, ws.Repo)
 		f.TempDir = ws.Repo.TempDir()
+		info := vcache.Inspect(vcache.Dir(ws.Repo.GitDir), cacheTool)
+		f.Cache = &info
+		f.CacheOff = cacheOff
 		st, err := hookinstall.GetStatus(ctx, ws.Top, nil)
 		if err != nil {
 			f.HooksErr = err

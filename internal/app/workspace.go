@@ -18,6 +18,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/trace"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
@@ -29,6 +30,11 @@ type OpenOptions struct {
 	Color    string   // --color
 	Staged   bool     // --staged: the index
 	Rev      string   // --rev: a commit
+
+	// CacheTool names the running binary for the verification cache
+	// (vcache.Tool); the cache in the context, if any, is opened in the
+	// repository found.
+	CacheTool string
 }
 
 // Workspace is a resolved repository, content source, configuration and
@@ -106,6 +112,7 @@ func OpenSource(ctx context.Context, o OpenOptions) (*Workspace, error) {
 	switch {
 	case err == nil:
 		ws.Repo, ws.Top = repo, repo.Top
+		vcache.SlotFrom(ctx).Open(repo.GitDir, repo.TempDir(), o.CacheTool)
 	case errors.Is(err, gitrepo.ErrNotRepo) && !o.Staged && o.Rev == "":
 		ws.Top, err = filepath.Abs(start) // plain directory: working tree only
 		if err != nil {

@@ -24,6 +24,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/hookinstall"
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 )
 
 // Level grades a finding.
@@ -91,6 +92,11 @@ type Facts struct {
 	// AgentHooks are the agent hook's settings files (agentinstall.Status);
 	// nil when not looked at.
 	AgentHooks []agentinstall.State
+	// Cache is the verification cache as found (vcache.Inspect); nil
+	// outside a repository.
+	Cache *vcache.Info
+	// CacheOff says why the cache is off for this run ("" when it is on).
+	CacheOff string
 }
 
 // SerenaMemoryTools are Serena's memory tools: those that write memory
@@ -124,7 +130,45 @@ func Run(f Facts) *Report {
 	checkAgentHook(r, f)
 	checkIndex(r, f)
 	checkTemporaries(r, f)
+	checkCache(r, f)
 	return r
+}
+
+// checkCache reports the verification cache: where it is, how large, and
+// whether this build can use it. A damaged or foreign cache is no problem:
+// it is ignored and rewritten (docs/cache.md).
+func checkCache(r *Report, f Facts) {
+	c := f.Cache
+	if c == nil {
+		return
+	}
+	msg := fmt.Sprintf("verification cache %s: %s", c.Path, c.State)
+	switch c.State {
+	case vcache.StateOK, vcache.StateStale, vcache.StateVersion:
+		msg += fmt.Sprintf(", %s, %s, %s", byteSize(c.Size), countOf(c.Verdicts, "verdict", "verdicts"), countOf(c.Files, "parsed memory file", "parsed memory files"))
+	case vcache.StateCorrupt:
+		msg += fmt.Sprintf(", %s", byteSize(c.Size))
+	}
+	var detail []string
+	switch c.State {
+	case vcache.StateCorrupt, vcache.StateVersion, vcache.StateStale:
+		detail = append(detail, "not used: the next run that verifies rewrites it")
+	}
+	if f.CacheOff != "" {
+		detail = append(detail, "off for this run: "+f.CacheOff)
+	}
+	r.add("cache", Info, msg, detail...)
+}
+
+// byteSize renders a size in bytes, KiB or MiB.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // checkTemporaries reports temporary files that interrupted rewrites left

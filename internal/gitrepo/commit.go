@@ -32,6 +32,7 @@ func (r *Repo) Commit(ctx context.Context, oid OID) (source.Source, error) {
 	}
 	t := newTable("commit "+oid.Short(), es, r.blobReader(objs))
 	t.submodule = r.submoduleFile
+	t.ids = !r.hasLFS()
 	return t, nil
 }
 

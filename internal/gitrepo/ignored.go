@@ -33,6 +33,8 @@ type guardedWorktree struct {
 
 	mu      sync.Mutex
 	ignored map[string]bool // verdicts of git check-ignore, by path
+
+	ids worktreeIDs // ContentID
 }
 
 // Untracked reports whether p (repo-relative, clean) is not in the index.

@@ -109,6 +109,7 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 	}
 	t := newTable("index", es, read)
 	t.submodule = r.submoduleFile
+	t.ids = !r.hasLFS()
 	return t, nil
 }
 

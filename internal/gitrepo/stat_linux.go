@@ -25,3 +25,18 @@ func sameInodeAndCtime(fi fs.FileInfo, ie *index.Entry) bool {
 	}
 	return ie.CreatedAt.Unix() == st.Ctim.Sec && int64(ie.CreatedAt.Nanosecond()) == st.Ctim.Nsec
 }
+
+// statMatches compares a file's stat data with what its index entry
+// recorded, as git's ie_match_stat does: size, mtime and ctime (with
+// nanoseconds), inode and device (truncated to 32 bits, as the index
+// stores them).
+func statMatches(fi fs.FileInfo, ie indexStat) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return false
+	}
+	return uint32(st.Size) == ie.size &&
+		uint32(st.Mtim.Sec) == ie.mtimeSec && uint32(st.Mtim.Nsec) == ie.mtimeNsec &&
+		uint32(st.Ctim.Sec) == ie.ctimeSec && uint32(st.Ctim.Nsec) == ie.ctimeNsec &&
+		uint32(st.Ino) == ie.ino && uint32(st.Dev) == ie.dev
+}

@@ -38,6 +38,8 @@ type table struct {
 	read    func(e entry) (io.ReadCloser, error)
 	// submodule reads a file inside a submodule (nil: not readable).
 	submodule func(f *subFile) ([]byte, error)
+	// ids: entries may be named by their blob (ContentID).
+	ids bool
 }
 
 func newTable(name string, entries []entry, read func(entry) (io.ReadCloser, error)) *table {
@@ -233,3 +235,27 @@ func (t *table) List(dir string) ([]string, error) {
 }
 
 var _ source.Source = (*table)(nil)
+
+// ContentID implements source.Identifier: a regular file that is an entry
+// of the index or tree itself (not reached through a symlink, not inside a
+// submodule) is named by its blob. Repositories with a local git-lfs store
+// get no identifiers: what a pointer blob reads as depends on which
+// objects have been fetched.
+func (t *table) ContentID(p string) (string, bool) {
+	if !t.ids {
+		return "", false
+	}
+	c, err := source.Clean(p)
+	if err != nil {
+		return "", false
+	}
+	i, ok := t.byPath[c]
+	if !ok {
+		return "", false
+	}
+	e := t.entries[i]
+	if !e.mode.IsRegular() || e.sub != nil || e.oid == "" {
+		return "", false
+	}
+	return "blob:" + e.oid, true
+}

@@ -47,6 +47,18 @@ type Untracker interface {
 	Untracked(p string) bool
 }
 
+// Identifier is implemented by sources that can name the content of a
+// regular file without reading it: the git blob it holds, when the source
+// can vouch that reading the path would give exactly that blob's bytes (a
+// tracked file of an index or commit; a working-tree file whose index
+// stat data says it is unchanged). Equal identifiers mean equal content,
+// so a verdict about the content may be remembered under it. ok is false
+// whenever the source cannot vouch (symlinks, submodules, untracked or
+// modified files, converted content): the caller then reads the file.
+type Identifier interface {
+	ContentID(p string) (id string, ok bool)
+}
+
 // Kind is what a path names.
 type Kind int
 

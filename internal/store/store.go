@@ -5,6 +5,7 @@ package store
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/trace"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 )
 
 // DefaultDir is the memory directory used when none is configured.
@@ -184,6 +186,10 @@ func LoadAll(ctx context.Context, src source.Source, mems []*Memory) error {
 func (m *Memory) Load(src source.Source) { load(src, m) }
 
 func loadAll(ctx context.Context, src source.Source, mems []*Memory) error {
+	cache := vcache.FromContext(ctx)
+	if ids, ok := src.(source.Identifier); ok && cache != nil {
+		ids.ContentID("") // read what names content (the index) before any file
+	}
 	work := make(chan *Memory)
 	var wg sync.WaitGroup
 	for i := 0; i < 4*runtime.GOMAXPROCS(0); i++ { // reads block: more workers than cores
@@ -191,7 +197,7 @@ func loadAll(ctx context.Context, src source.Source, mems []*Memory) error {
 		go func() {
 			defer wg.Done()
 			for m := range work {
-				load(src, m)
+				loadCached(src, m, cache)
 			}
 		}()
 	}
@@ -207,13 +213,43 @@ func loadAll(ctx context.Context, src source.Source, mems []*Memory) error {
 	return err
 }
 
-func load(src source.Source, m *Memory) {
+func load(src source.Source, m *Memory) { loadCached(src, m, nil) }
+
+// loadCached reads and parses m, taking the parse from cache when the
+// file's path and content are those of an earlier parse: by the content's
+// name when the source has one (the file is then not read at all), else by
+// the content read. Files that do not parse are parsed every time. The
+// name stored under is taken after the read: it vouches for what was read
+// (source.Identifier).
+func loadCached(src source.Source, m *Memory, cache *vcache.Cache) {
+	ids, _ := src.(source.Identifier)
+	lookups := false
+	if cache != nil {
+		_, n := cache.Len()
+		lookups = n > 0
+	}
+	named := false
+	if lookups && ids != nil {
+		if id, ok := ids.ContentID(m.Path); ok {
+			named = true
+			if f := fromCache(cache, vcache.FileIDKey(m.Path, id), m.Path, nil); f != nil {
+				m.setFile(f)
+				return
+			}
+		}
+	}
 	trace.Printf("read memory %s from the %s", m.Path, src.Name())
 	data, err := readLimited(src, m.Path)
 	if err != nil {
 		m.Err = err
 		m.ID = m.RelID()
 		return
+	}
+	if lookups && !named {
+		if f := fromCache(cache, vcache.FileKey(m.Path, data), m.Path, data); f != nil {
+			m.setFile(f)
+			return
+		}
 	}
 	f, err := memfile.Parse(m.Path, data)
 	if err != nil {
@@ -222,11 +258,61 @@ func load(src source.Source, m *Memory) {
 		return
 	}
 	f.Compact() // keep the fields, drop the YAML tree: edits parse again
+	if cache != nil {
+		if enc, ok := f.EncodeCache(); ok {
+			if id, ok := contentID(ids, m.Path); ok {
+				cache.PutFile(vcache.FileIDKey(m.Path, id), binary.AppendUvarint([]byte{1}, uint64(len(data))), data, enc)
+			} else {
+				cache.PutFile(vcache.FileKey(m.Path, data), []byte{0}, enc)
+			}
+		}
+	}
+	m.setFile(f)
+}
+
+func contentID(ids source.Identifier, p string) (string, bool) {
+	if ids == nil {
+		return "", false
+	}
+	return ids.ContentID(p)
+}
+
+func (m *Memory) setFile(f *memfile.File) {
 	m.File = f
 	m.ID = f.ID
 	if m.ID == "" {
 		m.ID = m.RelID()
 	}
+}
+
+// fromCache decodes a cached parse: content is the file's, or nil when
+// the entry holds it. A damaged entry is a miss.
+func fromCache(cache *vcache.Cache, k vcache.Key, p string, content []byte) *memfile.File {
+	b, ok := cache.File(k)
+	if !ok || len(b) == 0 {
+		return nil
+	}
+	switch b[0] {
+	case 0:
+		if content == nil {
+			return nil
+		}
+		b = b[1:]
+	case 1:
+		n, k := binary.Uvarint(b[1:])
+		if k <= 0 || n > uint64(len(b)-1-k) {
+			return nil
+		}
+		end := 1 + k + int(n)
+		content, b = b[1+k:end:end], b[end:]
+	default:
+		return nil
+	}
+	f, err := memfile.DecodeCache(p, content, b)
+	if err != nil {
+		return nil
+	}
+	return f
 }
 
 func readLimited(src source.Source, p string) ([]byte, error) {

@@ -21,7 +21,7 @@ type fileData struct {
 	lfs         bool
 	lines       []string // the first lines (without line breaks)
 	complete    bool     // lines holds the whole file
-	invalidUTF8 int      // first line (1-based) that is not UTF-8, 0 if none
+	invalidUTF8 []int    // the lines read (1-based, ascending) that are not UTF-8
 	untracked   bool     // git does not track the file (working tree only)
 }
 
@@ -110,8 +110,7 @@ func readFile(src source.Source, p string, w *want) *fileData {
 	fd.lines, fd.complete, fd.readErr = readLines(br, n, w.keep)
 	for i, l := range fd.lines {
 		if !utf8.ValidString(l) {
-			fd.invalidUTF8 = i + 1
-			break
+			fd.invalidUTF8 = append(fd.invalidUTF8, i+1)
 		}
 	}
 	return fd

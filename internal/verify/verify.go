@@ -239,16 +239,22 @@ func (r *Report) Summary() Summary {
 }
 
 // Check verifies the citations of mems against src. Each cited file is read
-// once, in parallel.
+// once, in parallel. With a cache in ctx (internal/vcache) and a source
+// that names file content without reading it (source.Identifier), a
+// citation checked before against the same content is not checked again,
+// and a file all of whose citations are known is not read.
 func Check(ctx context.Context, src source.Source, mems []*store.Memory) (*Report, error) {
 	start := time.Now()
+	cc := newCitationCache(ctx, src)
+	cc.prefetch(mems)
 	need := map[string]*want{} // path -> lines needed (none: existence only)
 	for _, m := range mems {
 		if m.File == nil || m.File.Exempt {
 			continue
 		}
-		for _, c := range m.File.Citations {
-			if c.URL != "" {
+		for j := range m.File.Citations {
+			c := &m.File.Citations[j]
+			if c.URL != "" || cc.known(c) {
 				continue
 			}
 			w := need[c.Path]
@@ -266,15 +272,16 @@ func Check(ctx context.Context, src source.Source, mems []*store.Memory) (*Repor
 	if err != nil {
 		return nil, err
 	}
+	cc.recheck(files)
 	r := &Report{Source: src.Name(), Memories: make([]MemoryResult, len(mems))}
 	for i, m := range mems {
-		r.Memories[i] = checkMemory(m, files)
+		r.Memories[i] = checkMemory(m, files, cc)
 	}
 	r.Elapsed = time.Since(start)
 	return r, nil
 }
 
-func checkMemory(m *store.Memory, files map[string]*fileData) MemoryResult {
+func checkMemory(m *store.Memory, files map[string]*fileData, cc *citationCache) MemoryResult {
 	res := MemoryResult{Memory: m}
 	if m.File == nil {
 		return res
@@ -284,15 +291,21 @@ func checkMemory(m *store.Memory, files map[string]*fileData) MemoryResult {
 		res.Exempt = true
 		return res
 	}
-	for _, c := range m.File.Citations {
+	for j := range m.File.Citations {
+		c := m.File.Citations[j]
 		cr := CitationResult{Citation: c}
 		if c.URL != "" {
 			cr.Status, cr.Reason = Skipped, "URL citations are not fetched"
 			res.Skipped++
 		} else {
-			fd := files[c.Path]
-			cr.Kind, cr.Reason = Citation(c, fd)
-			cr.Untracked = fd != nil && fd.untracked
+			if v, ok := cc.lookup(&m.File.Citations[j]); ok {
+				cr.Kind, cr.Reason = v.kind, v.reason // a tracked file: Untracked is false
+			} else {
+				fd := files[c.Path]
+				cr.Kind, cr.Reason = Citation(c, fd)
+				cr.Untracked = fd != nil && fd.untracked
+				cc.store(c, fd, cr.Kind, cr.Reason)
+			}
 			if cr.Kind != KindNone {
 				cr.Status = Stale
 			} else {
@@ -357,8 +370,12 @@ func Citation(c memfile.Citation, fd *fileData) (Kind, string) {
 	if fd.complete && end > len(fd.lines) {
 		return KindPastEOF, fmt.Sprintf("Line %d exceeds file length (%d)", end, len(fd.lines))
 	}
-	if bad := fd.invalidUTF8; bad > 0 && bad <= end {
-		return KindInvalidUTF8, fmt.Sprintf("Cannot read file: %s: line %d is not valid UTF-8", c.Path, bad)
+	for _, bad := range fd.invalidUTF8 {
+		// only the cited lines count: the verdict must not depend on
+		// which other citations of the file were read with it
+		if bad >= c.Line && bad <= end {
+			return KindInvalidUTF8, fmt.Sprintf("Cannot read file: %s: line %d is not valid UTF-8", c.Path, bad)
+		}
 	}
 	if !c.HasSnippet {
 		return KindNone, ""

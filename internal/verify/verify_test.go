@@ -313,3 +313,34 @@ func TestFileVanishesBeforeRead(t *testing.T) {
 		t.Fatalf("got %s %q", kind, got)
 	}
 }
+
+// TestVerdictIndependentOfOtherCitations: a citation's verdict is the
+// same whether the file is read for it alone or with other citations
+// (which read other lines), so that it can be cached by the content and
+// the citation only.
+func TestVerdictIndependentOfOtherCitations(t *testing.T) {
+	root := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(root, "a"), []byte("ok\n\xff bad\nok\nfine\n"), 0o644))
+	wt, _ := source.NewWorktree(root)
+	cits := []memfile.Citation{
+		{Path: "a", Line: 2, HasLine: true},
+		{Path: "a", Line: 4, HasLine: true, Snippet: "fine", HasSnippet: true},
+		{Path: "a", Line: 3, LineEnd: 4, HasLine: true},
+		{Path: "a", Line: 1, LineEnd: 3, HasLine: true},
+		{Path: "a", Line: 9, HasLine: true},
+	}
+	all := &want{}
+	for _, c := range cits {
+		all.add(c.Line, max(c.Line, c.LineEnd))
+	}
+	together := readFile(wt, "a", all)
+	for _, c := range cits {
+		alone := &want{}
+		alone.add(c.Line, max(c.Line, c.LineEnd))
+		k1, r1 := Citation(c, readFile(wt, "a", alone))
+		k2, r2 := Citation(c, together)
+		if k1 != k2 || r1 != r2 {
+			t.Errorf("%s: alone %s %q, with the others %s %q", c.Location(), k1, r1, k2, r2)
+		}
+	}
+}

@@ -10,7 +10,7 @@ _git_memcite ()
 	if [ -z "$subcommand" ]; then
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--repo-root= --dir= --color= --quiet --version" ;;
+		--*) __gitcomp "--repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		*) __gitcomp "$subcommands" ;;
 		esac
 		return
@@ -21,7 +21,7 @@ _git_memcite ()
 		--format=*) __gitcomp "text json github sarif gitlab" "" "${cur##--format=}" ;;
 		--fail-on=*) __gitcomp "error warning note never" "" "${cur##--fail-on=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--staged --rev= --why --record --json --format= --output= --baseline= --fail-on= --changed-since= --repo-root= --dir= --color= --quiet --version" ;;
+		--*) __gitcomp "--staged --rev= --why --record --json --format= --output= --baseline= --fail-on= --changed-since= --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		*) __gitcomp "$(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
@@ -30,13 +30,13 @@ _git_memcite ()
 		--format=*) __gitcomp "text json github sarif gitlab" "" "${cur##--format=}" ;;
 		--fail-on=*) __gitcomp "error warning note never" "" "${cur##--fail-on=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--staged --rev= --json --record --format= --output= --baseline= --fail-on= --changed-since= --repo-root= --dir= --color= --quiet --version" ;;
+		--*) __gitcomp "--staged --rev= --json --record --format= --output= --baseline= --fail-on= --changed-since= --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		esac
 		;;
 	relocate)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--fix --accept-changed --dry-run --json --to= --staged --repo-root= --dir= --color= --quiet --version" ;;
+		--*) __gitcomp "--fix --accept-changed --dry-run --json --to= --staged --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		*) __gitcomp "$(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
@@ -44,45 +44,45 @@ _git_memcite ()
 		case "$cur" in
 		--agent=*) __gitcomp "claude" "" "${cur##--agent=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--hooks= --agent= --local --via= --yes --chain --force --manual --dry-run --repo-root= --dir= --color= --quiet --version" ;;
+		--*) __gitcomp "--hooks= --agent= --local --via= --yes --chain --force --manual --dry-run --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		esac
 		;;
 	uninstall)
 		case "$cur" in
 		--agent=*) __gitcomp "claude" "" "${cur##--agent=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--hooks= --agent= --local --dry-run --repo-root= --dir= --color= --quiet --version" ;;
+		--*) __gitcomp "--hooks= --agent= --local --dry-run --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		esac
 		;;
 	status)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--hooks= --repo-root= --dir= --color= --quiet --version" ;;
+		--*) __gitcomp "--hooks= --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		esac
 		;;
 	agent-hook)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--repo-root= --dir= --color= --quiet --version" ;;
+		--*) __gitcomp "--repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		esac
 		;;
 	config)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--staged --rev= --repo-root= --dir= --color= --quiet --version" ;;
+		--*) __gitcomp "--staged --rev= --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		esac
 		;;
 	completion)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--repo-root= --dir= --color= --quiet --version" ;;
+		--*) __gitcomp "--repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		*) __gitcomp "bash zsh fish" ;;
 		esac
 		;;
 	help)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--repo-root= --dir= --color= --quiet --version" ;;
+		--*) __gitcomp "--repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		*) __gitcomp "verify verify-all relocate install uninstall status agent-hook config completion help graph health add-citation list-citations remove-citation update-confidence adopt doctor" ;;
 		esac
 		;;
@@ -91,7 +91,7 @@ _git_memcite ()
 		--strategy=*) __gitcomp "bfs dfs" "" "${cur##--strategy=}" ;;
 		--format=*) __gitcomp "dot mermaid json" "" "${cur##--format=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--strategy= --max-depth= --link-types= --json --cycles --format= --repo-root= --dir= --color= --quiet --version" ;;
+		--*) __gitcomp "--strategy= --max-depth= --link-types= --json --cycles --format= --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		*) __gitcomp "traverse find-roots related $(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
@@ -99,48 +99,48 @@ _git_memcite ()
 		case "$cur" in
 		--format=*) __gitcomp "markdown json html" "" "${cur##--format=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--format= --output= --since= --repo-root= --dir= --color= --quiet --version" ;;
+		--*) __gitcomp "--format= --output= --since= --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		esac
 		;;
 	add-citation)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--snippet= --force --dry-run --repo-root= --dir= --color= --quiet --version" ;;
+		--*) __gitcomp "--snippet= --force --dry-run --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		*) __gitcomp "$(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
 	list-citations)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--json --repo-root= --dir= --color= --quiet --version" ;;
+		--*) __gitcomp "--json --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		*) __gitcomp "$(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
 	remove-citation)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--dry-run --repo-root= --dir= --color= --quiet --version" ;;
+		--*) __gitcomp "--dry-run --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		*) __gitcomp "$(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
 	update-confidence)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--dry-run --repo-root= --dir= --color= --quiet --version" ;;
+		--*) __gitcomp "--dry-run --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		*) __gitcomp "$(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
 	adopt)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--fix --dry-run --json --repo-root= --dir= --color= --quiet --version" ;;
+		--*) __gitcomp "--fix --dry-run --json --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		*) __gitcomp "$(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;
 	doctor)
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--json --repo-root= --dir= --color= --quiet --version" ;;
+		--*) __gitcomp "--json --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		esac
 		;;
 	esac

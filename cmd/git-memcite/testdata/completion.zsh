@@ -18,6 +18,7 @@ _git-memcite() {
 		'--dir=[Memory directory, relative to the repository root; repeatable (default\: MEMCITE_DIR, git config memcite.dir, .memcite.yaml dirs, else .serena/memories)]:path,...:_files' \
 		'--color=[Colour output\: auto (a terminal without NO_COLOR; the default), always, never]:auto|always|never:(auto always never)' \
 		'--quiet[Print less\: only what needs attention (stale citations, errors, warnings) and the summary; a command that only confirms success prints nothing]' \
+		'--no-cache[Neither use nor update the verification cache in the git directory (also MEMCITE_CACHE=off); see docs/cache.md]' \
 		'--version[Print the version and exit]' \
 		'1: :->command' \
 		'*:: :->args'

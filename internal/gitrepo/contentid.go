@@ -1,0 +1,146 @@
+package gitrepo
+
+import (
+	"context"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/trace"
+)
+
+// worktreeIDs names working-tree files by the blob the index records for
+// them, when git would call them unchanged without reading them.
+type worktreeIDs struct {
+	once       sync.Once
+	stats      map[string]indexStat
+	indexMtime time.Time
+	ok         bool
+
+	mu   sync.Mutex
+	dirs map[string]bool // directories reached without symlinks
+}
+
+func (w *guardedWorktree) loadIDs() {
+	w.ids.once.Do(func() {
+		r := w.r
+		if r.hasLFS() {
+			trace.Printf("content ids: a git-lfs store: working-tree files are read")
+			return
+		}
+		p := r.IndexPath()
+		f, err := os.Open(p)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		fi, err := f.Stat()
+		if err != nil {
+			return
+		}
+		data, err := readAllFile(f, fi.Size())
+		if err != nil {
+			return
+		}
+		hashLen := 20
+		if r.ObjectFormat == "sha256" {
+			hashLen = 32
+		}
+		stats, err := indexStats(data, hashLen)
+		if err != nil {
+			trace.Printf("content ids: %v: working-tree files are read", err)
+			return
+		}
+		es := make([]entry, 0, 8)
+		for name := range stats {
+			if name == ".gitattributes" || strings.HasSuffix(name, "/.gitattributes") {
+				es = append(es, entry{path: name})
+				break
+			}
+		}
+		if r.contentConverts(context.Background(), es) {
+			trace.Printf("content ids: git may convert working-tree content (attributes, core.autocrlf): working-tree files are read")
+			return
+		}
+		w.ids.stats, w.ids.indexMtime, w.ids.ok = stats, fi.ModTime(), true
+	})
+}
+
+func readAllFile(f *os.File, size int64) ([]byte, error) {
+	buf := make([]byte, size)
+	n, err := f.ReadAt(buf, 0)
+	if err != nil && n != len(buf) {
+		return nil, err
+	}
+	return buf[:n], nil
+}
+
+// direct reports whether the directory dir (repo-relative, clean) is
+// reached from the root through directories only, no symlinks: one lstat
+// per directory, remembered.
+func (w *guardedWorktree) direct(root, dir string) bool {
+	if dir == "." || dir == "" {
+		return true
+	}
+	w.ids.mu.Lock()
+	v, ok := w.ids.dirs[dir]
+	w.ids.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = w.direct(root, path.Dir(dir))
+	if v {
+		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(dir)))
+		v = err == nil && fi.IsDir()
+	}
+	w.ids.mu.Lock()
+	if w.ids.dirs == nil {
+		w.ids.dirs = map[string]bool{}
+	}
+	w.ids.dirs[dir] = v
+	w.ids.mu.Unlock()
+	return v
+}
+
+// ContentID implements source.Identifier for the working tree: a file is
+// named by the blob its index entry records when git would call it clean
+// by its stat data alone — a regular file, not through a symlinked
+// directory, whose size, mtime, ctime, inode and device match the entry,
+// and not racily clean (modified at or after the index was written, when
+// equal stat data does not prove equal content). Entries git does not
+// compare (assume-unchanged, skip-worktree, intent-to-add, conflicts),
+// symlinks and submodules get no identifier, nor does anything in a
+// repository where git may convert content on checkout.
+func (w *guardedWorktree) ContentID(p string) (string, bool) {
+	wt, ok := w.Source.(*source.Worktree)
+	if !ok {
+		return "", false
+	}
+	w.loadIDs()
+	if !w.ids.ok {
+		return "", false
+	}
+	c, err := source.Clean(p)
+	if err != nil {
+		return "", false
+	}
+	st, ok := w.ids.stats[c]
+	if !ok || !st.trusted || st.mode&0o170000 != 0o100000 {
+		return "", false
+	}
+	if !w.direct(wt.Root(), path.Dir(c)) {
+		return "", false
+	}
+	fi, err := os.Lstat(filepath.Join(wt.Root(), filepath.FromSlash(c)))
+	if err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	if !statMatches(fi, st) || !fi.ModTime().Before(w.ids.indexMtime) {
+		return "", false // modified, or racily clean
+	}
+	return "blob:" + st.oid, true
+}

@@ -1,0 +1,138 @@
+package gitrepo
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+)
+
+// indexStat is what an index entry records of a working-tree file when it
+// was last staged or checked out (git's struct stat_data), and the blob.
+type indexStat struct {
+	oid                  string // hexadecimal
+	ctimeSec, ctimeNsec  uint32
+	mtimeSec, mtimeNsec  uint32
+	dev, ino, mode, size uint32
+	// trusted is false for entries git itself does not compare with the
+	// working tree by their stat data: assume-unchanged, skip-worktree,
+	// intent-to-add, and entries of a conflict (stage 1-3).
+	trusted bool
+}
+
+// Index entry flags (git's read-cache.c).
+const (
+	flagAssumeValid = 0x8000
+	flagExtended    = 0x4000
+	flagStage       = 0x3000
+	extSkipWorktree = 0x4000
+	extIntentToAdd  = 0x2000
+)
+
+// indexStats returns every entry of an index file (versions 2, 3 and 4)
+// with its stat data and blob, by path. A split index or unknown form is
+// errIndexForm.
+func indexStats(data []byte, hashLen int) (map[string]indexStat, error) {
+	n := 0
+	if len(data) >= 12 {
+		n = int(min(binary.BigEndian.Uint32(data[8:12]), uint32(len(data)/64)))
+	}
+	out := make(map[string]indexStat, n)
+	err := walkIndex(data, hashLen, func(name, raw []byte, flags, ext uint16) {
+		u := func(i int) uint32 { return binary.BigEndian.Uint32(raw[i:]) }
+		st := indexStat{
+			oid:      hex.EncodeToString(raw[40 : 40+hashLen]),
+			ctimeSec: u(0), ctimeNsec: u(4), mtimeSec: u(8), mtimeNsec: u(12),
+			dev: u(16), ino: u(20), mode: u(24), size: u(36),
+			trusted: flags&(flagAssumeValid|flagStage) == 0 && ext&(extSkipWorktree|extIntentToAdd) == 0,
+		}
+		if prev, ok := out[string(name)]; ok && flags&flagStage != 0 {
+			prev.trusted = false
+			out[string(name)] = prev
+			return
+		}
+		out[string(name)] = st
+	})
+	return out, err
+}
+
+// walkIndex calls fn for every entry of an index file, in index order,
+// with its name, its fixed part (stat data and object id) and its flags
+// (extended flags 0 when there are none). name is only valid during the
+// call.
+func walkIndex(data []byte, hashLen int, fn func(name, raw []byte, flags, ext uint16)) error {
+	if len(data) < 12 || string(data[:4]) != "DIRC" {
+		return fmt.Errorf("%w: no index signature", errIndexForm)
+	}
+	version := binary.BigEndian.Uint32(data[4:8])
+	if version < 2 || version > 4 {
+		return fmt.Errorf("%w: version %d", errIndexForm, version)
+	}
+	n := binary.BigEndian.Uint32(data[8:12])
+	if uint64(n) > uint64(len(data))/8 {
+		return fmt.Errorf("%w: %d entries in %d bytes", errIndexForm, n, len(data))
+	}
+	pos := 12
+	var prev []byte
+	const stat = 40 // ctime, mtime, dev, ino, mode, uid, gid, size
+	for i := uint32(0); i < n; i++ {
+		start := pos
+		pos += stat + hashLen
+		if pos+2 > len(data) {
+			return fmt.Errorf("%w: entry %d truncated", errIndexForm, i)
+		}
+		flags := binary.BigEndian.Uint16(data[pos:])
+		pos += 2
+		var ext uint16
+		if flags&flagExtended != 0 {
+			if version < 3 {
+				return fmt.Errorf("%w: extended flags in version 2", errIndexForm)
+			}
+			if pos+2 > len(data) {
+				return fmt.Errorf("%w: entry %d truncated", errIndexForm, i)
+			}
+			ext = binary.BigEndian.Uint16(data[pos:])
+			pos += 2
+		}
+		if pos > len(data) {
+			return fmt.Errorf("%w: entry %d truncated", errIndexForm, i)
+		}
+		var name []byte
+		if version == 4 {
+			strip, k := gitVarint(data[pos:])
+			if k <= 0 || strip > uint64(len(prev)) {
+				return fmt.Errorf("%w: entry %d: bad name prefix", errIndexForm, i)
+			}
+			pos += k
+			end := bytes.IndexByte(data[pos:], 0)
+			if end < 0 {
+				return fmt.Errorf("%w: entry %d truncated", errIndexForm, i)
+			}
+			name = append(append(make([]byte, 0, int(uint64(len(prev))-strip)+end), prev[:uint64(len(prev))-strip]...), data[pos:pos+end]...)
+			pos += end + 1
+		} else {
+			end := bytes.IndexByte(data[pos:], 0)
+			if end < 0 {
+				return fmt.Errorf("%w: entry %d truncated", errIndexForm, i)
+			}
+			name = data[pos : pos+end]
+			// entries are padded with 1 to 8 NULs to a multiple of 8 bytes
+			pos = start + (pos+end-start+8)&^7
+		}
+		fn(name, data[start:start+stat+hashLen], flags, ext)
+		prev = name
+	}
+	// extensions: 4-byte signature, 4-byte size
+	for pos+8 <= len(data)-hashLen {
+		sig := string(data[pos : pos+4])
+		size := binary.BigEndian.Uint32(data[pos+4:])
+		if sig == "link" {
+			return fmt.Errorf("%w: split index", errIndexForm)
+		}
+		if uint64(size) > uint64(len(data)-pos-8) {
+			break
+		}
+		pos += 8 + int(size)
+	}
+	return nil
+}

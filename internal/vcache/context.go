@@ -1,0 +1,96 @@
+package vcache
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+)
+
+// Slot is where a run's cache goes once the repository is known: the
+// command line creates it (disabled by --no-cache or MEMCITE_CACHE=off),
+// puts it in the context, opens it when it has found the git directory
+// and saves it when the command is done.
+type Slot struct {
+	mu     sync.Mutex
+	off    bool
+	opened bool
+	c      *Cache
+	tmp    string
+}
+
+// Disable turns caching off for the run.
+func (s *Slot) Disable() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.off, s.c = true, nil
+}
+
+// Disabled reports whether caching is off for the run.
+func (s *Slot) Disabled() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.off
+}
+
+// Dir is the cache directory of a worktree's git directory.
+func Dir(gitDir string) string { return filepath.Join(gitDir, "memcite") }
+
+// Open opens the cache of the git directory gitDir (the worktree's own:
+// each worktree has its own index), writing temporary files in tmpDir.
+// Only the first call opens; a disabled slot stays empty.
+func (s *Slot) Open(gitDir, tmpDir, tool string) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.off || s.opened {
+		return
+	}
+	s.opened = true
+	s.c, s.tmp = Open(Dir(gitDir), tool), tmpDir
+}
+
+// Cache returns the open cache, or nil.
+func (s *Slot) Cache() *Cache {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.c
+}
+
+// Save writes the cache if it was opened and changed.
+func (s *Slot) Save() error {
+	c := s.Cache()
+	if c == nil {
+		return nil
+	}
+	return c.Save(s.tmp)
+}
+
+type contextKey struct{}
+
+// WithSlot returns ctx carrying s.
+func WithSlot(ctx context.Context, s *Slot) context.Context {
+	return context.WithValue(ctx, contextKey{}, s)
+}
+
+// NewContext returns ctx carrying the open cache c.
+func NewContext(ctx context.Context, c *Cache) context.Context {
+	return WithSlot(ctx, &Slot{opened: true, c: c})
+}
+
+// SlotFrom returns the slot ctx carries, or nil.
+func SlotFrom(ctx context.Context) *Slot {
+	s, _ := ctx.Value(contextKey{}).(*Slot)
+	return s
+}
+
+// FromContext returns the open cache ctx carries, or nil: loading
+// memories (internal/store) and verifying citations (internal/verify) use
+// it.
+func FromContext(ctx context.Context) *Cache {
+	return SlotFrom(ctx).Cache()
+}

@@ -1,0 +1,260 @@
+package vcache_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/git-memcite/git-memcite/internal/gitfixture"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/vcache"
+	"github.com/git-memcite/git-memcite/internal/verify"
+)
+
+// TestDifferential runs random sequences of edits, commits, checkouts,
+// index changes and memory edits on a real repository and, after every
+// step, checks the working tree, the index and HEAD three ways: without a
+// cache, with the cache as the previous steps left it, and again with the
+// cache that run wrote. All three must give exactly the same results.
+func TestDifferential(t *testing.T) {
+	seeds := []int64{1, 2, 3, 4}
+	steps := 30
+	if testing.Short() {
+		seeds, steps = seeds[:1], 15
+	}
+	for _, seed := range seeds {
+		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
+			t.Parallel()
+			differential(t, seed, steps)
+		})
+	}
+}
+
+const nFiles = 5
+
+func differential(t *testing.T, seed int64, steps int) {
+	rng := rand.New(rand.NewSource(seed))
+	dir := t.TempDir()
+	git := func(args ...string) string {
+		t.Helper()
+		out, err := gitfixture.Git(dir, 0, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	write := func(p, content string) {
+		t.Helper()
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	git("config", "core.autocrlf", "false")
+	for i := 0; i < nFiles; i++ {
+		write(fmt.Sprintf("src/f%d.txt", i), randomFile(rng))
+	}
+	for i := 0; i < 3; i++ {
+		write(fmt.Sprintf(".serena/memories/m%d.md", i), randomMemory(rng))
+	}
+	git("add", "-A")
+	git("commit", "-q", "-m", "init")
+	git("branch", "side")
+	cacheDir := filepath.Join(dir, ".git", "memcite")
+	tmpDir := filepath.Join(dir, ".git", "memcite-tmp")
+
+	hits := map[string]int{}
+	for step := 0; step < steps; step++ {
+		what := ""
+		f := fmt.Sprintf("src/f%d.txt", rng.Intn(nFiles+1)) // f5 is untracked at first
+		full := filepath.Join(dir, filepath.FromSlash(f))
+		switch rng.Intn(11) {
+		case 0:
+			what = "edit " + f
+			write(f, randomFile(rng))
+		case 1:
+			// same size, same mtime: only ctime (and content) change
+			what = "same-size edit keeping mtime " + f
+			if b, err := os.ReadFile(full); err == nil && len(b) > 0 {
+				fi, _ := os.Stat(full)
+				b[rng.Intn(len(b))] = byte('a' + rng.Intn(26))
+				write(f, string(b))
+				if err := os.Chtimes(full, fi.ModTime(), fi.ModTime()); err != nil {
+					t.Fatal(err)
+				}
+			}
+		case 2:
+			what = "git add " + f
+			if _, err := os.Stat(full); err == nil {
+				git("add", f)
+			}
+		case 3:
+			what = "commit -a"
+			git("add", "-A")
+			git("commit", "-q", "--allow-empty", "-m", fmt.Sprint("step ", step))
+		case 4:
+			what = "checkout other branch"
+			// assume-unchanged entries would block the switch
+			for _, p := range strings.Split(git("ls-files"), "\n") {
+				if p != "" {
+					git("update-index", "--no-assume-unchanged", p)
+				}
+			}
+			git("add", "-A")
+			git("commit", "-q", "--allow-empty", "-m", fmt.Sprint("step ", step))
+			cur := git("rev-parse", "--abbrev-ref", "HEAD")
+			next := "side"
+			if cur == "side" {
+				next = "main"
+			}
+			git("checkout", "-q", "-f", next)
+		case 5:
+			what = "git rm --cached " + f
+			if strings.Contains(git("ls-files", f), f) {
+				git("rm", "-q", "--cached", f)
+			}
+		case 6:
+			what = "assume-unchanged, then edit " + f
+			if strings.Contains(git("ls-files", f), f) {
+				git("update-index", "--assume-unchanged", f)
+				write(f, randomFile(rng))
+			}
+		case 7:
+			what = "touch " + f
+			now := time.Now().Add(time.Duration(rng.Intn(5)-2) * time.Second)
+			_ = os.Chtimes(full, now, now)
+		case 8:
+			m := fmt.Sprintf(".serena/memories/m%d.md", rng.Intn(3))
+			what = "edit memory " + m
+			write(m, randomMemory(rng))
+		case 9:
+			what = "checkout HEAD~ -- " + f
+			_, _ = gitfixture.Git(dir, 0, "checkout", "-q", "HEAD~", "--", f)
+		case 10:
+			what = "refresh the index"
+			_, _ = gitfixture.Git(dir, 0, "update-index", "-q", "--really-refresh")
+		}
+		for _, which := range []string{"worktree", "index", "HEAD"} {
+			plain := check(t, dir, which, nil)
+			cold := vcache.Open(cacheDir, "test")
+			got := check(t, dir, which, cold)
+			if err := cold.Save(tmpDir); err != nil {
+				t.Fatal(err)
+			}
+			warm := vcache.Open(cacheDir, "test")
+			again := check(t, dir, which, warm)
+			hits[which] += warm.Hits()
+			if got != plain || again != plain {
+				t.Fatalf("step %d (%s), %s:\nuncached:\n%s\ncached:\n%s\ncached again:\n%s", step, what, which, plain, got, again)
+			}
+		}
+	}
+	for _, which := range []string{"worktree", "index", "HEAD"} {
+		if hits[which] == 0 && (which != "worktree" || runtime.GOOS == "linux") {
+			t.Errorf("%s: the cache was never used", which)
+		}
+	}
+}
+
+// check verifies every memory against one source and renders everything
+// the results hold.
+func check(t *testing.T, dir, which string, c *vcache.Cache) string {
+	t.Helper()
+	ctx := context.Background()
+	if c != nil {
+		ctx = vcache.NewContext(ctx, c)
+	}
+	repo, err := gitrepo.Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src source.Source
+	switch which {
+	case "worktree":
+		src, err = repo.Worktree()
+	case "index":
+		src, err = repo.Index(ctx)
+	case "HEAD":
+		head, _, herr := repo.Head()
+		if herr != nil {
+			t.Fatal(herr)
+		}
+		src, err = repo.Commit(ctx, head)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Load(ctx, src, []string{store.DefaultDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := verify.Check(ctx, src, st.Memories)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, m := range rep.Memories {
+		fmt.Fprintf(&b, "%s id=%s err=%v valid=%d/%d conf=%v exempt=%v\n", m.Memory.Path, m.Memory.ID, m.Err(), m.ValidCount, m.Total, m.Confidence, m.Exempt)
+		if m.Memory.File != nil {
+			fmt.Fprintf(&b, "  file %+v\n", *m.Memory.File)
+		}
+		for _, cr := range m.Citations {
+			fmt.Fprintf(&b, "  %s %s %s untracked=%v %q\n", cr.Citation.Location(), cr.Status, cr.Kind, cr.Untracked, cr.Reason)
+		}
+	}
+	fmt.Fprintf(&b, "summary %+v\n", rep.Summary())
+	return b.String()
+}
+
+func randomFile(rng *rand.Rand) string {
+	var b strings.Builder
+	for i, n := 0, rng.Intn(6); i < n; i++ {
+		switch rng.Intn(8) {
+		case 0:
+			b.WriteString("bad \xff utf8\n")
+		case 1:
+			b.WriteString("crlf line\r\n")
+		default:
+			fmt.Fprintf(&b, "line %c%c\n", 'a'+rng.Intn(3), 'a'+rng.Intn(3))
+		}
+	}
+	if rng.Intn(10) == 0 {
+		b.WriteString("\x00binary")
+	}
+	return b.String()
+}
+
+func randomMemory(rng *rand.Rand) string {
+	var b strings.Builder
+	b.WriteString("---\ncitations:\n")
+	for i, n := 0, 1+rng.Intn(5); i < n; i++ {
+		p := fmt.Sprintf("src/f%d.txt", rng.Intn(nFiles+1))
+		switch rng.Intn(4) {
+		case 0:
+			fmt.Fprintf(&b, "  - %s\n", p)
+		case 1:
+			fmt.Fprintf(&b, "  - %s:%d\n", p, rng.Intn(7))
+		case 2:
+			fmt.Fprintf(&b, "  - path: %s\n    line: %d\n    line_end: %d\n", p, 1+rng.Intn(4), rng.Intn(6))
+		default:
+			fmt.Fprintf(&b, "  - path: %s\n    line: %d\n    snippet: \"line %c\"\n", p, 1+rng.Intn(5), 'a'+rng.Intn(3))
+		}
+	}
+	if rng.Intn(5) == 0 {
+		b.WriteString("  - bogus: [\n") // does not parse
+	}
+	b.WriteString("---\nbody\n")
+	return b.String()
+}
