@@ -24,13 +24,7 @@ func (c *doctorCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	off := ""
-	switch {
-	case g.NoCache:
-		off = "--no-cache"
-	case cacheOff(os.Getenv("MEMCITE_CACHE")):
-		off = "MEMCITE_CACHE=" + os.Getenv("MEMCITE_CACHE")
-	}
+	off := vcache.OffReason(g.NoCache, os.Getenv("MEMCITE_CACHE"))
 	facts, err := app.DoctorFacts(ctx, ws, vcache.Tool(version), off)
 	if err != nil {
 		return err

@@ -12,12 +12,8 @@ import (
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/hookrun"
-	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/render"
-	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/term"
-	"github.com/git-memcite/git-memcite/internal/vcache"
-	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
 // hookCmd is the entry point of the installed hook scripts, and of hook
@@ -125,124 +121,50 @@ func wholeTree(ctx context.Context, g *Globals, env *Env) error {
 }
 
 func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invocation) error {
-	repo, err := gitrepo.Discover(repoDir(g))
+	h, ws, err := app.OpenHook(ctx, g.openOptions(SourceFlags{}), in)
 	if err != nil {
 		return err
 	}
-	vcache.SlotFrom(ctx).Open(repo.GitDir, repo.TempDir(), vcache.Tool(version))
-	// memcite.* is read from git once: the hook settings and the unified
-	// configuration (memory directories, …) both come from it
-	ws := &workspace{Repo: repo, Top: repo.Top}
-	raw, err := ws.GitConfigMemcite(ctx)
-	if err != nil {
-		return err
-	}
-	if raw == nil {
-		ws.GitConfig = map[string][]string{}
-	}
-	cfg := hookrun.ConfigFrom(raw)
-	render.HookWarnings(env.Stderr, cfg.Warnings)
-	pre := in.Hook == "pre-commit" || in.Hook == "pre-merge-commit"
-	if !cfg.Enabled || (pre && cfg.PreCommit == hookrun.Off) || (!pre && cfg.PostMerge == hookrun.PostOff) {
+	render.HookWarnings(env.Stderr, h.Cfg.Warnings)
+	if h.Off {
 		return nil
 	}
-	// memory directories: flags > MEMCITE_DIR > git config > .memcite.yaml >
-	// default; a commit hook reads .memcite.yaml from what is being
-	// committed, like the memories.
-	if pre {
-		ws.Src, err = repo.Index(ctx)
-	} else {
-		ws.Src, err = repo.Worktree()
-	}
-	if err != nil {
-		return err
-	}
-	if ws.Cfg, err = g.loadConfig(ctx, ws); err != nil {
-		return err
-	}
-	dirs, err := ws.MemoryDirs()
-	if err != nil {
-		return err
-	}
-	if pre {
-		return preCommit(ctx, env, repo, ws.Src, cfg, dirs, in)
-	}
-	return postChange(ctx, env, repo, cfg, dirs, in)
-}
-
-func preCommit(ctx context.Context, env *Env, repo *gitrepo.Repo, idx source.Source, cfg hookrun.Config, dirs []string, in hookrun.Invocation) error {
-	out, err := hookrun.PreCommit(ctx, repo, idx, dirs, hookrun.PreCommitOptions{Full: cfg.PreCommit == hookrun.Strict, KnownStale: verify.KnownStale})
-	if err != nil {
-		return err
-	}
-	rep := render.HookReport{Hook: in.Hook, Outcome: out, Policy: cfg.PreCommit}
-	// Citations without a snippet still verify when the commit moves the
-	// code under them: look at those whose file the commit changes.
-	var drift *hookrun.Drift
-	if hookrun.HasDriftable(out.Report) {
-		if _, born, _ := repo.Head(); born {
-			if out.Staged != nil {
-				drift = &hookrun.Drift{Staged: out.Staged}
-			} else if staged, err := hookrun.StagedPaths(ctx, repo.Top); err == nil {
-				drift = &hookrun.Drift{Staged: staged}
-			}
-		}
-	}
-	if len(out.Blocking(hookrun.Block)) > 0 || drift != nil {
-		// HEAD to the index in one step: no history walk on the commit path.
-		items, _, err := hookrun.Relocation(ctx, repo.Top, "HEAD", "HEAD", out.After, out, drift, relocate.Options{})
+	g.Color = ws.Cfg.Get("color").First()
+	if h.Pre {
+		res, err := h.PreCommit(ctx)
 		if err != nil {
-			fmt.Fprintf(env.Stderr, "git-memcite: warning: no relocation suggestions: %v\n", err)
+			return err
 		}
-		rep.Fixes = render.Fixes(items, true)
-	}
-	if err := render.PreCommitText(env.Stderr, rep); err != nil {
-		return err
-	}
-	if cfg.PreCommit == hookrun.Warn {
+		warnNoHints(env, res.RelocErr)
+		rep := render.HookReport{Hook: in.Hook, Outcome: res.Outcome, Policy: h.Cfg.PreCommit, Fixes: render.Fixes(res.Items, true)}
+		if err := render.PreCommitText(env.Stderr, rep); err != nil {
+			return err
+		}
+		if res.Blocked {
+			return silent(exitStale)
+		}
 		return nil
 	}
-	blocked := len(out.Blocking(cfg.PreCommit)) > 0
-	for _, b := range out.Broken {
-		blocked = blocked || b.Changed || cfg.PreCommit == hookrun.Strict
-	}
-	if blocked {
-		return silent(exitStale)
-	}
-	return nil
-}
-
-func postChange(ctx context.Context, env *Env, repo *gitrepo.Repo, cfg hookrun.Config, dirs []string, in hookrun.Invocation) error {
 	var stdin []byte
 	if in.Hook == "post-rewrite" && !term.IsTerminal(os.Stdin) {
 		stdin, _ = io.ReadAll(io.LimitReader(os.Stdin, 16<<20))
 	}
-	rng, ok, err := hookrun.PostRange(ctx, repo.Top, in, stdin)
+	res, ok, err := h.PostChange(ctx, in, stdin)
 	if err != nil || !ok {
 		return err
 	}
-	out, err := hookrun.PostChange(ctx, repo, rng, dirs)
-	if err != nil {
-		return err
+	warnNoHints(env, res.RelocErr)
+	for _, err := range res.ApplyFailed {
+		fmt.Fprintf(env.Stderr, "git-memcite: not updated: %v\n", err)
 	}
-	rep := render.HookReport{Hook: in.Hook, Outcome: out, Change: render.ChangeName(in)}
-	before, after, view := rng.Old, rng.New, source.Source(nil)
-	opt := relocate.Options{Commit: rng.New, Verified: app.Now()}
-	if rng.Squash {
-		after, view = rng.Old, out.After
-		opt.Commit = "" // the result is not committed yet
-	}
-	items, files, err := hookrun.Relocation(ctx, repo.Top, before, after, view, out, &hookrun.Drift{}, opt)
+	rep := render.HookReport{Hook: in.Hook, Outcome: res.Outcome, Change: render.ChangeName(in),
+		Fixes: render.Fixes(res.Items, false), Applied: res.Applied, ApplySkipped: res.ApplySkipped}
+	return render.PostText(env.Stderr, rep)
+}
+
+// warnNoHints says why a hook's report has no relocation hints.
+func warnNoHints(env *Env, err error) {
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "git-memcite: warning: no relocation suggestions: %v\n", err)
 	}
-	rep.Fixes = render.Fixes(items, false)
-	if cfg.PostMerge == hookrun.ApplyFixes && len(files) > 0 {
-		var failed []error
-		rep.Applied, rep.ApplySkipped, failed = app.ApplyRelocations(ctx, repo, in, files)
-		for _, err := range failed {
-			fmt.Fprintf(env.Stderr, "git-memcite: not updated: %v\n", err)
-		}
-	}
-	return render.PostText(env.Stderr, rep)
 }

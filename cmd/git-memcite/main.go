@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"strings"
 	"syscall"
 
 	"github.com/alecthomas/kong"
@@ -59,7 +58,7 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer trace.Enable(nil)
 		trace.Printf("git-memcite %s: %q", version, args)
 	}
-	if cli.Globals.NoCache || cacheOff(os.Getenv("MEMCITE_CACHE")) {
+	if vcache.OffReason(cli.Globals.NoCache, os.Getenv("MEMCITE_CACHE")) != "" {
 		cache.Disable()
 	}
 	env := newEnv(stdin, stdout, stderr)
@@ -72,16 +71,6 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "git-memcite: %s\n", msg)
 	}
 	return code
-}
-
-// cacheOff reports whether MEMCITE_CACHE turns the verification cache
-// off.
-func cacheOff(v string) bool {
-	switch strings.ToLower(v) {
-	case "off", "0", "false", "no":
-		return true
-	}
-	return false
 }
 
 // tuneGC trades memory for less GC work in this short-lived process (a

@@ -3,6 +3,7 @@ package vcache
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -93,4 +94,18 @@ func SlotFrom(ctx context.Context) *Slot {
 // it.
 func FromContext(ctx context.Context) *Cache {
 	return SlotFrom(ctx).Cache()
+}
+
+// OffReason says what turns the cache off for this run: "--no-cache"
+// when noCache (the flag), "MEMCITE_CACHE=<v>" when env is off, 0, false
+// or no (any case); "" when the cache is on.
+func OffReason(noCache bool, env string) string {
+	if noCache {
+		return "--no-cache"
+	}
+	switch strings.ToLower(env) {
+	case "off", "0", "false", "no":
+		return "MEMCITE_CACHE=" + env
+	}
+	return ""
 }

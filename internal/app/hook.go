@@ -1,0 +1,157 @@
+package app
+
+import (
+	"context"
+
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/hookrun"
+	"github.com/git-memcite/git-memcite/internal/relocate"
+	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/vcache"
+	"github.com/git-memcite/git-memcite/internal/verify"
+)
+
+// Hook is a git hook's run, set up: the repository, the hook settings
+// (memcite.* from git config, read once) and the memory directories,
+// resolved against what the hook looks at (the index for pre-commit and
+// pre-merge-commit, the working tree after a change).
+type Hook struct {
+	Repo *gitrepo.Repo
+	Cfg  hookrun.Config
+	Src  source.Source
+	Dirs []string
+	Pre  bool // pre-commit or pre-merge-commit
+	// Off is true when the settings turn this hook off (memcite.enabled,
+	// memcite.preCommit off, memcite.postMerge off): nothing else is set
+	// but Repo and Cfg.
+	Off bool
+}
+
+// OpenHook sets up the hook in: it finds the repository from o.RepoRoot,
+// opens the verification cache in the context there, reads the hook
+// settings and, unless they turn the hook off, the configuration
+// (memory directories: flags > MEMCITE_DIR > git config > .memcite.yaml >
+// default; a commit hook reads .memcite.yaml from what is being
+// committed, like the memories).
+func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook, *Workspace, error) {
+	start := o.RepoRoot
+	if start == "" {
+		start = "."
+	}
+	repo, err := gitrepo.Discover(start)
+	if err != nil {
+		return nil, nil, err
+	}
+	vcache.SlotFrom(ctx).Open(repo.GitDir, repo.TempDir(), o.CacheTool)
+	ws := &Workspace{Repo: repo, Top: repo.Top}
+	raw, err := ws.GitConfigMemcite(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	if raw == nil {
+		ws.GitConfig = map[string][]string{}
+	}
+	h := &Hook{Repo: repo, Cfg: hookrun.ConfigFrom(raw), Pre: in.Hook == "pre-commit" || in.Hook == "pre-merge-commit"}
+	if !h.Cfg.Enabled || (h.Pre && h.Cfg.PreCommit == hookrun.Off) || (!h.Pre && h.Cfg.PostMerge == hookrun.PostOff) {
+		h.Off = true
+		return h, ws, nil
+	}
+	if h.Pre {
+		ws.Src, err = repo.Index(ctx)
+	} else {
+		ws.Src, err = repo.Worktree()
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	h.Src = ws.Src
+	if ws.Cfg, err = ws.LoadConfig(ctx, o); err != nil {
+		return nil, nil, err
+	}
+	if h.Dirs, err = ws.MemoryDirs(); err != nil {
+		return nil, nil, err
+	}
+	return h, ws, nil
+}
+
+// HookResult is what a hook found: the comparison, the relocation hints
+// for the citations it reports, and what the post-merge policy applied.
+type HookResult struct {
+	Outcome *hookrun.Outcome
+	Items   []relocate.Item
+	// RelocErr says why there are no relocation hints (a warning: the
+	// hook's verdict stands without them).
+	RelocErr error
+	// Blocked is true when the commit must not go on (pre-commit and
+	// pre-merge-commit under memcite.preCommit block or strict).
+	Blocked bool
+	// Applied, ApplySkipped and ApplyFailed are memcite.postMerge fix's
+	// writes: the memory files updated, why none were (an operation in
+	// progress), and the files that could not be.
+	Applied      []string
+	ApplySkipped string
+	ApplyFailed  []error
+}
+
+// PreCommit checks what is being committed against HEAD (incrementally,
+// older staleness counted from the verification cache) and, for the
+// citations that block or drift, where their lines went between HEAD and
+// the index.
+func (h *Hook) PreCommit(ctx context.Context) (*HookResult, error) {
+	out, err := hookrun.PreCommit(ctx, h.Repo, h.Src, h.Dirs, hookrun.PreCommitOptions{Full: h.Cfg.PreCommit == hookrun.Strict, KnownStale: verify.KnownStale})
+	if err != nil {
+		return nil, err
+	}
+	res := &HookResult{Outcome: out}
+	// Citations without a snippet still verify when the commit moves the
+	// code under them: look at those whose file the commit changes.
+	var drift *hookrun.Drift
+	if hookrun.HasDriftable(out.Report) {
+		if _, born, _ := h.Repo.Head(); born {
+			if out.Staged != nil {
+				drift = &hookrun.Drift{Staged: out.Staged}
+			} else if staged, err := hookrun.StagedPaths(ctx, h.Repo.Top); err == nil {
+				drift = &hookrun.Drift{Staged: staged}
+			}
+		}
+	}
+	if len(out.Blocking(hookrun.Block)) > 0 || drift != nil {
+		// HEAD to the index in one step: no history walk on the commit path.
+		res.Items, _, res.RelocErr = hookrun.Relocation(ctx, h.Repo.Top, "HEAD", "HEAD", out.After, out, drift, relocate.Options{})
+	}
+	if h.Cfg.PreCommit != hookrun.Warn {
+		res.Blocked = len(out.Blocking(h.Cfg.PreCommit)) > 0
+		for _, b := range out.Broken {
+			res.Blocked = res.Blocked || b.Changed || h.Cfg.PreCommit == hookrun.Strict
+		}
+	}
+	return res, nil
+}
+
+// PostChange reports what a merge, rebase, amend or checkout (in, with
+// post-rewrite's stdin) made stale, where the lines went, and applies the
+// fixes when memcite.postMerge is fix. ok is false when the hook has
+// nothing to compare (a file checkout, a first checkout).
+func (h *Hook) PostChange(ctx context.Context, in hookrun.Invocation, stdin []byte) (res *HookResult, ok bool, err error) {
+	rng, ok, err := hookrun.PostRange(ctx, h.Repo.Top, in, stdin)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	out, err := hookrun.PostChange(ctx, h.Repo, rng, h.Dirs)
+	if err != nil {
+		return nil, false, err
+	}
+	res = &HookResult{Outcome: out}
+	before, after, view := rng.Old, rng.New, source.Source(nil)
+	opt := relocate.Options{Commit: rng.New, Verified: Now()}
+	if rng.Squash {
+		after, view = rng.Old, out.After
+		opt.Commit = "" // the result is not committed yet
+	}
+	var files []relocate.File
+	res.Items, files, res.RelocErr = hookrun.Relocation(ctx, h.Repo.Top, before, after, view, out, &hookrun.Drift{}, opt)
+	if h.Cfg.PostMerge == hookrun.ApplyFixes && len(files) > 0 {
+		res.Applied, res.ApplySkipped, res.ApplyFailed = ApplyRelocations(ctx, h.Repo, in, files)
+	}
+	return res, true, nil
+}
