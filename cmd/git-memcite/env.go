@@ -8,7 +8,6 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/git-memcite/git-memcite/internal/app"
-	"github.com/git-memcite/git-memcite/internal/config"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/term"
 	"github.com/git-memcite/git-memcite/internal/vcache"
@@ -71,17 +70,6 @@ func (g *Globals) openConfig(ctx context.Context, sf SourceFlags) (*workspace, e
 	}
 	g.Color = ws.Cfg.Get("color").First()
 	return ws, nil
-}
-
-// loadConfig resolves the configuration of a workspace the caller built
-// (app.Workspace.LoadConfig) and takes its colour setting.
-func (g *Globals) loadConfig(ctx context.Context, ws *workspace) (*config.Config, error) {
-	cfg, err := ws.LoadConfig(ctx, g.openOptions(SourceFlags{}))
-	if err != nil {
-		return nil, err
-	}
-	g.Color = cfg.Get("color").First()
-	return cfg, nil
 }
 
 // style decides on colour for a stream (--color, NO_COLOR, a terminal).
