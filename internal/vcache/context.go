@@ -15,6 +15,7 @@ type Slot struct {
 	mu     sync.Mutex
 	off    bool
 	opened bool
+	ready  chan struct{} // closed once the cache opened in the background is in c
 	c      *Cache
 	tmp    string
 }
@@ -38,7 +39,9 @@ func Dir(gitDir string) string { return filepath.Join(gitDir, "memcite") }
 
 // Open opens the cache of the git directory gitDir (the worktree's own:
 // each worktree has its own index), writing temporary files in tmpDir.
-// Only the first call opens; a disabled slot stays empty.
+// Only the first call opens; a disabled slot stays empty. The file is
+// read and decoded in the background, while the caller goes on reading
+// the repository (the index, git config): Cache waits for it.
 func (s *Slot) Open(gitDir, tmpDir, tool string) {
 	if s == nil {
 		return
@@ -48,14 +51,31 @@ func (s *Slot) Open(gitDir, tmpDir, tool string) {
 	if s.off || s.opened {
 		return
 	}
-	s.opened = true
-	s.c, s.tmp = Open(Dir(gitDir), tool), tmpDir
+	s.opened, s.tmp = true, tmpDir
+	ready := make(chan struct{})
+	s.ready = ready
+	go func() {
+		defer close(ready)
+		c := Open(Dir(gitDir), tool)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if !s.off {
+			s.c = c
+		}
+	}()
 }
 
-// Cache returns the open cache, or nil.
+// Cache returns the open cache, or nil; it waits for an opening under
+// way.
 func (s *Slot) Cache() *Cache {
 	if s == nil {
 		return nil
+	}
+	s.mu.Lock()
+	ready := s.ready
+	s.mu.Unlock()
+	if ready != nil {
+		<-ready
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
