@@ -33,30 +33,30 @@ trace=
 [ "${TRACE:-0}" = 1 ] && trace=-relocbench.trace
 case $what in
 all | accuracy)
-	go test ./internal/relocbench/ -run 'TestAccuracy$' -count=1 -v -timeout 60m \
+	go test ./internal/testing/relocbench/ -run 'TestAccuracy$' -count=1 -v -timeout 60m \
 		-relocbench.size=full $trace
 	;;
 esac
 case $what in
 all | fixcycle)
-	go test ./internal/relocbench/ -run 'TestFixCycle$' -count=1 -v -timeout 60m \
+	go test ./internal/testing/relocbench/ -run 'TestFixCycle$' -count=1 -v -timeout 60m \
 		-relocbench.size=full $trace
 	;;
 esac
 case $what in
 all | adopt)
-	go test ./internal/relocbench/ -run 'TestAdopt$' -count=1 -v -timeout 60m \
+	go test ./internal/testing/relocbench/ -run 'TestAdopt$' -count=1 -v -timeout 60m \
 		-relocbench.size=full $trace
 	;;
 esac
 case $what in
 all | speed)
-	go test ./internal/relocbench/ -run 'TestSpeed$' -count=1 -v -timeout 60m -relocbench.speed
+	go test ./internal/testing/relocbench/ -run 'TestSpeed$' -count=1 -v -timeout 60m -relocbench.speed
 	;;
 gobench)
-	go test ./internal/relocbench/ -run '^$' -bench . -benchtime 3x -timeout 60m
+	go test ./internal/testing/relocbench/ -run '^$' -bench . -benchtime 3x -timeout 60m
 	;;
 backends)
-	go test ./internal/relocbench/ -run 'TestSpeedBackends$' -count=1 -v -timeout 60m -relocbench.speed
+	go test ./internal/testing/relocbench/ -run 'TestSpeedBackends$' -count=1 -v -timeout 60m -relocbench.speed
 	;;
 esac

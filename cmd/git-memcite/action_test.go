@@ -18,6 +18,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/git-memcite/git-memcite/internal/testing/longtest"
 )
 
 // actionStep is a step of action.yml.
@@ -159,6 +161,7 @@ func TestActionInstall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds git-memcite")
 	}
+	longtest.Skip(t, "runs the Action's install steps")
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go")
 	}
@@ -252,6 +255,7 @@ func (f *fakeRelease) add(t *testing.T, version, goos, arch string) (string, str
 // build to the next steps.
 func TestActionRelease(t *testing.T) {
 	t.Parallel() // its own directories, servers and processes
+	longtest.Skip(t, "packs release archives and installs them")
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}

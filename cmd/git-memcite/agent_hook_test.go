@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-memcite/git-memcite/internal/gitfixture"
+	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
 )
 
 // TestAgentHookPayloads feeds the hook events in testdata/agent-hook

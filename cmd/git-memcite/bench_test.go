@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/git-memcite/git-memcite/internal/benchrepo"
+	"github.com/git-memcite/git-memcite/internal/testing/benchrepo"
 )
 
 // generated lists the directories the benchmarks made, removed by TestMain.

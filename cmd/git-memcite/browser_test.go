@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-memcite/git-memcite/internal/testing/longtest"
 )
 
 // chromium finds a Chromium binary (Debian's package installs chromium).
@@ -48,6 +50,7 @@ func dumpDOM(t *testing.T, bin, url string) string {
 // others), and a click on a header must sort.
 func TestHealthHTMLInBrowser(t *testing.T) {
 	t.Parallel() // its own directories, servers and processes
+	longtest.Skip(t, "a headless browser")
 	bin := chromium(t)
 	dir := t.TempDir()
 	files := map[string]string{

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/git-memcite/git-memcite/internal/testing/longtest"
 )
 
 var (
@@ -82,7 +84,8 @@ printf 'memcite-test\0/\0'
 // tree, --staged, --rev HEAD~1), relocate, verify --why, and with the hooks
 // installed a harmless commit (passes), a fixing commit (passes), a
 // commit that makes the citation stale (blocked) and a rebasing pull that
-// moves the cited line (reported, with where it went).
+// moves the cited line (reported, with where it went). Plain `go test`
+// runs the layouts in compatCore; the long tests run them all.
 func TestCompatMatrix(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds git-memcite and many repositories")
@@ -127,6 +130,9 @@ func TestCompatMatrix(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel() // each layout has its own directories and environment
+			if !compatCore[tc.name] {
+				longtest.Skip(t, "one of the compatibility matrix's layouts beyond the core ones")
+			}
 			if gitVersion < tc.minGit {
 				t.Skipf("git 2.%d needed for this layout (git 2.%d here)", tc.minGit, gitVersion)
 			}
@@ -202,6 +208,18 @@ func TestCompatMatrix(t *testing.T) {
 			}
 		})
 	}
+}
+
+// compatCore are the layouts of TestCompatMatrix that plain `go test`
+// runs: one per way of reaching the repository (the object format, the
+// git binary for history, per-worktree configuration, a separate
+// working tree, a linked worktree).
+var compatCore = map[string]bool{
+	"plain":                  true,
+	"sha256":                 true,
+	"worktreeConfig-format1": true,
+	"bare+GIT_WORK_TREE":     true,
+	"linked-worktree":        true,
 }
 
 // gitMinor returns the minor version of git 2.x.

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-memcite/git-memcite/internal/testing/longtest"
 )
 
 // TestInstallScript runs install.sh into a prefix and checks that it
@@ -16,6 +18,7 @@ func TestInstallScript(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds git-memcite")
 	}
+	longtest.Skip(t, "builds a release and installs it")
 	for _, tool := range []string{"go", "sh", "git"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("no %s", tool)

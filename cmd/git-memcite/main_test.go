@@ -6,11 +6,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/git-memcite/git-memcite/internal/testing/longtest"
 )
 
 var update = flag.Bool("update", false, "update testscript files and golden files in testdata/")
@@ -37,8 +40,21 @@ func (c cleanupM) Run() int {
 // real git repository and drives `git memcite` through git's own
 // subcommand lookup.
 func TestScript(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "script")
+	files, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !longtest.Enabled() {
+		// the hook managers' scripts run real pre-commit, lefthook and
+		// husky: long tests
+		files = slices.DeleteFunc(files, func(f string) bool {
+			return strings.HasPrefix(filepath.Base(f), "managers_")
+		})
+		t.Logf("testdata/script/managers_*.txtar skipped: long tests (set %s=1 to run them; CI runs them)", longtest.Env)
+	}
 	testscript.Run(t, testscript.Params{
-		Dir:                 filepath.Join("..", "..", "testdata", "script"),
+		Files:               files,
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
 		Setup:               setupGitEnv,
@@ -95,6 +111,17 @@ func setupGitEnv(e *testscript.Env) error {
 		return err
 	}
 	e.Setenv("PATH", e.Getenv("PATH")+string(os.PathListSeparator)+tools)
+	if !strings.Contains(filepath.Base(e.WorkDir), "hooks_") && !strings.Contains(filepath.Base(e.WorkDir), "managers_") {
+		// an empty hooks directory and no sample hooks in the repositories
+		// the script creates (most of the files a small repository holds);
+		// the hook scripts keep git's templates, which users'
+		// repositories have
+		tpl := filepath.Join(home, "git-template")
+		if err := os.MkdirAll(filepath.Join(tpl, "hooks"), 0o755); err != nil {
+			return err
+		}
+		e.Setenv("GIT_TEMPLATE_DIR", tpl)
+	}
 	bin := ""
 	for _, d := range filepath.SplitList(e.Getenv("PATH")) {
 		if p := filepath.Join(d, "git-memcite"); bin == "" && isFile(p) {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/git-memcite/git-memcite/internal/testing/longtest"
 )
 
 // recipe is a code block of the docs that is a file to put in a
@@ -77,6 +79,7 @@ func docRecipes(t *testing.T, docs ...string) []recipe {
 // verify-all with the baseline: clean with the known stale citation,
 // failing on a new one.
 func TestDocRecipes(t *testing.T) {
+	longtest.Skip(t, "the hook managers on the documented recipes")
 	recipes := docRecipes(t, "docs/hooks.md", "docs/ci.md")
 	dir := t.TempDir()
 	scripts := map[string]string{}

@@ -17,6 +17,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/git-memcite/git-memcite/internal/testing/longtest"
 )
 
 // needTools skips the test when a tool is missing, and fails it on CI
@@ -43,6 +45,7 @@ func TestReleaseArchives(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds git-memcite twice")
 	}
+	longtest.Skip(t, "builds release archives for every platform")
 	if runtime.GOOS == "windows" {
 		t.Skip("release.sh and install.sh run under a Unix sh here")
 	}

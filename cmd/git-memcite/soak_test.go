@@ -10,7 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-memcite/git-memcite/internal/benchrepo"
+	"github.com/git-memcite/git-memcite/internal/testing/benchrepo"
+	"github.com/git-memcite/git-memcite/internal/testing/longtest"
 )
 
 // TestSoak runs commands over and over against one repository and asserts
@@ -20,6 +21,7 @@ import (
 // memories with 250,000 citations (MEMCITE_SOAK=<duration>,
 // MEMCITE_SOAK_MEMORIES=<n>).
 func TestSoak(t *testing.T) {
+	longtest.Skip(t, "rounds of every command on a generated store")
 	dur := 0 * time.Second
 	o := benchrepo.Options{Files: 300, LinesPerFile: 40, Memories: 200, Citations: 5, StaleShare: 0.1, Seed: 2, Commit: true}
 	if s := os.Getenv("MEMCITE_SOAK"); s != "" {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/git-memcite/git-memcite/internal/findings"
-	"github.com/git-memcite/git-memcite/internal/gitfixture"
+	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
-	"github.com/git-memcite/git-memcite/internal/gitfixture"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
 )
 
 func open(t *testing.T, scenario string) (string, *gitrepo.History) {

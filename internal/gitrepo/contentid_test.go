@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-memcite/git-memcite/internal/gitfixture"
 	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
 )
 
 // TestWorktreeContentID: a working-tree file is named by its blob only

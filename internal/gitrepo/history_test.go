@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
-	"github.com/git-memcite/git-memcite/internal/gitfixture"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
 )
 
 // build makes a repository with two commits: the second renames a.txt to

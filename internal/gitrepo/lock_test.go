@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
 )
 
 // TestMain lets the test binary act as another git-memcite holding the
@@ -27,7 +29,7 @@ func TestMain(m *testing.M) {
 		time.Sleep(time.Minute)
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	os.Exit(gitfixture.Main(m)) // no sample hooks in the repositories the tests create
 }
 
 // TestLockDiesWithItsProcess: another process holds the lock (its pid is

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-memcite/git-memcite/internal/gitfixture"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
 )
 
 // revRepo builds a repository with a merge, tags, a reflog, an upstream,

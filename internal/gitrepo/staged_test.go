@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/git-memcite/git-memcite/internal/gitfixture"
+	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
 )
 
 // TestStagedPaths: what the index being committed changes against HEAD,

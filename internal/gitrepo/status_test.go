@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-memcite/git-memcite/internal/gitfixture"
+	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
 )
 
 func TestChanged(t *testing.T) {

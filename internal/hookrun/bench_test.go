@@ -7,12 +7,12 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/git-memcite/git-memcite/internal/benchrepo"
-	"github.com/git-memcite/git-memcite/internal/gitfixture"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/testing/benchrepo"
+	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
 )
 
 // BenchmarkPreCommit splits the pre-commit check of a commit that stages

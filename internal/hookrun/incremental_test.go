@@ -13,10 +13,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-memcite/git-memcite/internal/gitfixture"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
+	"github.com/git-memcite/git-memcite/internal/testing/longtest"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
@@ -37,7 +38,7 @@ func TestIncrementalMatchesFull(t *testing.T) {
 	os.Unsetenv("GIT_INDEX_FILE")
 	t.Setenv("MEMCITE_CONFIG", "")
 	os.Unsetenv("MEMCITE_CONFIG")
-	seeds, steps := 6, 40
+	seeds, steps := longtest.Seeds(6, 2), 40
 	if testing.Short() {
 		seeds, steps = 2, 20
 	}

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/git-memcite/git-memcite/internal/gitfixture"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
 )
 
 // TestPreCommitScope checks, in real repositories, what PreCommit verifies

@@ -34,10 +34,10 @@ const binary = module + "/cmd/git-memcite"
 // testSupport builds repositories and runs benchmarks for tests: exempt
 // from the one door to git, never part of the binary.
 var testSupport = map[string]bool{
-	module + "/internal/gitfixture": true,
-	module + "/internal/benchrepo":  true,
-	module + "/internal/relocbench": true,
-	module + "/scripts/genrepo":     true,
+	module + "/internal/testing/gitfixture": true,
+	module + "/internal/testing/benchrepo":  true,
+	module + "/internal/testing/relocbench": true,
+	module + "/scripts/genrepo":             true,
 }
 
 // goosList are the platforms the rules are checked for (files with build

@@ -11,10 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-memcite/git-memcite/internal/gitfixture"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
+	"github.com/git-memcite/git-memcite/internal/testing/longtest"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
@@ -25,7 +26,7 @@ import (
 // cache, with the cache as the previous steps left it, and again with the
 // cache that run wrote. All three must give exactly the same results.
 func TestDifferential(t *testing.T) {
-	seeds := []int64{1, 2, 3, 4}
+	seeds := []int64{1, 2, 3, 4}[:longtest.Seeds(4, 2)]
 	steps := 30
 	if testing.Short() {
 		seeds, steps = seeds[:1], 15

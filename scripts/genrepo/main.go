@@ -11,7 +11,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/git-memcite/git-memcite/internal/benchrepo"
+	"github.com/git-memcite/git-memcite/internal/testing/benchrepo"
 )
 
 func main() {

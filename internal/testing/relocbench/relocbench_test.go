@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/testing/longtest"
 )
 
 var (
@@ -292,10 +293,15 @@ func TestAdopt(t *testing.T) {
 	}
 }
 
+// checkSize checks -relocbench.size. The smoke size is a long test
+// (internal/testing/longtest): plain `go test ./...` runs no relocation
+// benchmark unless a size is asked for.
 func checkSize(t *testing.T) {
 	t.Helper()
 	switch *size {
-	case "smoke", "small", "full":
+	case "smoke":
+		longtest.Skip(t, "a relocation benchmark; or ask for one with -relocbench.size")
+	case "small", "full":
 	default:
 		t.Fatalf("-relocbench.size=%s: want smoke, small or full", *size)
 	}

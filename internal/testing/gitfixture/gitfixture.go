@@ -189,3 +189,25 @@ func snapshot(dir string, ar *txtar.Archive, prefix string) error {
 	}
 	return nil
 }
+
+// Main runs a package's tests (from its TestMain) with git's repository
+// templates turned off: GIT_TEMPLATE_DIR names an empty directory, so
+// `git init` and `git clone` create no sample hooks, which are most of
+// the files a small test repository holds and most of what creating one
+// costs. The tests of hook installation, which meet those samples in
+// users' repositories, keep git's templates. The hooks directory is
+// still created, empty. It returns m.Run's code.
+func Main(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "memcite-git-template-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gitfixture:", err)
+		return 2
+	}
+	defer os.RemoveAll(dir)
+	if err := os.Mkdir(filepath.Join(dir, "hooks"), 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, "gitfixture:", err)
+		return 2
+	}
+	os.Setenv("GIT_TEMPLATE_DIR", dir)
+	return m.Run()
+}

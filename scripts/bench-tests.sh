@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# bench-tests.sh: the wall time of the README's test command, `go test
+# ./...`, on this tree against BASE, alternated on the same machine.
+#
+# It extracts BASE with git archive (no worktree is added), compiles the
+# tests of both trees once (so that only running them is timed), then
+# runs `go test -count=1 ./...` ROUNDS times in each tree, alternating,
+# with a pause between runs (file systems that slow down creating files
+# right after many were deleted, as ext4 does, would otherwise charge one
+# tree for the other's clean-up). CI and MEMCITE_TEST_LONG are unset: the
+# plain suite is timed, as a developer runs it.
+#
+# Usage: scripts/bench-tests.sh [ROUNDS]   (default 3; env BASE, default
+#        546e335; PAUSE seconds between runs, default 30)
+set -euo pipefail
+trap 'echo "bench-tests.sh: failed at line $LINENO" >&2' ERR
+
+ROUNDS=${1:-3}
+BASE=${BASE:-546e335}
+PAUSE=${PAUSE:-30}
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/bench-tests.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+unset CI MEMCITE_TEST_LONG GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
+
+git -C "$root" archive "$BASE" | tar -x -C "$work"
+base_rev=$(git -C "$root" rev-parse --short "$BASE")
+this_rev="$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- . || echo +changes)"
+for d in "$work" "$root"; do
+	(cd "$d" && go test -count=1 -run '^$' ./... >/dev/null)
+done
+
+run() { # run the suite in $1, print its wall time in seconds
+	local s e
+	s=$(date +%s%N)
+	if ! (cd "$1" && go test -count=1 ./... >"$work/last.log" 2>&1); then
+		echo "go test failed in $1:" >&2
+		grep -v '^ok' "$work/last.log" >&2
+		exit 1
+	fi
+	e=$(date +%s%N)
+	awk -v n=$((e - s)) 'BEGIN { printf "%.1f\n", n / 1e9 }'
+}
+median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.1f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+: >"$work/b" && : >"$work/a"
+for i in $(seq "$ROUNDS"); do
+	sleep "$PAUSE"
+	run "$work" >>"$work/b"
+	sleep "$PAUSE"
+	run "$root" >>"$work/a"
+done
+b=$(median <"$work/b") && a=$(median <"$work/a")
+echo "go test -count=1 ./..., $(nproc) cores, $ROUNDS rounds alternated, ${PAUSE}s apart"
+echo "| tree | runs (s) | median |"
+echo "| --- | --- | --- |"
+echo "| $BASE ($base_rev) | $(paste -sd' ' "$work/b") | $b s |"
+echo "| this tree ($this_rev) | $(paste -sd' ' "$work/a") | $a s |"
+awk -v a="$a" -v b="$b" 'BEGIN { printf "this tree / base: %.0f%%\n", 100 * a / b }'
