@@ -43,6 +43,20 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 		return nil, nil, err
 	}
 	vcache.SlotFrom(ctx).Open(repo.GitDir, repo.TempDir(), o.CacheTool)
+	pre := in.Hook == "pre-commit" || in.Hook == "pre-merge-commit"
+	// a commit hook reads the index: start now, while git reads the
+	// configuration (wasted only when the settings turn the hook off)
+	type indexRead struct {
+		src source.Source
+		err error
+	}
+	index := make(chan indexRead, 1)
+	if pre {
+		go func() {
+			src, err := repo.Index(ctx)
+			index <- indexRead{src, err}
+		}()
+	}
 	ws := &Workspace{Repo: repo, Top: repo.Top}
 	raw, err := ws.GitConfigMemcite(ctx)
 	if err != nil {
@@ -51,13 +65,14 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 	if raw == nil {
 		ws.GitConfig = map[string][]string{}
 	}
-	h := &Hook{Repo: repo, Cfg: hookrun.ConfigFrom(raw), Pre: in.Hook == "pre-commit" || in.Hook == "pre-merge-commit"}
+	h := &Hook{Repo: repo, Cfg: hookrun.ConfigFrom(raw), Pre: pre}
 	if !h.Cfg.Enabled || (h.Pre && h.Cfg.PreCommit == hookrun.Off) || (!h.Pre && h.Cfg.PostMerge == hookrun.PostOff) {
 		h.Off = true
 		return h, ws, nil
 	}
 	if h.Pre {
-		ws.Src, err = repo.Index(ctx)
+		r := <-index
+		ws.Src, err = r.src, r.err
 	} else {
 		ws.Src, err = repo.Worktree()
 	}

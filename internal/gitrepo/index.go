@@ -1,22 +1,24 @@
 package gitrepo
 
 import (
-	"bufio"
 	"bytes"
 	"context"
+	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/format/index"
 
 	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/trace"
 )
 
 // ErrUnmerged is returned for the index of a repository with unmerged paths.
@@ -55,29 +57,25 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 		es         []entry
 		unmerged   []string
 		indexMtime time.Time
-		stats      = map[string]*index.Entry{}
+		stats      map[string]indexStat // entries whose working-tree file may be read instead of the blob
 	)
 	err = errNotDecoded
 	if objs.store != nil {
-		var ies []*index.Entry
-		ies, unmerged, indexMtime, err = decodeIndex(p)
-		for _, e := range ies {
-			es = append(es, entry{path: e.Name, oid: e.Hash.String(), mode: e.Mode})
-			if !indexMtime.IsZero() && !e.ModifiedAt.IsZero() {
-				stats[e.Name] = e
-			}
+		es, stats, unmerged, indexMtime, err = readIndex(p, 20)
+		if err != nil {
+			trace.Printf("index: %v: asking git", err)
 		}
 	}
 	var gitClean func(string) bool // entries git calls clean, without stat data of ours
 	if err != nil {
-		// split or sparse index, or an object format go-git cannot decode:
+		// split or sparse index, or an object format go-git cannot read:
 		// ask git for the entries, and which of them are clean
 		var skip map[string]bool
 		es, unmerged, skip, err = r.lsFiles(ctx, p)
 		if err != nil {
 			return nil, err
 		}
-		clear(stats)
+		stats = nil
 		if len(unmerged) == 0 && !r.contentConverts(ctx, es) {
 			if dirty, err := r.cleanByGit(ctx); err == nil {
 				gitClean = func(p string) bool { return !dirty[p] && !skip[p] }
@@ -90,13 +88,13 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 	if len(stats) > 0 && r.contentConverts(ctx, es) {
 		// the working tree holds converted content (line endings, filters,
 		// encodings): judge git's bytes, the blobs
-		clear(stats)
+		stats = nil
 	}
 	wt, _ := source.NewWorktree(r.Top)
 	blob := r.blobReader(objs)
 	read := func(e entry) (io.ReadCloser, error) {
-		if ie := stats[e.path]; ie != nil && wt != nil && e.mode != filemode.Symlink {
-			if rc := cleanWorktreeFile(wt, ie, indexMtime); rc != nil {
+		if st, ok := stats[e.path]; ok && wt != nil && e.mode != filemode.Symlink {
+			if rc := cleanWorktreeFile(wt, e.path, st, indexMtime); rc != nil {
 				return rc, nil
 			}
 		}
@@ -121,55 +119,108 @@ var errNotDecoded = errors.New("index not decoded")
 // them ctime, inode and device) matches the index entry, and it is not
 // racily clean (modified at or after the index was written). Then its
 // content is the staged content.
-func cleanWorktreeFile(wt *source.Worktree, ie *index.Entry, indexMtime time.Time) io.ReadCloser {
-	full := filepath.Join(wt.Root(), filepath.FromSlash(ie.Name))
+func cleanWorktreeFile(wt *source.Worktree, name string, st indexStat, indexMtime time.Time) io.ReadCloser {
+	full := filepath.Join(wt.Root(), filepath.FromSlash(name))
 	fi, err := os.Lstat(full)
 	if err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
-	if fi.Size() != int64(ie.Size) || !fi.ModTime().Equal(ie.ModifiedAt) || !fi.ModTime().Before(indexMtime) ||
-		!sameInodeAndCtime(fi, ie) {
+	mt := fi.ModTime()
+	if uint32(fi.Size()) != st.size || uint32(mt.Unix()) != st.mtimeSec || uint32(mt.Nanosecond()) != st.mtimeNsec ||
+		!mt.Before(indexMtime) || !sameInodeAndCtime(fi, st) {
 		return nil
 	}
-	rc, err := wt.Open(ie.Name)
+	rc, err := wt.Open(name)
 	if err != nil {
 		return nil
 	}
 	return rc
 }
 
-func decodeIndex(p string) ([]*index.Entry, []string, time.Time, error) {
+// readIndex reads the index file at p in-process (parseIndex) and returns
+// what it holds with the time the index was written. A missing index is an
+// empty one.
+func readIndex(p string, hashLen int) (es []entry, stats map[string]indexStat, unmerged []string, mtime time.Time, err error) {
 	f, err := os.Open(p)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil, time.Time{}, nil // no index yet: nothing staged
+		return nil, nil, nil, time.Time{}, nil // no index yet: nothing staged
 	}
 	if err != nil {
-		return nil, nil, time.Time{}, fmt.Errorf("open index: %w", err)
+		return nil, nil, nil, time.Time{}, fmt.Errorf("open index: %w", err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, nil, time.Time{}, err
+		return nil, nil, nil, time.Time{}, fmt.Errorf("open index: %w", err)
 	}
-	var idx index.Index
-	if err := index.NewDecoder(bufio.NewReader(f)).Decode(&idx); err != nil {
-		return nil, nil, time.Time{}, fmt.Errorf("decode index %s: %w", p, err)
+	data, err := readAllFile(f, fi.Size())
+	if err != nil {
+		return nil, nil, nil, time.Time{}, fmt.Errorf("read index %s: %w", p, err)
 	}
-	var out []*index.Entry
-	var unmerged []string
-	for _, e := range idx.Entries {
-		if e.Stage != 0 { // go-git's index.Merged is 1, but merged entries have stage 0
-			if len(unmerged) == 0 || unmerged[len(unmerged)-1] != e.Name {
-				unmerged = append(unmerged, e.Name)
+	es, stats, unmerged, err = parseIndex(data, hashLen)
+	if err != nil {
+		return nil, nil, nil, time.Time{}, fmt.Errorf("read index %s: %w", p, err)
+	}
+	return es, stats, unmerged, fi.ModTime(), nil
+}
+
+// parseIndex reads an index file (versions 2 to 4, object ids of hashLen
+// bytes): its entries at stage 0 (intent-to-add entries left out, as git
+// commits them), the stat data of those git compares with the working
+// tree (not assume-unchanged, not skip-worktree, with a recorded mtime),
+// and the paths with conflict stages, which are not entries. A split
+// index, a sparse index (directory entries) or a damaged file is
+// errIndexForm: git reads those.
+func parseIndex(data []byte, hashLen int) (es []entry, stats map[string]indexStat, unmerged []string, err error) {
+	n := 0
+	if len(data) >= 12 {
+		n = int(min(binary.BigEndian.Uint32(data[8:12]), uint32(len(data)/64)))
+	}
+	es = make([]entry, 0, n)
+	stats = make(map[string]indexStat, n)
+	sparse := false
+	err = walkIndex(data, hashLen, func(name, raw []byte, flags, ext uint16) {
+		mode := binary.BigEndian.Uint32(raw[24:])
+		if mode&0o170000 == 0o040000 {
+			sparse = true // a directory entry of a sparse index
+			return
+		}
+		if flags&flagStage != 0 {
+			if len(unmerged) == 0 || unmerged[len(unmerged)-1] != string(name) {
+				unmerged = append(unmerged, string(name))
 			}
-			continue
+			return
 		}
-		if e.IntentToAdd {
-			continue
+		if ext&extIntentToAdd != 0 {
+			return
 		}
-		out = append(out, e)
+		u := func(i int) uint32 { return binary.BigEndian.Uint32(raw[i:]) }
+		e := entry{path: string(name), oid: hex.EncodeToString(raw[40 : 40+hashLen]), mode: filemode.FileMode(mode)}
+		es = append(es, e)
+		if flags&flagAssumeValid == 0 && ext&extSkipWorktree == 0 && (u(8) != 0 || u(12) != 0) {
+			stats[e.path] = indexStat{
+				oid:      e.oid,
+				ctimeSec: u(0), ctimeNsec: u(4), mtimeSec: u(8), mtimeNsec: u(12),
+				dev: u(16), ino: u(20), mode: mode, size: u(36), trusted: true,
+			}
+		}
+	})
+	if err == nil && sparse {
+		err = fmt.Errorf("%w: sparse index", errIndexForm)
 	}
-	return out, unmerged, fi.ModTime(), nil
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	// a path with conflict stages has no stage-0 entry in a valid index;
+	// should one have both, it is unmerged all the same
+	if len(unmerged) > 0 {
+		bad := make(map[string]bool, len(unmerged))
+		for _, u := range unmerged {
+			bad[u] = true
+		}
+		es = slices.DeleteFunc(es, func(e entry) bool { return bad[e.path] })
+	}
+	return es, stats, unmerged, nil
 }
 
 // lsFiles lists the index with git itself (split and sparse indexes,

@@ -3,27 +3,26 @@ package gitrepo
 import (
 	"io/fs"
 	"syscall"
-
-	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
 // sameInodeAndCtime compares the inode, device and ctime git recorded in
-// the index entry with the file's.
-func sameInodeAndCtime(fi fs.FileInfo, ie *index.Entry) bool {
+// the index entry with the file's (each truncated to 32 bits, as the index
+// stores them; a zero in the index is not compared).
+func sameInodeAndCtime(fi fs.FileInfo, ie indexStat) bool {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
 		return false
 	}
-	if ie.Inode != 0 && uint32(st.Ino) != ie.Inode {
+	if ie.ino != 0 && uint32(st.Ino) != ie.ino {
 		return false
 	}
-	if ie.Dev != 0 && uint32(st.Dev) != ie.Dev {
+	if ie.dev != 0 && uint32(st.Dev) != ie.dev {
 		return false
 	}
-	if ie.CreatedAt.IsZero() {
+	if ie.ctimeSec == 0 && ie.ctimeNsec == 0 {
 		return true
 	}
-	return ie.CreatedAt.Unix() == st.Ctim.Sec && int64(ie.CreatedAt.Nanosecond()) == st.Ctim.Nsec
+	return uint32(st.Ctim.Sec) == ie.ctimeSec && uint32(st.Ctim.Nsec) == ie.ctimeNsec
 }
 
 // statMatches compares a file's stat data with what its index entry

@@ -4,13 +4,11 @@ package gitrepo
 
 import (
 	"io/fs"
-
-	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
 // sameInodeAndCtime: where the platform's stat data is not compared, size
 // and mtime decide alone.
-func sameInodeAndCtime(fs.FileInfo, *index.Entry) bool { return true }
+func sameInodeAndCtime(fs.FileInfo, indexStat) bool { return true }
 
 // statMatches: where the platform's ctime, inode and device are not
 // compared, a same-size edit that keeps the mtime would go unseen, so no
