@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/alecthomas/kong"
@@ -38,20 +39,29 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx = vcache.WithSlot(ctx, cache)
 
 	var cli CLI
-	parser, err := newParser(&cli, stdout, stderr, kong.BindTo(ctx, (*context.Context)(nil)))
-	if err != nil {
-		fmt.Fprintf(stderr, "git-memcite: %v\n", err)
-		return exitError
-	}
-	kctx, code, done := parse(parser, args)
-	if done {
-		if code == 80 || (code != 0 && code != exitError) {
-			code = exitError // usage errors exit 2 (kong's default is 80)
+	var command func(env *Env) error
+	if hook, ok := fastHook(args); ok {
+		command = func(env *Env) error { return hook.Run(ctx, &cli.Globals, env) }
+	} else {
+		parser, err := newParser(&cli, stdout, stderr, kong.BindTo(ctx, (*context.Context)(nil)))
+		if err != nil {
+			fmt.Fprintf(stderr, "git-memcite: %v\n", err)
+			return exitError
 		}
-		return code
-	}
-	if kctx == nil {
-		return exitError
+		kctx, code, done := parse(parser, args)
+		if done {
+			if code == 80 || (code != 0 && code != exitError) {
+				code = exitError // usage errors exit 2 (kong's default is 80)
+			}
+			return code
+		}
+		if kctx == nil {
+			return exitError
+		}
+		command = func(env *Env) error {
+			kctx.Bind(env)
+			return kctx.Run(&cli.Globals)
+		}
 	}
 	if d := os.Getenv("MEMCITE_DEBUG"); d != "" && d != "0" {
 		trace.Enable(stderr)
@@ -61,9 +71,7 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if vcache.OffReason(cli.Globals.NoCache, os.Getenv("MEMCITE_CACHE")) != "" {
 		cache.Disable()
 	}
-	env := newEnv(stdin, stdout, stderr)
-	kctx.Bind(env)
-	code, msg := exitCode(kctx.Run(&cli.Globals))
+	code, msg := exitCode(command(newEnv(stdin, stdout, stderr)))
 	if err := cache.Save(); err != nil {
 		trace.Printf("%v (the cache is an optimisation: nothing is lost)", err)
 	}
@@ -71,6 +79,33 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "git-memcite: %s\n", msg)
 	}
 	return code
+}
+
+// fastHook recognises the command line of the installed hook scripts,
+// `hook <name> [git's arguments]`, which git runs on every commit, merge
+// and rebase: it needs no parser, and building the parser's model of the
+// whole command tree is a third of the process's start-up. Anything else
+// (a flag, an unknown hook name, no name) goes through the parser, which
+// gives the same hookCmd for what this accepts (TestFastHookAsParsed).
+func fastHook(args []string) (*hookCmd, bool) {
+	if len(args) < 2 || args[0] != "hook" {
+		return nil, false
+	}
+	switch args[1] {
+	case "pre-commit", "pre-merge-commit", "post-merge", "post-rewrite":
+	default:
+		return nil, false
+	}
+	rest := args[2:]
+	for _, a := range rest {
+		if strings.HasPrefix(a, "-") {
+			return nil, false
+		}
+	}
+	if len(rest) == 0 {
+		rest = nil
+	}
+	return &hookCmd{Name: args[1], Args: rest}, true
 }
 
 // tuneGC trades memory for less GC work in this short-lived process (a
