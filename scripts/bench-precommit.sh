@@ -8,7 +8,10 @@
 # memories x 5 citations (10% stale), and the same files with 50,000
 # memories x 5 citations. In each it times, for three commits, 'git
 # commit' with the hook of BASE, with the hook of this tree and with
-# --no-verify, interleaved, RUNS times:
+# --no-verify, interleaved, RUNS times, each binary in its own copy of the
+# repository (the verification cache in the git directory belongs to one
+# build: sharing one repository would make every run of either a first
+# run):
 #
 #   1 file    one code file no citation names (added for the benchmark)
 #   10 files  ten such files
@@ -83,6 +86,7 @@ for size in $SIZES; do
 	mkdir -p free
 	for i in 0 1 2 3 4 5 6 7 8 9 10; do printf 'package free\n\nvar V%d = %d\n' "$i" "$i" >"free/f$i.go"; done
 	git add free && git commit -q --no-verify -m "free files"
+	cd "$work" && cp -a "$repo" "$repo-base" && cd "$repo"
 	free1=free/f0.go
 	free10="free/f1.go free/f2.go free/f3.go free/f4.go free/f5.go free/f6.go free/f7.go free/f8.go free/f9.go free/f10.go"
 	cited=$(sed -n 1p "$work/cited-$size")
@@ -95,11 +99,12 @@ for size in $SIZES; do
 	n=0
 	for kind in 1 10 cited; do
 		: >"$work/b" && : >"$work/a" && : >"$work/x"
-		# warm up both ways once
+		# warm up each way once
 		n=$((n + 1)) && change "$kind" "$n" && PATH="$work/after/bin:$PATH0" ms git commit -q -m "warm $n" >/dev/null
 		n=$((n + 1)) && change "$kind" "$n" && ms git commit -q --no-verify -m "warm $n" >/dev/null
+		(cd "$repo-base" && change "$kind" "$n" && PATH="$work/before/bin:$PATH0" ms git commit -q -m "warm $n" >/dev/null)
 		for i in $(seq "$RUNS"); do
-			n=$((n + 1)) && change "$kind" "$n" && PATH="$work/before/bin:$PATH0" ms git commit -q -m "before $n" >>"$work/b"
+			n=$((n + 1)) && (cd "$repo-base" && change "$kind" "$n" && PATH="$work/before/bin:$PATH0" ms git commit -q -m "before $n") >>"$work/b"
 			n=$((n + 1)) && change "$kind" "$n" && PATH="$work/after/bin:$PATH0" ms git commit -q -m "after $n" >>"$work/a"
 			n=$((n + 1)) && change "$kind" "$n" && ms git commit -q --no-verify -m "none $n" >>"$work/x"
 		done
