@@ -57,11 +57,10 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 		es         []entry
 		unmerged   []string
 		indexMtime time.Time
-		stats      map[string]indexStat // entries whose working-tree file may be read instead of the blob
 	)
 	err = errNotDecoded
 	if objs.store != nil {
-		es, stats, unmerged, indexMtime, err = readIndex(p, 20)
+		es, unmerged, indexMtime, err = readIndex(p, 20)
 		if err != nil {
 			trace.Printf("index: %v: asking git", err)
 		}
@@ -75,7 +74,6 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 		if err != nil {
 			return nil, err
 		}
-		stats = nil
 		if len(unmerged) == 0 && !r.contentConverts(ctx, es) {
 			if dirty, err := r.cleanByGit(ctx); err == nil {
 				gitClean = func(p string) bool { return !dirty[p] && !skip[p] }
@@ -85,16 +83,14 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 	if len(unmerged) > 0 {
 		return nil, fmt.Errorf("%w: %s", ErrUnmerged, strings.Join(unmerged, ", "))
 	}
-	if len(stats) > 0 && r.contentConverts(ctx, es) {
-		// the working tree holds converted content (line endings, filters,
-		// encodings): judge git's bytes, the blobs
-		stats = nil
-	}
+	statOK := gitClean == nil && !r.contentConverts(ctx, es)
+	// (else the working tree may hold converted content: line endings,
+	// filters, encodings; judge git's bytes, the blobs)
 	wt, _ := source.NewWorktree(r.Top)
 	blob := r.blobReader(objs)
 	read := func(e entry) (io.ReadCloser, error) {
-		if st, ok := stats[e.path]; ok && wt != nil && e.mode != filemode.Symlink {
-			if rc := cleanWorktreeFile(wt, e.path, st, indexMtime); rc != nil {
+		if e.stat != nil && statOK && wt != nil && e.mode != filemode.Symlink {
+			if rc := cleanWorktreeFile(wt, e.path, *e.stat, indexMtime); rc != nil {
 				return rc, nil
 			}
 		}
@@ -140,28 +136,28 @@ func cleanWorktreeFile(wt *source.Worktree, name string, st indexStat, indexMtim
 // readIndex reads the index file at p in-process (parseIndex) and returns
 // what it holds with the time the index was written. A missing index is an
 // empty one.
-func readIndex(p string, hashLen int) (es []entry, stats map[string]indexStat, unmerged []string, mtime time.Time, err error) {
+func readIndex(p string, hashLen int) (es []entry, unmerged []string, mtime time.Time, err error) {
 	f, err := os.Open(p)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil, nil, time.Time{}, nil // no index yet: nothing staged
+		return nil, nil, time.Time{}, nil // no index yet: nothing staged
 	}
 	if err != nil {
-		return nil, nil, nil, time.Time{}, fmt.Errorf("open index: %w", err)
+		return nil, nil, time.Time{}, fmt.Errorf("open index: %w", err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, nil, nil, time.Time{}, fmt.Errorf("open index: %w", err)
+		return nil, nil, time.Time{}, fmt.Errorf("open index: %w", err)
 	}
 	data, err := readAllFile(f, fi.Size())
 	if err != nil {
-		return nil, nil, nil, time.Time{}, fmt.Errorf("read index %s: %w", p, err)
+		return nil, nil, time.Time{}, fmt.Errorf("read index %s: %w", p, err)
 	}
-	es, stats, unmerged, err = parseIndex(data, hashLen)
+	es, unmerged, err = parseIndex(data, hashLen)
 	if err != nil {
-		return nil, nil, nil, time.Time{}, fmt.Errorf("read index %s: %w", p, err)
+		return nil, nil, time.Time{}, fmt.Errorf("read index %s: %w", p, err)
 	}
-	return es, stats, unmerged, fi.ModTime(), nil
+	return es, unmerged, fi.ModTime(), nil
 }
 
 // parseIndex reads an index file (versions 2 to 4, object ids of hashLen
@@ -171,13 +167,13 @@ func readIndex(p string, hashLen int) (es []entry, stats map[string]indexStat, u
 // and the paths with conflict stages, which are not entries. A split
 // index, a sparse index (directory entries) or a damaged file is
 // errIndexForm: git reads those.
-func parseIndex(data []byte, hashLen int) (es []entry, stats map[string]indexStat, unmerged []string, err error) {
+func parseIndex(data []byte, hashLen int) (es []entry, unmerged []string, err error) {
 	n := 0
 	if len(data) >= 12 {
 		n = int(min(binary.BigEndian.Uint32(data[8:12]), uint32(len(data)/64)))
 	}
 	es = make([]entry, 0, n)
-	stats = make(map[string]indexStat, n)
+	stats := make([]indexStat, 0, n) // never grows: es[i].stat points into it
 	sparse := false
 	err = walkIndex(data, hashLen, func(name, raw []byte, flags, ext uint16) {
 		mode := binary.BigEndian.Uint32(raw[24:])
@@ -196,20 +192,21 @@ func parseIndex(data []byte, hashLen int) (es []entry, stats map[string]indexSta
 		}
 		u := func(i int) uint32 { return binary.BigEndian.Uint32(raw[i:]) }
 		e := entry{path: string(name), oid: hex.EncodeToString(raw[40 : 40+hashLen]), mode: filemode.FileMode(mode)}
-		es = append(es, e)
-		if flags&flagAssumeValid == 0 && ext&extSkipWorktree == 0 && (u(8) != 0 || u(12) != 0) {
-			stats[e.path] = indexStat{
+		if flags&flagAssumeValid == 0 && ext&extSkipWorktree == 0 && (u(8) != 0 || u(12) != 0) && len(stats) < cap(stats) {
+			stats = append(stats, indexStat{
 				oid:      e.oid,
 				ctimeSec: u(0), ctimeNsec: u(4), mtimeSec: u(8), mtimeNsec: u(12),
 				dev: u(16), ino: u(20), mode: mode, size: u(36), trusted: true,
-			}
+			})
+			e.stat = &stats[len(stats)-1]
 		}
+		es = append(es, e)
 	})
 	if err == nil && sparse {
 		err = fmt.Errorf("%w: sparse index", errIndexForm)
 	}
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	// a path with conflict stages has no stage-0 entry in a valid index;
 	// should one have both, it is unmerged all the same
@@ -220,7 +217,7 @@ func parseIndex(data []byte, hashLen int) (es []entry, stats map[string]indexSta
 		}
 		es = slices.DeleteFunc(es, func(e entry) bool { return bad[e.path] })
 	}
-	return es, stats, unmerged, nil
+	return es, unmerged, nil
 }
 
 // lsFiles lists the index with git itself (split and sparse indexes,

@@ -84,7 +84,7 @@ func TestParseIndexAsGit(t *testing.T) {
 			if len(tc.init) > 0 {
 				hashLen = 32
 			}
-			es, stats, unmerged, err := parseIndex(data, hashLen)
+			es, unmerged, err := parseIndex(data, hashLen)
 			if tc.form {
 				if !errors.Is(err, errIndexForm) {
 					t.Fatalf("err = %v, want errIndexForm", err)
@@ -112,7 +112,7 @@ func TestParseIndexAsGit(t *testing.T) {
 				t.Errorf("unmerged %q, want %q", unmerged, tc.unmerged)
 			}
 			for _, e := range es {
-				st, ok := stats[e.path]
+				ok := e.stat != nil
 				no := false
 				for _, p := range tc.noStat {
 					no = no || p == e.path
@@ -120,8 +120,8 @@ func TestParseIndexAsGit(t *testing.T) {
 				if ok == no {
 					t.Errorf("%s: stat data used = %v, want %v", e.path, ok, !no)
 				}
-				if ok && (st.oid != e.oid || st.mode != uint32(e.mode)) {
-					t.Errorf("%s: stat entry %+v does not match the entry %+v", e.path, st, e)
+				if ok && (e.stat.oid != e.oid || e.stat.mode != uint32(e.mode)) {
+					t.Errorf("%s: stat entry %+v does not match the entry %+v", e.path, *e.stat, e)
 				}
 			}
 		})
@@ -138,12 +138,14 @@ func FuzzParseIndex(f *testing.F) {
 		if hashLen != 20 {
 			hashLen = 32
 		}
-		es, stats, unmerged, err := parseIndex(data, hashLen)
+		es, unmerged, err := parseIndex(data, hashLen)
 		if err == nil && len(es)+len(unmerged) > len(data)/62+1 {
 			t.Fatalf("%d entries from %d bytes", len(es)+len(unmerged), len(data))
 		}
-		if len(stats) > len(es) {
-			t.Fatalf("%d stat entries for %d entries", len(stats), len(es))
+		for _, e := range es {
+			if e.stat != nil && e.stat.oid != e.oid {
+				t.Fatalf("%s: stat data of another entry", e.path)
+			}
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -21,6 +22,9 @@ type entry struct {
 	// sub is set for a file inside a submodule: the gitlink's path and
 	// commit, and the file's path inside the submodule.
 	sub *subFile
+	// stat is the index's stat data of the entry, when git compares it
+	// with the working tree (index entries only).
+	stat *indexStat
 }
 
 // subFile is a file inside a submodule, at the commit the superproject
@@ -43,7 +47,10 @@ type table struct {
 }
 
 func newTable(name string, entries []entry, read func(entry) (io.ReadCloser, error)) *table {
-	sort.Slice(entries, func(i, j int) bool { return entries[i].path < entries[j].path })
+	byPath := func(a, b entry) int { return strings.Compare(a.path, b.path) }
+	if !slices.IsSortedFunc(entries, byPath) { // an index and git's listings are sorted already
+		slices.SortFunc(entries, byPath)
+	}
 	t := &table{name: name, entries: entries, byPath: make(map[string]int, len(entries)), read: read}
 	for i, e := range entries {
 		t.byPath[e.path] = i
