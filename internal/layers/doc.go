@@ -20,8 +20,9 @@
 //     plans and status, which doctor's report holds too) still reach git
 //     (their result types sit beside the code that runs git), and no new
 //     path from render to git may appear.
-//  5. Test support (gitfixture, benchrepo, relocbench, scripts/genrepo:
-//     repository builders and benchmarks) is exempt from rule 1 but never
+//  5. Test support (internal/testing/...: gitfixture, benchrepo,
+//     relocbench, longtest; and scripts/genrepo: repository builders,
+//     benchmarks, the long-test gate) is exempt from rule 1 but never
 //     part of the git-memcite binary.
 //  6. No product code compares an error's text (err.Error() with ==, or
 //     with strings.Contains, HasPrefix, …): errors are matched with

@@ -31,13 +31,11 @@ type pkg struct {
 // binary is the command the rules protect.
 const binary = module + "/cmd/git-memcite"
 
-// testSupport builds repositories and runs benchmarks for tests: exempt
+// isTestSupport: the packages that build repositories, run benchmarks and
+// gate the long tests (internal/testing/... and scripts/genrepo): exempt
 // from the one door to git, never part of the binary.
-var testSupport = map[string]bool{
-	module + "/internal/testing/gitfixture": true,
-	module + "/internal/testing/benchrepo":  true,
-	module + "/internal/testing/relocbench": true,
-	module + "/scripts/genrepo":             true,
+func isTestSupport(importPath string) bool {
+	return strings.HasPrefix(importPath, module+"/internal/testing/") || importPath == module+"/scripts/genrepo"
 }
 
 // goosList are the platforms the rules are checked for (files with build
@@ -99,12 +97,12 @@ func TestLayers(t *testing.T) {
 			}
 			for _, p := range own(pkgs) {
 				name := short(p.ImportPath)
-				if testSupport[p.ImportPath] && inBinary[p.ImportPath] {
+				if isTestSupport(p.ImportPath) && inBinary[p.ImportPath] {
 					t.Errorf("rule 5: %s is test support but part of the git-memcite binary", name)
 				}
 				for _, imp := range p.Imports {
 					switch {
-					case (imp == "os/exec" || isGoGit(imp)) && name != "internal/gitrepo" && !testSupport[p.ImportPath]:
+					case (imp == "os/exec" || isGoGit(imp)) && name != "internal/gitrepo" && !isTestSupport(p.ImportPath):
 						t.Errorf("rule 1: %s imports %s: only internal/gitrepo may reach git", name, imp)
 					case strings.HasPrefix(imp, "github.com/alecthomas/kong") && p.ImportPath != binary:
 						t.Errorf("rule 2: %s imports kong: only cmd/git-memcite parses flags", name)
