@@ -75,6 +75,7 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 		ws.Src, err = r.src, r.err
 	} else {
 		ws.Src, err = repo.Worktree()
+		ws.worktree = true
 	}
 	if err != nil {
 		return nil, nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -50,6 +51,9 @@ type Workspace struct {
 	// GitConfig is memcite.* from git config, keyed by lower-case name,
 	// once read (the hooks read it first; nil: not read yet).
 	GitConfig map[string][]string
+
+	// worktree: Src is the working tree of the repository
+	worktree bool
 }
 
 // Open finds the repository, builds the source the options ask for, reads
@@ -137,6 +141,7 @@ func OpenSource(ctx context.Context, o OpenOptions) (*Workspace, error) {
 		ws.Src, err = repo.Commit(ctx, h)
 	case repo != nil:
 		ws.Src, err = repo.Worktree()
+		ws.worktree = true
 	default:
 		ws.Src, err = source.NewWorktree(ws.Top)
 	}
@@ -189,6 +194,15 @@ func (ws *Workspace) teamFile(l *config.Layers) ([]byte, error) {
 		}
 		l.FileName = p
 		return data, nil
+	}
+	if ws.worktree {
+		// the working tree asks git whether an untracked file is ignored
+		// before reading it (a git process): not for a file that is not
+		// there
+		if _, err := os.Lstat(filepath.Join(ws.Top, config.FileName)); errors.Is(err, fs.ErrNotExist) {
+			trace.Printf("no %s in the %s", config.FileName, ws.Src.Name())
+			return nil, nil
+		}
 	}
 	data, err := ws.Src.ReadFile(config.FileName)
 	switch {

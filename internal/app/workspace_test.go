@@ -1,13 +1,17 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/git-memcite/git-memcite/internal/config"
 	"github.com/git-memcite/git-memcite/internal/findings"
 	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
+	"github.com/git-memcite/git-memcite/internal/trace"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
@@ -140,5 +144,41 @@ func TestJudge(t *testing.T) {
 		case tt.want != "" && (err != nil || got != tt.want):
 			t.Errorf("Judge(%+v) = %q, %v; want %q", tt.o, got, err, tt.want)
 		}
+	}
+}
+
+// TestTeamFileAbsentAsksNoGit: without a .memcite.yaml in the working tree
+// the configuration is read without asking git whether it is ignored; an
+// untracked one that git ignores is still not read.
+func TestTeamFileAbsentAsksNoGit(t *testing.T) {
+	t.Setenv("MEMCITE_CONFIG", "")
+	t.Setenv("MEMCITE_DIR", "")
+	ctx := context.Background()
+	dir := newRepo(t, map[string]string{"a.go": "package a\n", ".serena/memories/m.md": "---\nid: m\n---\n"})
+	var log bytes.Buffer
+	trace.Enable(&log)
+	defer trace.Enable(nil)
+	if _, err := Open(ctx, OpenOptions{RepoRoot: dir}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(log.String(), "check-ignore") {
+		t.Errorf("asked git about a missing %s:\n%s", config.FileName, log.String())
+	}
+	if !strings.Contains(log.String(), "no "+config.FileName+" in the working tree") {
+		t.Errorf("trace does not say the file is missing:\n%s", log.String())
+	}
+	// an ignored team file is not read
+	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte(config.FileName+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, config.FileName), []byte("dirs: [elsewhere]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := OpenConfigured(ctx, OpenOptions{RepoRoot: dir})
+	if err == nil {
+		_, err = ws.LoadConfig(ctx, OpenOptions{RepoRoot: dir})
+	}
+	if err == nil {
+		t.Fatalf("an ignored %s was read without an error", config.FileName)
 	}
 }
