@@ -61,26 +61,7 @@ func TestIndexNamesAsGit(t *testing.T) {
 		{name: "split", split: true, setup: func(t *testing.T, dir string) { gitT(t, dir, "update-index", "--split-index") }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			gitT(t, dir, append([]string{"init", "-q"}, tc.init...)...)
-			for _, f := range []string{"top.txt", "a/b/c.txt", "a/b/d.txt", "a/bb.txt", "a/b.c/e.txt", "z é.txt", strings.Repeat("long/", 40) + "f.txt"} {
-				p := filepath.Join(dir, filepath.FromSlash(f))
-				os.MkdirAll(filepath.Dir(p), 0o755)
-				os.WriteFile(p, []byte(f+"\n"), 0o644)
-			}
-			gitT(t, dir, "add", "-A")
-			gitT(t, dir, "commit", "-qm", "init")
-			if tc.setup != nil {
-				tc.setup(t, dir)
-			}
-			data, err := os.ReadFile(filepath.Join(dir, ".git", "index"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			hashLen := 20
-			if len(tc.init) > 0 {
-				hashLen = 32
-			}
+			dir, data, hashLen := indexFixture(t, tc.init, tc.setup)
 			got, _, err := indexNames(data, hashLen)
 			if tc.split {
 				if !errors.Is(err, errIndexForm) {
@@ -102,6 +83,36 @@ func TestIndexNamesAsGit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// indexFixture makes a repository (git init with initArgs) of files whose
+// names exercise the index's name encoding, commits them, runs setup and
+// returns the directory, its index file and the length of its object ids.
+func indexFixture(t *testing.T, initArgs []string, setup func(t *testing.T, dir string)) (dir string, data []byte, hashLen int) {
+	t.Helper()
+	dir = t.TempDir()
+	gitT(t, dir, append([]string{"init", "-q"}, initArgs...)...)
+	for _, f := range []string{"top.txt", "a/b/c.txt", "a/b/d.txt", "a/bb.txt", "a/b.c/e.txt", "z é.txt", strings.Repeat("long/", 40) + "f.txt"} {
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(f+"\n"), 0o644)
+	}
+	gitT(t, dir, "add", "-A")
+	gitT(t, dir, "commit", "-qm", "init")
+	if setup != nil {
+		setup(t, dir)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, ".git", "index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hashLen = 20
+	for _, a := range initArgs {
+		if a == "--object-format=sha256" {
+			hashLen = 32
+		}
+	}
+	return dir, data, hashLen
 }
 
 // FuzzIndexNames: any bytes give names or an error, never a panic.

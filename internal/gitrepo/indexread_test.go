@@ -64,26 +64,7 @@ func TestParseIndexAsGit(t *testing.T) {
 		}, form: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			gitT(t, dir, append([]string{"init", "-q"}, tc.init...)...)
-			for _, f := range []string{"top.txt", "a/b/c.txt", "a/b/d.txt", "a/bb.txt", "a/b.c/e.txt", "z é.txt", strings.Repeat("long/", 40) + "f.txt"} {
-				p := filepath.Join(dir, filepath.FromSlash(f))
-				os.MkdirAll(filepath.Dir(p), 0o755)
-				os.WriteFile(p, []byte(f+"\n"), 0o644)
-			}
-			gitT(t, dir, "add", "-A")
-			gitT(t, dir, "commit", "-qm", "init")
-			if tc.setup != nil {
-				tc.setup(t, dir)
-			}
-			data, err := os.ReadFile(filepath.Join(dir, ".git", "index"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			hashLen := 20
-			if len(tc.init) > 0 {
-				hashLen = 32
-			}
+			dir, data, hashLen := indexFixture(t, tc.init, tc.setup)
 			es, unmerged, err := parseIndex(data, hashLen)
 			if tc.form {
 				if !errors.Is(err, errIndexForm) {
