@@ -15,6 +15,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/trace"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 )
@@ -37,6 +38,8 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	cache := &vcache.Slot{} // opened once the repository is found
 	ctx = vcache.WithSlot(ctx, cache)
+	ctx, endRun := app.WithRun(ctx) // closes the repositories the command opened
+	defer endRun()
 
 	var cli CLI
 	var command func(env *Env) error

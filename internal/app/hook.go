@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"sync"
 
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/hookrun"
@@ -42,6 +43,7 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 	if err != nil {
 		return nil, nil, err
 	}
+	track(ctx, repo)
 	vcache.SlotFrom(ctx).Open(repo.GitDir, repo.TempDir(), o.CacheTool)
 	pre := in.Hook == "pre-commit" || in.Hook == "pre-merge-commit"
 	// a commit hook reads the index: start now, while git reads the
@@ -51,12 +53,19 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 		err error
 	}
 	index := make(chan indexRead, 1)
+	var idx indexRead
+	waitIndex := sync.OnceFunc(func() {
+		if pre {
+			idx = <-index
+		}
+	})
 	if pre {
 		go func() {
 			src, err := repo.Index(ctx)
 			index <- indexRead{src, err}
 		}()
 	}
+	defer waitIndex() // every return waits for it: the run closes the repository at its end
 	ws := &Workspace{Repo: repo, Top: repo.Top}
 	raw, err := ws.GitConfigMemcite(ctx)
 	if err != nil {
@@ -71,8 +80,8 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 		return h, ws, nil
 	}
 	if h.Pre {
-		r := <-index
-		ws.Src, err = r.src, r.err
+		waitIndex()
+		ws.Src, err = idx.src, idx.err
 	} else {
 		ws.Src, err = repo.Worktree()
 		ws.worktree = true

@@ -116,6 +116,7 @@ func OpenSource(ctx context.Context, o OpenOptions) (*Workspace, error) {
 	switch {
 	case err == nil:
 		ws.Repo, ws.Top = repo, repo.Top
+		track(ctx, repo)
 		vcache.SlotFrom(ctx).Open(repo.GitDir, repo.TempDir(), o.CacheTool)
 	case errors.Is(err, gitrepo.ErrNotRepo) && !o.Staged && o.Rev == "":
 		ws.Top, err = filepath.Abs(start) // plain directory: working tree only

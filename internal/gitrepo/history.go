@@ -20,6 +20,8 @@ const maxTrees = 50000
 type History struct {
 	historyReader
 	repo *Repo
+	// owned: OpenHistory opened the repository, so Close closes it too
+	owned bool
 }
 
 // historyReader is one backend's reading of history: gitblame.History
@@ -36,13 +38,31 @@ type historyReader interface {
 
 var _ gitblame.History = (*History)(nil)
 
-// OpenHistory opens the history of the repository containing dir.
+// OpenHistory opens the history of the repository containing dir; Close
+// closes the repository too.
 func OpenHistory(dir string) (*History, error) {
 	r, err := Discover(dir)
 	if err != nil {
 		return nil, err
 	}
-	return r.History()
+	h, err := r.History()
+	if err != nil {
+		return nil, err
+	}
+	h.owned = true
+	return h, nil
+}
+
+// Close stops the git processes the history reader started (and those
+// of the repository, when OpenHistory opened it) and waits for them.
+func (h *History) Close() error {
+	err := h.historyReader.Close()
+	if h.owned {
+		if cerr := h.repo.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return err
 }
 
 // History opens the repository's history with the object backend chosen
