@@ -2,13 +2,16 @@
 # bench-tests.sh: the wall time of the README's test command, `go test
 # ./...`, on this tree against BASE, alternated on the same machine.
 #
-# It extracts BASE with git archive (no worktree is added), compiles the
+# It clones this repository at BASE into a temporary directory (a local
+# clone: some tests need a git checkout of the source), compiles the
 # tests of both trees once (so that only running them is timed), then
 # runs `go test -count=1 ./...` ROUNDS times in each tree, alternating,
 # with a pause between runs (file systems that slow down creating files
 # right after many were deleted, as ext4 does, would otherwise charge one
 # tree for the other's clean-up). CI and MEMCITE_TEST_LONG are unset: the
-# plain suite is timed, as a developer runs it.
+# plain suite is timed, as a developer runs it. (Tools installed into
+# .cache/ by scripts/ci-deps.sh are not in the clone: a BASE whose plain
+# suite ran the hook managers skips those scripts.)
 #
 # Usage: scripts/bench-tests.sh [ROUNDS]   (default 3; env BASE, default
 #        546e335; PAUSE seconds between runs, default 30)
@@ -23,10 +26,11 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/bench-tests.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 unset CI MEMCITE_TEST_LONG GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
 
-git -C "$root" archive "$BASE" | tar -x -C "$work"
+git clone -q --no-checkout "$root" "$work/base"
+git -C "$work/base" checkout -q --detach "$(git -C "$root" rev-parse "$BASE")"
 base_rev=$(git -C "$root" rev-parse --short "$BASE")
 this_rev="$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- . || echo +changes)"
-for d in "$work" "$root"; do
+for d in "$work/base" "$root"; do
 	(cd "$d" && go test -count=1 -run '^$' ./... >/dev/null)
 done
 
@@ -46,7 +50,7 @@ median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]
 : >"$work/b" && : >"$work/a"
 for i in $(seq "$ROUNDS"); do
 	sleep "$PAUSE"
-	run "$work" >>"$work/b"
+	run "$work/base" >>"$work/b"
 	sleep "$PAUSE"
 	run "$root" >>"$work/a"
 done

@@ -407,12 +407,18 @@ func (f *File) readCitation(i int, n *yaml.Node) (Citation, error) {
 }
 
 // slashPath returns p with every backslash turned into a slash, and
-// whether there was one.
+// whether there was one. A path that slashes would turn into a URL
+// (http:\\host) is left as written: it would no longer read back as a
+// path.
 func slashPath(p string) (string, bool) {
 	if !strings.Contains(p, `\`) {
 		return p, false
 	}
-	return strings.ReplaceAll(p, `\`, "/"), true
+	s := strings.ReplaceAll(p, `\`, "/")
+	if isURL(s) {
+		return p, false
+	}
+	return s, true
 }
 
 func (f *File) readCitationNode(i int, n *yaml.Node) (Citation, error) {
