@@ -213,6 +213,10 @@ func readDiffRecords(r *bufio.Reader) (recs []rawChange, end string, err error) 
 			return nil, "", fmt.Errorf("git diff-tree: record %q: %w", meta, err)
 		}
 		c.srcMode, c.dstMode, c.srcHash, c.dstHash, c.status = uint32(sm), uint32(dm), sh, dh, f[4][0]
+		if !strings.ContainsRune("ABCDMRTUX", rune(c.status)) {
+			// the statuses git's raw diff format has (diff-format.adoc)
+			return nil, "", fmt.Errorf("git diff-tree: record %q: unknown status %q", meta, f[4])
+		}
 		paths := 1
 		if c.status == 'R' || c.status == 'C' {
 			paths = 2
