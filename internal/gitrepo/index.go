@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -65,31 +64,31 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 			trace.Printf("index: %v: asking git", err)
 		}
 	}
-	var gitClean func(string) bool // entries git calls clean, without stat data of ours
-	if err != nil {
+	var skip map[string]bool // entries without a working-tree copy, when git listed them
+	fromGit := err != nil
+	if fromGit {
 		// split or sparse index, or an object format go-git cannot read:
 		// ask git for the entries, and which of them are clean
-		var skip map[string]bool
-		es, unmerged, skip, err = r.lsFiles(ctx, p)
-		if err != nil {
+		if es, unmerged, skip, err = r.lsFiles(ctx, p); err != nil {
 			return nil, err
-		}
-		if len(unmerged) == 0 && !r.contentConverts(ctx, es) {
-			if dirty, err := r.cleanByGit(ctx); err == nil {
-				gitClean = func(p string) bool { return !dirty[p] && !skip[p] }
-			}
 		}
 	}
 	if len(unmerged) > 0 {
 		return nil, fmt.Errorf("%w: %s", ErrUnmerged, strings.Join(unmerged, ", "))
 	}
-	statOK := gitClean == nil && !r.contentConverts(ctx, es)
-	// (else the working tree may hold converted content: line endings,
-	// filters, encodings; judge git's bytes, the blobs)
+	// where git may convert content (line endings, filters, encodings) the
+	// working tree is not the staged content: judge git's bytes, the blobs
+	converts := r.contentConverts(ctx, es)
+	var gitClean func(string) bool // entries git calls clean, without stat data of ours
+	if fromGit && !converts {
+		if dirty, err := r.cleanByGit(ctx); err == nil {
+			gitClean = func(p string) bool { return !dirty[p] && !skip[p] }
+		}
+	}
 	wt, _ := source.NewWorktree(r.Top)
 	blob := r.blobReader(objs)
 	read := func(e entry) (io.ReadCloser, error) {
-		if e.stat != nil && statOK && wt != nil && e.mode != filemode.Symlink {
+		if e.stat != nil && !converts && wt != nil && e.mode != filemode.Symlink {
 			if rc := cleanWorktreeFile(wt, e.path, *e.stat, indexMtime); rc != nil {
 				return rc, nil
 			}
@@ -176,28 +175,22 @@ func parseIndex(data []byte, hashLen int) (es []entry, unmerged []string, err er
 	stats := make([]indexStat, 0, n) // never grows: es[i].stat points into it
 	sparse := false
 	err = walkIndex(data, hashLen, func(name, raw []byte, flags, ext uint16) {
-		mode := binary.BigEndian.Uint32(raw[24:])
-		if mode&0o170000 == 0o040000 {
+		st := decodeStat(raw, hashLen, flags, ext)
+		switch {
+		case st.mode&0o170000 == 0o040000:
 			sparse = true // a directory entry of a sparse index
 			return
-		}
-		if flags&flagStage != 0 {
+		case flags&flagStage != 0:
 			if len(unmerged) == 0 || unmerged[len(unmerged)-1] != string(name) {
 				unmerged = append(unmerged, string(name))
 			}
 			return
-		}
-		if ext&extIntentToAdd != 0 {
+		case ext&extIntentToAdd != 0:
 			return
 		}
-		u := func(i int) uint32 { return binary.BigEndian.Uint32(raw[i:]) }
-		e := entry{path: string(name), oid: hex.EncodeToString(raw[40 : 40+hashLen]), mode: filemode.FileMode(mode)}
-		if flags&flagAssumeValid == 0 && ext&extSkipWorktree == 0 && (u(8) != 0 || u(12) != 0) && len(stats) < cap(stats) {
-			stats = append(stats, indexStat{
-				oid:      e.oid,
-				ctimeSec: u(0), ctimeNsec: u(4), mtimeSec: u(8), mtimeNsec: u(12),
-				dev: u(16), ino: u(20), mode: mode, size: u(36), trusted: true,
-			})
+		e := entry{path: string(name), oid: st.oid, mode: filemode.FileMode(st.mode)}
+		if st.trusted && (st.mtimeSec != 0 || st.mtimeNsec != 0) && len(stats) < cap(stats) {
+			stats = append(stats, st)
 			e.stat = &stats[len(stats)-1]
 		}
 		es = append(es, e)

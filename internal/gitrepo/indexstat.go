@@ -39,13 +39,7 @@ func indexStats(data []byte, hashLen int) (map[string]indexStat, error) {
 	}
 	out := make(map[string]indexStat, n)
 	err := walkIndex(data, hashLen, func(name, raw []byte, flags, ext uint16) {
-		u := func(i int) uint32 { return binary.BigEndian.Uint32(raw[i:]) }
-		st := indexStat{
-			oid:      hex.EncodeToString(raw[40 : 40+hashLen]),
-			ctimeSec: u(0), ctimeNsec: u(4), mtimeSec: u(8), mtimeNsec: u(12),
-			dev: u(16), ino: u(20), mode: u(24), size: u(36),
-			trusted: flags&(flagAssumeValid|flagStage) == 0 && ext&(extSkipWorktree|extIntentToAdd) == 0,
-		}
+		st := decodeStat(raw, hashLen, flags, ext)
 		if prev, ok := out[string(name)]; ok && flags&flagStage != 0 {
 			prev.trusted = false
 			out[string(name)] = prev
@@ -54,6 +48,19 @@ func indexStats(data []byte, hashLen int) (map[string]indexStat, error) {
 		out[string(name)] = st
 	})
 	return out, err
+}
+
+// decodeStat reads the fixed part of an index entry (walkIndex's raw):
+// its stat data, mode and object id, and whether git compares it with the
+// working tree.
+func decodeStat(raw []byte, hashLen int, flags, ext uint16) indexStat {
+	u := func(i int) uint32 { return binary.BigEndian.Uint32(raw[i:]) }
+	return indexStat{
+		oid:      hex.EncodeToString(raw[40 : 40+hashLen]),
+		ctimeSec: u(0), ctimeNsec: u(4), mtimeSec: u(8), mtimeNsec: u(12),
+		dev: u(16), ino: u(20), mode: u(24), size: u(36),
+		trusted: flags&(flagAssumeValid|flagStage) == 0 && ext&(extSkipWorktree|extIntentToAdd) == 0,
+	}
 }
 
 // walkIndex calls fn for every entry of an index file, in index order,
