@@ -47,25 +47,17 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 	vcache.SlotFrom(ctx).Open(repo.GitDir, repo.TempDir(), o.CacheTool)
 	pre := in.Hook == "pre-commit" || in.Hook == "pre-merge-commit"
 	// a commit hook reads the index: start now, while git reads the
-	// configuration (wasted only when the settings turn the hook off)
-	type indexRead struct {
-		src source.Source
-		err error
-	}
-	index := make(chan indexRead, 1)
-	var idx indexRead
-	waitIndex := sync.OnceFunc(func() {
-		if pre {
-			idx = <-index
-		}
-	})
+	// configuration (wasted only when the settings turn the hook off);
+	// every return waits for it, since the run closes the repository
+	var (
+		index    source.Source
+		indexErr error
+		reading  sync.WaitGroup
+	)
 	if pre {
-		go func() {
-			src, err := repo.Index(ctx)
-			index <- indexRead{src, err}
-		}()
+		reading.Go(func() { index, indexErr = repo.Index(ctx) })
 	}
-	defer waitIndex() // every return waits for it: the run closes the repository at its end
+	defer reading.Wait()
 	ws := &Workspace{Repo: repo, Top: repo.Top}
 	raw, err := ws.GitConfigMemcite(ctx)
 	if err != nil {
@@ -80,11 +72,10 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 		return h, ws, nil
 	}
 	if h.Pre {
-		waitIndex()
-		ws.Src, err = idx.src, idx.err
+		reading.Wait()
+		ws.Src, err = index, indexErr
 	} else {
 		ws.Src, err = repo.Worktree()
-		ws.worktree = true
 	}
 	if err != nil {
 		return nil, nil, err
@@ -142,7 +133,7 @@ func (h *Hook) PreCommit(ctx context.Context) (*HookResult, error) {
 	}
 	if len(out.Blocking(hookrun.Block)) > 0 || drift != nil {
 		// HEAD to the index in one step: no history walk on the commit path.
-		res.Items, _, res.RelocErr = hookrun.Relocation(ctx, h.Repo.Top, "HEAD", "HEAD", out.After, out, drift, relocate.Options{})
+		res.Items, _, res.RelocErr = hookrun.Relocation(ctx, h.Repo, "HEAD", "HEAD", out.After, out, drift, relocate.Options{})
 	}
 	if h.Cfg.PreCommit != hookrun.Warn {
 		res.Blocked = len(out.Blocking(h.Cfg.PreCommit)) > 0
@@ -174,7 +165,7 @@ func (h *Hook) PostChange(ctx context.Context, in hookrun.Invocation, stdin []by
 		opt.Commit = "" // the result is not committed yet
 	}
 	var files []relocate.File
-	res.Items, files, res.RelocErr = hookrun.Relocation(ctx, h.Repo.Top, before, after, view, out, &hookrun.Drift{}, opt)
+	res.Items, files, res.RelocErr = hookrun.Relocation(ctx, h.Repo, before, after, view, out, &hookrun.Drift{}, opt)
 	if h.Cfg.PostMerge == hookrun.ApplyFixes && len(files) > 0 {
 		res.Applied, res.ApplySkipped, res.ApplyFailed = ApplyRelocations(ctx, h.Repo, in, files)
 	}

@@ -33,7 +33,7 @@ import (
 //
 // Only the files of the returned plan whose items moved are rewritten by
 // the caller, and only in the working tree.
-func Relocation(ctx context.Context, top, before, after string, view source.Source, out *Outcome, drift *Drift, opt relocate.Options) ([]relocate.Item, []relocate.File, error) {
+func Relocation(ctx context.Context, repo *gitrepo.Repo, before, after string, view source.Source, out *Outcome, drift *Drift, opt relocate.Options) ([]relocate.Item, []relocate.File, error) {
 	var stale []StaleCitation
 	for _, s := range out.Stale {
 		c := s.Result.Citation
@@ -47,7 +47,7 @@ func Relocation(ctx context.Context, top, before, after string, view source.Sour
 	if len(stale) == 0 && drift == nil {
 		return nil, nil, nil
 	}
-	hist, err := gitrepo.OpenHistory(top)
+	hist, err := repo.History()
 	if err != nil {
 		return nil, nil, err
 	}
