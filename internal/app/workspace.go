@@ -51,9 +51,6 @@ type Workspace struct {
 	// GitConfig is memcite.* from git config, keyed by lower-case name,
 	// once read (the hooks read it first; nil: not read yet).
 	GitConfig map[string][]string
-
-	// worktree: Src is the working tree of the repository
-	worktree bool
 }
 
 // Open finds the repository, builds the source the options ask for, reads
@@ -142,7 +139,6 @@ func OpenSource(ctx context.Context, o OpenOptions) (*Workspace, error) {
 		ws.Src, err = repo.Commit(ctx, h)
 	case repo != nil:
 		ws.Src, err = repo.Worktree()
-		ws.worktree = true
 	default:
 		ws.Src, err = source.NewWorktree(ws.Top)
 	}
@@ -196,10 +192,10 @@ func (ws *Workspace) teamFile(l *config.Layers) ([]byte, error) {
 		l.FileName = p
 		return data, nil
 	}
-	if ws.worktree {
-		// the working tree asks git whether an untracked file is ignored
-		// before reading it (a git process): not for a file that is not
-		// there
+	if u, ok := ws.Src.(source.Untracker); ok && u.Untracked(config.FileName) {
+		// a repository's working tree asks git whether an untracked file
+		// is ignored before reading it (a git process): not for a file
+		// that is not there
 		if _, err := os.Lstat(filepath.Join(ws.Top, config.FileName)); errors.Is(err, fs.ErrNotExist) {
 			trace.Printf("no %s in the %s", config.FileName, ws.Src.Name())
 			return nil, nil
