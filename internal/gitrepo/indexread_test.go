@@ -1,12 +1,9 @@
 package gitrepo
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -19,54 +16,11 @@ func TestParseIndexAsGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
-	for _, tc := range []struct {
-		name     string
-		init     []string
-		setup    func(t *testing.T, dir string)
-		form     bool     // errIndexForm expected: git reads it
-		unmerged []string // conflicts expected
-		noStat   []string // entries whose stat data must not be used
-		ita      string   // an intent-to-add entry (git lists it; it is not committed)
-	}{
-		{name: "v2", setup: func(t *testing.T, dir string) { gitT(t, dir, "update-index", "--index-version", "2") }},
-		{name: "v3 intent-to-add", setup: func(t *testing.T, dir string) {
-			os.WriteFile(filepath.Join(dir, "later.txt"), []byte("x\n"), 0o644)
-			gitT(t, dir, "add", "-N", "later.txt")
-		}, ita: "later.txt"},
-		{name: "v3 skip-worktree", setup: func(t *testing.T, dir string) {
-			gitT(t, dir, "update-index", "--skip-worktree", "a/b/c.txt")
-		}, noStat: []string{"a/b/c.txt"}},
-		{name: "assume-unchanged", setup: func(t *testing.T, dir string) {
-			gitT(t, dir, "update-index", "--assume-unchanged", "top.txt")
-		}, noStat: []string{"top.txt"}},
-		{name: "v4", setup: func(t *testing.T, dir string) { gitT(t, dir, "update-index", "--index-version", "4") }},
-		{name: "sha256 v4", init: []string{"--object-format=sha256"}, setup: func(t *testing.T, dir string) {
-			gitT(t, dir, "update-index", "--index-version", "4")
-		}},
-		{name: "symlink and executable", setup: func(t *testing.T, dir string) {
-			os.Symlink("top.txt", filepath.Join(dir, "link"))
-			os.WriteFile(filepath.Join(dir, "run.sh"), []byte("#!/bin/sh\n"), 0o755)
-			gitT(t, dir, "add", "link", "run.sh")
-		}},
-		{name: "conflict", setup: func(t *testing.T, dir string) {
-			gitT(t, dir, "checkout", "-q", "-b", "other")
-			os.WriteFile(filepath.Join(dir, "top.txt"), []byte("other\n"), 0o644)
-			gitT(t, dir, "commit", "-qam", "other")
-			gitT(t, dir, "checkout", "-q", "-")
-			os.WriteFile(filepath.Join(dir, "top.txt"), []byte("main\n"), 0o644)
-			gitT(t, dir, "commit", "-qam", "main")
-			exec.Command("git", "-C", dir, "merge", "-q", "other").Run() // conflicts
-		}, unmerged: []string{"top.txt"}},
-		{name: "split", setup: func(t *testing.T, dir string) { gitT(t, dir, "update-index", "--split-index") }, form: true},
-		{name: "sparse index", setup: func(t *testing.T, dir string) {
-			gitT(t, dir, "sparse-checkout", "init", "--cone", "--sparse-index")
-			gitT(t, dir, "sparse-checkout", "set", "a/b")
-		}, form: true},
-	} {
+	for _, tc := range indexForms {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, data, hashLen := indexFixture(t, tc.init, tc.setup)
 			es, unmerged, err := parseIndex(data, hashLen)
-			if tc.form {
+			if tc.split || tc.sparse {
 				if !errors.Is(err, errIndexForm) {
 					t.Fatalf("err = %v, want errIndexForm", err)
 				}
@@ -112,13 +66,9 @@ func TestParseIndexAsGit(t *testing.T) {
 // FuzzParseIndex: any bytes give entries or an error, never a panic, and
 // never more entries than the bytes could hold.
 func FuzzParseIndex(f *testing.F) {
-	f.Add([]byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x00"), 20)
-	f.Add(append([]byte("DIRC\x00\x00\x00\x04\x00\x00\x00\x01"), bytes.Repeat([]byte{0}, 70)...), 20)
-	f.Add(append([]byte("DIRC\x00\x00\x00\x03\x00\x00\x00\x01"), bytes.Repeat([]byte{0x40}, 90)...), 32)
+	addIndexSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte, hashLen int) {
-		if hashLen != 20 {
-			hashLen = 32
-		}
+		hashLen = fuzzHashLen(hashLen)
 		es, unmerged, err := parseIndex(data, hashLen)
 		if err == nil && len(es)+len(unmerged) > len(data)/62+1 {
 			t.Fatalf("%d entries from %d bytes", len(es)+len(unmerged), len(data))
