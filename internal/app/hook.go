@@ -2,12 +2,14 @@ package app
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/hookrun"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/trace"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
@@ -26,6 +28,12 @@ type Hook struct {
 	// memcite.preCommit off, memcite.postMerge off): nothing else is set
 	// but Repo and Cfg.
 	Off bool
+
+	// a commit hook's summaries (docs/cache.md): HEAD's, when kept, and
+	// the tree the index records, when it can be had ("" when not)
+	sum  *vcache.Summary
+	tree gitrepo.OID
+	tool string // the cache's tool identity; "" when the cache is off
 }
 
 // OpenHook sets up the hook in: it finds the repository from o.RepoRoot,
@@ -44,18 +52,40 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 		return nil, nil, err
 	}
 	track(ctx, repo)
-	vcache.SlotFrom(ctx).Open(repo.GitDir, repo.TempDir(), o.CacheTool)
+	slot := vcache.SlotFrom(ctx)
 	pre := in.Hook == "pre-commit" || in.Hook == "pre-merge-commit"
-	// a commit hook reads the index: start now, while git reads the
-	// configuration (wasted only when the settings turn the hook off);
-	// every return waits for it, since the run closes the repository
+	// a commit hook reads the index and looks for the summary of HEAD's
+	// tree: start now, while git reads the configuration (wasted only
+	// when the settings turn the hook off); every return waits for
+	// them, since the run closes the repository. With a summary, the
+	// verification cache is not opened: the few memory files the commit
+	// touches are read faster than the cache decodes.
 	var (
 		index    source.Source
 		indexErr error
+		tree     gitrepo.OID
+		sum      *vcache.Summary
 		reading  sync.WaitGroup
 	)
 	if pre {
-		reading.Go(func() { index, indexErr = repo.Index(ctx) })
+		reading.Go(func() {
+			index, indexErr = repo.Index(ctx)
+			if indexErr == nil {
+				tree, _ = gitrepo.IndexTree(index)
+			}
+		})
+	}
+	if pre && slot != nil && !slot.Disabled() {
+		reading.Go(func() {
+			if head, born, err := repo.HeadTree(ctx); err == nil && born {
+				sum = vcache.ReadSummary(vcache.Dir(repo.GitDir), o.CacheTool, string(head))
+			}
+			if sum == nil {
+				slot.Open(repo.GitDir, repo.TempDir(), o.CacheTool)
+			}
+		})
+	} else {
+		slot.Open(repo.GitDir, repo.TempDir(), o.CacheTool)
 	}
 	defer reading.Wait()
 	ws := &Workspace{Repo: repo, Top: repo.Top}
@@ -74,6 +104,9 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 	if h.Pre {
 		reading.Wait()
 		ws.Src, err = index, indexErr
+		if slot != nil && !slot.Disabled() && tree != "" {
+			h.tree, h.tool = tree, o.CacheTool
+		}
 	} else {
 		ws.Src, err = repo.Worktree()
 	}
@@ -86,6 +119,11 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 	}
 	if h.Dirs, err = ws.MemoryDirs(); err != nil {
 		return nil, nil, err
+	}
+	if h.tree != "" && sum != nil && slices.Equal(sum.Dirs, h.Dirs) {
+		h.sum = sum
+	} else if sum != nil {
+		slot.Open(repo.GitDir, repo.TempDir(), o.CacheTool) // the summary cannot be used after all
 	}
 	return h, ws, nil
 }
@@ -114,11 +152,23 @@ type HookResult struct {
 // citations that block or drift, where their lines went between HEAD and
 // the index.
 func (h *Hook) PreCommit(ctx context.Context) (*HookResult, error) {
-	out, err := hookrun.PreCommit(ctx, h.Repo, h.Src, h.Dirs, hookrun.PreCommitOptions{Full: h.Cfg.PreCommit == hookrun.Strict, KnownStale: verify.KnownStale})
+	out, err := hookrun.PreCommit(ctx, h.Repo, h.Src, h.Dirs, hookrun.PreCommitOptions{
+		Full:       h.Cfg.PreCommit == hookrun.Strict,
+		KnownStale: verify.KnownStale,
+		Summary:    h.sum,
+		Tree:       string(h.tree),
+	})
 	if err != nil {
 		return nil, err
 	}
 	res := &HookResult{Outcome: out}
+	if out.Summary != nil {
+		// for the next commit, whose HEAD records this tree; a summary
+		// that cannot be written only costs the next commit time
+		if err := vcache.WriteSummary(vcache.Dir(h.Repo.GitDir), h.Repo.TempDir(), h.tool, out.Summary); err != nil {
+			trace.Printf("hook: %v", err)
+		}
+	}
 	// Citations without a snippet still verify when the commit moves the
 	// code under them: look at those whose file the commit changes.
 	var drift *hookrun.Drift

@@ -103,6 +103,7 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 	t := newTable("index", es, read)
 	t.submodule = r.submoduleFile
 	t.ids = !r.hasLFS()
+	t.committable = !fromGit
 	return t, nil
 }
 

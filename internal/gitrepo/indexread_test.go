@@ -1,6 +1,7 @@
 package gitrepo
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os/exec"
@@ -79,4 +80,52 @@ func FuzzParseIndex(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestIndexTreeAsGit compares IndexTree with `git write-tree` for every
+// index form this package decodes itself.
+func TestIndexTreeAsGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	for _, tc := range indexForms {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, _, _ := indexFixture(t, tc.init, tc.setup)
+			repo, err := Discover(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer repo.Close()
+			idx, err := repo.Index(context.Background())
+			if len(tc.unmerged) > 0 {
+				if err == nil {
+					t.Fatal("an unmerged index opened")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			head, ok, err := repo.HeadTree(context.Background())
+			if err != nil || !ok {
+				t.Fatalf("HeadTree: %v %v", ok, err)
+			}
+			if want := strings.TrimSpace(gitT(t, dir, "rev-parse", "HEAD^{tree}")); string(head) != want {
+				t.Errorf("HeadTree = %s, want %s", head, want)
+			}
+			got, ok := IndexTree(idx)
+			if repo.ObjectFormat == "sha256" || tc.split || tc.sparse {
+				if ok {
+					t.Errorf("IndexTree = %s for an index git listed", got)
+				}
+				return
+			}
+			if !ok {
+				t.Fatal("no tree id for an index decoded in-process")
+			}
+			if want := gitT(t, dir, "write-tree"); string(got) != strings.TrimSpace(want) {
+				t.Errorf("IndexTree = %s, git write-tree = %s", got, want)
+			}
+		})
+	}
 }

@@ -44,14 +44,24 @@ func (r *Repo) StagedPaths(ctx context.Context) ([]string, error) {
 // package returned (Index, Commit, CommitFiles), sorted; ok is false for
 // any other source (a working tree), whose links it cannot list cheaply.
 func Symlinks(src source.Source) (links []string, ok bool) {
+	return withMode(src, filemode.Symlink)
+}
+
+// Gitlinks lists the submodules (gitlinks) of an index or commit source
+// this package returned, sorted; ok is false for any other source.
+func Gitlinks(src source.Source) (links []string, ok bool) {
+	return withMode(src, filemode.Submodule)
+}
+
+func withMode(src source.Source, mode filemode.FileMode) (paths []string, ok bool) {
 	t, ok := src.(*table)
 	if !ok {
 		return nil, false
 	}
 	for _, e := range t.entries {
-		if e.mode == filemode.Symlink {
-			links = append(links, e.path)
+		if e.mode == mode {
+			paths = append(paths, e.path)
 		}
 	}
-	return links, true
+	return paths, true
 }

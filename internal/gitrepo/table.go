@@ -44,6 +44,9 @@ type table struct {
 	submodule func(f *subFile) ([]byte, error)
 	// ids: entries may be named by their blob (ContentID).
 	ids bool
+	// committable: the entries are exactly what committing the index
+	// records (decoded in-process: intent-to-add entries left out).
+	committable bool
 }
 
 func newTable(name string, entries []entry, read func(entry) (io.ReadCloser, error)) *table {

@@ -13,6 +13,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/trace"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
@@ -85,6 +86,9 @@ type Outcome struct {
 	// Staged lists the paths the commit changes, when a partial check
 	// asked git for them.
 	Staged map[string]bool
+	// Summary is the summary of the content checked (PreCommit, when
+	// PreCommitOptions.Tree names its tree), for the next commit's check.
+	Summary *vcache.Summary
 }
 
 // AlreadyStale counts the stale citations that were already stale before
@@ -140,7 +144,7 @@ type Before func(paths []string) (source.Source, error)
 // "made stale by the change" from "already stale". The work done on
 // before is thus proportional to what is stale, never to the repository.
 func Compare(ctx context.Context, after source.Source, before Before, dirs []string) (*Outcome, error) {
-	return compare(ctx, after, before, dirs, func() *scope { return nil })
+	return compare(ctx, after, before, dirs, plan{scopeOf: func() *scope { return nil }})
 }
 
 // scope limits a check to the memories a change can affect.
@@ -149,23 +153,59 @@ type scope struct {
 	known KnownStale
 }
 
+// plan is how compare goes about a check.
+type plan struct {
+	// scopeOf is called once: after the memories are loaded, or before
+	// when there is a summary to choose them by. It may wait for work
+	// done meanwhile (asking git what the commit changes); nil means
+	// everything.
+	scopeOf func() *scope
+	// sum is the summary of the content before the change, when there is
+	// one; tree names after's tree, to summarize it ("" for none).
+	sum  *vcache.Summary
+	tree string
+}
+
 // compare is Compare, limited to what the scope selects when it is not
-// nil. scopeOf is called once, after the memories are loaded: it may wait
-// for work done meanwhile (asking git what the commit changes).
-func compare(ctx context.Context, after source.Source, before Before, dirs []string, scopeOf func() *scope) (*Outcome, error) {
+// nil.
+func compare(ctx context.Context, after source.Source, before Before, dirs []string, p plan) (*Outcome, error) {
 	start := time.Now()
 	out := &Outcome{Source: after.Name(), After: after}
-	st, err := loadStore(ctx, after, dirs)
-	sc := scopeOf()
-	if err != nil {
-		return nil, err
-	}
-	if st != nil {
-		mems := st.Memories
-		if sc != nil {
-			mems = out.restrict(ctx, after, st.Memories, sc)
+	var (
+		mems []*store.Memory
+		sc   *scope
+		sv   *summaryView
+	)
+	present := presentDirs(after, dirs)
+	if p.sum != nil && len(present) > 0 {
+		// the summary says which memories to load: learn the scope first
+		var err error
+		if mems, err = store.Find(after, present); err != nil {
+			return nil, err
 		}
-		suspects, err := out.check(ctx, after, mems)
+		if sc = p.scopeOf(); sc != nil {
+			sv = viewSummary(p.sum, dirs, mems, sc.sel)
+		}
+		if err := loadMemories(ctx, after, mems, sv); err != nil {
+			return nil, err
+		}
+	} else {
+		st, err := loadStore(ctx, after, present)
+		sc = p.scopeOf()
+		if err != nil {
+			return nil, err
+		}
+		if st != nil {
+			mems = st.Memories
+		}
+	}
+	if len(present) > 0 {
+		checked := mems
+		var counts map[*store.Memory]int
+		if sc != nil {
+			checked, counts = out.restrict(ctx, after, mems, sc, sv)
+		}
+		suspects, err := out.check(ctx, after, checked)
 		if err != nil {
 			return nil, err
 		}
@@ -173,8 +213,13 @@ func compare(ctx context.Context, after source.Source, before Before, dirs []str
 			return nil, err
 		}
 		if sc != nil {
-			sortBroken(out.Broken, st.Memories)
+			sortBroken(out.Broken, mems)
 		}
+		if p.tree != "" {
+			out.Summary = summarize(p.tree, dirs, after, mems, out.Report, counts, sv)
+		}
+	} else if p.tree != "" {
+		out.Summary = summarize(p.tree, dirs, after, nil, nil, nil, nil)
 	}
 	out.Elapsed = time.Since(start)
 	trace.Printf("hook check of the %s: %d of %d memories verified (%d citations), %d stale, in %s",
@@ -182,9 +227,8 @@ func compare(ctx context.Context, after source.Source, before Before, dirs []str
 	return out, nil
 }
 
-// loadStore reads the memories of after's memory directories; nil when
-// none of them exists there (no memories yet).
-func loadStore(ctx context.Context, after source.Source, dirs []string) (*store.Store, error) {
+// presentDirs returns the memory directories after holds.
+func presentDirs(after source.Source, dirs []string) []string {
 	var present []string
 	for _, d := range dirs {
 		if _, err := after.Stat(d); errors.Is(err, source.ErrNotExist) {
@@ -192,6 +236,12 @@ func loadStore(ctx context.Context, after source.Source, dirs []string) (*store.
 		}
 		present = append(present, d)
 	}
+	return present
+}
+
+// loadStore reads the memories of the memory directories present; nil
+// when there are none (no memories yet).
+func loadStore(ctx context.Context, after source.Source, present []string) (*store.Store, error) {
 	if len(present) == 0 {
 		return nil, nil
 	}
@@ -206,13 +256,24 @@ func loadStore(ctx context.Context, after source.Source, dirs []string) (*store.
 // restrict returns the memories of mems the selection of sc keeps. The
 // others keep the verdict they had before the change: a broken one is
 // listed as broken and not changed; the stale citations of the others
-// are counted by sc.known, when there is one and it knows.
-func (o *Outcome) restrict(ctx context.Context, after source.Source, mems []*store.Memory, sc *scope) []*store.Memory {
+// are counted by the summary sv (those it left unloaded) and sc.known,
+// when there is one and it knows. counts holds what sc.known said of
+// each memory it was asked about (-1: it does not know).
+func (o *Outcome) restrict(ctx context.Context, after source.Source, mems []*store.Memory, sc *scope, sv *summaryView) (kept []*store.Memory, counts map[*store.Memory]int) {
 	o.Partial = true
-	var kept, rest []*store.Memory
+	var rest []*store.Memory
+	known := true
 	for _, m := range mems {
+		if r := sv.unloaded(m); r != nil {
+			o.Unchecked++
+			if r.Stale < 0 {
+				known = false
+			}
+			o.UncheckedStale += max(r.Stale, 0)
+			continue
+		}
 		switch {
-		case sc.sel.Affects(m):
+		case sc.sel.Affects(m) || sv.volatile(m):
 			kept = append(kept, m)
 			continue
 		case m.Err != nil:
@@ -222,13 +283,29 @@ func (o *Outcome) restrict(ctx context.Context, after source.Source, mems []*sto
 		}
 		o.Unchecked++
 	}
-	switch {
-	case len(rest) == 0:
-		o.UncheckedKnown = true
-	case sc.known != nil:
-		o.UncheckedStale, o.UncheckedKnown = sc.known(ctx, after, rest)
+	if len(rest) > 0 {
+		var got []int
+		if sc.known != nil {
+			got = sc.known(ctx, after, rest)
+		}
+		counts = make(map[*store.Memory]int, len(rest))
+		for i, m := range rest {
+			n := -1
+			if i < len(got) {
+				n = got[i]
+			}
+			counts[m] = n
+			if n < 0 {
+				known = false
+			}
+			o.UncheckedStale += max(n, 0)
+		}
 	}
-	return kept
+	o.UncheckedKnown = known
+	if !known {
+		o.UncheckedStale = 0
+	}
+	return kept, counts
 }
 
 // check verifies mems against after, fills in the report and its counts,
@@ -402,19 +479,28 @@ type PreCommitOptions struct {
 	// memories the check leaves unverified, for the one warning line
 	// about older staleness. Without it nothing is said about them.
 	KnownStale KnownStale
+	// Summary is the summary of HEAD's tree, when one is known (made by
+	// an earlier check for the same memory directories): the check then
+	// reads only the memory files the commit can affect, and takes the
+	// older stale counts of the others from it.
+	Summary *vcache.Summary
+	// Tree is the tree the index being committed records
+	// (gitrepo.IndexTree); when set, the outcome carries its summary.
+	Tree string
 }
 
-// KnownStale counts the stale citations of mems in src without verifying
-// them (from a cache of earlier verdicts), or says it cannot: ok false.
-// PreCommit calls it at most once per run, with the memories the commit
-// touches neither directly nor through the paths they cite: in src, the
-// index being committed, their verdicts are those at HEAD. mems are
-// parsed (File set), not exempt, in path order. It must not read the
-// cited files (that is the work it saves) and must not guess: a count it
-// is not sure of (a miss, a cache of another tree or tool version) is
-// ok false. n counts citations with status verify.Stale, as verify-all
-// reports them without a baseline.
-type KnownStale func(ctx context.Context, src source.Source, mems []*store.Memory) (n int, ok bool)
+// KnownStale counts the stale citations of each of mems in src without
+// verifying them (from a cache of earlier verdicts): counts[i] is
+// mems[i]'s, -1 when it cannot say; nil when it knows nothing. PreCommit
+// calls it at most once per run, with the memories the commit touches
+// neither directly nor through the paths they cite: in src, the index
+// being committed, their verdicts are those at HEAD. mems are parsed
+// (File set), not exempt, in path order. It must not read the cited files
+// (that is the work it saves) and must not guess: a count it is not sure
+// of (a miss, a cache of another tree or tool version) is -1. A count is
+// of citations with status verify.Stale, as verify-all reports them
+// without a baseline.
+type KnownStale func(ctx context.Context, src source.Source, mems []*store.Memory) (counts []int)
 
 // PreCommit checks what is being committed, idx (the index git names in
 // GIT_INDEX_FILE, the temporary index of 'git commit -a' or 'git commit
@@ -447,9 +533,13 @@ func PreCommit(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dirs 
 		done <- scoped{sc, staged}
 	}()
 	var res scoped
-	out, err := compare(ctx, idx, before, dirs, func() *scope {
-		res = <-done
-		return res.sc
+	out, err := compare(ctx, idx, before, dirs, plan{
+		scopeOf: func() *scope {
+			res = <-done
+			return res.sc
+		},
+		sum:  opt.Summary,
+		tree: opt.Tree,
 	})
 	if out != nil {
 		out.Staged = res.staged

@@ -18,6 +18,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
 	"github.com/git-memcite/git-memcite/internal/testing/longtest"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
@@ -62,7 +63,10 @@ func TestIncrementalMatchesFull(t *testing.T) {
 	if partial*2 < total {
 		t.Errorf("only %d of %d checks were partial", partial, total)
 	}
-	t.Logf("%d of %d checks partial; %d found citations the change made stale", partial, total, introduced)
+	if summaryHits*5 < total {
+		t.Errorf("only %d of %d checks had HEAD's summary", summaryHits, total)
+	}
+	t.Logf("%d of %d checks partial, %d with HEAD's summary; %d found citations the change made stale", partial, total, summaryHits, introduced)
 }
 
 // world is a repository the test edits at random.
@@ -71,6 +75,8 @@ type world struct {
 	dir   string
 	rng   *rand.Rand
 	links bool // the platform has symbolic links
+	// sums are the summaries the checks made, by tree
+	sums map[string]*vcache.Summary
 }
 
 var (
@@ -83,7 +89,7 @@ var (
 )
 
 func newWorld(t *testing.T, seed int64) *world {
-	w := &world{t: t, dir: t.TempDir(), rng: rand.New(rand.NewSource(seed)), links: runtime.GOOS != "windows"}
+	w := &world{t: t, dir: t.TempDir(), rng: rand.New(rand.NewSource(seed)), links: runtime.GOOS != "windows", sums: map[string]*vcache.Summary{}}
 	w.git(0, "init", "-q")
 	for _, p := range codePaths[:5] {
 		w.write(p, w.code())
@@ -263,10 +269,13 @@ func (w *world) step(n int) string {
 		case r < 82:
 			w.write(".gitattributes", w.pick([]string{"*.go text\n", "*.md text\n"}))
 			did = append(did, "attributes")
-		case r < 92:
+		case r < 87:
 			w.git(n, "add", "-A")
 			w.git(n, "commit", "-q", "--no-verify", "--allow-empty", "-m", "work")
 			did = append(did, "commit")
+		case r < 92:
+			w.git(n, "commit", "-q", "--no-verify", "--allow-empty", "-m", "staged")
+			did = append(did, "commit what is staged")
 		case r < 94:
 			w.git(n, "commit", "-q", "--no-verify", "--amend", "--no-edit", "--allow-empty")
 			did = append(did, "amend")
@@ -297,12 +306,20 @@ func (w *world) step(n int) string {
 }
 
 // knownByVerifying is a KnownStale that always knows: it verifies.
-func knownByVerifying(ctx context.Context, src source.Source, mems []*store.Memory) (int, bool) {
+func knownByVerifying(ctx context.Context, src source.Source, mems []*store.Memory) []int {
 	rep, err := verify.Check(ctx, src, mems)
 	if err != nil {
-		return 0, false
+		return nil
 	}
-	return rep.Summary().StaleCitations, true
+	counts := make([]int, len(mems))
+	for i := range rep.Memories {
+		for _, c := range rep.Memories[i].Citations {
+			if c.Status == verify.Stale {
+				counts[i]++
+			}
+		}
+	}
+	return counts
 }
 
 // compare runs the full and the partial check of what is staged and
@@ -319,9 +336,35 @@ func (w *world) compare(t *testing.T, what string) bool {
 		t.Fatal(err)
 	}
 	dirs := []string{dir}
-	full, err := PreCommit(ctx, repo, idx, dirs, PreCommitOptions{Full: true})
+	tree, _ := gitrepo.IndexTree(idx)
+	full, err := PreCommit(ctx, repo, idx, dirs, PreCommitOptions{Full: true, Tree: string(tree)})
 	if err != nil {
 		t.Fatalf("%s: full: %v", what, err)
+	}
+	// with the summary an earlier check left of HEAD's tree (a full
+	// check's or a partial one's, in turns)
+	var sum *vcache.Summary
+	if head, born, err := repo.HeadTree(ctx); err != nil {
+		t.Fatal(err)
+	} else if born {
+		sum = w.sums[string(head)]
+	}
+	summed, err := PreCommit(ctx, repo, idx, dirs, PreCommitOptions{KnownStale: knownByVerifying, Summary: sum, Tree: string(tree)})
+	if err != nil {
+		t.Fatalf("%s: partial with a summary: %v", what, err)
+	}
+	if sum != nil && summed.Partial {
+		summaryHits++
+	}
+	if tree != "" {
+		next := summed.Summary
+		if len(w.sums)%2 == 0 {
+			next = full.Summary
+		}
+		if next == nil {
+			t.Fatalf("%s: no summary of tree %s", what, tree)
+		}
+		w.sums[string(tree)] = next
 	}
 	part, err := PreCommit(ctx, repo, idx, dirs, PreCommitOptions{KnownStale: knownByVerifying})
 	if err != nil {
@@ -331,19 +374,22 @@ func (w *world) compare(t *testing.T, what string) bool {
 	if err != nil {
 		t.Fatalf("%s: partial without KnownStale: %v", what, err)
 	}
-	for _, o := range []*Outcome{part, bare} {
+	fn := func(o *Outcome) int { n, _ := o.AlreadyStale(); return n }
+	if n, known := summed.AlreadyStale(); !known || n != fn(full) {
+		t.Errorf("%s: already stale: with a summary %d (known %v), full %d", what, n, known, fn(full))
+	}
+	for _, o := range []*Outcome{part, bare, summed} {
 		for _, p := range []PreCommitPolicy{Block, Warn} {
 			if g, f := verdict(o, p), verdict(full, p); g != f {
 				t.Errorf("%s: policy %s: partial (%v)\n%s\nfull\n%s", what, p, o.Partial, g, f)
 			}
 		}
 	}
-	fn, _ := full.AlreadyStale()
-	if n, known := part.AlreadyStale(); !known || n != fn {
-		t.Errorf("%s: already stale: partial %d (known %v), full %d", what, n, known, fn)
+	if n, known := part.AlreadyStale(); !known || n != fn(full) {
+		t.Errorf("%s: already stale: partial %d (known %v), full %d", what, n, known, fn(full))
 	}
-	if n, known := bare.AlreadyStale(); known && n != fn || bare.Count(Preexisting) > fn {
-		t.Errorf("%s: already stale without KnownStale: %d (known %v, %d checked), full %d", what, n, known, bare.Count(Preexisting), fn)
+	if n, known := bare.AlreadyStale(); known && n != fn(full) || bare.Count(Preexisting) > fn(full) {
+		t.Errorf("%s: already stale without KnownStale: %d (known %v, %d checked), full %d", what, n, known, bare.Count(Preexisting), fn(full))
 	}
 	if part.Partial && part.Memories > full.Memories {
 		t.Errorf("%s: partial check verified %d memories, full %d", what, part.Memories, full.Memories)
@@ -356,7 +402,8 @@ func (w *world) compare(t *testing.T, what string) bool {
 
 // introduced counts the checks that found citations made stale by the
 // change: the cases where a selection that misses a memory shows.
-var introduced int
+// summaryHits counts the partial checks that had HEAD's summary.
+var introduced, summaryHits int
 
 // verdict is what a policy makes of an outcome, as the hook prints and
 // decides it: blocked or not, the citations that block (or would), and

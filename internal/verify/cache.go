@@ -154,17 +154,19 @@ func (cc *citationCache) store(c memfile.Citation, fd *fileData, kind Kind, reas
 	cc.cache.PutVerdict(vcache.CitationKey(id.id, c), vcache.Verdict{Kind: int(kind), Reason: reason})
 }
 
-// KnownStale counts the stale citations of mems in src from the cache in
-// ctx alone, reading no cited file (hookrun.KnownStale). ok is false when
-// any citation's verdict is not cached: a count it is not sure of is not
-// given.
-func KnownStale(ctx context.Context, src source.Source, mems []*store.Memory) (n int, ok bool) {
+// KnownStale counts the stale citations of each of mems in src from the
+// cache in ctx alone, reading no cited file (hookrun.KnownStale): counts[i]
+// is mems[i]'s, or -1 when a verdict of one of its citations is not
+// cached (a count it is not sure of is not given). It returns nil when
+// the cache knows nothing.
+func KnownStale(ctx context.Context, src source.Source, mems []*store.Memory) (counts []int) {
 	cc := newCitationCache(ctx, src)
 	if cc == nil || cc.empty {
-		return 0, false
+		return nil
 	}
 	cc.prefetch(mems)
-	for _, m := range mems {
+	counts = make([]int, len(mems))
+	for i, m := range mems {
 		if m.File == nil || m.File.Exempt {
 			continue
 		}
@@ -174,12 +176,13 @@ func KnownStale(ctx context.Context, src source.Source, mems []*store.Memory) (n
 				continue
 			}
 			if !cc.known(c) {
-				return 0, false
+				counts[i] = -1
+				break
 			}
 			if cc.hits[c].kind != KindNone {
-				n++
+				counts[i]++
 			}
 		}
 	}
-	return n, true
+	return counts
 }

@@ -1,0 +1,134 @@
+package gitrepo
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-memcite/git-memcite/internal/source"
+)
+
+// IndexTree returns the id of the tree that committing src would record
+// (what `git write-tree` prints), computed in-process without writing any
+// object. src must be an index from Index that this package decoded
+// itself; ok is false for anything else (a split or sparse index listed by
+// git, a working tree, a commit), and for an index git cannot commit as
+// it is (unmerged paths).
+func IndexTree(src source.Source) (id OID, ok bool) {
+	t, isTable := src.(*table)
+	if !isTable || !t.committable || len(t.entries) == 0 {
+		return "", false
+	}
+	var newHash func() hash.Hash
+	switch len(t.entries[0].oid) {
+	case 40:
+		newHash = sha1.New
+	case 64:
+		newHash = sha256.New
+	default:
+		return "", false
+	}
+	raw, _, err := hashTree(t.entries, "", newHash)
+	if err != nil {
+		return "", false
+	}
+	return OID(hex.EncodeToString(raw)), true
+}
+
+// hashTree hashes the tree of the directory dir ("" for the root, else
+// ending in "/") from es, the index entries in index order whose paths
+// start with dir; it returns the raw id and how many entries it used.
+// Index order is tree order: a directory's entries are contiguous, and a
+// name compares as git compares tree entries (a directory as if followed
+// by "/").
+func hashTree(es []entry, dir string, newHash func() hash.Hash) ([]byte, int, error) {
+	var buf []byte
+	i := 0
+	for i < len(es) && strings.HasPrefix(es[i].path, dir) {
+		rel := es[i].path[len(dir):]
+		if k := strings.IndexByte(rel, '/'); k >= 0 {
+			name := rel[:k]
+			id, n, err := hashTree(es[i:], dir+name+"/", newHash)
+			if err != nil {
+				return nil, 0, err
+			}
+			buf = append(buf, "40000 "...)
+			buf = append(buf, name...)
+			buf = append(buf, 0)
+			buf = append(buf, id...)
+			i += n
+			continue
+		}
+		e := es[i]
+		id, err := hex.DecodeString(e.oid)
+		if err != nil || rel == "" {
+			return nil, 0, fmt.Errorf("index entry %q: not a tree entry", e.path)
+		}
+		buf = strconv.AppendUint(buf, uint64(e.mode), 8)
+		buf = append(buf, ' ')
+		buf = append(buf, rel...)
+		buf = append(buf, 0)
+		buf = append(buf, id...)
+		i++
+	}
+	h := newHash()
+	fmt.Fprintf(h, "tree %d\x00", len(buf))
+	h.Write(buf)
+	return h.Sum(nil), i, nil
+}
+
+// HeadTree returns the tree HEAD's commit records; ok is false on an
+// unborn branch.
+func (r *Repo) HeadTree(ctx context.Context) (OID, bool, error) {
+	head, born, err := r.Head()
+	if err != nil || !born {
+		return "", false, err
+	}
+	objs, err := r.objects()
+	if err != nil {
+		return "", false, err
+	}
+	var data []byte
+	if objs.store != nil {
+		obj, err := objs.store.EncodedObject(plumbing.CommitObject, plumbing.NewHash(string(head)))
+		if err != nil {
+			return "", false, fmt.Errorf("read HEAD's commit %s: %w", head.Short(), err)
+		}
+		rc, err := obj.Reader()
+		if err != nil {
+			return "", false, fmt.Errorf("read HEAD's commit %s: %w", head.Short(), err)
+		}
+		defer rc.Close()
+		// the tree is the first header line
+		line, err := bufio.NewReader(io.LimitReader(rc, 128)).ReadSlice('\n')
+		if err != nil {
+			return "", false, fmt.Errorf("read HEAD's commit %s: %w", head.Short(), err)
+		}
+		data = line
+	} else {
+		typ, b, err := objs.cat.object(string(head))
+		if err != nil {
+			return "", false, fmt.Errorf("read HEAD's commit %s: %w", head.Short(), err)
+		}
+		if typ != "commit" {
+			return "", false, fmt.Errorf("HEAD %s is a %s, not a commit", head.Short(), typ)
+		}
+		data = b
+	}
+	line, _, _ := bytes.Cut(data, []byte{'\n'})
+	tree, ok := bytes.CutPrefix(line, []byte("tree "))
+	if !ok || !isHex(string(tree)) || (len(tree) != 40 && len(tree) != 64) {
+		return "", false, fmt.Errorf("HEAD's commit %s names no tree", head.Short())
+	}
+	return OID(tree), true, nil
+}
