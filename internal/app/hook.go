@@ -78,7 +78,12 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 	if pre && slot != nil && !slot.Disabled() {
 		reading.Go(func() {
 			if head, born, err := repo.HeadTree(ctx); err == nil && born {
-				sum = vcache.ReadSummary(vcache.Dir(repo.GitDir), o.CacheTool, string(head))
+				dir := vcache.Dir(repo.GitDir)
+				if sum = vcache.ReadSummary(dir, o.CacheTool, string(head)); sum == nil {
+					// commits made without the check since: the newest
+					// summary of a tree git has (git lists what changed)
+					sum = vcache.ReadLatestSummary(dir, o.CacheTool, func(tree string) bool { return repo.HasTree(gitrepo.OID(tree)) })
+				}
 			}
 			if sum == nil {
 				slot.Open(repo.GitDir, repo.TempDir(), o.CacheTool)
@@ -157,6 +162,11 @@ func (h *Hook) PreCommit(ctx context.Context) (*HookResult, error) {
 		KnownStale: verify.KnownStale,
 		Summary:    h.sum,
 		Tree:       string(h.tree),
+		FullLoad: func() {
+			// the summary does not fit after all: every memory file is
+			// read, so the verification cache is worth its decoding
+			vcache.SlotFrom(ctx).Open(h.Repo.GitDir, h.Repo.TempDir(), h.tool)
+		},
 	})
 	if err != nil {
 		return nil, err

@@ -21,14 +21,20 @@ import (
 // diff-index --cached' against HEAD; nothing is written. It fails when
 // there is no HEAD.
 func (r *Repo) StagedPaths(ctx context.Context) ([]string, error) {
+	return r.ChangedSince(ctx, "HEAD")
+}
+
+// ChangedSince is StagedPaths against base, a commit or tree, instead of
+// HEAD.
+func (r *Repo) ChangedSince(ctx context.Context, base string) ([]string, error) {
 	c := r.cmd()
 	if os.Getenv("GIT_INDEX_FILE") != "" {
 		// the index Index reads, whatever directory a relative name meant
 		c.Env = []string{"GIT_INDEX_FILE=" + r.IndexPath()}
 	}
-	out, err := c.Run(ctx, "diff-index", "--cached", "-z", "--name-only", "--no-renames", "--ignore-submodules=none", "HEAD", "--")
+	out, err := c.Run(ctx, "diff-index", "--cached", "-z", "--name-only", "--no-renames", "--ignore-submodules=none", base, "--")
 	if err != nil {
-		return nil, fmt.Errorf("paths staged against HEAD: %w", err)
+		return nil, fmt.Errorf("paths staged against %s: %w", base, err)
 	}
 	var paths []string
 	for _, p := range strings.Split(string(out), "\x00") {

@@ -132,3 +132,13 @@ func (r *Repo) HeadTree(ctx context.Context) (OID, bool, error) {
 	}
 	return OID(tree), true, nil
 }
+
+// HasTree reports whether the object database holds the tree oid, as far
+// as it can tell without starting git (false when it cannot).
+func (r *Repo) HasTree(oid OID) bool {
+	objs, err := r.objects()
+	if err != nil || objs.store == nil || !isHex(string(oid)) || len(oid) != 40 {
+		return false
+	}
+	return objs.store.HasEncodedObject(plumbing.NewHash(string(oid))) == nil
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
@@ -151,6 +152,12 @@ func Compare(ctx context.Context, after source.Source, before Before, dirs []str
 type scope struct {
 	sel   *Selection
 	known KnownStale
+	// sumOK: the plan's summary can be used; drift, when not nil, is what
+	// changed between the summary's tree and the content checked, when
+	// that tree is not the one before the change (commits made without
+	// the check since).
+	sumOK bool
+	drift *Selection
 }
 
 // plan is how compare goes about a check.
@@ -164,6 +171,9 @@ type plan struct {
 	// one; tree names after's tree, to summarize it ("" for none).
 	sum  *vcache.Summary
 	tree string
+	// fullLoad, when not nil, is called before every memory file is
+	// loaded although there is a summary (it cannot be used).
+	fullLoad func()
 }
 
 // compare is Compare, limited to what the scope selects when it is not
@@ -184,7 +194,10 @@ func compare(ctx context.Context, after source.Source, before Before, dirs []str
 			return nil, err
 		}
 		if sc = p.scopeOf(); sc != nil {
-			sv = viewSummary(p.sum, dirs, mems, sc.sel)
+			sv = viewSummary(p.sum, dirs, mems, sc)
+		}
+		if sv == nil && p.fullLoad != nil {
+			p.fullLoad()
 		}
 		if err := loadMemories(ctx, after, mems, sv); err != nil {
 			return nil, err
@@ -273,7 +286,7 @@ func (o *Outcome) restrict(ctx context.Context, after source.Source, mems []*sto
 			continue
 		}
 		switch {
-		case sc.sel.Affects(m) || sv.volatile(m):
+		case sc.sel.Affects(m) || sv.mustVerify(m):
 			kept = append(kept, m)
 			continue
 		case m.Err != nil:
@@ -487,6 +500,10 @@ type PreCommitOptions struct {
 	// Tree is the tree the index being committed records
 	// (gitrepo.IndexTree); when set, the outcome carries its summary.
 	Tree string
+	// FullLoad, when not nil, is called when the check reads every memory
+	// file although Summary was given (it does not fit: another tree
+	// whose changes git cannot list, or changes to configuration since).
+	FullLoad func()
 }
 
 // KnownStale counts the stale citations of each of mems in src without
@@ -538,8 +555,9 @@ func PreCommit(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dirs 
 			res = <-done
 			return res.sc
 		},
-		sum:  opt.Summary,
-		tree: opt.Tree,
+		sum:      opt.Summary,
+		tree:     opt.Tree,
+		fullLoad: opt.FullLoad,
 	})
 	if out != nil {
 		out.Staged = res.staged
@@ -560,7 +578,22 @@ func commitScope(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dir
 	if _, born, err := repo.Head(); err != nil || !born {
 		return nil, nil // a first commit: everything is new
 	}
+	// with a summary of another tree than HEAD's, git also lists what
+	// changed since that tree, meanwhile
+	var (
+		drift    []string
+		driftErr error
+		listing  sync.WaitGroup
+	)
+	sumTree := ""
+	if opt.Summary != nil {
+		if head, _, err := repo.HeadTree(ctx); err == nil && string(head) != opt.Summary.Tree {
+			sumTree = opt.Summary.Tree
+			listing.Go(func() { drift, driftErr = repo.ChangedSince(ctx, sumTree) })
+		}
+	}
 	changed, err := repo.StagedPaths(ctx)
+	listing.Wait()
 	if err != nil {
 		trace.Printf("hook: every memory is checked: %v", err)
 		return nil, nil
@@ -578,7 +611,21 @@ func commitScope(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dir
 		trace.Printf("hook: the commit changes configuration or a memory directory: every memory is checked")
 		return nil, staged
 	}
-	return &scope{sel: sel, known: opt.KnownStale}, staged
+	sc := &scope{sel: sel, known: opt.KnownStale, sumOK: opt.Summary != nil}
+	if sumTree != "" {
+		switch {
+		case driftErr != nil:
+			trace.Printf("hook: the summary of tree %s is not used: %v", sumTree, driftErr)
+			sc.sumOK = false
+		default:
+			if sc.drift, sc.sumOK = Select(drift, links, dirs); !sc.sumOK {
+				trace.Printf("hook: configuration or a memory directory changed since tree %s: its summary is not used", sumTree)
+			} else {
+				trace.Printf("hook: summary of tree %s, %d paths changed since", sumTree, len(drift))
+			}
+		}
+	}
+	return sc, staged
 }
 
 // PostChange checks the result of a merge or rewrite (r.New, or the index

@@ -14,57 +14,77 @@ import (
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
-// summaryView is HEAD's summary laid over the memories of the index being
-// committed: which of them need not be read at all.
+// summaryView is a summary laid over the memories of the index being
+// committed: which of them need not be read at all, and which must be
+// verified although the commit does not touch them.
 type summaryView struct {
-	sum  *vcache.Summary
-	rec  map[*store.Memory]*vcache.SummaryMemory // every memory the summary holds
-	skip map[*store.Memory]bool                  // not loaded: the change cannot affect it
+	sum    *vcache.Summary
+	rec    map[*store.Memory]*vcache.SummaryMemory // every memory the summary holds
+	skip   map[*store.Memory]bool                  // not loaded: its verdicts are the summary's
+	verify map[*store.Memory]bool                  // verified whatever the commit changes
 }
 
-// viewSummary matches sum (HEAD's) with mems (the index's memory files,
-// sorted by path, not loaded) under the selection sel. A memory is loaded
-// when the summary says it is broken or volatile, when sel touches its
-// path or one it cites, or when the summary does not hold it (a memory
-// file the commit adds). It returns nil, and everything is loaded, when
-// the summary was made for other memory directories or does not fit the
-// index (a memory the commit does not touch that the summary lacks).
-func viewSummary(sum *vcache.Summary, dirs []string, mems []*store.Memory, sel *Selection) *summaryView {
-	if sum == nil || sel == nil || !slices.Equal(sum.Dirs, dirs) {
+// viewSummary matches sum with mems (the index's memory files, sorted by
+// path, not loaded) under the scope sc. A memory is loaded when the
+// summary says it is broken or volatile, when the commit (sc.sel) or what
+// changed since the summary's tree (sc.drift) touches its path or one it
+// cites, or when the summary does not hold it (a memory file added
+// since). Those the summary does not describe as they are now (volatile,
+// changed since, added since) are verified. It returns nil, and
+// everything is loaded, when the scope cannot use the summary, it was
+// made for other memory directories, or it does not fit the index (a
+// memory that did not change since the summary's tree but that it
+// lacks).
+func viewSummary(sum *vcache.Summary, dirs []string, mems []*store.Memory, sc *scope) *summaryView {
+	if sum == nil || sc == nil || !sc.sumOK || !slices.Equal(sum.Dirs, dirs) {
 		return nil
 	}
-	v := &summaryView{sum: sum, rec: make(map[*store.Memory]*vcache.SummaryMemory, len(mems)), skip: make(map[*store.Memory]bool, len(mems))}
-	touched := make([]int8, len(sum.Cited)) // 0 unknown, 1 no, 2 yes
-	cites := func(r *vcache.SummaryMemory) bool {
+	v := &summaryView{sum: sum, rec: make(map[*store.Memory]*vcache.SummaryMemory, len(mems)), skip: make(map[*store.Memory]bool, len(mems)), verify: map[*store.Memory]bool{}}
+	since := func(p string) bool { return sc.drift != nil && sc.drift.touches(p) }
+	// what the commit or the changes since touch, by cited path: 0 not
+	// looked at yet, 1 neither, 2 the commit, 3 only the changes since
+	touched := make([]int8, len(sum.Cited))
+	cites := func(r *vcache.SummaryMemory) (commit, drift bool) {
 		for _, c := range r.Cites {
 			if touched[c] == 0 {
-				touched[c] = 1
-				if sel.touches(sum.Cited[c]) {
+				switch p := sum.Cited[c]; {
+				case sc.sel.touches(p):
 					touched[c] = 2
+				case since(p):
+					touched[c] = 3
+				default:
+					touched[c] = 1
 				}
 			}
-			if touched[c] == 2 {
-				return true
-			}
+			commit = commit || touched[c] == 2
+			drift = drift || touched[c] == 3
 		}
-		return false
+		return commit, drift
 	}
 	recs := sum.Memories
 	for _, m := range mems {
 		for len(recs) > 0 && recs[0].Path < m.Path {
-			recs = recs[1:] // a memory file the commit deletes
+			recs = recs[1:] // a memory file deleted since
 		}
 		if len(recs) == 0 || recs[0].Path != m.Path {
-			if !sel.touches(m.Path) {
-				trace.Printf("hook: the summary of HEAD lacks %s: every memory is read", m.Path)
+			if !sc.sel.touches(m.Path) && !since(m.Path) {
+				trace.Printf("hook: the summary of tree %s lacks %s: every memory is read", sum.Tree, m.Path)
 				return nil
 			}
-			continue // added by the commit: loaded
+			v.verify[m] = true // added since: loaded, verified
+			continue
 		}
 		r := &recs[0]
 		recs = recs[1:]
 		v.rec[m] = r
-		if !r.Broken && !r.Volatile && !sel.touches(m.Path) && (r.Exempt || !cites(r)) {
+		commit, drift := false, false
+		if !r.Exempt {
+			commit, drift = cites(r)
+		}
+		switch {
+		case r.Volatile || since(m.Path) || drift:
+			v.verify[m] = true
+		case !r.Broken && !commit && !sc.sel.touches(m.Path):
 			v.skip[m] = true
 		}
 	}
@@ -79,14 +99,10 @@ func (v *summaryView) unloaded(m *store.Memory) *vcache.SummaryMemory {
 	return v.rec[m]
 }
 
-// volatile reports whether the summary says m's verdicts may change while
-// the tree does not: it is verified every time.
-func (v *summaryView) volatile(m *store.Memory) bool {
-	if v == nil {
-		return false
-	}
-	r := v.rec[m]
-	return r != nil && r.Volatile
+// mustVerify reports whether m is verified whatever the commit changes:
+// the summary does not describe it as it is now.
+func (v *summaryView) mustVerify(m *store.Memory) bool {
+	return v != nil && v.verify[m]
 }
 
 // loadMemories reads the memories of mems that v does not leave unloaded.

@@ -3,10 +3,8 @@ package vcache
 import (
 	"bufio"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/crc32"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -90,6 +88,21 @@ func ReadSummary(dir, tool, tree string) *Summary {
 	return s
 }
 
+// ReadLatestSummary reads the most recently written or used summary kept
+// in dir for which usable(tree) holds (the tree is in the object database:
+// a check can ask git what changed since), or returns nil.
+func ReadLatestSummary(dir, tool string, usable func(tree string) bool) *Summary {
+	for _, tree := range summariesByAge(summaryDir(dir)) {
+		if !isHexName(tree) || !usable(tree) {
+			continue
+		}
+		if s := ReadSummary(dir, tool, tree); s != nil {
+			return s
+		}
+	}
+	return nil
+}
+
 // WriteSummary writes s into the cache directory dir for the tool
 // identity tool, through a temporary file in tmpDir renamed over any
 // older summary of the same tree, and removes all but the SummaryKeep
@@ -132,9 +145,17 @@ func WriteSummary(dir, tmpDir, tool string, s *Summary) error {
 // pruneSummaries removes all but the keep most recently modified
 // summaries of sd.
 func pruneSummaries(sd string, keep int) {
+	names := summariesByAge(sd)
+	for _, name := range names[min(keep, len(names)):] {
+		os.Remove(filepath.Join(sd, name))
+	}
+}
+
+// summariesByAge lists the files of sd, the most recently modified first.
+func summariesByAge(sd string) []string {
 	ents, err := os.ReadDir(sd)
-	if err != nil || len(ents) <= keep {
-		return
+	if err != nil {
+		return nil
 	}
 	type file struct {
 		name string
@@ -147,11 +168,11 @@ func pruneSummaries(sd string, keep int) {
 		}
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].mod.After(files[j].mod) })
-	for _, f := range files[min(keep, len(files)):] {
-		if err := os.Remove(filepath.Join(sd, f.name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.name
 	}
+	return names
 }
 
 func isHexName(s string) bool {
