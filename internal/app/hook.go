@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/hookrun"
@@ -69,14 +70,22 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 	)
 	if pre {
 		reading.Go(func() {
+			start := time.Now()
 			index, indexErr = repo.Index(ctx)
 			if indexErr == nil {
 				tree, _ = gitrepo.IndexTree(index)
 			}
+			trace.Printf("read the index (its tree %s) in %s", tree.Short(), time.Since(start).Round(time.Millisecond))
 		})
 	}
 	if pre && slot != nil && !slot.Disabled() {
 		reading.Go(func() {
+			start := time.Now()
+			defer func() {
+				if sum != nil {
+					trace.Printf("read the summary of tree %s in %s", gitrepo.OID(sum.Tree).Short(), time.Since(start).Round(time.Millisecond))
+				}
+			}()
 			if head, born, err := repo.HeadTree(ctx); err == nil && born {
 				dir := vcache.Dir(repo.GitDir)
 				if sum = vcache.ReadSummary(dir, o.CacheTool, string(head)); sum == nil {
@@ -175,9 +184,11 @@ func (h *Hook) PreCommit(ctx context.Context) (*HookResult, error) {
 	if out.Summary != nil {
 		// for the next commit, whose HEAD records this tree; a summary
 		// that cannot be written only costs the next commit time
+		start := time.Now()
 		if err := vcache.WriteSummary(vcache.Dir(h.Repo.GitDir), h.Repo.TempDir(), h.tool, out.Summary); err != nil {
 			trace.Printf("hook: %v", err)
 		}
+		trace.Printf("wrote the summary in %s", time.Since(start).Round(time.Millisecond))
 	}
 	// Citations without a snippet still verify when the commit moves the
 	// code under them: look at those whose file the commit changes.

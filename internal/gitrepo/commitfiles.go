@@ -18,6 +18,16 @@ import (
 // symlinked directory), and with the git-binary backend: the caller must
 // then use Commit, whose full tree gives those cases their exact meaning.
 func (r *Repo) CommitFiles(ctx context.Context, oid OID, paths []string) (src source.Source, ok bool, err error) {
+	return r.CommitFilesBeside(ctx, oid, paths, nil, nil)
+}
+
+// CommitFilesBeside is CommitFiles where the entries of the paths the
+// index idx (from Index) holds as regular files, and changed (the paths
+// where idx differs from the commit, as StagedPaths or ChangedSince list
+// them) does not name, are taken from idx: git lists no difference there,
+// so the commit has the same entry. Only the other paths are looked up in
+// the commit's tree.
+func (r *Repo) CommitFilesBeside(ctx context.Context, oid OID, paths []string, idx source.Source, changed map[string]bool) (src source.Source, ok bool, err error) {
 	objs, err := r.objects()
 	if err != nil {
 		return nil, false, err
@@ -25,14 +35,11 @@ func (r *Repo) CommitFiles(ctx context.Context, oid OID, paths []string) (src so
 	if objs.store == nil {
 		return nil, false, nil
 	}
-	c, err := object.GetCommit(objs.store, oid.plumbing())
-	if err != nil {
-		return nil, false, fmt.Errorf("read commit %s: %w", oid, err)
+	it, _ := idx.(*table)
+	if it != nil && !it.committable {
+		it = nil
 	}
-	tree, err := c.Tree()
-	if err != nil {
-		return nil, false, fmt.Errorf("read tree of %s: %w", oid, err)
-	}
+	var tree *object.Tree
 	seen := map[string]bool{}
 	var es []entry
 	for _, p := range paths {
@@ -43,6 +50,20 @@ func (r *Repo) CommitFiles(ctx context.Context, oid OID, paths []string) (src so
 			continue
 		}
 		seen[p] = true
+		if i, ok := it.index(p); ok && !changed[p] && it.entries[i].mode.IsRegular() && it.entries[i].sub == nil {
+			e := it.entries[i]
+			es = append(es, entry{path: p, oid: e.oid, mode: e.mode})
+			continue
+		}
+		if tree == nil {
+			c, err := object.GetCommit(objs.store, oid.plumbing())
+			if err != nil {
+				return nil, false, fmt.Errorf("read commit %s: %w", oid, err)
+			}
+			if tree, err = c.Tree(); err != nil {
+				return nil, false, fmt.Errorf("read tree of %s: %w", oid, err)
+			}
+		}
 		te, err := tree.FindEntry(p)
 		if err != nil || (te.Mode != filemode.Regular && te.Mode != filemode.Executable) {
 			return nil, false, nil

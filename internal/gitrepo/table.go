@@ -63,6 +63,15 @@ func newTable(name string, entries []entry, read func(entry) (io.ReadCloser, err
 
 func (t *table) Name() string { return t.name }
 
+// index returns the position of the entry p in t (nil: none).
+func (t *table) index(p string) (int, bool) {
+	if t == nil {
+		return 0, false
+	}
+	i, ok := t.byPath[p]
+	return i, ok
+}
+
 // lookup resolves p (following in-repository symlinks) to an entry, or
 // reports a directory.
 func (t *table) lookup(p string) (entry, source.Kind, error) {

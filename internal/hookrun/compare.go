@@ -276,8 +276,8 @@ func (o *Outcome) restrict(ctx context.Context, after source.Source, mems []*sto
 	o.Partial = true
 	var rest []*store.Memory
 	known := true
-	for _, m := range mems {
-		if r := sv.unloaded(m); r != nil {
+	for i, m := range mems {
+		if r := sv.unloaded(i); r != nil {
 			o.Unchecked++
 			if r.Stale < 0 {
 				known = false
@@ -286,7 +286,7 @@ func (o *Outcome) restrict(ctx context.Context, after source.Source, mems []*sto
 			continue
 		}
 		switch {
-		case sc.sel.Affects(m) || sv.mustVerify(m):
+		case sc.sel.Affects(m) || sv.mustVerify(i):
 			kept = append(kept, m)
 			continue
 		case m.Err != nil:
@@ -532,13 +532,6 @@ type KnownStale func(ctx context.Context, src source.Source, mems []*store.Memor
 // changes configuration that can alter any verdict (Select), or when
 // the changed paths cannot be had.
 func PreCommit(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dirs []string, opt PreCommitOptions) (*Outcome, error) {
-	before := func(paths []string) (source.Source, error) {
-		head, born, err := repo.Head()
-		if err != nil || !born {
-			return nil, err
-		}
-		return commitFiles(ctx, repo, head, paths)
-	}
 	// git lists the changed paths while the memories load
 	type scoped struct {
 		sc     *scope
@@ -550,6 +543,21 @@ func PreCommit(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dirs 
 		done <- scoped{sc, staged}
 	}()
 	var res scoped
+	before := func(paths []string) (source.Source, error) {
+		head, born, err := repo.Head()
+		if err != nil || !born {
+			return nil, err
+		}
+		if res.staged != nil {
+			// what the commit does not change, the index has as HEAD has it
+			src, ok, err := repo.CommitFilesBeside(ctx, head, paths, idx, res.staged)
+			if err != nil || ok {
+				return src, err
+			}
+			return repo.Commit(ctx, head)
+		}
+		return commitFiles(ctx, repo, head, paths)
+	}
 	out, err := compare(ctx, idx, before, dirs, plan{
 		scopeOf: func() *scope {
 			res = <-done

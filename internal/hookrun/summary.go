@@ -15,13 +15,13 @@ import (
 )
 
 // summaryView is a summary laid over the memories of the index being
-// committed: which of them need not be read at all, and which must be
-// verified although the commit does not touch them.
+// committed (mems, by position): which of them need not be read at all,
+// and which must be verified although the commit does not touch them.
 type summaryView struct {
 	sum    *vcache.Summary
-	rec    map[*store.Memory]*vcache.SummaryMemory // every memory the summary holds
-	skip   map[*store.Memory]bool                  // not loaded: its verdicts are the summary's
-	verify map[*store.Memory]bool                  // verified whatever the commit changes
+	rec    []*vcache.SummaryMemory // the summary's record of each memory, or nil
+	skip   []bool                  // not loaded: its verdicts are the summary's
+	verify []bool                  // verified whatever the commit changes
 }
 
 // viewSummary matches sum with mems (the index's memory files, sorted by
@@ -39,7 +39,7 @@ func viewSummary(sum *vcache.Summary, dirs []string, mems []*store.Memory, sc *s
 	if sum == nil || sc == nil || !sc.sumOK || !slices.Equal(sum.Dirs, dirs) {
 		return nil
 	}
-	v := &summaryView{sum: sum, rec: make(map[*store.Memory]*vcache.SummaryMemory, len(mems)), skip: make(map[*store.Memory]bool, len(mems)), verify: map[*store.Memory]bool{}}
+	v := &summaryView{sum: sum, rec: make([]*vcache.SummaryMemory, len(mems)), skip: make([]bool, len(mems)), verify: make([]bool, len(mems))}
 	since := func(p string) bool { return sc.drift != nil && sc.drift.touches(p) }
 	// what the commit or the changes since touch, by cited path: 0 not
 	// looked at yet, 1 neither, 2 the commit, 3 only the changes since
@@ -62,7 +62,7 @@ func viewSummary(sum *vcache.Summary, dirs []string, mems []*store.Memory, sc *s
 		return commit, drift
 	}
 	recs := sum.Memories
-	for _, m := range mems {
+	for i, m := range mems {
 		for len(recs) > 0 && recs[0].Path < m.Path {
 			recs = recs[1:] // a memory file deleted since
 		}
@@ -71,38 +71,39 @@ func viewSummary(sum *vcache.Summary, dirs []string, mems []*store.Memory, sc *s
 				trace.Printf("hook: the summary of tree %s lacks %s: every memory is read", sum.Tree, m.Path)
 				return nil
 			}
-			v.verify[m] = true // added since: loaded, verified
+			v.verify[i] = true // added since: loaded, verified
 			continue
 		}
 		r := &recs[0]
 		recs = recs[1:]
-		v.rec[m] = r
+		v.rec[i] = r
 		commit, drift := false, false
 		if !r.Exempt {
 			commit, drift = cites(r)
 		}
 		switch {
 		case r.Volatile || since(m.Path) || drift:
-			v.verify[m] = true
+			v.verify[i] = true
 		case !r.Broken && !commit && !sc.sel.touches(m.Path):
-			v.skip[m] = true
+			v.skip[i] = true
 		}
 	}
 	return v
 }
 
-// unloaded returns the summary's record of m when m was left unloaded.
-func (v *summaryView) unloaded(m *store.Memory) *vcache.SummaryMemory {
-	if v == nil || !v.skip[m] {
+// unloaded returns the summary's record of mems[i] when it was left
+// unloaded.
+func (v *summaryView) unloaded(i int) *vcache.SummaryMemory {
+	if v == nil || !v.skip[i] {
 		return nil
 	}
-	return v.rec[m]
+	return v.rec[i]
 }
 
-// mustVerify reports whether m is verified whatever the commit changes:
-// the summary does not describe it as it is now.
-func (v *summaryView) mustVerify(m *store.Memory) bool {
-	return v != nil && v.verify[m]
+// mustVerify reports whether mems[i] is verified whatever the commit
+// changes: the summary does not describe it as it is now.
+func (v *summaryView) mustVerify(i int) bool {
+	return v != nil && v.verify[i]
 }
 
 // loadMemories reads the memories of mems that v does not leave unloaded.
@@ -110,9 +111,9 @@ func loadMemories(ctx context.Context, after source.Source, mems []*store.Memory
 	start := time.Now()
 	load := mems
 	if v != nil {
-		load = make([]*store.Memory, 0, len(mems)-len(v.skip))
-		for _, m := range mems {
-			if !v.skip[m] {
+		load = make([]*store.Memory, 0, 16)
+		for i, m := range mems {
+			if !v.skip[i] {
 				load = append(load, m)
 			}
 		}
@@ -163,8 +164,20 @@ func summarize(tree string, dirs []string, after source.Source, mems []*store.Me
 		return false
 	}
 	s := &vcache.Summary{Tree: tree, Dirs: slices.Clone(dirs), Memories: make([]vcache.SummaryMemory, 0, len(mems))}
-	index := map[string]int32{}
+	// the old summary's cited paths keep their indices (its records are
+	// taken as they are); paths new to it are added after them
+	var index map[string]int32
+	if v != nil {
+		s.Cited = v.sum.Cited
+	}
 	intern := func(p string) int32 {
+		if index == nil {
+			index = make(map[string]int32, len(s.Cited))
+			for i, c := range s.Cited {
+				index[c] = int32(i)
+			}
+			s.Cited = slices.Clip(s.Cited) // appends never write into the old summary's array
+		}
 		i, ok := index[p]
 		if !ok {
 			i = int32(len(s.Cited))
@@ -173,16 +186,13 @@ func summarize(tree string, dirs []string, after source.Source, mems []*store.Me
 		}
 		return i
 	}
-	for _, m := range mems {
+	for i, m := range mems {
+		if old := v.unloaded(i); old != nil {
+			s.Memories = append(s.Memories, *old)
+			continue
+		}
 		r := vcache.SummaryMemory{Path: m.Path, Stale: -1}
 		switch {
-		case v.unloaded(m) != nil:
-			old := v.unloaded(m)
-			r.Broken, r.Exempt, r.Volatile, r.Stale = old.Broken, old.Exempt, old.Volatile, old.Stale
-			r.Cites = make([]int32, len(old.Cites))
-			for i, c := range old.Cites {
-				r.Cites[i] = intern(v.sum.Cited[c])
-			}
 		case m.Err != nil:
 			r.Broken = true
 		case m.File == nil:
@@ -218,6 +228,43 @@ func summarize(tree string, dirs []string, after source.Source, mems []*store.Me
 		}
 		s.Memories = append(s.Memories, r)
 	}
+	compactCited(s)
 	trace.Printf("summarized %d memory files (%d cited paths) of tree %s in %s", len(s.Memories), len(s.Cited), tree[:min(len(tree), 12)], time.Since(start).Round(time.Millisecond))
 	return s
+}
+
+// compactCited drops the cited paths no memory of s cites any more, when
+// they are most of the table (each summary takes over its predecessor's
+// table, and would otherwise keep every path ever cited).
+func compactCited(s *vcache.Summary) {
+	used := make([]bool, len(s.Cited))
+	n := 0
+	for _, m := range s.Memories {
+		for _, c := range m.Cites {
+			if !used[c] {
+				used[c] = true
+				n++
+			}
+		}
+	}
+	if n*2 >= len(s.Cited) {
+		return
+	}
+	to := make([]int32, len(s.Cited))
+	cited := make([]string, 0, n)
+	for i, c := range s.Cited {
+		if used[i] {
+			to[i] = int32(len(cited))
+			cited = append(cited, c)
+		}
+	}
+	for i := range s.Memories {
+		m := &s.Memories[i]
+		cites := make([]int32, len(m.Cites))
+		for j, c := range m.Cites {
+			cites[j] = to[c]
+		}
+		m.Cites = cites
+	}
+	s.Cited = cited
 }
