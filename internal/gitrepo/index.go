@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -174,9 +175,13 @@ func parseIndex(data []byte, hashLen int) (es []entry, unmerged []string, err er
 	}
 	es = make([]entry, 0, n)
 	stats := make([]indexStat, 0, n) // never grows: es[i].stat points into it
+	// every kept entry's name and hexadecimal id go into one buffer, made
+	// one string at the end: two allocations instead of two per entry
+	arena := make([]byte, 0, len(data)+2*hashLen*n)
+	starts := make([]int, 0, n)
 	sparse := false
 	err = walkIndex(data, hashLen, func(name, raw []byte, flags, ext uint16) {
-		st := decodeStat(raw, hashLen, flags, ext)
+		st := decodeStatData(raw, flags, ext)
 		switch {
 		case st.mode&0o170000 == 0o040000:
 			sparse = true // a directory entry of a sparse index
@@ -189,7 +194,10 @@ func parseIndex(data []byte, hashLen int) (es []entry, unmerged []string, err er
 		case ext&extIntentToAdd != 0:
 			return
 		}
-		e := entry{path: string(name), oid: st.oid, mode: filemode.FileMode(st.mode)}
+		starts = append(starts, len(arena))
+		arena = append(arena, name...)
+		arena = hex.AppendEncode(arena, raw[40:40+hashLen])
+		e := entry{mode: filemode.FileMode(st.mode)}
 		if st.trusted && (st.mtimeSec != 0 || st.mtimeNsec != 0) && len(stats) < cap(stats) {
 			stats = append(stats, st)
 			e.stat = &stats[len(stats)-1]
@@ -201,6 +209,17 @@ func parseIndex(data []byte, hashLen int) (es []entry, unmerged []string, err er
 	}
 	if err != nil {
 		return nil, nil, err
+	}
+	all := string(arena)
+	for i := range es {
+		end := len(all)
+		if i+1 < len(starts) {
+			end = starts[i+1]
+		}
+		es[i].path, es[i].oid = all[starts[i]:end-2*hashLen], all[end-2*hashLen:end]
+		if es[i].stat != nil {
+			es[i].stat.oid = es[i].oid
+		}
 	}
 	// a path with conflict stages has no stage-0 entry in a valid index;
 	// should one have both, it is unmerged all the same

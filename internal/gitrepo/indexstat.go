@@ -54,9 +54,15 @@ func indexStats(data []byte, hashLen int) (map[string]indexStat, error) {
 // its stat data, mode and object id, and whether git compares it with the
 // working tree.
 func decodeStat(raw []byte, hashLen int, flags, ext uint16) indexStat {
+	st := decodeStatData(raw, flags, ext)
+	st.oid = hex.EncodeToString(raw[40 : 40+hashLen])
+	return st
+}
+
+// decodeStatData is decodeStat without the object id.
+func decodeStatData(raw []byte, flags, ext uint16) indexStat {
 	u := func(i int) uint32 { return binary.BigEndian.Uint32(raw[i:]) }
 	return indexStat{
-		oid:      hex.EncodeToString(raw[40 : 40+hashLen]),
 		ctimeSec: u(0), ctimeNsec: u(4), mtimeSec: u(8), mtimeNsec: u(12),
 		dev: u(16), ino: u(20), mode: u(24), size: u(36),
 		trusted: flags&(flagAssumeValid|flagStage) == 0 && ext&(extSkipWorktree|extIntentToAdd) == 0,

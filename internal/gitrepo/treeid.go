@@ -70,15 +70,19 @@ func hashTree(es []entry, dir string, newHash func() hash.Hash) ([]byte, int, er
 			continue
 		}
 		e := es[i]
-		id, err := hex.DecodeString(e.oid)
-		if err != nil || rel == "" {
+		if rel == "" {
 			return nil, 0, fmt.Errorf("index entry %q: not a tree entry", e.path)
 		}
 		buf = strconv.AppendUint(buf, uint64(e.mode), 8)
 		buf = append(buf, ' ')
 		buf = append(buf, rel...)
 		buf = append(buf, 0)
-		buf = append(buf, id...)
+		n := len(buf)
+		buf = append(buf, e.oid...) // decoded in place: the id is half as long
+		if _, err := hex.Decode(buf[n:], buf[n:]); err != nil {
+			return nil, 0, fmt.Errorf("index entry %q: bad object id", e.path)
+		}
+		buf = buf[:n+len(e.oid)/2]
 		i++
 	}
 	h := newHash()
