@@ -154,6 +154,9 @@ func checkCache(r *Report, f Facts) {
 	case vcache.StateCorrupt, vcache.StateVersion, vcache.StateStale:
 		detail = append(detail, "not used: the next run that verifies rewrites it")
 	}
+	if c.Summaries > 0 {
+		detail = append(detail, fmt.Sprintf("%s beside it, %s (what the commit check reads instead of every memory file)", countOf(c.Summaries, "commit summary", "commit summaries"), byteSize(c.SummaryBytes)))
+	}
 	if f.CacheOff != "" {
 		detail = append(detail, "off for this run: "+f.CacheOff)
 	}

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
@@ -177,7 +178,7 @@ func parseIndex(data []byte, hashLen int) (es []entry, unmerged []string, err er
 	stats := make([]indexStat, 0, n) // never grows: es[i].stat points into it
 	// every kept entry's name and hexadecimal id go into one buffer, made
 	// one string at the end: two allocations instead of two per entry
-	arena := make([]byte, 0, len(data)+2*hashLen*n)
+	arena := make([]byte, 0, max(len(data)-(40+hashLen)*n, 0)+2*hashLen*n) // (the names take less than the file, less the fixed parts)
 	starts := make([]int, 0, n)
 	sparse := false
 	err = walkIndex(data, hashLen, func(name, raw []byte, flags, ext uint16) {
@@ -210,7 +211,8 @@ func parseIndex(data []byte, hashLen int) (es []entry, unmerged []string, err er
 	if err != nil {
 		return nil, nil, err
 	}
-	all := string(arena)
+	// arena is never written again: its bytes can be the string's
+	all := unsafe.String(unsafe.SliceData(arena), len(arena))
 	for i := range es {
 		end := len(all)
 		if i+1 < len(starts) {

@@ -217,6 +217,14 @@ func compare(ctx context.Context, after source.Source, before Before, dirs []str
 		var counts map[*store.Memory]int
 		if sc != nil {
 			checked, counts = out.restrict(ctx, after, mems, sc, sv)
+			if p.tree != "" && sv == nil {
+				// a summary made from scratch: what KnownStale could not
+				// count is verified once, so that the commits after this
+				// one know every count without reading anything
+				if err := out.countUnknown(ctx, after, counts); err != nil {
+					return nil, err
+				}
+			}
 		}
 		suspects, err := out.check(ctx, after, checked)
 		if err != nil {
@@ -319,6 +327,37 @@ func (o *Outcome) restrict(ctx context.Context, after source.Source, mems []*sto
 		o.UncheckedStale = 0
 	}
 	return kept, counts
+}
+
+// countUnknown verifies the memories counts has no count of (-1) and
+// fills in their counts, for the summary.
+func (o *Outcome) countUnknown(ctx context.Context, after source.Source, counts map[*store.Memory]int) error {
+	var unknown []*store.Memory
+	for m, n := range counts {
+		if n < 0 {
+			unknown = append(unknown, m)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	start := time.Now()
+	rep, err := verify.Check(ctx, after, unknown)
+	if err != nil {
+		return err
+	}
+	for i := range rep.Memories {
+		n := 0
+		for _, c := range rep.Memories[i].Citations {
+			if c.Status == verify.Stale {
+				n++
+			}
+		}
+		counts[rep.Memories[i].Memory] = n
+	}
+	// (this run's outcome says what it said without: what the cache knew)
+	trace.Printf("hook: verified %d memories the cache had no count of, for the summary, in %s", len(unknown), time.Since(start).Round(time.Millisecond))
+	return nil
 }
 
 // check verifies mems against after, fills in the report and its counts,

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"time"
+	"unsafe"
 
 	"github.com/git-memcite/git-memcite/internal/atomicfile"
 )
@@ -244,7 +245,8 @@ func decodeSummary(data []byte) (*Summary, string, error) {
 	if crc32.Checksum(body, castagnoli) != binary.BigEndian.Uint32(data[len(data)-4:]) {
 		return nil, "", errCorrupt
 	}
-	all := string(body) // one copy; every string below is a part of it
+	// every string below is a part of data, which nothing writes again
+	all := unsafe.String(unsafe.SliceData(body), len(body))
 	off := len(summaryMagic) + 4
 	r := reader{b: body[off:]}
 	str := func() string {
@@ -284,8 +286,8 @@ func decodeSummary(data []byte) (*Summary, string, error) {
 		}
 		m.Stale = int(stale) - 1
 		n := r.count(1)
-		if cites == nil || cap(cites)-len(cites) < n {
-			cites = make([]int32, 0, max(n, len(r.b)/2))
+		if cap(cites)-len(cites) < n {
+			cites = make([]int32, 0, max(n, 1<<16))
 		}
 		start := len(cites)
 		for j := 0; j < n && r.err == nil; j++ {

@@ -159,10 +159,25 @@ type Info struct {
 	Size     int64 // bytes on disk
 	Verdicts int   // citation verdicts held
 	Files    int   // parsed memory files held
+	// Summaries and SummaryBytes: the commit summaries kept beside it
+	// (any build's), and their size on disk.
+	Summaries    int
+	SummaryBytes int64
 }
 
 // Inspect describes the cache file in dir for tool, reading it like Open.
 func Inspect(dir, tool string) Info {
+	info := inspectCache(dir, tool)
+	for _, name := range summariesByAge(summaryDir(dir)) {
+		if fi, err := os.Stat(filepath.Join(summaryDir(dir), name)); err == nil {
+			info.Summaries++
+			info.SummaryBytes += fi.Size()
+		}
+	}
+	return info
+}
+
+func inspectCache(dir, tool string) Info {
 	c := Open(dir, tool)
 	if c.state == StateStale || c.state == StateVersion {
 		// count what the file holds even if this build will not use it
