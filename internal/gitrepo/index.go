@@ -43,11 +43,12 @@ func (r *Repo) IndexPath() string {
 }
 
 // Index returns the index (the content being committed) as a source. It
-// decodes the index file itself, because go-git ignores GIT_INDEX_FILE, and
-// falls back to `git ls-files --stage` for index formats go-git cannot
-// decode (split or sparse index). Blobs whose index stat data matches the
-// working-tree file are read from the working tree, as git does; others
-// come from the object database. The index is never written.
+// decodes the index file itself (SHA-1 and SHA-256 repositories), and
+// falls back to `git ls-files --stage` for the forms it does not decode
+// (split or sparse index) and with MEMCITE_BACKEND=git. Blobs whose index
+// stat data matches the working-tree file are read from the working tree,
+// as git does; others come from the object database. The index is never
+// written.
 func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 	objs, err := r.objects()
 	if err != nil {
@@ -60,8 +61,9 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 		indexMtime time.Time
 	)
 	err = errNotDecoded
-	if objs.store != nil {
-		es, unmerged, indexMtime, err = readIndex(p, 20)
+	hashLen := map[string]int{"": 20, "sha1": 20, "sha256": 32}[r.ObjectFormat]
+	if hashLen > 0 && os.Getenv("MEMCITE_BACKEND") != string(GitBinary) {
+		es, unmerged, indexMtime, err = readIndex(p, hashLen)
 		if err != nil {
 			trace.Printf("index: %v: asking git", err)
 		}

@@ -137,12 +137,16 @@ func (r *Repo) HeadTree(ctx context.Context) (OID, bool, error) {
 	return OID(tree), true, nil
 }
 
-// HasTree reports whether the object database holds the tree oid, as far
-// as it can tell without starting git (false when it cannot).
+// HasTree reports whether the object database holds the tree oid (false
+// when it cannot tell).
 func (r *Repo) HasTree(oid OID) bool {
 	objs, err := r.objects()
-	if err != nil || objs.store == nil || !isHex(string(oid)) || len(oid) != 40 {
+	if err != nil || !isHex(string(oid)) {
 		return false
 	}
-	return objs.store.HasEncodedObject(plumbing.NewHash(string(oid))) == nil
+	if objs.store == nil {
+		typ, _, err := objs.cat.object(string(oid))
+		return err == nil && typ == "tree"
+	}
+	return len(oid) == 40 && objs.store.HasEncodedObject(plumbing.NewHash(string(oid))) == nil
 }
