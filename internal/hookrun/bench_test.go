@@ -13,6 +13,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/testing/benchrepo"
 	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 )
 
 // BenchmarkPreCommit splits the pre-commit check of a commit that stages
@@ -24,7 +25,9 @@ import (
 //	staged    the paths the commit changes (git diff-index)
 //	read      read every memory file from the index
 //	parse     parse them (what a parsed-store cache saves)
-//	partial   the whole incremental check (PreCommit)
+//	tree      the tree the index records (for its summary)
+//	partial   the whole incremental check (PreCommit), no summary
+//	summary   the same with HEAD's summary, making the index's
 //	full      the check of every citation (memcite.preCommit=strict)
 //
 // go test ./internal/hookrun -run '^$' -bench PreCommit -benchtime 10x
@@ -52,15 +55,34 @@ func BenchmarkPreCommit(b *testing.B) {
 			free = p
 		}
 	}
+	b.Setenv("GIT_INDEX_FILE", "")
+	os.Unsetenv("GIT_INDEX_FILE")
+	dirs := []string{".serena/memories"}
+	// the summary the previous commit's check left (the index is HEAD's)
+	var headSum *vcache.Summary
+	{
+		repo, err := gitrepo.Discover(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		idx, err := repo.Index(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tree, _ := gitrepo.IndexTree(idx)
+		out, err := PreCommit(ctx, repo, idx, dirs, PreCommitOptions{Full: true, Tree: string(tree)})
+		if err != nil || out.Summary == nil {
+			b.Fatalf("summary of HEAD: %v", err)
+		}
+		headSum = out.Summary
+		repo.Close()
+	}
 	if err := os.WriteFile(dir+"/"+free, []byte("package pkg000\n// edited\n"), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	if _, err := gitfixture.Git(dir, 1, "add", free); err != nil {
 		b.Fatal(err)
 	}
-	b.Setenv("GIT_INDEX_FILE", "")
-	os.Unsetenv("GIT_INDEX_FILE")
-	dirs := []string{".serena/memories"}
 	open := func(b *testing.B) (*gitrepo.Repo, source.Source) {
 		repo, err := gitrepo.Discover(dir)
 		if err != nil {
@@ -78,6 +100,14 @@ func BenchmarkPreCommit(b *testing.B) {
 		}
 	})
 	repo, idx := open(b)
+	b.Run("tree", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, ok := gitrepo.IndexTree(idx); !ok {
+				b.Fatal("no tree id")
+			}
+		}
+	})
+	tree, _ := gitrepo.IndexTree(idx)
 	b.Run("staged", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			if _, err := repo.StagedPaths(ctx); err != nil {
@@ -118,7 +148,11 @@ func BenchmarkPreCommit(b *testing.B) {
 	for _, tc := range []struct {
 		name string
 		opt  PreCommitOptions
-	}{{"partial", PreCommitOptions{}}, {"full", PreCommitOptions{Full: true}}} {
+	}{
+		{"partial", PreCommitOptions{}},
+		{"summary", PreCommitOptions{Summary: headSum, Tree: string(tree)}},
+		{"full", PreCommitOptions{Full: true}},
+	} {
 		b.Run(tc.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				repo, idx := open(b)
