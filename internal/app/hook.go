@@ -102,6 +102,7 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 		slot.Open(repo.GitDir, repo.TempDir(), o.CacheTool)
 	}
 	defer reading.Wait()
+	summaries := slot != nil && !slot.Disabled()
 	ws := &Workspace{Repo: repo, Top: repo.Top}
 	raw, err := ws.GitConfigMemcite(ctx)
 	if err != nil {
@@ -118,10 +119,13 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 	if h.Pre {
 		reading.Wait()
 		ws.Src, err = index, indexErr
-		if slot != nil && !slot.Disabled() && tree != "" {
+		if summaries && tree != "" {
 			h.tree, h.tool = tree, o.CacheTool
 		}
 	} else {
+		if summaries {
+			h.tool = o.CacheTool // the result's summary is written
+		}
 		ws.Src, err = repo.Worktree()
 	}
 	if err != nil {
@@ -181,15 +185,7 @@ func (h *Hook) PreCommit(ctx context.Context) (*HookResult, error) {
 		return nil, err
 	}
 	res := &HookResult{Outcome: out}
-	if out.Summary != nil {
-		// for the next commit, whose HEAD records this tree; a summary
-		// that cannot be written only costs the next commit time
-		start := time.Now()
-		if err := vcache.WriteSummary(vcache.Dir(h.Repo.GitDir), h.Repo.TempDir(), h.tool, out.Summary); err != nil {
-			trace.Printf("hook: %v", err)
-		}
-		trace.Printf("wrote the summary in %s", time.Since(start).Round(time.Millisecond))
-	}
+	h.writeSummary(out.Summary)
 	// Citations without a snippet still verify when the commit moves the
 	// code under them: look at those whose file the commit changes.
 	var drift *hookrun.Drift
@@ -224,10 +220,11 @@ func (h *Hook) PostChange(ctx context.Context, in hookrun.Invocation, stdin []by
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	out, err := hookrun.PostChange(ctx, h.Repo, rng, h.Dirs)
+	out, err := hookrun.PostChange(ctx, h.Repo, rng, h.Dirs, h.tool != "")
 	if err != nil {
 		return nil, false, err
 	}
+	h.writeSummary(out.Summary)
 	res = &HookResult{Outcome: out}
 	before, after, view := rng.Old, rng.New, source.Source(nil)
 	opt := relocate.Options{Commit: rng.New, Verified: Now()}
@@ -241,4 +238,19 @@ func (h *Hook) PostChange(ctx context.Context, in hookrun.Invocation, stdin []by
 		res.Applied, res.ApplySkipped, res.ApplyFailed = ApplyRelocations(ctx, h.Repo, in, files)
 	}
 	return res, true, nil
+}
+
+// writeSummary keeps s, the summary of a tree the hook checked, for the
+// next commit's check (whose HEAD may record that tree). A summary that
+// cannot be written only costs the next commit time.
+func (h *Hook) writeSummary(s *vcache.Summary) {
+	if s == nil || h.tool == "" {
+		return
+	}
+	start := time.Now()
+	if err := vcache.WriteSummary(vcache.Dir(h.Repo.GitDir), h.Repo.TempDir(), h.tool, s); err != nil {
+		trace.Printf("hook: %v", err)
+		return
+	}
+	trace.Printf("wrote the summary of tree %s in %s", gitrepo.OID(s.Tree).Short(), time.Since(start).Round(time.Millisecond))
 }

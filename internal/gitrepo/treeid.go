@@ -98,43 +98,49 @@ func (r *Repo) HeadTree(ctx context.Context) (OID, bool, error) {
 	if err != nil || !born {
 		return "", false, err
 	}
+	tree, err := r.TreeOf(ctx, head)
+	return tree, err == nil, err
+}
+
+// TreeOf returns the tree the commit head records.
+func (r *Repo) TreeOf(ctx context.Context, head OID) (OID, error) {
 	objs, err := r.objects()
 	if err != nil {
-		return "", false, err
+		return "", err
 	}
 	var data []byte
 	if objs.store != nil {
 		obj, err := objs.store.EncodedObject(plumbing.CommitObject, plumbing.NewHash(string(head)))
 		if err != nil {
-			return "", false, fmt.Errorf("read HEAD's commit %s: %w", head.Short(), err)
+			return "", fmt.Errorf("read HEAD's commit %s: %w", head.Short(), err)
 		}
 		rc, err := obj.Reader()
 		if err != nil {
-			return "", false, fmt.Errorf("read HEAD's commit %s: %w", head.Short(), err)
+			return "", fmt.Errorf("read HEAD's commit %s: %w", head.Short(), err)
 		}
 		defer rc.Close()
 		// the tree is the first header line
 		line, err := bufio.NewReader(io.LimitReader(rc, 128)).ReadSlice('\n')
 		if err != nil {
-			return "", false, fmt.Errorf("read HEAD's commit %s: %w", head.Short(), err)
+			return "", fmt.Errorf("read HEAD's commit %s: %w", head.Short(), err)
 		}
 		data = line
 	} else {
 		typ, b, err := objs.cat.object(string(head))
 		if err != nil {
-			return "", false, fmt.Errorf("read HEAD's commit %s: %w", head.Short(), err)
+			return "", fmt.Errorf("read HEAD's commit %s: %w", head.Short(), err)
 		}
 		if typ != "commit" {
-			return "", false, fmt.Errorf("HEAD %s is a %s, not a commit", head.Short(), typ)
+			return "", fmt.Errorf("HEAD %s is a %s, not a commit", head.Short(), typ)
 		}
 		data = b
 	}
 	line, _, _ := bytes.Cut(data, []byte{'\n'})
 	tree, ok := bytes.CutPrefix(line, []byte("tree "))
 	if !ok || !isHex(string(tree)) || (len(tree) != 40 && len(tree) != 64) {
-		return "", false, fmt.Errorf("HEAD's commit %s names no tree", head.Short())
+		return "", fmt.Errorf("HEAD's commit %s names no tree", head.Short())
 	}
-	return OID(tree), true, nil
+	return OID(tree), nil
 }
 
 // HasTree reports whether the object database holds the tree oid (false

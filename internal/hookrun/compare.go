@@ -676,14 +676,26 @@ func commitScope(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dir
 }
 
 // PostChange checks the result of a merge or rewrite (r.New, or the index
-// after a squash merge) against r.Old.
-func PostChange(ctx context.Context, repo *gitrepo.Repo, r Range, dirs []string) (*Outcome, error) {
+// after a squash merge) against r.Old. With summarize, the outcome carries
+// the summary of the result's tree (for the next commit's check), when its
+// tree id can be had.
+func PostChange(ctx context.Context, repo *gitrepo.Repo, r Range, dirs []string, summarize bool) (*Outcome, error) {
 	var after source.Source
 	var err error
+	tree := ""
 	if r.Squash {
 		after, err = repo.Index(ctx)
+		if id, ok := gitrepo.IndexTree(after); ok && err == nil && summarize {
+			tree = string(id)
+		}
 	} else {
-		after, err = commitSource(ctx, repo, r.New)
+		var h gitrepo.OID
+		if h, err = repo.ResolveCommit(ctx, r.New); err == nil {
+			after, err = repo.Commit(ctx, h)
+			if id, terr := repo.TreeOf(ctx, h); terr == nil && err == nil && summarize {
+				tree = string(id)
+			}
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -695,15 +707,7 @@ func PostChange(ctx context.Context, repo *gitrepo.Repo, r Range, dirs []string)
 		}
 		return commitFiles(ctx, repo, h, paths)
 	}
-	return Compare(ctx, after, before, dirs)
-}
-
-func commitSource(ctx context.Context, repo *gitrepo.Repo, rev string) (source.Source, error) {
-	h, err := repo.ResolveCommit(ctx, rev)
-	if err != nil {
-		return nil, err
-	}
-	return repo.Commit(ctx, h)
+	return compare(ctx, after, before, dirs, plan{scopeOf: func() *scope { return nil }, tree: tree})
 }
 
 // commitFiles reads just paths from a commit when they are all regular
