@@ -9,9 +9,12 @@
 package health
 
 import (
+	"cmp"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/graph"
 	"github.com/git-memcite/git-memcite/internal/verify"
@@ -176,24 +179,22 @@ func Build(rep *verify.Report, g *graph.Whole) *Report {
 // share of valid citations (lowest first) and the number of stale ones,
 // then uncited, exempt and healthy memories; ties by id.
 func Rank(ms []Memory) {
-	sort.SliceStable(ms, func(a, b int) bool {
-		x, y := ms[a], ms[b]
-		if statusRank[x.Status] != statusRank[y.Status] {
-			return statusRank[x.Status] < statusRank[y.Status]
+	slices.SortStableFunc(ms, func(x, y Memory) int {
+		if c := cmp.Compare(statusRank[x.Status], statusRank[y.Status]); c != 0 {
+			return c
 		}
 		if x.Status == StatusStale {
-			rx, ry := ratio(x.Valid, x.Total), ratio(y.Valid, y.Total)
-			if rx != ry {
-				return rx < ry
+			if c := cmp.Compare(ratio(x.Valid, x.Total), ratio(y.Valid, y.Total)); c != 0 {
+				return c
 			}
-			if sx, sy := x.Total-x.Valid, y.Total-y.Valid; sx != sy {
-				return sx > sy
+			if c := cmp.Compare(y.Total-y.Valid, x.Total-x.Valid); c != 0 {
+				return c // more stale citations first
 			}
 		}
-		if x.ID != y.ID {
-			return x.ID < y.ID
+		if c := strings.Compare(x.ID, y.ID); c != 0 {
+			return c
 		}
-		return x.Path < y.Path
+		return strings.Compare(x.Path, y.Path)
 	})
 }
 

@@ -81,15 +81,20 @@ func GitHubCommand(f findings.Finding) string {
 
 // EscapeData escapes a workflow command's message as actions/toolkit's
 // escapeData does: % CR LF.
-func EscapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
+func EscapeData(s string) string { return dataEscaper.Replace(s) }
+
+// The escapers are built once: a strings.Replacer builds its tables on
+// first use, which costs more than most of the strings it escapes.
+var (
+	dataEscaper     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	propertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+	cellEscaper     = strings.NewReplacer("|", `\|`, "\r", " ", "\n", " ", "<", "&lt;", ">", "&gt;", "&", "&amp;", "`", "'")
+	codeEscaper     = strings.NewReplacer("|", `\|`, "\r", " ", "\n", " ", "`", "'")
+)
 
 // EscapeProperty escapes a workflow command's property value as
 // actions/toolkit's escapeProperty does: % CR LF : ,
-func EscapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-}
+func EscapeProperty(s string) string { return propertyEscaper.Replace(s) }
 
 func location(f findings.Finding) string {
 	if f.MemoryLine > 0 {
@@ -123,11 +128,7 @@ func StepSummary(w io.Writer, r *findings.Report) error {
 
 // mdCell makes text safe in a markdown table cell: no line breaks, no
 // pipes, no HTML.
-func mdCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\r", " ", "\n", " ", "<", "&lt;", ">", "&gt;", "&", "&amp;", "`", "'").Replace(Safe(s))
-}
+func mdCell(s string) string { return cellEscaper.Replace(Safe(s)) }
 
 // mdCode makes text safe inside a backtick code span in a table cell.
-func mdCode(s string) string {
-	return strings.NewReplacer("|", `\|`, "\r", " ", "\n", " ", "`", "'").Replace(Safe(s))
-}
+func mdCode(s string) string { return codeEscaper.Replace(Safe(s)) }

@@ -274,14 +274,24 @@ func Check(ctx context.Context, src source.Source, mems []*store.Memory) (*Repor
 	}
 	cc.recheck(files)
 	r := &Report{Source: src.Name(), Memories: make([]MemoryResult, len(mems))}
+	total := 0
+	for _, m := range mems {
+		if m.File != nil && !m.File.Exempt {
+			total += len(m.File.Citations)
+		}
+	}
+	results := make([]CitationResult, 0, total) // every memory's results, one allocation
 	for i, m := range mems {
-		r.Memories[i] = checkMemory(m, files, cc)
+		r.Memories[i] = checkMemory(m, files, cc, results[len(results):])
+		results = results[:len(results)+len(r.Memories[i].Citations)]
 	}
 	r.Elapsed = time.Since(start)
 	return r, nil
 }
 
-func checkMemory(m *store.Memory, files map[string]*fileData, cc *citationCache) MemoryResult {
+// checkMemory verifies m's citations, appending their results to into
+// (which has room for them all).
+func checkMemory(m *store.Memory, files map[string]*fileData, cc *citationCache, into []CitationResult) MemoryResult {
 	res := MemoryResult{Memory: m}
 	if m.File == nil {
 		return res
@@ -290,6 +300,9 @@ func checkMemory(m *store.Memory, files map[string]*fileData, cc *citationCache)
 	if m.File.Exempt {
 		res.Exempt = true
 		return res
+	}
+	if len(m.File.Citations) > 0 {
+		res.Citations = into
 	}
 	for j := range m.File.Citations {
 		c := m.File.Citations[j]
