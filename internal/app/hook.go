@@ -138,7 +138,7 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 	if h.Dirs, err = ws.MemoryDirs(); err != nil {
 		return nil, nil, err
 	}
-	if h.tree != "" && sum != nil && slices.Equal(sum.Dirs, h.Dirs) {
+	if h.tree != "" && sum != nil && slices.Equal(sum.Dirs, h.Dirs) && h.Cfg.PreCommit != hookrun.Strict {
 		h.sum = sum
 	} else if sum != nil {
 		slot.Open(repo.GitDir, repo.TempDir(), o.CacheTool) // the summary cannot be used after all

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -131,6 +133,21 @@ func TestIndexTreeAsGit(t *testing.T) {
 			}
 			if want := gitT(t, dir, "write-tree"); string(got) != strings.TrimSpace(want) {
 				t.Errorf("IndexTree = %s, git write-tree = %s", got, want)
+			}
+			// with a local git-lfs store a tree does not name what its
+			// files read as
+			if err := os.MkdirAll(filepath.Join(repo.CommonDir, "lfs", "objects"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			lfsRepo, err := Discover(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer lfsRepo.Close()
+			if idx, err := lfsRepo.Index(context.Background()); err != nil {
+				t.Fatal(err)
+			} else if id, ok := IndexTree(idx); ok || TreeNamesContent(idx) {
+				t.Errorf("with a git-lfs store: IndexTree = %s, %v", id, ok)
 			}
 		})
 	}

@@ -22,11 +22,13 @@ import (
 // (what `git write-tree` prints), computed in-process without writing any
 // object. src must be an index from Index that this package decoded
 // itself; ok is false for anything else (a split or sparse index listed by
-// git, a working tree, a commit), and for an index git cannot commit as
-// it is (unmerged paths).
+// git, a working tree, a commit), for an index git cannot commit as it is
+// (unmerged paths), and in a repository with a local git-lfs store, where
+// what a tree's files read as depends on what was fetched (so a tree id
+// does not name what was verified).
 func IndexTree(src source.Source) (id OID, ok bool) {
 	t, isTable := src.(*table)
-	if !isTable || !t.committable || len(t.entries) == 0 {
+	if !isTable || !t.committable || !t.ids || len(t.entries) == 0 {
 		return "", false
 	}
 	var newHash func() hash.Hash
@@ -89,6 +91,14 @@ func hashTree(es []entry, dir string, newHash func() hash.Hash) ([]byte, int, er
 	fmt.Fprintf(h, "tree %d\x00", len(buf))
 	h.Write(buf)
 	return h.Sum(nil), i, nil
+}
+
+// TreeNamesContent reports whether src, an index or commit from this
+// package, reads as its tree says whatever was fetched: false in a
+// repository with a local git-lfs store, and for any other source.
+func TreeNamesContent(src source.Source) bool {
+	t, ok := src.(*table)
+	return ok && t.ids
 }
 
 // HeadTree returns the tree HEAD's commit records; ok is false on an

@@ -692,7 +692,7 @@ func PostChange(ctx context.Context, repo *gitrepo.Repo, r Range, dirs []string,
 		var h gitrepo.OID
 		if h, err = repo.ResolveCommit(ctx, r.New); err == nil {
 			after, err = repo.Commit(ctx, h)
-			if id, terr := repo.TreeOf(ctx, h); terr == nil && err == nil && summarize {
+			if id, terr := repo.TreeOf(ctx, h); terr == nil && err == nil && summarize && gitrepo.TreeNamesContent(after) {
 				tree = string(id)
 			}
 		}
