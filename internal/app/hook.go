@@ -98,9 +98,11 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 				slot.Open(repo.GitDir, repo.TempDir(), o.CacheTool)
 			}
 		})
-	} else {
+	} else if pre {
 		slot.Open(repo.GitDir, repo.TempDir(), o.CacheTool)
 	}
+	// (a post-* hook opens the cache once it knows whether a summary
+	// spares it reading every memory file: PostChange)
 	defer reading.Wait()
 	summaries := slot != nil && !slot.Disabled()
 	ws := &Workspace{Repo: repo, Top: repo.Top}
@@ -220,20 +222,38 @@ func (h *Hook) PostChange(ctx context.Context, in hookrun.Invocation, stdin []by
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	out, err := hookrun.PostChange(ctx, h.Repo, rng, h.Dirs, h.tool != "")
+	opt := hookrun.PostOptions{Summarize: h.tool != ""}
+	if h.tool != "" {
+		// the summary of the tree before the change, when a check left
+		// one: only what the change touches is read
+		if old, err := h.Repo.ResolveCommit(ctx, rng.Old); err == nil {
+			if tree, err := h.Repo.TreeOf(ctx, old); err == nil {
+				opt.Summary = vcache.ReadSummary(vcache.Dir(h.Repo.GitDir), h.tool, string(tree))
+			}
+		}
+		if opt.Summary != nil && !slices.Equal(opt.Summary.Dirs, h.Dirs) {
+			opt.Summary = nil
+		}
+	}
+	opt.FullLoad = func() {
+		// every memory file is read: the verification cache is worth its
+		// decoding
+		vcache.SlotFrom(ctx).Open(h.Repo.GitDir, h.Repo.TempDir(), h.tool)
+	}
+	out, err := hookrun.PostChange(ctx, h.Repo, rng, h.Dirs, opt)
 	if err != nil {
 		return nil, false, err
 	}
 	h.writeSummary(out.Summary)
 	res = &HookResult{Outcome: out}
 	before, after, view := rng.Old, rng.New, source.Source(nil)
-	opt := relocate.Options{Commit: rng.New, Verified: Now()}
+	ropt := relocate.Options{Commit: rng.New, Verified: Now()}
 	if rng.Squash {
 		after, view = rng.Old, out.After
-		opt.Commit = "" // the result is not committed yet
+		ropt.Commit = "" // the result is not committed yet
 	}
 	var files []relocate.File
-	res.Items, files, res.RelocErr = hookrun.Relocation(ctx, h.Repo, before, after, view, out, &hookrun.Drift{}, opt)
+	res.Items, files, res.RelocErr = hookrun.Relocation(ctx, h.Repo, before, after, view, out, &hookrun.Drift{}, ropt)
 	if h.Cfg.PostMerge == hookrun.ApplyFixes && len(files) > 0 {
 		res.Applied, res.ApplySkipped, res.ApplyFailed = ApplyRelocations(ctx, h.Repo, in, files)
 	}

@@ -46,6 +46,24 @@ func (r *Repo) ChangedSince(ctx context.Context, base string) ([]string, error) 
 	return paths, nil
 }
 
+// ChangedBetween lists the paths where the trees of the commits old and
+// new differ, sorted, as StagedPaths lists them (no rename detection, a
+// submodule's path when its recorded commit changes): one 'git diff-tree'.
+func (r *Repo) ChangedBetween(ctx context.Context, old, new OID) ([]string, error) {
+	out, err := r.cmd().Run(ctx, "diff-tree", "-r", "-z", "--name-only", "--no-renames", "--ignore-submodules=none", "--no-commit-id", string(old), string(new), "--")
+	if err != nil {
+		return nil, fmt.Errorf("paths changed from %s to %s: %w", old.Short(), new.Short(), err)
+	}
+	var paths []string
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p != "" {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
+
 // Symlinks lists the symbolic links of an index or commit source this
 // package returned (Index, Commit, CommitFiles), sorted; ok is false for
 // any other source (a working tree), whose links it cannot list cheaply.

@@ -675,39 +675,76 @@ func commitScope(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dir
 	return sc, staged
 }
 
+// PostOptions tune PostChange.
+type PostOptions struct {
+	// Summarize: the outcome carries the summary of the result's tree
+	// (for the next commit's check), when its tree id can be had.
+	Summarize bool
+	// Summary is the summary of r.Old's tree, when one is kept: then only
+	// the memories the change can affect are verified, and the older stale
+	// citations of the others are counted from it.
+	Summary *vcache.Summary
+	// FullLoad, when not nil, is called before every memory file is read.
+	FullLoad func()
+}
+
 // PostChange checks the result of a merge or rewrite (r.New, or the index
-// after a squash merge) against r.Old. With summarize, the outcome carries
-// the summary of the result's tree (for the next commit's check), when its
-// tree id can be had.
-func PostChange(ctx context.Context, repo *gitrepo.Repo, r Range, dirs []string, summarize bool) (*Outcome, error) {
-	var after source.Source
-	var err error
+// after a squash merge) against r.Old.
+func PostChange(ctx context.Context, repo *gitrepo.Repo, r Range, dirs []string, opt PostOptions) (*Outcome, error) {
+	old, err := repo.ResolveCommit(ctx, r.Old)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		after source.Source
+		newID gitrepo.OID
+	)
 	tree := ""
 	if r.Squash {
 		after, err = repo.Index(ctx)
-		if id, ok := gitrepo.IndexTree(after); ok && err == nil && summarize {
+		if id, ok := gitrepo.IndexTree(after); ok && err == nil && opt.Summarize {
 			tree = string(id)
 		}
-	} else {
-		var h gitrepo.OID
-		if h, err = repo.ResolveCommit(ctx, r.New); err == nil {
-			after, err = repo.Commit(ctx, h)
-			if id, terr := repo.TreeOf(ctx, h); terr == nil && err == nil && summarize && gitrepo.TreeNamesContent(after) {
-				tree = string(id)
-			}
+	} else if newID, err = repo.ResolveCommit(ctx, r.New); err == nil {
+		after, err = repo.Commit(ctx, newID)
+		if id, terr := repo.TreeOf(ctx, newID); terr == nil && err == nil && opt.Summarize && gitrepo.TreeNamesContent(after) {
+			tree = string(id)
 		}
 	}
 	if err != nil {
 		return nil, err
 	}
 	before := func(paths []string) (source.Source, error) {
-		h, err := repo.ResolveCommit(ctx, r.Old)
-		if err != nil {
-			return nil, err
-		}
-		return commitFiles(ctx, repo, h, paths)
+		return commitFiles(ctx, repo, old, paths)
 	}
-	return compare(ctx, after, before, dirs, plan{scopeOf: func() *scope { return nil }, tree: tree})
+	scopeOf := func() *scope {
+		if opt.Summary == nil {
+			return nil
+		}
+		var changed []string
+		var err error
+		if r.Squash {
+			changed, err = repo.ChangedSince(ctx, string(old))
+		} else {
+			changed, err = repo.ChangedBetween(ctx, old, newID)
+		}
+		links, ok := gitrepo.Symlinks(after)
+		if err != nil || !ok {
+			trace.Printf("hook: every memory is checked: %v", err)
+			return nil
+		}
+		sel, ok := Select(changed, links, dirs)
+		if !ok {
+			trace.Printf("hook: the change touches configuration or a memory directory: every memory is checked")
+			return nil
+		}
+		trace.Printf("hook: summary of tree %s, %d paths changed", opt.Summary.Tree, len(changed))
+		return &scope{sel: sel, sumOK: true}
+	}
+	if opt.Summary == nil && opt.FullLoad != nil {
+		opt.FullLoad()
+	}
+	return compare(ctx, after, before, dirs, plan{scopeOf: scopeOf, sum: opt.Summary, tree: tree, fullLoad: opt.FullLoad})
 }
 
 // commitFiles reads just paths from a commit when they are all regular

@@ -63,10 +63,10 @@ func TestIncrementalMatchesFull(t *testing.T) {
 	if partial*2 < total {
 		t.Errorf("only %d of %d checks were partial", partial, total)
 	}
-	if summaryHits*2 < total || driftHits*10 < total {
+	if summaryHits*2 < total || driftHits*10 < total || postHits*10 < total {
 		t.Errorf("only %d of %d checks had a summary, %d of an older tree", summaryHits, total, driftHits)
 	}
-	t.Logf("%d of %d checks partial, %d with a summary (%d of an older tree than HEAD's); %d found citations the change made stale", partial, total, summaryHits, driftHits, introduced)
+	t.Logf("%d of %d checks partial, %d with a summary (%d of an older tree than HEAD's), %d post-merge checks with a summary; %d found citations the change made stale", partial, total, summaryHits, driftHits, postHits, introduced)
 }
 
 // world is a repository the test edits at random.
@@ -389,6 +389,7 @@ func (w *world) compare(t *testing.T, what string) bool {
 		w.sums[string(tree)] = next
 		w.sumOrder = append(slices.DeleteFunc(w.sumOrder, func(s string) bool { return s == string(tree) }), string(tree))
 	}
+	w.comparePost(t, what, repo, dirs)
 	part, err := PreCommit(ctx, repo, idx, dirs, PreCommitOptions{KnownStale: knownByVerifying})
 	if err != nil {
 		t.Fatalf("%s: partial: %v", what, err)
@@ -430,11 +431,50 @@ func (w *world) compare(t *testing.T, what string) bool {
 	return part.Partial
 }
 
+// comparePost checks HEAD~..HEAD as post-merge does, in full and with the
+// summary of HEAD~'s tree when the checks left one: the same citations made
+// stale, broken files and count of older stale citations.
+func (w *world) comparePost(t *testing.T, what string, repo *gitrepo.Repo, dirs []string) {
+	t.Helper()
+	ctx := context.Background()
+	old, err := repo.ResolveCommit(ctx, "HEAD~")
+	if err != nil {
+		return // one commit only
+	}
+	tree, err := repo.TreeOf(ctx, old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := w.sums[string(tree)]
+	if sum == nil {
+		return
+	}
+	rng := Range{Old: "HEAD~", New: "HEAD"}
+	full, err := PostChange(ctx, repo, rng, dirs, PostOptions{Summarize: true})
+	if err != nil {
+		t.Fatalf("%s: post-merge, full: %v", what, err)
+	}
+	part, err := PostChange(ctx, repo, rng, dirs, PostOptions{Summarize: true, Summary: sum})
+	if err != nil {
+		t.Fatalf("%s: post-merge with a summary: %v", what, err)
+	}
+	if g, f := verdict(part, Block), verdict(full, Block); g != f {
+		t.Errorf("%s: post-merge with a summary (partial %v)\n%s\nfull\n%s", what, part.Partial, g, f)
+	}
+	fn, _ := full.AlreadyStale()
+	if n, known := part.AlreadyStale(); !known || n != fn {
+		t.Errorf("%s: post-merge already stale: with a summary %d (known %v), full %d", what, n, known, fn)
+	}
+	if part.Partial {
+		postHits++
+	}
+}
+
 // introduced counts the checks that found citations made stale by the
 // change: the cases where a selection that misses a memory shows.
 // summaryHits counts the partial checks that had a summary, driftHits
 // the checks that had one of an older tree than HEAD's.
-var introduced, summaryHits, driftHits int
+var introduced, summaryHits, driftHits, postHits int
 
 // verdict is what a policy makes of an outcome, as the hook prints and
 // decides it: blocked or not, the citations that block (or would), and

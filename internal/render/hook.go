@@ -138,7 +138,13 @@ func PostText(w io.Writer, r HookReport) error {
 			writeDrifted(&b, it.Memory, it.Citation, r.Fixes)
 		}
 	}
-	if n := o.Count(hookrun.Preexisting); n > 0 {
+	// a check of only what the change touches counts the others from the
+	// summary of the tree before it
+	n, known := o.AlreadyStale()
+	if !known {
+		n = o.Count(hookrun.Preexisting)
+	}
+	if n > 0 {
 		fmt.Fprintf(&b, "git-memcite: %s already stale before %s (list: git memcite verify-all)\n", plural(n, "citation"), r.Change)
 	}
 	switch {
