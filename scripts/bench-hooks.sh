@@ -32,7 +32,7 @@ export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL="$work/gitconfig"
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
 export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
 unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE MEMCITE SKIP
-: >"$GIT_CONFIG_GLOBAL"
+printf "[gc]\n\tauto = 0\n" >"$GIT_CONFIG_GLOBAL" # no background gc racing the timings
 
 mkdir -p "$work/bin"
 (cd "$root" && go build -o "$work/bin/git-memcite" ./cmd/git-memcite)
