@@ -21,8 +21,9 @@ type worktreeIDs struct {
 	indexMtime time.Time
 	ok         bool
 
-	mu   sync.Mutex
-	dirs map[string]bool // directories reached without symlinks
+	// read holds the stat of each file read through Open, taken after the
+	// read (os.FileInfo by clean path)
+	read sync.Map
 }
 
 func (w *guardedWorktree) loadIDs() {
@@ -79,33 +80,6 @@ func readAllFile(f *os.File, size int64) ([]byte, error) {
 	return buf[:n], nil
 }
 
-// direct reports whether the directory dir (repo-relative, clean) is
-// reached from the root through directories only, no symlinks: one lstat
-// per directory, remembered.
-func (w *guardedWorktree) direct(root, dir string) bool {
-	if dir == "." || dir == "" {
-		return true
-	}
-	w.ids.mu.Lock()
-	v, ok := w.ids.dirs[dir]
-	w.ids.mu.Unlock()
-	if ok {
-		return v
-	}
-	v = w.direct(root, path.Dir(dir))
-	if v {
-		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(dir)))
-		v = err == nil && fi.IsDir()
-	}
-	w.ids.mu.Lock()
-	if w.ids.dirs == nil {
-		w.ids.dirs = map[string]bool{}
-	}
-	w.ids.dirs[dir] = v
-	w.ids.mu.Unlock()
-	return v
-}
-
 // ContentID implements source.Identifier for the working tree: a file is
 // named by the blob its index entry records when git would call it clean
 // by its stat data alone — a regular file, not through a symlinked
@@ -132,11 +106,16 @@ func (w *guardedWorktree) ContentID(p string) (string, bool) {
 	if !ok || !st.trusted || st.mode&0o170000 != 0o100000 {
 		return "", false
 	}
-	if !w.direct(wt.Root(), path.Dir(c)) {
+	if !wt.Direct(path.Dir(c)) {
 		return "", false
 	}
-	fi, err := os.Lstat(filepath.Join(wt.Root(), filepath.FromSlash(c)))
-	if err != nil || !fi.Mode().IsRegular() {
+	var fi os.FileInfo
+	if v, ok := w.ids.read.Load(c); ok {
+		fi = v.(os.FileInfo) // read this run: named by what was read
+	} else if fi, err = os.Lstat(filepath.Join(wt.Root(), filepath.FromSlash(c))); err != nil {
+		return "", false
+	}
+	if !fi.Mode().IsRegular() {
 		return "", false
 	}
 	if !statMatches(fi, st) || !fi.ModTime().Before(w.ids.indexMtime) {

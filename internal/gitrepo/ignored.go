@@ -152,12 +152,40 @@ func (w *guardedWorktree) ReadFile(p string) ([]byte, error) {
 	return w.Source.ReadFile(p)
 }
 
-// Open implements source.Source.
+// Open implements source.Source. A working-tree file opened without
+// following a link has its stat taken when it is closed, after it was
+// read: ContentID names it by that, instead of an lstat of its path.
 func (w *guardedWorktree) Open(p string) (io.ReadCloser, error) {
 	if err := w.guard(p); err != nil {
 		return nil, err
 	}
-	return w.Source.Open(p)
+	wt, ok := w.Source.(*source.Worktree)
+	c, err := source.Clean(p)
+	if !ok || err != nil {
+		return w.Source.Open(p)
+	}
+	f, direct, err := wt.OpenDirect(p)
+	if err != nil {
+		return nil, err
+	}
+	if !direct {
+		return f, nil
+	}
+	return &statOnClose{File: f, done: func(fi os.FileInfo) { w.ids.read.Store(c, fi) }}, nil
+}
+
+// statOnClose is an open file whose stat, taken as it is closed, goes to
+// done.
+type statOnClose struct {
+	*os.File
+	done func(os.FileInfo)
+}
+
+func (f *statOnClose) Close() error {
+	if fi, err := f.File.Stat(); err == nil {
+		f.done(fi)
+	}
+	return f.File.Close()
 }
 
 // List implements source.Source, without the files git ignores.

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -107,14 +108,56 @@ func (w *Worktree) resolveDir(dir string) (string, error) {
 	if ok {
 		return d.real, d.err
 	}
-	real, err := evalLinks(filepath.Join(w.root, dir))
-	if err == nil {
-		err = w.inside(real)
+	real, err := w.resolveChild(dir)
+	if err != nil {
+		real, err = evalLinks(filepath.Join(w.root, dir))
+		if err == nil {
+			err = w.inside(real)
+		}
 	}
 	w.mu.Lock()
 	w.dirs[dir] = dirInfo{real, err}
 	w.mu.Unlock()
 	return real, err
+}
+
+// Direct reports whether the directory dir (clean, repo-relative) is
+// reached from the root through directories only, no symbolic links.
+func (w *Worktree) Direct(dir string) bool {
+	if dir == "" || dir == "." {
+		return true
+	}
+	d := filepath.FromSlash(dir)
+	real, err := w.resolveDir(d)
+	return err == nil && real == filepath.Join(w.root, d)
+}
+
+// errNotPlain: a directory is not simply its parent's real path and its
+// name (a link, or not a directory): resolve it in full.
+var errNotPlain = errors.New("not a plain directory")
+
+// resolveChild resolves dir from its parent's resolution (remembered) and
+// one lstat, when dir is a plain directory below a parent inside the
+// worktree: the usual case, where evaluating every link of the whole path
+// again would cost an lstat per component. Anything else is errNotPlain.
+func (w *Worktree) resolveChild(dir string) (string, error) {
+	if runtime.GOOS == "windows" {
+		return "", errNotPlain // reparse points: the full resolution judges them
+	}
+	parent, base := filepath.Split(dir)
+	parent = strings.TrimSuffix(parent, string(filepath.Separator))
+	if base == "" || base == "." || base == ".." || (parent == "" && strings.EqualFold(base, ".git")) {
+		return "", errNotPlain
+	}
+	realParent, err := w.resolveDir(parent)
+	if err != nil {
+		return "", errNotPlain
+	}
+	real := filepath.Join(realParent, base)
+	if fi, err := os.Lstat(real); err != nil || !fi.IsDir() {
+		return "", errNotPlain
+	}
+	return real, nil
 }
 
 func (w *Worktree) inside(real string) error {
@@ -157,7 +200,20 @@ func entryOf(fi fs.FileInfo) Entry {
 // that is not a symlink in an already resolved directory, costs one open
 // and one fstat, like cat.
 func (w *Worktree) Open(p string) (io.ReadCloser, error) {
-	f, err := w.openFast(p)
+	f, _, err := w.OpenDirect(p)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// OpenDirect is Open, and says whether the file was opened without
+// following a symbolic link as its last component (its directories may
+// still be reached through links): then a stat of the open file is what
+// an lstat of its path would have said when it was opened.
+func (w *Worktree) OpenDirect(p string) (f *os.File, direct bool, err error) {
+	f, err = w.openFast(p)
+	direct = err == nil
 	if errors.Is(err, errSlowPath) {
 		var real string
 		if real, err = w.resolve(p); err == nil {
@@ -165,21 +221,21 @@ func (w *Worktree) Open(p string) (io.ReadCloser, error) {
 		}
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, false, err
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
 		if fi.IsDir() {
-			return nil, ErrIsDir
+			return nil, false, ErrIsDir
 		}
-		return nil, ErrNotRegular
+		return nil, false, ErrNotRegular
 	}
-	return f, nil
+	return f, direct, nil
 }
 
 var errSlowPath = errors.New("resolve symlinks first")

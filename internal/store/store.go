@@ -190,6 +190,14 @@ func loadAll(ctx context.Context, src source.Source, mems []*Memory) error {
 	if ids, ok := src.(source.Identifier); ok && cache != nil {
 		ids.ContentID("") // read what names content (the index) before any file
 	}
+	// look parses up only in a cache that held some when the run began:
+	// in one filled by this run's own loads, every lookup misses (and
+	// naming a file before reading it costs an lstat)
+	lookups := false
+	if cache != nil {
+		_, n := cache.Len()
+		lookups = n > 0
+	}
 	work := make(chan *Memory)
 	var wg sync.WaitGroup
 	for i := 0; i < 4*runtime.GOMAXPROCS(0); i++ { // reads block: more workers than cores
@@ -197,7 +205,7 @@ func loadAll(ctx context.Context, src source.Source, mems []*Memory) error {
 		go func() {
 			defer wg.Done()
 			for m := range work {
-				loadCached(src, m, cache)
+				loadCached(src, m, cache, lookups)
 			}
 		}()
 	}
@@ -213,21 +221,18 @@ func loadAll(ctx context.Context, src source.Source, mems []*Memory) error {
 	return err
 }
 
-func load(src source.Source, m *Memory) { loadCached(src, m, nil) }
+func load(src source.Source, m *Memory) { loadCached(src, m, nil, false) }
 
 // loadCached reads and parses m, taking the parse from cache when the
 // file's path and content are those of an earlier parse: by the content's
 // name when the source has one (the file is then not read at all), else by
 // the content read. Files that do not parse are parsed every time. The
 // name stored under is taken after the read: it vouches for what was read
-// (source.Identifier).
-func loadCached(src source.Source, m *Memory, cache *vcache.Cache) {
+// (source.Identifier). lookups is false when the cache held no parse
+// when the run began.
+func loadCached(src source.Source, m *Memory, cache *vcache.Cache, lookups bool) {
 	ids, _ := src.(source.Identifier)
-	lookups := false
-	if cache != nil {
-		_, n := cache.Len()
-		lookups = n > 0
-	}
+	lookups = lookups && cache != nil
 	named := false
 	if lookups && ids != nil {
 		if id, ok := ids.ContentID(m.Path); ok {
