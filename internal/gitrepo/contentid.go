@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/source"
@@ -22,8 +23,9 @@ type worktreeIDs struct {
 	ok         bool
 
 	// read holds the stat of each file read through Open, taken after the
-	// read (os.FileInfo by clean path)
-	read sync.Map
+	// read (os.FileInfo by clean path), once named says files get names
+	read  sync.Map
+	named atomic.Bool
 }
 
 func (w *guardedWorktree) loadIDs() {
@@ -68,6 +70,7 @@ func (w *guardedWorktree) loadIDs() {
 			return
 		}
 		w.ids.stats, w.ids.indexMtime, w.ids.ok = stats, fi.ModTime(), true
+		w.ids.named.Store(true)
 	})
 }
 

@@ -161,7 +161,7 @@ func (w *guardedWorktree) Open(p string) (io.ReadCloser, error) {
 	}
 	wt, ok := w.Source.(*source.Worktree)
 	c, err := source.Clean(p)
-	if !ok || err != nil {
+	if !ok || err != nil || !w.ids.named.Load() { // (no names asked for: no cache)
 		return w.Source.Open(p)
 	}
 	f, direct, err := wt.OpenDirect(p)
