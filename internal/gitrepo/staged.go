@@ -36,6 +36,11 @@ func (r *Repo) ChangedSince(ctx context.Context, base string) ([]string, error) 
 	if err != nil {
 		return nil, fmt.Errorf("paths staged against %s: %w", base, err)
 	}
+	return sortedNames(out), nil
+}
+
+// sortedNames splits git's -z --name-only output, sorted.
+func sortedNames(out []byte) []string {
 	var paths []string
 	for _, p := range strings.Split(string(out), "\x00") {
 		if p != "" {
@@ -43,7 +48,7 @@ func (r *Repo) ChangedSince(ctx context.Context, base string) ([]string, error) 
 		}
 	}
 	sort.Strings(paths)
-	return paths, nil
+	return paths
 }
 
 // ChangedBetween lists the paths where the trees of the commits old and
@@ -54,14 +59,7 @@ func (r *Repo) ChangedBetween(ctx context.Context, old, new OID) ([]string, erro
 	if err != nil {
 		return nil, fmt.Errorf("paths changed from %s to %s: %w", old.Short(), new.Short(), err)
 	}
-	var paths []string
-	for _, p := range strings.Split(string(out), "\x00") {
-		if p != "" {
-			paths = append(paths, p)
-		}
-	}
-	sort.Strings(paths)
-	return paths, nil
+	return sortedNames(out), nil
 }
 
 // Symlinks lists the symbolic links of an index or commit source this

@@ -13,7 +13,6 @@ import (
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/testing/benchrepo"
 	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
-	"github.com/git-memcite/git-memcite/internal/vcache"
 )
 
 // BenchmarkPreCommit splits the pre-commit check of a commit that stages
@@ -58,31 +57,6 @@ func BenchmarkPreCommit(b *testing.B) {
 	b.Setenv("GIT_INDEX_FILE", "")
 	os.Unsetenv("GIT_INDEX_FILE")
 	dirs := []string{".serena/memories"}
-	// the summary the previous commit's check left (the index is HEAD's)
-	var headSum *vcache.Summary
-	{
-		repo, err := gitrepo.Discover(dir)
-		if err != nil {
-			b.Fatal(err)
-		}
-		idx, err := repo.Index(ctx)
-		if err != nil {
-			b.Fatal(err)
-		}
-		tree, _ := gitrepo.IndexTree(idx)
-		out, err := PreCommit(ctx, repo, idx, dirs, PreCommitOptions{Full: true, Tree: string(tree)})
-		if err != nil || out.Summary == nil {
-			b.Fatalf("summary of HEAD: %v", err)
-		}
-		headSum = out.Summary
-		repo.Close()
-	}
-	if err := os.WriteFile(dir+"/"+free, []byte("package pkg000\n// edited\n"), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := gitfixture.Git(dir, 1, "add", free); err != nil {
-		b.Fatal(err)
-	}
 	open := func(b *testing.B) (*gitrepo.Repo, source.Source) {
 		repo, err := gitrepo.Discover(dir)
 		if err != nil {
@@ -93,6 +67,21 @@ func BenchmarkPreCommit(b *testing.B) {
 			b.Fatal(err)
 		}
 		return repo, idx
+	}
+	// the summary the previous commit's check left (the index is HEAD's)
+	headRepo, headIdx := open(b)
+	headTree, _ := gitrepo.IndexTree(headIdx)
+	out, err := PreCommit(ctx, headRepo, headIdx, dirs, PreCommitOptions{Full: true, Tree: string(headTree)})
+	if err != nil || out.Summary == nil {
+		b.Fatalf("summary of HEAD: %v", err)
+	}
+	headSum := out.Summary
+	headRepo.Close()
+	if err := os.WriteFile(dir+"/"+free, []byte("package pkg000\n// edited\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := gitfixture.Git(dir, 1, "add", free); err != nil {
+		b.Fatal(err)
 	}
 	b.Run("open", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {

@@ -1,17 +1,15 @@
 package vcache
 
 import (
-	"bufio"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"time"
 	"unsafe"
-
-	"github.com/git-memcite/git-memcite/internal/atomicfile"
 )
 
 // A Summary is what the commit hook needs to know of every memory file of
@@ -113,31 +111,12 @@ func WriteSummary(dir, tmpDir, tool string, s *Summary) error {
 		return fmt.Errorf("summary: tree %q is not an object id", s.Tree)
 	}
 	sd := summaryDir(dir)
-	if err := os.MkdirAll(sd, 0o755); err != nil {
-		return fmt.Errorf("summary: %w", err)
-	}
-	if err := os.MkdirAll(tmpDir, 0o755); err != nil {
-		return fmt.Errorf("summary: %w", err)
-	}
-	f, err := os.CreateTemp(tmpDir, "summary-*.tmp")
+	err := writeReplacing(filepath.Join(sd, s.Tree), tmpDir, "summary-*.tmp", func(w io.Writer) error {
+		_, err := w.Write(encodeSummary(tool, s))
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("summary: %w", err)
-	}
-	tmp := f.Name()
-	bw := bufio.NewWriterSize(f, 1<<20)
-	_, err = bw.Write(encodeSummary(tool, s))
-	if err == nil {
-		err = bw.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = atomicfile.Replace(tmp, filepath.Join(sd, s.Tree))
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("summary: write %s: %w", s.Tree, err)
 	}
 	pruneSummaries(sd, SummaryKeep)
 	return nil

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -295,19 +296,35 @@ func (c *Cache) Save(tmpDir string) error {
 		return nil
 	}
 	c.evict(MaxBytes)
-	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
-		return fmt.Errorf("cache: %w", err)
-	}
-	if err := os.MkdirAll(tmpDir, 0o755); err != nil {
-		return fmt.Errorf("cache: %w", err)
-	}
-	f, err := os.CreateTemp(tmpDir, "cache-*.tmp")
+	var size int64
+	err := writeReplacing(c.path, tmpDir, "cache-*.tmp", func(w io.Writer) (err error) {
+		size, err = encodeTo(w, c.tool, c.gen, c.verdicts, c.files)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
+	c.added, c.state, c.size = 0, StateOK, size
+	return nil
+}
+
+// writeReplacing writes dst through a temporary file in tmpDir (named
+// after pattern) renamed over it: a reader sees the old file or the new
+// one, never a mix.
+func writeReplacing(dst, tmpDir, pattern string, write func(io.Writer) error) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(tmpDir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(tmpDir, pattern)
+	if err != nil {
+		return err
+	}
 	tmp := f.Name()
 	bw := bufio.NewWriterSize(f, 1<<20)
-	size, err := encodeTo(bw, c.tool, c.gen, c.verdicts, c.files)
+	err = write(bw)
 	if err == nil {
 		err = bw.Flush()
 	}
@@ -315,13 +332,12 @@ func (c *Cache) Save(tmpDir string) error {
 		err = cerr
 	}
 	if err == nil {
-		err = atomicfile.Replace(tmp, c.path)
+		err = atomicfile.Replace(tmp, dst)
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("cache: write %s: %w", c.path, err)
+		return fmt.Errorf("write %s: %w", dst, err)
 	}
-	c.added, c.state, c.size = 0, StateOK, size
 	return nil
 }
 
