@@ -126,7 +126,7 @@ const maxVersions = 64
 // commit of the contiguous run, back from the target, whose version of the
 // file holds c as it is written now; with a snippet, the first commit of
 // that run (oldest first) whose cited line holds it.
-func writtenAt(h gitblame.History, mh *memoryHistory, c memfile.Citation, n int) (written, error) {
+func writtenAt(h gitblame.History, mh *memoryHistory, c memfile.Citation, n int, lc *lineCache) (written, error) {
 	key := citationKey(c)
 	var run []gitblame.Hash // newest first
 	all := true
@@ -145,7 +145,7 @@ func writtenAt(h gitblame.History, mh *memoryHistory, c memfile.Citation, n int)
 	}
 	if c.HasSnippet && c.HasLine && c.Line >= 1 {
 		for i := len(run) - 1; i >= 0; i-- {
-			ok, err := holdsSnippet(h, run[i], c)
+			ok, err := lc.holdsSnippet(h, run[i], c)
 			if err != nil {
 				return written{}, err
 			}
@@ -157,9 +157,69 @@ func writtenAt(h gitblame.History, mh *memoryHistory, c memfile.Citation, n int)
 	return written{base: run[len(run)-1], committed: true}, nil
 }
 
+// lineCache keeps the lines of the blobs holdsSnippet reads: a store
+// cites each file many times, and each citation asks about the same few
+// versions of it. It forgets everything when it holds more than
+// lineCacheBytes of content.
+type lineCache struct {
+	blobs map[gitblame.Hash]*blobLines
+	bytes int
+}
+
+// blobLines is a blob's content and where each of its lines starts.
+type blobLines struct {
+	data   string
+	starts []int
+}
+
+const lineCacheBytes = 64 << 20
+
+func newBlobLines(data string) *blobLines {
+	b := &blobLines{data: data, starts: []int{0}}
+	for i := 0; i < len(data); i++ {
+		if data[i] == '\n' {
+			b.starts = append(b.starts, i+1)
+		}
+	}
+	return b
+}
+
+// line returns line n (1-based, without its end of line), and false past
+// the end.
+func (b *blobLines) line(n int) (string, bool) {
+	if n < 1 || n > len(b.starts) {
+		return "", false
+	}
+	start, end := b.starts[n-1], len(b.data)
+	if n < len(b.starts) {
+		end = b.starts[n] - 1 // at the "\n"
+		if end > start && b.data[end-1] == '\r' {
+			end-- // a CRLF line end
+		}
+	}
+	return b.data[start:end], true
+}
+
+func (lc *lineCache) lines(h gitblame.History, blob gitblame.Hash) (*blobLines, error) {
+	if b, ok := lc.blobs[blob]; ok {
+		return b, nil
+	}
+	data, err := h.Blob(blob)
+	if err != nil {
+		return nil, err
+	}
+	b := newBlobLines(string(data))
+	if lc.blobs == nil || lc.bytes > lineCacheBytes {
+		lc.blobs, lc.bytes = map[gitblame.Hash]*blobLines{}, 0
+	}
+	lc.blobs[blob] = b
+	lc.bytes += len(b.data) + 8*len(b.starts)
+	return b, nil
+}
+
 // holdsSnippet reports whether the cited line of c holds its snippet at
 // commit ch.
-func holdsSnippet(h gitblame.History, ch gitblame.Hash, c memfile.Citation) (bool, error) {
+func (lc *lineCache) holdsSnippet(h gitblame.History, ch gitblame.Hash, c memfile.Citation) (bool, error) {
 	cm, err := h.Commit(ch)
 	if err != nil {
 		return false, err
@@ -168,14 +228,14 @@ func holdsSnippet(h gitblame.History, ch gitblame.Hash, c memfile.Citation) (boo
 	if err != nil || !ok {
 		return false, err
 	}
-	data, err := h.Blob(blob)
+	b, err := lc.lines(h, blob)
 	if err != nil {
 		return false, err
 	}
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
-	if c.Line > len(lines) {
+	line, ok := b.line(c.Line)
+	if !ok {
 		return false, nil
 	}
 	first, _, _ := strings.Cut(strings.TrimSpace(c.Snippet), "\n")
-	return strings.Contains(lines[c.Line-1], strings.TrimSpace(first)), nil
+	return strings.Contains(line, strings.TrimSpace(first)), nil
 }

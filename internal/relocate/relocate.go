@@ -109,6 +109,7 @@ type Options struct {
 // a snippet, looked for in the target's content.
 func Prepare(h gitblame.History, head gitblame.Hash, mems []*store.Memory) ([]Item, error) {
 	var items []Item
+	var lc lineCache
 	for _, m := range mems {
 		if m.File == nil {
 			continue
@@ -132,7 +133,7 @@ func Prepare(h gitblame.History, head gitblame.Hash, mems []*store.Memory) ([]It
 						return nil, fmt.Errorf("relocate: history of %s: %w", m.Path, err)
 					}
 				}
-				w, err := writtenAt(h, mh, c, len(m.File.Citations))
+				w, err := writtenAt(h, mh, c, len(m.File.Citations), &lc)
 				if err != nil {
 					return nil, fmt.Errorf("relocate: %s: %w", m.Path, err)
 				}
