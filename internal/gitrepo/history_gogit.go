@@ -26,21 +26,27 @@ type goGitHistory struct {
 	store   storer.EncodedObjectStorer
 	commits map[plumbing.Hash]*gitblame.Commit
 	trees   map[plumbing.Hash]*object.Tree
-	entries map[entryKey]entryVal
+	entries map[entryKey]entryVal // the entries of the trees in indexed, by name
+	indexed map[plumbing.Hash]bool
 	closer  interface{ Close() error }
 	cat     *catFile // nil: go-git only
 	catOff  bool
 }
 
+// entryKey is one name in one tree.
 type entryKey struct {
 	tree plumbing.Hash
-	path string
+	name string
 }
 
 type entryVal struct {
-	h  plumbing.Hash
-	ok bool
+	h    plumbing.Hash
+	mode filemode.FileMode
+	ok   bool
 }
+
+// maxEntries bounds the names remembered (then all are forgotten).
+const maxEntries = 1 << 21
 
 func newGoGitHistory(r *Repo, objs *objects) *goGitHistory {
 	st := openStorage(r.GitDir, r.CommonDir, true)
@@ -49,6 +55,7 @@ func newGoGitHistory(r *Repo, objs *objects) *goGitHistory {
 		commits: map[plumbing.Hash]*gitblame.Commit{},
 		trees:   map[plumbing.Hash]*object.Tree{},
 		entries: map[entryKey]entryVal{},
+		indexed: map[plumbing.Hash]bool{},
 		closer:  st,
 		cat:     objs.cat,
 	}
@@ -126,32 +133,48 @@ func (r *goGitHistory) Entry(tree gitblame.Hash, path string) (gitblame.Hash, bo
 }
 
 func (r *goGitHistory) entry(tree plumbing.Hash, path string) (entryVal, error) {
-	k := entryKey{tree, path}
-	if v, ok := r.entries[k]; ok {
-		return v, nil
-	}
-	t, err := r.tree(tree)
-	if err != nil {
-		return entryVal{}, err
-	}
-	name, rest, sub := strings.Cut(path, "/")
-	var v entryVal
-	for _, e := range t.Entries {
-		if e.Name != name {
-			continue
+	for {
+		name, rest, sub := strings.Cut(path, "/")
+		v, err := r.child(tree, name)
+		if err != nil || !v.ok {
+			return entryVal{}, err
 		}
-		switch {
-		case sub && e.Mode == filemode.Dir:
-			if v, err = r.entry(e.Hash, rest); err != nil {
-				return entryVal{}, err
+		if !sub {
+			if v.mode == filemode.Regular || v.mode == filemode.Executable || v.mode == filemode.Deprecated {
+				return entryVal{h: v.h, ok: true}, nil
 			}
-		case !sub && (e.Mode == filemode.Regular || e.Mode == filemode.Executable || e.Mode == filemode.Deprecated):
-			v = entryVal{e.Hash, true}
+			return entryVal{}, nil
 		}
-		break
+		if v.mode != filemode.Dir {
+			return entryVal{}, nil
+		}
+		tree, path = v.h, rest
 	}
-	r.entries[k] = v
-	return v, nil
+}
+
+// child returns the entry name of tree. A tree's names are indexed all at
+// once, the first time one is asked for: a path through thousands of
+// commits meets the same few trees (and a store of memories, the same
+// directory) again and again.
+func (r *goGitHistory) child(tree plumbing.Hash, name string) (entryVal, error) {
+	if !r.indexed[tree] {
+		t, err := r.tree(tree)
+		if err != nil {
+			return entryVal{}, err
+		}
+		if len(r.entries)+len(t.Entries) > maxEntries {
+			clear(r.entries)
+			clear(r.indexed)
+		}
+		for _, e := range t.Entries {
+			k := entryKey{tree, e.Name}
+			if _, dup := r.entries[k]; !dup { // (a damaged tree: the first one)
+				r.entries[k] = entryVal{h: e.Hash, mode: e.Mode, ok: true}
+			}
+		}
+		r.indexed[tree] = true
+	}
+	return r.entries[entryKey{tree, name}], nil
 }
 
 // Blob returns the content of a blob: through the repository's git
