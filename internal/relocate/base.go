@@ -1,8 +1,10 @@
 package relocate
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
@@ -48,7 +50,6 @@ type memoryHistory struct {
 
 type memoryVersion struct {
 	commits []gitblame.Hash // newest first: the commits that hold this version
-	keys    map[string]bool // citation keys of the version
 	byIndex []string        // citation keys in list order
 }
 
@@ -60,19 +61,20 @@ func (v *memoryVersion) holds(c memfile.Citation, k string, n int) bool {
 	if len(v.byIndex) == n {
 		return c.Index < n && v.byIndex[c.Index] == k
 	}
-	return v.keys[k]
+	return slices.Contains(v.byIndex, k)
 }
 
 // loadMemoryHistory walks the memory file's history from head back along
-// first parents for at most limit versions.
-func loadMemoryHistory(h gitblame.History, head gitblame.Hash, path string, limit int) (*memoryHistory, error) {
+// first parents for at most limit versions. cur, when not nil, is the file
+// as it is now: a version with the same bytes is not parsed again.
+func loadMemoryHistory(h gitblame.History, head gitblame.Hash, path string, limit int, cur *memfile.File) (*memoryHistory, error) {
 	mh := &memoryHistory{}
 	c, err := h.Commit(head)
 	if err != nil {
 		return nil, err
 	}
-	var cur *memoryVersion
-	var curBlob gitblame.Hash
+	var last *memoryVersion
+	var lastBlob gitblame.Hash
 	for c != nil {
 		blob, ok, err := h.Entry(c.Tree, path)
 		if err != nil {
@@ -81,7 +83,7 @@ func loadMemoryHistory(h gitblame.History, head gitblame.Hash, path string, limi
 		if !ok {
 			break // the memory file does not exist before this
 		}
-		if cur == nil || blob != curBlob {
+		if last == nil || blob != lastBlob {
 			if len(mh.versions) == limit {
 				break
 			}
@@ -89,18 +91,23 @@ func loadMemoryHistory(h gitblame.History, head gitblame.Hash, path string, limi
 			if err != nil {
 				return nil, err
 			}
-			v := memoryVersion{keys: map[string]bool{}}
-			if f, err := memfile.Parse(path, data); err == nil {
+			f := cur
+			if f == nil || !bytes.Equal(data, f.Src) {
+				if f, err = memfile.Parse(path, data); err != nil {
+					f = nil
+				}
+			}
+			var v memoryVersion
+			if f != nil {
+				v.byIndex = make([]string, 0, len(f.Citations))
 				for _, ct := range f.Citations {
-					k := citationKey(ct)
-					v.keys[k] = true
-					v.byIndex = append(v.byIndex, k)
+					v.byIndex = append(v.byIndex, citationKey(ct))
 				}
 			}
 			mh.versions = append(mh.versions, v)
-			cur, curBlob = &mh.versions[len(mh.versions)-1], blob
+			last, lastBlob = &mh.versions[len(mh.versions)-1], blob
 		}
-		cur.commits = append(cur.commits, c.Hash)
+		last.commits = append(last.commits, c.Hash)
 		if len(c.Parents) == 0 {
 			break
 		}

@@ -129,7 +129,7 @@ func Prepare(h gitblame.History, head gitblame.Hash, mems []*store.Memory) ([]It
 			}
 			if src != gitblame.BaseCommit {
 				if mh == nil {
-					if mh, err = loadMemoryHistory(h, head, m.Path, maxVersions); err != nil {
+					if mh, err = loadMemoryHistory(h, head, m.Path, maxVersions, m.File); err != nil {
 						return nil, fmt.Errorf("relocate: history of %s: %w", m.Path, err)
 					}
 				}
