@@ -195,7 +195,11 @@ func (h *Hook) PreCommit(ctx context.Context) (*HookResult, error) {
 		if _, born, _ := h.Repo.Head(); born {
 			if out.Staged != nil {
 				drift = &hookrun.Drift{Staged: out.Staged}
-			} else if staged, err := hookrun.StagedPaths(ctx, h.Repo.Top); err == nil {
+			} else if paths, err := h.Repo.StagedPaths(ctx); err == nil {
+				staged := make(map[string]bool, len(paths))
+				for _, p := range paths {
+					staged[p] = true
+				}
 				drift = &hookrun.Drift{Staged: staged}
 			}
 		}

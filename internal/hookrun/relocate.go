@@ -3,7 +3,6 @@ package hookrun
 import (
 	"bytes"
 	"context"
-	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
@@ -153,22 +152,6 @@ func HasDriftable(rep *verify.Report) bool {
 		}
 	}
 	return false
-}
-
-// StagedPaths lists the paths the commit being made changes against HEAD
-// (git diff --cached, which honours GIT_INDEX_FILE).
-func StagedPaths(ctx context.Context, dir string) (map[string]bool, error) {
-	out, err := gitrepo.Git(ctx, dir, "diff", "--cached", "--name-only", "--no-renames", "-z", "HEAD", "--")
-	if err != nil {
-		return nil, err
-	}
-	paths := map[string]bool{}
-	for _, p := range strings.Split(out, "\x00") {
-		if p != "" {
-			paths[p] = true
-		}
-	}
-	return paths, nil
 }
 
 // driftCandidates lists the valid citations of rep that a change from base
