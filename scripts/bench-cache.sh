@@ -11,7 +11,8 @@
 # figure.
 #   scripts/bench-cache.sh [RUNS]    (default 7; prints medians)
 # BASE=<rev> compares with another revision than main; CORPORA="small"
-# measures the 11k-file corpus only.
+# measures the 11k-file corpus only; RELOCATE=1 adds relocate (no
+# --fix) on the 50,000-memory store.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-7}
@@ -82,6 +83,10 @@ for corpus in $corpora; do
     row "graph --cycles, cache warm" "$nocold" "$work/new" graph --cycles
     row "graph find-roots ($base's binary)" "$nocold" "$work/old" graph find-roots
     row "graph find-roots, cache warm" "$nocold" "$work/new" graph find-roots
+    if [ "${RELOCATE:-0}" = 1 ]; then # ~15 s a run: asked for
+      row "relocate ($base's binary)" "$nocold" "$work/old" relocate
+      row "relocate, cache warm" "$nocold" "$work/new" relocate
+    fi
   fi
   echo
   echo "cache: $(du -h .git/memcite/cache | cut -f1)"
