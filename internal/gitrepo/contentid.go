@@ -23,9 +23,29 @@ type worktreeIDs struct {
 	ok         bool
 
 	// read holds the stat of each file read through Open, taken after the
-	// read (os.FileInfo by clean path), once named says files get names
-	read  sync.Map
-	named atomic.Bool
+	// read (by clean path), once named says files get names. (A plain map:
+	// a sync.Map copies itself over and over when most keys are new.)
+	readMu sync.Mutex
+	read   map[string]os.FileInfo
+	named  atomic.Bool
+}
+
+// readStat records the stat of file p taken after it was read.
+func (ids *worktreeIDs) readStat(p string, fi os.FileInfo) {
+	ids.readMu.Lock()
+	if ids.read == nil {
+		ids.read = map[string]os.FileInfo{}
+	}
+	ids.read[p] = fi
+	ids.readMu.Unlock()
+}
+
+// statAfterRead returns the stat readStat recorded for p.
+func (ids *worktreeIDs) statAfterRead(p string) (os.FileInfo, bool) {
+	ids.readMu.Lock()
+	fi, ok := ids.read[p]
+	ids.readMu.Unlock()
+	return fi, ok
 }
 
 func (w *guardedWorktree) loadIDs() {
@@ -113,8 +133,8 @@ func (w *guardedWorktree) ContentID(p string) (string, bool) {
 		return "", false
 	}
 	var fi os.FileInfo
-	if v, ok := w.ids.read.Load(c); ok {
-		fi = v.(os.FileInfo) // read this run: named by what was read
+	if rfi, ok := w.ids.statAfterRead(c); ok {
+		fi = rfi // read this run: named by what was read
 	} else if fi, err = os.Lstat(filepath.Join(wt.Root(), filepath.FromSlash(c))); err != nil {
 		return "", false
 	}

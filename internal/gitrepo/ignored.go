@@ -171,7 +171,7 @@ func (w *guardedWorktree) Open(p string) (io.ReadCloser, error) {
 	if !direct {
 		return f, nil
 	}
-	return &statOnClose{File: f, done: func(fi os.FileInfo) { w.ids.read.Store(c, fi) }}, nil
+	return &statOnClose{File: f, done: func(fi os.FileInfo) { w.ids.readStat(c, fi) }}, nil
 }
 
 // statOnClose is an open file whose stat, taken as it is closed, goes to
