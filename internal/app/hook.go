@@ -54,6 +54,8 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 	}
 	track(ctx, repo)
 	slot := vcache.SlotFrom(ctx)
+	openCache := func() { slot.Open(repo.GitDir, repo.TempDir(), o.CacheTool) }
+	summaries := slot != nil && !slot.Disabled() // summaries are part of the cache
 	pre := in.Hook == "pre-commit" || in.Hook == "pre-merge-commit"
 	// a commit hook reads the index and looks for the summary of HEAD's
 	// tree: start now, while git reads the configuration (wasted only
@@ -71,40 +73,25 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 	if pre {
 		reading.Go(func() {
 			start := time.Now()
-			index, indexErr = repo.Index(ctx)
-			if indexErr == nil {
+			if index, indexErr = repo.Index(ctx); indexErr == nil && summaries {
 				tree, _ = gitrepo.IndexTree(index)
 			}
 			trace.Printf("read the index (its tree %s) in %s", tree.Short(), time.Since(start).Round(time.Millisecond))
 		})
 	}
-	if pre && slot != nil && !slot.Disabled() {
+	switch {
+	case pre && summaries:
 		reading.Go(func() {
-			start := time.Now()
-			defer func() {
-				if sum != nil {
-					trace.Printf("read the summary of tree %s in %s", gitrepo.OID(sum.Tree).Short(), time.Since(start).Round(time.Millisecond))
-				}
-			}()
-			if head, born, err := repo.HeadTree(ctx); err == nil && born {
-				dir := vcache.Dir(repo.GitDir)
-				if sum = vcache.ReadSummary(dir, o.CacheTool, string(head)); sum == nil {
-					// commits made without the check since: the newest
-					// summary of a tree git has (git lists what changed)
-					sum = vcache.ReadLatestSummary(dir, o.CacheTool, func(tree string) bool { return repo.HasTree(gitrepo.OID(tree)) })
-				}
-			}
-			if sum == nil {
-				slot.Open(repo.GitDir, repo.TempDir(), o.CacheTool)
+			if sum = readHeadSummary(ctx, repo, o.CacheTool); sum == nil {
+				openCache()
 			}
 		})
-	} else if pre {
-		slot.Open(repo.GitDir, repo.TempDir(), o.CacheTool)
+	case pre:
+		openCache()
 	}
 	// (a post-* hook opens the cache once it knows whether a summary
 	// spares it reading every memory file: PostChange)
 	defer reading.Wait()
-	summaries := slot != nil && !slot.Disabled()
 	ws := &Workspace{Repo: repo, Top: repo.Top}
 	raw, err := ws.GitConfigMemcite(ctx)
 	if err != nil {
@@ -143,9 +130,35 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 	if h.tree != "" && sum != nil && slices.Equal(sum.Dirs, h.Dirs) && h.Cfg.PreCommit != hookrun.Strict {
 		h.sum = sum
 	} else if sum != nil {
-		slot.Open(repo.GitDir, repo.TempDir(), o.CacheTool) // the summary cannot be used after all
+		openCache() // the summary cannot be used after all
 	}
 	return h, ws, nil
+}
+
+// readHeadSummary reads the summary of HEAD's tree or, when commits were
+// made without the check since, the newest summary of a tree git has (git
+// then lists what changed since); nil when there is none.
+func readHeadSummary(ctx context.Context, repo *gitrepo.Repo, tool string) *vcache.Summary {
+	start := time.Now()
+	head, born, err := repo.HeadTree(ctx)
+	if err != nil || !born {
+		return nil
+	}
+	dir := vcache.Dir(repo.GitDir)
+	sum := vcache.ReadSummary(dir, tool, string(head))
+	if sum == nil {
+		sum = vcache.ReadLatestSummary(dir, tool, func(tree string) bool { return repo.HasTree(gitrepo.OID(tree)) })
+	}
+	if sum != nil {
+		trace.Printf("read the summary of tree %s in %s", gitrepo.OID(sum.Tree).Short(), time.Since(start).Round(time.Millisecond))
+	}
+	return sum
+}
+
+// openCache opens the verification cache of the hook's run: when every
+// memory file is read after all, the cache is worth its decoding.
+func (h *Hook) openCache(ctx context.Context) {
+	vcache.SlotFrom(ctx).Open(h.Repo.GitDir, h.Repo.TempDir(), h.tool)
 }
 
 // HookResult is what a hook found: the comparison, the relocation hints
@@ -177,11 +190,7 @@ func (h *Hook) PreCommit(ctx context.Context) (*HookResult, error) {
 		KnownStale: verify.KnownStale,
 		Summary:    h.sum,
 		Tree:       string(h.tree),
-		FullLoad: func() {
-			// the summary does not fit after all: every memory file is
-			// read, so the verification cache is worth its decoding
-			vcache.SlotFrom(ctx).Open(h.Repo.GitDir, h.Repo.TempDir(), h.tool)
-		},
+		FullLoad:   func() { h.openCache(ctx) },
 	})
 	if err != nil {
 		return nil, err
@@ -195,11 +204,7 @@ func (h *Hook) PreCommit(ctx context.Context) (*HookResult, error) {
 		if _, born, _ := h.Repo.Head(); born {
 			if out.Staged != nil {
 				drift = &hookrun.Drift{Staged: out.Staged}
-			} else if paths, err := h.Repo.StagedPaths(ctx); err == nil {
-				staged := make(map[string]bool, len(paths))
-				for _, p := range paths {
-					staged[p] = true
-				}
+			} else if staged, err := hookrun.StagedSet(ctx, h.Repo); err == nil {
 				drift = &hookrun.Drift{Staged: staged}
 			}
 		}
@@ -226,7 +231,7 @@ func (h *Hook) PostChange(ctx context.Context, in hookrun.Invocation, stdin []by
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	opt := hookrun.PostOptions{Summarize: h.tool != ""}
+	opt := hookrun.PostOptions{Summarize: h.tool != "", FullLoad: func() { h.openCache(ctx) }}
 	if h.tool != "" {
 		// the summary of the tree before the change, when a check left
 		// one: only what the change touches is read
@@ -235,14 +240,6 @@ func (h *Hook) PostChange(ctx context.Context, in hookrun.Invocation, stdin []by
 				opt.Summary = vcache.ReadSummary(vcache.Dir(h.Repo.GitDir), h.tool, string(tree))
 			}
 		}
-		if opt.Summary != nil && !slices.Equal(opt.Summary.Dirs, h.Dirs) {
-			opt.Summary = nil
-		}
-	}
-	opt.FullLoad = func() {
-		// every memory file is read: the verification cache is worth its
-		// decoding
-		vcache.SlotFrom(ctx).Open(h.Repo.GitDir, h.Repo.TempDir(), h.tool)
 	}
 	out, err := hookrun.PostChange(ctx, h.Repo, rng, h.Dirs, opt)
 	if err != nil {

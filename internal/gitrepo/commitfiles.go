@@ -17,17 +17,14 @@ import (
 // the commit (missing, a directory, a symlink, a submodule, or below a
 // symlinked directory), and with the git-binary backend: the caller must
 // then use Commit, whose full tree gives those cases their exact meaning.
-func (r *Repo) CommitFiles(ctx context.Context, oid OID, paths []string) (src source.Source, ok bool, err error) {
-	return r.CommitFilesBeside(ctx, oid, paths, nil, nil)
-}
-
-// CommitFilesBeside is CommitFiles where the entries of the paths the
-// index idx (from Index) holds as regular files, and changed (the paths
-// where idx differs from the commit, as StagedPaths or ChangedSince list
-// them) does not name, are taken from idx: git lists no difference there,
-// so the commit has the same entry. Only the other paths are looked up in
-// the commit's tree.
-func (r *Repo) CommitFilesBeside(ctx context.Context, oid OID, paths []string, idx source.Source, changed map[string]bool) (src source.Source, ok bool, err error) {
+//
+// With an index idx (from Index) and changed (the paths where idx differs
+// from the commit, as StagedPaths or ChangedSince list them), the entries
+// of the paths idx holds as regular files and changed does not name are
+// taken from idx: git lists no difference there, so the commit has the
+// same entry. Only the other paths are looked up in the commit's tree; all
+// of them when changed is nil (nothing listed).
+func (r *Repo) CommitFiles(ctx context.Context, oid OID, paths []string, idx source.Source, changed map[string]bool) (src source.Source, ok bool, err error) {
 	objs, err := r.objects()
 	if err != nil {
 		return nil, false, err
@@ -36,7 +33,7 @@ func (r *Repo) CommitFilesBeside(ctx context.Context, oid OID, paths []string, i
 		return nil, false, nil
 	}
 	it, _ := idx.(*table)
-	if it != nil && !it.committable {
+	if it != nil && (!it.committable || changed == nil) {
 		it = nil
 	}
 	var tree *object.Tree

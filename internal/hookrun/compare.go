@@ -587,15 +587,9 @@ func PreCommit(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dirs 
 		if err != nil || !born {
 			return nil, err
 		}
-		if res.staged != nil {
-			// what the commit does not change, the index has as HEAD has it
-			src, ok, err := repo.CommitFilesBeside(ctx, head, paths, idx, res.staged)
-			if err != nil || ok {
-				return src, err
-			}
-			return repo.Commit(ctx, head)
-		}
-		return commitFiles(ctx, repo, head, paths)
+		// what the commit does not change (when git listed it), the
+		// index has as HEAD has it
+		return commitFiles(ctx, repo, head, paths, idx, res.staged)
 	}
 	out, err := compare(ctx, idx, before, dirs, plan{
 		scopeOf: func() *scope {
@@ -645,10 +639,7 @@ func commitScope(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dir
 		trace.Printf("hook: every memory is checked: %v", err)
 		return nil, nil
 	}
-	staged := make(map[string]bool, len(changed))
-	for _, p := range changed {
-		staged[p] = true
-	}
+	staged := pathSet(changed)
 	links, ok := gitrepo.Symlinks(idx)
 	if !ok {
 		return nil, staged
@@ -673,6 +664,24 @@ func commitScope(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dir
 		}
 	}
 	return sc, staged
+}
+
+// StagedSet is the set of paths the commit being made changes against
+// HEAD (gitrepo.Repo.StagedPaths).
+func StagedSet(ctx context.Context, repo *gitrepo.Repo) (map[string]bool, error) {
+	paths, err := repo.StagedPaths(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return pathSet(paths), nil
+}
+
+func pathSet(paths []string) map[string]bool {
+	set := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		set[p] = true
+	}
+	return set
 }
 
 // PostOptions tune PostChange.
@@ -715,7 +724,7 @@ func PostChange(ctx context.Context, repo *gitrepo.Repo, r Range, dirs []string,
 		return nil, err
 	}
 	before := func(paths []string) (source.Source, error) {
-		return commitFiles(ctx, repo, old, paths)
+		return commitFiles(ctx, repo, old, paths, nil, nil)
 	}
 	scopeOf := func() *scope {
 		if opt.Summary == nil {
@@ -749,9 +758,11 @@ func PostChange(ctx context.Context, repo *gitrepo.Repo, r Range, dirs []string,
 
 // commitFiles reads just paths from a commit when they are all regular
 // files there, else the whole tree (symlinks, directories and missing
-// files need it for exact answers).
-func commitFiles(ctx context.Context, repo *gitrepo.Repo, h gitrepo.OID, paths []string) (source.Source, error) {
-	src, ok, err := repo.CommitFiles(ctx, h, paths)
+// files need it for exact answers). idx and changed, when given, spare
+// the tree lookups of the paths changed does not name
+// (gitrepo.Repo.CommitFiles).
+func commitFiles(ctx context.Context, repo *gitrepo.Repo, h gitrepo.OID, paths []string, idx source.Source, changed map[string]bool) (source.Source, error) {
+	src, ok, err := repo.CommitFiles(ctx, h, paths, idx, changed)
 	if err != nil || ok {
 		return src, err
 	}

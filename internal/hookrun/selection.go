@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/config"
+	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 )
@@ -87,24 +88,29 @@ func (s *Selection) Affects(m *store.Memory) bool {
 	if m.File == nil || m.File.Exempt {
 		return false // a broken file unchanged stays broken; exempt ones are not verified
 	}
-	for _, c := range m.File.Citations {
-		if c.URL != "" {
-			continue
-		}
-		p := c.Path
-		if path.Clean(p) != p { // (no allocation when it is clean already)
-			var err error
-			if p, err = source.Clean(p); err != nil {
-				continue // an empty or escaping path is stale whatever the tree holds
-			}
-		}
-		// a clean path that source.Clean rejects (into .git, absolute) is
-		// stale whatever the tree holds: looking it up is harmless
-		if s.touches(p) {
+	for i := range m.File.Citations {
+		if p, ok := citedPath(&m.File.Citations[i]); ok && s.touches(p) {
 			return true
 		}
 	}
 	return false
+}
+
+// citedPath is the path citation c names, as a change can touch it:
+// clean; ok is false for a URL and for a path that cannot be cleaned (an
+// empty or escaping path is stale whatever the tree holds). A clean path
+// source.Clean rejects (into .git, absolute) is returned as it is: it is
+// stale whatever the tree holds, and no change lists it.
+func citedPath(c *memfile.Citation) (string, bool) {
+	if c.URL != "" {
+		return "", false
+	}
+	p := c.Path
+	if path.Clean(p) == p && p != "" { // (no allocation when it is clean already)
+		return p, true
+	}
+	p, err := source.Clean(p)
+	return p, err == nil
 }
 
 // touches reports whether reading p may give another answer after the

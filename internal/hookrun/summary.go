@@ -200,12 +200,9 @@ func summarize(tree string, dirs []string, after source.Source, mems []*store.Me
 		case m.File.Exempt:
 			r.Exempt = true
 		default:
-			for _, c := range m.File.Citations {
-				if c.URL != "" {
-					continue
-				}
-				p, err := source.Clean(c.Path)
-				if err != nil {
+			for j := range m.File.Citations {
+				p, ok := citedPath(&m.File.Citations[j])
+				if !ok {
 					continue // stale whatever the tree holds
 				}
 				r.Volatile = r.Volatile || inSubmodule(p)
