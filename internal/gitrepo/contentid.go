@@ -69,10 +69,7 @@ func (w *guardedWorktree) loadIDs() {
 		if err != nil {
 			return
 		}
-		hashLen := 20
-		if r.ObjectFormat == "sha256" {
-			hashLen = 32
-		}
+		hashLen, _ := r.hashLen()
 		stats, err := indexStats(data, hashLen)
 		if err != nil {
 			trace.Printf("content ids: %v: working-tree files are read", err)

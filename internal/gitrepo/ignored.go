@@ -222,10 +222,7 @@ func (w *guardedWorktree) List(dir string) ([]string, error) {
 // trackedPaths returns the paths of the index (the worktree's, or
 // $GIT_INDEX_FILE's) and every directory above them.
 func (r *Repo) trackedPaths(ctx context.Context) (map[string]bool, error) {
-	hashLen := 20
-	if r.ObjectFormat == "sha256" {
-		hashLen = 32
-	}
+	hashLen, _ := r.hashLen()
 	data, err := os.ReadFile(r.IndexPath())
 	var names, gitlinks []string
 	switch {

@@ -61,8 +61,7 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 		indexMtime time.Time
 	)
 	err = errNotDecoded
-	hashLen := map[string]int{"": 20, "sha1": 20, "sha256": 32}[r.ObjectFormat]
-	if hashLen > 0 && os.Getenv("MEMCITE_BACKEND") != string(GitBinary) {
+	if hashLen, known := r.hashLen(); known && os.Getenv("MEMCITE_BACKEND") != string(GitBinary) {
 		es, unmerged, indexMtime, err = readIndex(p, hashLen)
 		if err != nil {
 			trace.Printf("index: %v: asking git", err)
@@ -109,6 +108,19 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 	t.ids = !r.hasLFS()
 	t.committable = !fromGit
 	return t, nil
+}
+
+// hashLen is the length of the repository's object ids in bytes: 20
+// (SHA-1) or 32 (SHA-256); known is false for another object format, for
+// which it says 20.
+func (r *Repo) hashLen() (n int, known bool) {
+	switch r.ObjectFormat {
+	case "", "sha1":
+		return 20, true
+	case "sha256":
+		return 32, true
+	}
+	return 20, false
 }
 
 // errNotDecoded: the index was not decoded in-process.
