@@ -34,6 +34,10 @@ type guardedWorktree struct {
 	mu      sync.Mutex
 	ignored map[string]bool // verdicts of git check-ignore, by path
 
+	rulesOnce sync.Once
+	rulesAll  bool            // an ignore source applies everywhere (excludes file, info/exclude)
+	ruleDirs  map[string]bool // directories known to hold, or not, a .gitignore
+
 	ids worktreeIDs // ContentID
 }
 
@@ -92,7 +96,7 @@ func (w *guardedWorktree) hidden(p string) (bool, error) {
 	if v, ok := w.ignored[p]; ok {
 		return v, nil
 	}
-	ign, err := w.r.checkIgnore(context.Background(), []string{p})
+	ign, err := w.checkIgnore([]string{p})
 	if err != nil {
 		return false, err
 	}
@@ -206,7 +210,9 @@ func (w *guardedWorktree) List(dir string) ([]string, error) {
 	if len(untracked) == 0 {
 		return all, nil
 	}
-	ign, err := w.r.checkIgnore(context.Background(), untracked)
+	w.mu.Lock()
+	ign, err := w.checkIgnore(untracked)
+	w.mu.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", source.ErrUnavailable, err)
 	}
@@ -270,6 +276,110 @@ func (r *Repo) trackedPaths(ctx context.Context) (map[string]bool, error) {
 		set[g] = true
 	}
 	return set, nil
+}
+
+// checkIgnore returns which of paths (repo-relative, untracked) git's
+// ignore rules exclude. When no rule can apply to any of them it answers
+// without git: no core.excludesFile (nor the default one under
+// $XDG_CONFIG_HOME or ~/.config), no rule in info/exclude, and no
+// .gitignore in the working tree or the index in any directory from the
+// top down to each path's own (the only places git reads rules from).
+// Otherwise it asks git (a process). The caller holds w.mu.
+func (w *guardedWorktree) checkIgnore(paths []string) (map[string]bool, error) {
+	if w.ruleless(paths) {
+		trace.Printf("check-ignore: no ignore rule applies to %d untracked path(s)", len(paths))
+		return map[string]bool{}, nil
+	}
+	return w.r.checkIgnore(context.Background(), paths)
+}
+
+// ruleless reports whether no ignore rule can apply to any of paths. The
+// caller holds w.mu and loaded the index (w.tracked).
+func (w *guardedWorktree) ruleless(paths []string) bool {
+	w.rulesOnce.Do(func() { w.rulesAll = w.r.globalIgnoreRules() })
+	if w.rulesAll {
+		return false
+	}
+	if w.ruleDirs == nil {
+		w.ruleDirs = map[string]bool{}
+	}
+	for _, p := range paths {
+		for d := p; d != ""; {
+			i := strings.LastIndexByte(d, '/')
+			if i < 0 {
+				d = ""
+			} else {
+				d = d[:i]
+			}
+			has, ok := w.ruleDirs[d]
+			if !ok {
+				has = w.hasGitignore(d)
+				w.ruleDirs[d] = has
+			}
+			if has {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// hasGitignore reports whether directory d (repo-relative, "" the top)
+// may hold ignore rules: a .gitignore in the working tree (whatever it
+// is: git reads through a link, and an unreadable one is git's to
+// judge) or in the index (git reads a sparse checkout's from there).
+func (w *guardedWorktree) hasGitignore(d string) bool {
+	rel := ".gitignore"
+	if d != "" {
+		rel = d + "/.gitignore"
+	}
+	if _, ok := w.tracked[rel]; ok {
+		return true
+	}
+	_, err := os.Lstat(filepath.Join(w.r.Top, filepath.FromSlash(rel)))
+	return !errors.Is(err, fs.ErrNotExist)
+}
+
+// globalIgnoreRules reports whether an ignore source that applies to
+// every path may hold rules: core.excludesFile set (or unreadable
+// configuration), the default excludes file present, or info/exclude
+// with a line that is neither blank nor a comment.
+func (r *Repo) globalIgnoreRules() bool {
+	cfg, err := r.Config(context.Background())
+	if err != nil {
+		return true
+	}
+	if _, ok := cfg["core.excludesfile"]; ok {
+		return true
+	}
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	if xdg == "" {
+		home := os.Getenv("HOME")
+		if home == "" {
+			return true
+		}
+		xdg = filepath.Join(home, ".config")
+	}
+	if _, err := os.Lstat(filepath.Join(xdg, "git", "ignore")); !errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	for _, gd := range []string{r.CommonDir, r.GitDir} {
+		b, err := os.ReadFile(filepath.Join(gd, "info", "exclude"))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return true
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			// git drops a CR and trailing spaces; a leading space or
+			// tab is part of a pattern
+			if l = strings.TrimRight(l, " \r"); l != "" && l[0] != '#' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // checkIgnore asks git which of paths (repo-relative, untracked) its
