@@ -99,7 +99,7 @@ func setupGitEnv(e *testscript.Env) error {
 		return err
 	}
 	cfg := filepath.Join(home, ".gitconfig")
-	if err := os.WriteFile(cfg, []byte("[user]\n\tname = Test\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte("[user]\n\tname = Test\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n[maintenance]\n\tauto = false\n"), 0o644); err != nil {
 		return err
 	}
 	src, err := filepath.Abs(filepath.Join("..", ".."))

@@ -31,15 +31,20 @@ import (
 // Epoch is the date of the fixture repositories' first commit.
 var Epoch = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 
+// globalConfig is the global configuration git runs with in fixtures:
+// none, or the one Main writes.
+var globalConfig = os.DevNull
+
 // Env returns the environment git runs with in fixtures: pinned identity
-// and dates (for commit number n), no system or global configuration.
+// and dates (for commit number n), no system configuration and no global
+// configuration but Main's.
 func Env(n int) []string {
 	d := Epoch.Add(time.Duration(n) * time.Hour).Format(time.RFC3339)
 	return append(os.Environ(),
 		"GIT_AUTHOR_NAME=Ada Author", "GIT_AUTHOR_EMAIL=ada@example.com",
 		"GIT_COMMITTER_NAME=Cy Committer", "GIT_COMMITTER_EMAIL=cy@example.com",
 		"GIT_AUTHOR_DATE="+d, "GIT_COMMITTER_DATE="+d,
-		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+globalConfig,
 		"LC_ALL=C", "TZ=UTC",
 	)
 }
@@ -196,7 +201,10 @@ func snapshot(dir string, ar *txtar.Archive, prefix string) error {
 // the files a small test repository holds and most of what creating one
 // costs. The tests of hook installation, which meet those samples in
 // users' repositories, keep git's templates. The hooks directory is
-// still created, empty. It returns m.Run's code.
+// still created, empty. The global configuration of Env turns off the
+// maintenance git starts after every commit (`git maintenance run
+// --auto`, a process that looks for work a test repository never has).
+// It returns m.Run's code.
 func Main(m *testing.M) int {
 	dir, err := os.MkdirTemp("", "memcite-git-template-")
 	if err != nil {
@@ -204,10 +212,16 @@ func Main(m *testing.M) int {
 		return 2
 	}
 	defer os.RemoveAll(dir)
-	if err := os.Mkdir(filepath.Join(dir, "hooks"), 0o755); err != nil {
+	tpl, cfg := filepath.Join(dir, "template"), filepath.Join(dir, "gitconfig")
+	if err := os.MkdirAll(filepath.Join(tpl, "hooks"), 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, "gitfixture:", err)
 		return 2
 	}
-	os.Setenv("GIT_TEMPLATE_DIR", dir)
+	if err := os.WriteFile(cfg, []byte("[maintenance]\n\tauto = false\n"), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "gitfixture:", err)
+		return 2
+	}
+	os.Setenv("GIT_TEMPLATE_DIR", tpl)
+	globalConfig = cfg
 	return m.Run()
 }
