@@ -21,7 +21,7 @@ import (
 func TestIgnoredAsGit(t *testing.T) {
 	paths := []string{"x.log", "new.md", "sub/y.log", "sub/z.txt", "dir/deep/q.log", "dir/deep/q.md"}
 	for _, tc := range []struct {
-		name     string
+		name  string
 		setup func(t *testing.T, dir, xdg string, git func(...string))
 		// rules: where ignore rules may apply: "*" everywhere, "-"
 		// nowhere, else below that directory
