@@ -80,23 +80,31 @@ func (r Repo) Husky() bool {
 // Locate resolves the hooks directory and related facts for the
 // repository containing dir.
 func Locate(ctx context.Context, dir string) (Repo, error) {
-	out, err := git(ctx, dir, "rev-parse", "--is-bare-repository", "--git-dir", "--git-common-dir", "--git-path", "hooks")
-	if err != nil {
-		return Repo{}, err
-	}
+	// one process where there is a working tree; git refuses
+	// --show-toplevel in a bare repository, and is asked again without it
+	out, err := git(ctx, dir, "rev-parse", "--is-bare-repository", "--git-dir", "--git-common-dir", "--git-path", "hooks", "--show-toplevel")
 	f := lines(out)
-	if len(f) != 4 {
+	if err != nil {
+		if out, err = git(ctx, dir, "rev-parse", "--is-bare-repository", "--git-dir", "--git-common-dir", "--git-path", "hooks"); err != nil {
+			return Repo{}, err
+		}
+		if f = lines(out); len(f) == 4 && f[0] == "true" {
+			return Repo{}, ErrBare
+		}
+		top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
+		if err != nil {
+			return Repo{}, err
+		}
+		f = append(f, strings.TrimSpace(top))
+	}
+	if len(f) != 5 {
 		return Repo{}, fmt.Errorf("git rev-parse: unexpected output %q", out)
 	}
 	if f[0] == "true" {
 		return Repo{}, ErrBare
 	}
-	top, err := git(ctx, dir, "rev-parse", "--show-toplevel")
-	if err != nil {
-		return Repo{}, err
-	}
 	r := Repo{
-		Top:       realPath(strings.TrimSpace(top)),
+		Top:       realPath(f[4]),
 		GitDir:    realPath(abs(dir, f[1])),
 		CommonDir: realPath(abs(dir, f[2])),
 		HooksDir:  realPath(abs(dir, f[3])),
