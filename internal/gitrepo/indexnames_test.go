@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -88,7 +89,7 @@ func TestIndexNamesAsGit(t *testing.T) {
 			continue
 		}
 		t.Run(tc.name, func(t *testing.T) {
-			dir, data, hashLen := indexFixture(t, tc.init, tc.setup)
+			dir, data, hashLen := indexFixture(t, tc)
 			got, _, err := indexNames(data, hashLen)
 			if tc.split {
 				if !errors.Is(err, errIndexForm) {
@@ -114,11 +115,29 @@ func TestIndexNamesAsGit(t *testing.T) {
 
 // indexFixture makes a repository (git init with initArgs) of files whose
 // names exercise the index's name encoding, commits them, runs setup and
-// returns the directory, its index file and the length of its object ids.
-func indexFixture(t *testing.T, initArgs []string, setup func(t *testing.T, dir string)) (dir string, data []byte, hashLen int) {
+// returns the directory, its index file (as setup left it) and the length
+// of its object ids. Each form is built once for the tests that read it
+// (indexForms by name), in a directory removed when the tests end.
+func indexFixture(t *testing.T, tc indexForm) (dir string, data []byte, hashLen int) {
 	t.Helper()
-	dir = t.TempDir()
-	gitT(t, dir, append([]string{"init", "-q"}, initArgs...)...)
+	fixtures.Lock()
+	defer fixtures.Unlock()
+	if f, ok := fixtures.built[tc.name]; ok {
+		return f.dir, f.data, f.hashLen
+	}
+	if fixtures.root == "" {
+		root, err := os.MkdirTemp("", "memcite-index-forms-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fixtures.root = root
+		afterTests = append(afterTests, func() { os.RemoveAll(root) })
+	}
+	dir, err := os.MkdirTemp(fixtures.root, "form-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gitT(t, dir, append([]string{"init", "-q"}, tc.init...)...)
 	for _, f := range []string{"top.txt", "a/b/c.txt", "a/b/d.txt", "a/bb.txt", "a/b.c/e.txt", "z é.txt", strings.Repeat("long/", 40) + "f.txt"} {
 		p := filepath.Join(dir, filepath.FromSlash(f))
 		os.MkdirAll(filepath.Dir(p), 0o755)
@@ -126,20 +145,37 @@ func indexFixture(t *testing.T, initArgs []string, setup func(t *testing.T, dir 
 	}
 	gitT(t, dir, "add", "-A")
 	gitT(t, dir, "commit", "-qm", "init")
-	if setup != nil {
-		setup(t, dir)
+	if tc.setup != nil {
+		tc.setup(t, dir)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, ".git", "index"))
+	data, err = os.ReadFile(filepath.Join(dir, ".git", "index"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	hashLen = 20
-	for _, a := range initArgs {
+	for _, a := range tc.init {
 		if a == "--object-format=sha256" {
 			hashLen = 32
 		}
 	}
+	if fixtures.built == nil {
+		fixtures.built = map[string]builtForm{}
+	}
+	fixtures.built[tc.name] = builtForm{dir, data, hashLen}
 	return dir, data, hashLen
+}
+
+// fixtures are the index forms built so far.
+var fixtures struct {
+	sync.Mutex
+	root  string
+	built map[string]builtForm
+}
+
+type builtForm struct {
+	dir     string
+	data    []byte
+	hashLen int
 }
 
 // addIndexSeeds gives an index fuzz target its seeds (data, hashLen).

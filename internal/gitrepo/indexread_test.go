@@ -21,7 +21,7 @@ func TestParseIndexAsGit(t *testing.T) {
 	}
 	for _, tc := range indexForms {
 		t.Run(tc.name, func(t *testing.T) {
-			dir, data, hashLen := indexFixture(t, tc.init, tc.setup)
+			dir, data, hashLen := indexFixture(t, tc)
 			es, unmerged, err := parseIndex(data, hashLen)
 			if tc.split || tc.sparse {
 				if !errors.Is(err, errIndexForm) {
@@ -92,7 +92,7 @@ func TestIndexTreeAsGit(t *testing.T) {
 	}
 	for _, tc := range indexForms {
 		t.Run(tc.name, func(t *testing.T) {
-			dir, _, _ := indexFixture(t, tc.init, tc.setup)
+			dir, _, _ := indexFixture(t, tc)
 			repo, err := Discover(dir)
 			if err != nil {
 				t.Fatal(err)
@@ -136,9 +136,11 @@ func TestIndexTreeAsGit(t *testing.T) {
 			}
 			// with a local git-lfs store a tree does not name what its
 			// files read as
-			if err := os.MkdirAll(filepath.Join(repo.CommonDir, "lfs", "objects"), 0o755); err != nil {
+			lfs := filepath.Join(repo.CommonDir, "lfs")
+			if err := os.MkdirAll(filepath.Join(lfs, "objects"), 0o755); err != nil {
 				t.Fatal(err)
 			}
+			defer os.RemoveAll(lfs) // the fixture is shared
 			lfsRepo, err := Discover(dir)
 			if err != nil {
 				t.Fatal(err)

@@ -29,8 +29,15 @@ func TestMain(m *testing.M) {
 		time.Sleep(time.Minute)
 		os.Exit(0)
 	}
-	os.Exit(gitfixture.Main(m)) // no sample hooks in the repositories the tests create
+	code := gitfixture.Main(m) // no sample hooks in the repositories the tests create
+	for _, f := range afterTests {
+		f()
+	}
+	os.Exit(code)
 }
+
+// afterTests run when every test ran (removing shared fixtures).
+var afterTests []func()
 
 // TestLockDiesWithItsProcess: another process holds the lock (its pid is
 // in the error); once it is killed, without releasing, the lock is free at
