@@ -204,7 +204,7 @@ func (h *Hook) PreCommit(ctx context.Context) (*HookResult, error) {
 		if _, born, _ := h.Repo.Head(); born {
 			if out.Staged != nil {
 				drift = &hookrun.Drift{Staged: out.Staged}
-			} else if staged, err := hookrun.StagedSet(ctx, h.Repo); err == nil {
+			} else if staged, err := hookrun.StagedSet(ctx, h.Repo, h.Src); err == nil {
 				drift = &hookrun.Drift{Staged: staged}
 			}
 		}

@@ -58,11 +58,12 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 	var (
 		es         []entry
 		unmerged   []string
+		ita        int
 		indexMtime time.Time
 	)
 	err = errNotDecoded
 	if hashLen, known := r.hashLen(); known && os.Getenv("MEMCITE_BACKEND") != string(GitBinary) {
-		es, unmerged, indexMtime, err = readIndex(p, hashLen)
+		es, unmerged, ita, indexMtime, err = readIndex(p, hashLen)
 		if err != nil {
 			trace.Printf("index: %v: asking git", err)
 		}
@@ -107,6 +108,7 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 	t.submodule = r.submoduleFile
 	t.ids = !r.hasLFS()
 	t.committable = !fromGit
+	t.intentToAdd = ita > 0
 	return t, nil
 }
 
@@ -152,38 +154,38 @@ func cleanWorktreeFile(wt *source.Worktree, name string, st indexStat, indexMtim
 // readIndex reads the index file at p in-process (parseIndex) and returns
 // what it holds with the time the index was written. A missing index is an
 // empty one.
-func readIndex(p string, hashLen int) (es []entry, unmerged []string, mtime time.Time, err error) {
+func readIndex(p string, hashLen int) (es []entry, unmerged []string, ita int, mtime time.Time, err error) {
 	f, err := os.Open(p)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil, time.Time{}, nil // no index yet: nothing staged
+		return nil, nil, 0, time.Time{}, nil // no index yet: nothing staged
 	}
 	if err != nil {
-		return nil, nil, time.Time{}, fmt.Errorf("open index: %w", err)
+		return nil, nil, 0, time.Time{}, fmt.Errorf("open index: %w", err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, nil, time.Time{}, fmt.Errorf("open index: %w", err)
+		return nil, nil, 0, time.Time{}, fmt.Errorf("open index: %w", err)
 	}
 	data, err := readAllFile(f, fi.Size())
 	if err != nil {
-		return nil, nil, time.Time{}, fmt.Errorf("read index %s: %w", p, err)
+		return nil, nil, 0, time.Time{}, fmt.Errorf("read index %s: %w", p, err)
 	}
-	es, unmerged, err = parseIndex(data, hashLen)
+	es, unmerged, ita, err = parseIndex(data, hashLen)
 	if err != nil {
-		return nil, nil, time.Time{}, fmt.Errorf("read index %s: %w", p, err)
+		return nil, nil, 0, time.Time{}, fmt.Errorf("read index %s: %w", p, err)
 	}
-	return es, unmerged, fi.ModTime(), nil
+	return es, unmerged, ita, fi.ModTime(), nil
 }
 
 // parseIndex reads an index file (versions 2 to 4, object ids of hashLen
 // bytes): its entries at stage 0 (intent-to-add entries left out, as git
-// commits them), the stat data of those git compares with the working
+// commits them, and counted), the stat data of those git compares with the working
 // tree (not assume-unchanged, not skip-worktree, with a recorded mtime),
 // and the paths with conflict stages, which are not entries. A split
 // index, a sparse index (directory entries) or a damaged file is
 // errIndexForm: git reads those.
-func parseIndex(data []byte, hashLen int) (es []entry, unmerged []string, err error) {
+func parseIndex(data []byte, hashLen int) (es []entry, unmerged []string, ita int, err error) {
 	n := 0
 	if len(data) >= 12 {
 		n = int(min(binary.BigEndian.Uint32(data[8:12]), uint32(len(data)/64)))
@@ -207,6 +209,7 @@ func parseIndex(data []byte, hashLen int) (es []entry, unmerged []string, err er
 			}
 			return
 		case ext&extIntentToAdd != 0:
+			ita++
 			return
 		}
 		starts = append(starts, len(arena))
@@ -223,7 +226,7 @@ func parseIndex(data []byte, hashLen int) (es []entry, unmerged []string, err er
 		err = fmt.Errorf("%w: sparse index", errIndexForm)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	// arena is never written again: its bytes can be the string's
 	all := unsafe.String(unsafe.SliceData(arena), len(arena))
@@ -246,7 +249,7 @@ func parseIndex(data []byte, hashLen int) (es []entry, unmerged []string, err er
 		}
 		es = slices.DeleteFunc(es, func(e entry) bool { return bad[e.path] })
 	}
-	return es, unmerged, nil
+	return es, unmerged, ita, nil
 }
 
 // lsFiles lists the index with git itself (split and sparse indexes,

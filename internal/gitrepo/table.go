@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
@@ -47,6 +48,12 @@ type table struct {
 	// committable: the entries are exactly what committing the index
 	// records (decoded in-process: intent-to-add entries left out).
 	committable bool
+	// intentToAdd: the index has entries added with intent to add (not
+	// entries: git commits none of them, but git diff-index lists them).
+	intentToAdd bool
+
+	treeOnce sync.Once
+	trees    map[string][]byte // treeIDs
 }
 
 func newTable(name string, entries []entry, read func(entry) (io.ReadCloser, error)) *table {

@@ -31,36 +31,50 @@ func IndexTree(src source.Source) (id OID, ok bool) {
 	if !isTable || !t.committable || !t.ids || len(t.entries) == 0 {
 		return "", false
 	}
-	var newHash func() hash.Hash
-	switch len(t.entries[0].oid) {
-	case 40:
-		newHash = sha1.New
-	case 64:
-		newHash = sha256.New
-	default:
+	dirs := t.treeIDs()
+	if dirs == nil {
 		return "", false
 	}
-	raw, _, err := hashTree(t.entries, "", newHash)
-	if err != nil {
-		return "", false
-	}
-	return OID(hex.EncodeToString(raw)), true
+	return OID(hex.EncodeToString(dirs[""])), true
 }
 
-// hashTree hashes the tree of the directory dir ("" for the root, else
-// ending in "/") from es, the index entries in index order whose paths
-// start with dir; it returns the raw id and how many entries it used.
+// treeIDs returns the raw ids of the trees of every directory of the
+// committable table t ("" the top, else ending in "/"), computed once;
+// nil when they cannot be.
+func (t *table) treeIDs() map[string][]byte {
+	t.treeOnce.Do(func() {
+		var newHash func() hash.Hash
+		switch len(t.entries[0].oid) {
+		case 40:
+			newHash = sha1.New
+		case 64:
+			newHash = sha256.New
+		default:
+			return
+		}
+		dirs := map[string][]byte{}
+		if _, _, err := hashTreeDirs(t.entries, "", newHash, dirs); err == nil {
+			t.trees = dirs
+		}
+	})
+	return t.trees
+}
+
+// hashTreeDirs hashes the tree of the directory dir ("" for the root,
+// else ending in "/") from es, the index entries in index order whose
+// paths start with dir; it returns the raw id and how many entries it
+// used, and records the id of every directory in dirs (when not nil).
 // Index order is tree order: a directory's entries are contiguous, and a
 // name compares as git compares tree entries (a directory as if followed
 // by "/").
-func hashTree(es []entry, dir string, newHash func() hash.Hash) ([]byte, int, error) {
+func hashTreeDirs(es []entry, dir string, newHash func() hash.Hash, dirs map[string][]byte) ([]byte, int, error) {
 	var buf []byte
 	i := 0
 	for i < len(es) && strings.HasPrefix(es[i].path, dir) {
 		rel := es[i].path[len(dir):]
 		if k := strings.IndexByte(rel, '/'); k >= 0 {
 			name := rel[:k]
-			id, n, err := hashTree(es[i:], dir+name+"/", newHash)
+			id, n, err := hashTreeDirs(es[i:], dir+name+"/", newHash, dirs)
 			if err != nil {
 				return nil, 0, err
 			}
@@ -90,7 +104,11 @@ func hashTree(es []entry, dir string, newHash func() hash.Hash) ([]byte, int, er
 	h := newHash()
 	fmt.Fprintf(h, "tree %d\x00", len(buf))
 	h.Write(buf)
-	return h.Sum(nil), i, nil
+	id := h.Sum(nil)
+	if dirs != nil {
+		dirs[dir] = id
+	}
+	return id, i, nil
 }
 
 // TreeNamesContent reports whether src, an index or commit from this

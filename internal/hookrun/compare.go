@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
@@ -619,22 +618,23 @@ func commitScope(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dir
 	if _, born, err := repo.Head(); err != nil || !born {
 		return nil, nil // a first commit: everything is new
 	}
-	// with a summary of another tree than HEAD's, git also lists what
-	// changed since that tree, meanwhile
+	head, _, err := repo.HeadTree(ctx)
+	if err != nil {
+		trace.Printf("hook: every memory is checked: %v", err)
+		return nil, nil
+	}
+	// with a summary of another tree than HEAD's, also what changed since
+	// that tree
 	var (
 		drift    []string
 		driftErr error
-		listing  sync.WaitGroup
 	)
 	sumTree := ""
-	if opt.Summary != nil {
-		if head, _, err := repo.HeadTree(ctx); err == nil && string(head) != opt.Summary.Tree {
-			sumTree = opt.Summary.Tree
-			listing.Go(func() { drift, driftErr = repo.ChangedSince(ctx, sumTree) })
-		}
+	if opt.Summary != nil && string(head) != opt.Summary.Tree {
+		sumTree = opt.Summary.Tree
+		drift, driftErr = repo.IndexChanges(ctx, idx, gitrepo.OID(sumTree))
 	}
-	changed, err := repo.StagedPaths(ctx)
-	listing.Wait()
+	changed, err := repo.IndexChanges(ctx, idx, head)
 	if err != nil {
 		trace.Printf("hook: every memory is checked: %v", err)
 		return nil, nil
@@ -666,10 +666,17 @@ func commitScope(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dir
 	return sc, staged
 }
 
-// StagedSet is the set of paths the commit being made changes against
-// HEAD (gitrepo.Repo.StagedPaths).
-func StagedSet(ctx context.Context, repo *gitrepo.Repo) (map[string]bool, error) {
-	paths, err := repo.StagedPaths(ctx)
+// StagedSet is the set of paths the commit of the index idx changes
+// against HEAD (gitrepo.Repo.IndexChanges).
+func StagedSet(ctx context.Context, repo *gitrepo.Repo, idx source.Source) (map[string]bool, error) {
+	head, born, err := repo.HeadTree(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !born {
+		return nil, errors.New("no HEAD: nothing to compare the index with")
+	}
+	paths, err := repo.IndexChanges(ctx, idx, head)
 	if err != nil {
 		return nil, err
 	}
@@ -733,7 +740,10 @@ func PostChange(ctx context.Context, repo *gitrepo.Repo, r Range, dirs []string,
 		var changed []string
 		var err error
 		if r.Squash {
-			changed, err = repo.ChangedSince(ctx, string(old))
+			var oldTree gitrepo.OID
+			if oldTree, err = repo.TreeOf(ctx, old); err == nil {
+				changed, err = repo.IndexChanges(ctx, after, oldTree)
+			}
 		} else {
 			changed, err = repo.ChangedBetween(ctx, old, newID)
 		}

@@ -1,0 +1,189 @@
+package gitrepo
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/trace"
+)
+
+// IndexChanges lists the paths where the index idx differs from the tree
+// base, sorted, exactly as ChangedSince(base) lists them ('git diff-index
+// --cached' without rename detection: added, modified, deleted and
+// type-changed paths, a submodule whose recorded commit changes).
+//
+// When idx is an index this package decoded itself (IndexTree answers for
+// it), without entries added with intent to add, and objects are read
+// in-process, no git process starts: the ids of
+// the index's directories are computed as `git write-tree` would, and only
+// the directories whose ids differ from base's are read and compared,
+// entry by entry, so a commit of a few files reads a few trees. Otherwise
+// it is ChangedSince.
+func (r *Repo) IndexChanges(ctx context.Context, idx source.Source, base OID) ([]string, error) {
+	if paths, ok := r.indexDiff(idx, base); ok {
+		trace.Printf("index against tree %s: %d paths differ (in-process)", base.Short(), len(paths))
+		return paths, nil
+	}
+	return r.ChangedSince(ctx, string(base))
+}
+
+// indexDiff is IndexChanges in-process; ok is false where it cannot
+// answer.
+func (r *Repo) indexDiff(idx source.Source, base OID) (paths []string, ok bool) {
+	t, isTable := idx.(*table)
+	if !isTable || !t.committable || t.intentToAdd || !t.ids || len(t.entries) == 0 || len(base) != 40 || !isHex(string(base)) {
+		return nil, false
+	}
+	objs, err := r.objects()
+	if err != nil || objs.store == nil || len(t.entries[0].oid) != 40 {
+		return nil, false
+	}
+	d := &indexDiffer{store: objs.store, dirs: t.treeIDs(), changed: map[string]bool{}}
+	if d.dirs == nil {
+		return nil, false
+	}
+	raw, err := hex.DecodeString(string(base))
+	if err != nil {
+		return nil, false
+	}
+	if err := d.dir(t.entries, "", raw); err != nil {
+		trace.Printf("index against tree %s: %v: asking git", base.Short(), err)
+		return nil, false
+	}
+	paths = make([]string, 0, len(d.changed))
+	for p := range d.changed {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	return paths, true
+}
+
+// indexDiffer compares index entries with trees of the object database.
+type indexDiffer struct {
+	store interface {
+		EncodedObject(plumbing.ObjectType, plumbing.Hash) (plumbing.EncodedObject, error)
+	}
+	dirs    map[string][]byte // raw tree id of each index directory ("" the top, else ending in "/")
+	changed map[string]bool
+}
+
+// dir compares es, the index entries under dir, with the tree whose raw
+// id is tree.
+func (d *indexDiffer) dir(es []entry, dir string, tree []byte) error {
+	if bytes.Equal(d.dirs[dir], tree) {
+		return nil
+	}
+	entries, err := d.tree(tree)
+	if err != nil {
+		return err
+	}
+	inTree := make(map[string]treeEntry, len(entries))
+	for _, e := range entries {
+		inTree[e.name] = e
+	}
+	seen := make(map[string]bool, len(entries))
+	for i := 0; i < len(es); {
+		rel := es[i].path[len(dir):]
+		if k := strings.IndexByte(rel, '/'); k >= 0 { // a directory of the index
+			name := rel[:k]
+			j := i + 1
+			for j < len(es) && strings.HasPrefix(es[j].path, dir+name+"/") {
+				j++
+			}
+			seen[name] = true
+			te, ok := inTree[name]
+			switch {
+			case ok && te.mode == modeDir:
+				if err := d.dir(es[i:j], dir+name+"/", te.hash.Bytes()); err != nil {
+					return err
+				}
+			case ok: // a file in the tree, a directory in the index
+				d.changed[dir+name] = true
+				d.addIndex(es[i:j])
+			default:
+				d.addIndex(es[i:j])
+			}
+			i = j
+			continue
+		}
+		e := es[i]
+		seen[rel] = true
+		te, ok := inTree[rel]
+		switch {
+		case ok && te.mode == modeDir: // a directory in the tree, a file in the index
+			d.changed[e.path] = true
+			if err := d.addTree(dir+rel+"/", te.hash.Bytes()); err != nil {
+				return err
+			}
+		case !ok || te.mode != uint32(e.mode) || te.hash.String() != e.oid:
+			d.changed[e.path] = true
+		}
+		i++
+	}
+	for _, te := range entries {
+		if seen[te.name] {
+			continue
+		}
+		if te.mode == modeDir {
+			if err := d.addTree(dir+te.name+"/", te.hash.Bytes()); err != nil {
+				return err
+			}
+			continue
+		}
+		d.changed[dir+te.name] = true
+	}
+	return nil
+}
+
+// addIndex marks every path of es changed.
+func (d *indexDiffer) addIndex(es []entry) {
+	for _, e := range es {
+		d.changed[e.path] = true
+	}
+}
+
+// addTree marks every file of the tree (raw id tree) under dir changed.
+func (d *indexDiffer) addTree(dir string, tree []byte) error {
+	entries, err := d.tree(tree)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.mode == modeDir {
+			if err := d.addTree(dir+e.name+"/", e.hash.Bytes()); err != nil {
+				return err
+			}
+			continue
+		}
+		d.changed[dir+e.name] = true
+	}
+	return nil
+}
+
+// tree reads the entries of the tree with raw id raw.
+func (d *indexDiffer) tree(raw []byte) ([]treeEntry, error) {
+	var h plumbing.Hash
+	copy(h[:], raw)
+	obj, err := d.store.EncodedObject(plumbing.TreeObject, h)
+	if err != nil {
+		return nil, fmt.Errorf("read tree %s: %w", h, err)
+	}
+	rc, err := obj.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("read tree %s: %w", h, err)
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(rc)
+	if err != nil {
+		return nil, fmt.Errorf("read tree %s: %w", h, err)
+	}
+	return parseTree(data, len(raw))
+}
