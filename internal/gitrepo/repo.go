@@ -83,6 +83,10 @@ type Repo struct {
 	ObjectFormat string // sha1 or sha256
 	RefFormat    string // files, or reftable (git 2.45 and later)
 
+	// plain: found by discoverPlain, a layout whose configuration files
+	// are known without asking git (configInProcess)
+	plain bool
+
 	once    sync.Once
 	objs    *objects
 	backend Backend
@@ -92,17 +96,19 @@ type Repo struct {
 	revMu sync.Mutex
 	revs  map[string]revResult
 
-	cfgOnce sync.Once
-	cfg     map[string][]string
-	cfgErr  error
+	cfgOnce      sync.Once
+	cfg          map[string][]string
+	cfgErr       error
+	cfgInProcess bool // read without git (configInProcess)
 
 	subMu sync.Mutex
 	subs  map[string]*Repo // submodule repositories by path; nil: not checked out
 }
 
 type revResult struct {
-	oid OID
-	err error
+	oid       OID
+	err       error
+	inProcess bool // answered without starting git
 }
 
 // Discover finds the repository containing dir by asking git, so that
@@ -197,7 +203,7 @@ func discoverPlain(abs string) *Repo {
 				}
 			}
 			_, shallow := os.Lstat(filepath.Join(gd, "shallow"))
-			r := &Repo{Top: d, GitDir: gd, CommonDir: gd, Shallow: shallow == nil, ObjectFormat: "sha1", RefFormat: "files"}
+			r := &Repo{Top: d, GitDir: gd, CommonDir: gd, Shallow: shallow == nil, ObjectFormat: "sha1", RefFormat: "files", plain: true}
 			trace.Printf("repository %s (plain layout, found without git)", d)
 			return r
 		}
@@ -281,10 +287,20 @@ func (r *Repo) ConfigAll(ctx context.Context, key string) ([]string, error) {
 }
 
 // Config returns git's memcite.* and core.* configuration (git's rules:
-// -c, includes, worktree config), keyed by lower-case name, read with one
-// git process per run.
+// -c, includes, worktree config), keyed by lower-case name, read once per
+// run: in-process where the answer is certain (configInProcess: the plain
+// layout, no configuration in the environment, files git would read
+// without complaint and that include nothing), else with one git process,
+// whose answer, or error, is then the user's.
 func (r *Repo) Config(ctx context.Context) (map[string][]string, error) {
 	r.cfgOnce.Do(func() {
+		cfg, files, declined := r.configInProcess()
+		if declined == "" {
+			r.cfg, r.cfgInProcess = cfg, true
+			trace.Printf("config read in-process from %s", strings.Join(files, ", "))
+			return
+		}
+		trace.Printf("config read by git: %s", declined)
 		r.cfg = map[string][]string{}
 		out, err := r.Run(ctx, "config", "--null", "--get-regexp", `^(memcite|core)\.`)
 		if err != nil {
@@ -309,19 +325,27 @@ func (r *Repo) Config(ctx context.Context) (map[string][]string, error) {
 // git does (`git rev-parse --verify --end-of-options REV^{commit}`): every
 // syntax git accepts works (HEAD@{1}, @{u}, :/message, annotated tags), and
 // what git refuses (an ambiguous short name, a tree or blob, an empty or
-// missing revision) is an error naming the revision. Answers are cached
-// for the run.
+// missing revision) is an error naming the revision. HEAD and ref names
+// with ~N and ^N steps are read in-process where the answer is certain
+// (resolveInProcess), which saves a git process for nearly every call.
+// Answers are cached for the run.
 func (r *Repo) ResolveCommit(ctx context.Context, rev string) (OID, error) {
 	r.revMu.Lock()
 	defer r.revMu.Unlock()
 	if res, ok := r.revs[rev]; ok {
 		return res.oid, res.err
 	}
-	oid, err := r.resolve(ctx, rev)
+	oid, inProcess := r.resolveInProcess(rev)
+	var err error
+	if inProcess {
+		trace.Printf("revision %q is %s (refs and objects read in-process)", rev, oid)
+	} else {
+		oid, err = r.resolve(ctx, rev)
+	}
 	if r.revs == nil {
 		r.revs = map[string]revResult{}
 	}
-	r.revs[rev] = revResult{oid, err}
+	r.revs[rev] = revResult{oid, err, inProcess}
 	return oid, err
 }
 
