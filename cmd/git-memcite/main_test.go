@@ -13,6 +13,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
 	"github.com/git-memcite/git-memcite/internal/testing/longtest"
 )
 
@@ -29,6 +30,7 @@ func TestMain(m *testing.M) {
 type cleanupM struct{ m *testing.M }
 
 func (c cleanupM) Run() int {
+	defer gitfixture.Scratch()() // (not for the commands testscript runs)
 	code := c.m.Run()
 	for _, d := range generated {
 		os.RemoveAll(d)
@@ -54,6 +56,9 @@ func TestScript(t *testing.T) {
 		t.Logf("testdata/script/managers_*.txtar skipped: long tests (set %s=1 to run them; CI runs them)", longtest.Env)
 	}
 	testscript.Run(t, testscript.Params{
+		// testscript removes each work directory; the homes beside them
+		// and what scripts write there go with this one
+		WorkdirRoot:         t.TempDir(),
 		Files:               files,
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,

@@ -8,11 +8,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
 )
 
 // TestMain isolates git from the machine's configuration and pins the
 // identity, so that real commits behave the same everywhere.
 func TestMain(m *testing.M) {
+	scratch := gitfixture.Scratch()
 	dir, err := os.MkdirTemp("", "hookinstall-test")
 	if err != nil {
 		panic(err)
@@ -39,6 +42,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
+	scratch()
 	os.Exit(code)
 }
 

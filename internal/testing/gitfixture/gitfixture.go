@@ -201,11 +201,13 @@ func snapshot(dir string, ar *txtar.Archive, prefix string) error {
 // the files a small test repository holds and most of what creating one
 // costs. The tests of hook installation, which meet those samples in
 // users' repositories, keep git's templates. The hooks directory is
-// still created, empty. The global configuration of Env turns off the
+// still created, empty. The temporary directory is Scratch's. The
+// global configuration of Env turns off the
 // maintenance git starts after every commit (`git maintenance run
 // --auto`, a process that looks for work a test repository never has).
 // It returns m.Run's code.
 func Main(m *testing.M) int {
+	defer Scratch()()
 	dir, err := os.MkdirTemp("", "memcite-git-template-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gitfixture:", err)
