@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 )
 
 // Version is the version written in the marker line of the current scripts.
@@ -56,7 +57,7 @@ func IsName(name string) bool {
 }
 
 // markerRe matches the ownership marker in the first lines of a script.
-var markerRe = regexp.MustCompile(`(?m)^# git-memcite-hook v([0-9]+) \(managed\)`)
+var markerRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^# git-memcite-hook v([0-9]+) \(managed\)`) })
 
 // Marker returns the version in the ownership marker of a hook file's
 // content, and whether the content carries a marker at all. Only the first
@@ -65,7 +66,7 @@ func Marker(content []byte) (version int, ok bool) {
 	if len(content) > 1024 {
 		content = content[:1024]
 	}
-	m := markerRe.FindSubmatch(content)
+	m := markerRe().FindSubmatch(content)
 	if m == nil {
 		return 0, false
 	}

@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/git-memcite/git-memcite/internal/agenthook"
 	"github.com/git-memcite/git-memcite/internal/jsonedit"
@@ -188,10 +189,12 @@ func parse(p string, src []byte) (*settings, error) {
 
 // agentHookCommand matches a shell command that runs git-memcite's agent
 // hook: git memcite agent-hook, git-memcite agent-hook, by any path.
-var agentHookCommand = regexp.MustCompile(`(^|[\s/;&|])git(-|\s+)memcite\s+agent-hook(\s|$|;|&|\|)`)
+var agentHookCommand = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|[\s/;&|])git(-|\s+)memcite\s+agent-hook(\s|$|;|&|\|)`)
+})
 
 // RunsAgentHook reports whether a hook command runs the agent hook.
-func RunsAgentHook(cmd string) bool { return agentHookCommand.MatchString(cmd) }
+func RunsAgentHook(cmd string) bool { return agentHookCommand().MatchString(cmd) }
 
 // Install adds the hook to the settings file of the repository at top
 // (SettingsFile), creating it if needed. dryRun computes the result and

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 )
 
 // Resolve returns the version (without a leading "v") and commit to
@@ -58,13 +59,13 @@ func Line(version, commit string) string {
 
 // releaseRe matches a release version: 0.1.0, 1.2.3-rc.1; not a
 // describe (0.1.0-3-gabc1234), a pseudo-version or a dirty build.
-var releaseRe = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.]+)?$`)
+var releaseRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.]+)?$`) })
 
 // ReleaseRev is the tag of the release of this version (v0.1.0), the rev
 // the pre-commit framework snippet pins; "main" for a build that is not a
 // release.
 func ReleaseRev(version string) string {
-	if releaseRe.MatchString(version) && !strings.HasSuffix(version, "-dirty") {
+	if releaseRe().MatchString(version) && !strings.HasSuffix(version, "-dirty") {
 		return "v" + version
 	}
 	return "main"

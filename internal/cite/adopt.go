@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/git-memcite/git-memcite/internal/memfile"
 )
@@ -109,15 +110,19 @@ func (t *Tracked) resolve(p string) (string, []string) {
 
 var (
 	// [cite:code](path:12) and [cite:file](path), the markup of ai-agents' Gen3.
-	citeMarkupRe = regexp.MustCompile(`\[cite:(\w+)\]\(([^)\s]+)\)`)
+	citeMarkupRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[cite:(\w+)\]\(([^)\s]+)\)`) })
 	// a file name: with an extension, or one of the usual names without.
 	fileName = `(?:[\w.-]+/)*(?:[\w-][\w.-]*\.[A-Za-z]\w*|Makefile|Dockerfile|Containerfile|Justfile|Rakefile|Gemfile|Jenkinsfile|Procfile|Vagrantfile)`
 	// path:12, path:12-20, path#L12-L20.
-	pathLineRe = regexp.MustCompile(`(?:^|[^\w./:-])(` + fileName + `)(?::(\d{1,7})(?:-(\d{1,7}))?|#L(\d{1,7})(?:-L?(\d{1,7}))?)`)
+	pathLineRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:^|[^\w./:-])(` + fileName + `)(?::(\d{1,7})(?:-(\d{1,7}))?|#L(\d{1,7})(?:-L?(\d{1,7}))?)`)
+	})
 	// `some/path.ext` or `file.ext` in backticks, without a line.
-	backtickRe = regexp.MustCompile("`(" + fileName + ")`")
-	fenceRe    = regexp.MustCompile("^\\s*(```|~~~)")
-	trivialRe  = regexp.MustCompile(`^[\s{}()\[\];,.:]*$|^\s*(end|else|fi|done|esac|\*/|/\*|//|#|--)\s*$`)
+	backtickRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`(" + fileName + ")`") })
+	fenceRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^\\s*(```|~~~)") })
+	trivialRe  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[\s{}()\[\];,.:]*$|^\s*(end|else|fi|done|esac|\*/|/\*|//|#|--)\s*$`)
+	})
 )
 
 // FindMentions lists the informal citations in the body of f (fenced code
@@ -131,7 +136,7 @@ func FindMentions(f *memfile.File) []Mention {
 	inFence := false
 	for k, l := range lines {
 		l = strings.TrimRight(l, "\r")
-		if fenceRe.MatchString(l) {
+		if fenceRe().MatchString(l) {
 			inFence = !inFence
 			continue
 		}
@@ -151,7 +156,7 @@ func FindMentions(f *memfile.File) []Mention {
 			}
 			return true
 		}
-		for _, m := range citeMarkupRe.FindAllStringSubmatchIndex(l, -1) {
+		for _, m := range citeMarkupRe().FindAllStringSubmatchIndex(l, -1) {
 			typ := l[m[2]:m[3]]
 			if typ != "code" && typ != "file" {
 				continue
@@ -159,7 +164,7 @@ func FindMentions(f *memfile.File) []Mention {
 			take(m[0], m[1])
 			out = append(out, Mention{Line: line, Text: l[m[0]:m[1]], Kind: "cite-markup", col: m[0], body: l})
 		}
-		for _, m := range pathLineRe.FindAllStringSubmatchIndex(l, -1) {
+		for _, m := range pathLineRe().FindAllStringSubmatchIndex(l, -1) {
 			if !take(m[2], m[1]) {
 				continue
 			}
@@ -169,7 +174,7 @@ func FindMentions(f *memfile.File) []Mention {
 			}
 			out = append(out, Mention{Line: line, Text: l[m[2]:m[1]], Kind: kind, col: m[2], body: l})
 		}
-		for _, m := range backtickRe.FindAllStringSubmatchIndex(l, -1) {
+		for _, m := range backtickRe().FindAllStringSubmatchIndex(l, -1) {
 			if !take(m[0], m[1]) {
 				continue
 			}
@@ -193,7 +198,7 @@ func FindMentions(f *memfile.File) []Mention {
 func (m Mention) target() (p string, line, end int) {
 	t := m.Text
 	if m.Kind == "cite-markup" {
-		t = citeMarkupRe.FindStringSubmatch(t)[2]
+		t = citeMarkupRe().FindStringSubmatch(t)[2]
 	}
 	if i := strings.Index(t, "#L"); i >= 0 {
 		p, t = t[:i], strings.ReplaceAll(t[i+2:], "L", "")
@@ -368,7 +373,7 @@ func (ad *adoption) checkLines(m *Mention, p string, line, end int) bool {
 	case end > 0 && end < line:
 		m.Status, m.Reason = Invalid, fmt.Sprintf("range %d-%d ends before it starts", line, end)
 		return false
-	case trivialRe.MatchString(text):
+	case trivialRe().MatchString(text):
 		m.Status, m.Reason = Trivial, fmt.Sprintf("line %d is blank or trivial (%q)", line, strings.TrimSpace(text))
 		return false
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // A mention in prose ("the root is found at check.py:119") was true when it
@@ -14,11 +15,13 @@ import (
 // proposed: a wrong citation verifies forever, which is worse than none.
 
 // identRe finds identifiers of three characters or more.
-var identRe = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]{2,}`)
+var identRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]{2,}`) })
 
 // disownRe finds sentences that say their own line number is not to be
 // trusted.
-var disownRe = regexp.MustCompile(`(?i)\b(wrong|outdated|out of date|stale|no longer|incorrect|used to be|was at|has moved|moved to)\b`)
+var disownRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(wrong|outdated|out of date|stale|no longer|incorrect|used to be|was at|has moved|moved to)\b`)
+})
 
 // prose words that say nothing about code
 var stopWords = map[string]bool{
@@ -45,7 +48,7 @@ var stopWords = map[string]bool{
 // root).
 func words(s string) map[string]bool {
 	out := map[string]bool{}
-	for _, id := range identRe.FindAllString(s, -1) {
+	for _, id := range identRe().FindAllString(s, -1) {
 		add := func(w string) {
 			w = strings.ToLower(w)
 			if len(w) >= 3 && !stopWords[w] {
@@ -86,7 +89,7 @@ func unanchored(m *Mention, a Anchored) string {
 		return a.Lost
 	}
 	sentence := strings.Replace(m.body, m.Text, " ", 1)
-	if disownRe.MatchString(sentence) {
+	if disownRe().MatchString(sentence) {
 		return "the sentence says this location is not to be trusted"
 	}
 	said := words(sentence)
@@ -99,7 +102,7 @@ func unanchored(m *Mention, a Anchored) string {
 	// Code quoted in the sentence that is the cited line (or a part of it
 	// of some length) is proof.
 	cited := collapse(strings.Join(a.Then, " "))
-	for _, q := range quotedRe.FindAllStringSubmatch(sentence, -1) {
+	for _, q := range quotedRe().FindAllStringSubmatch(sentence, -1) {
 		if c := collapse(q[1]); len(c) >= 6 && strings.Contains(cited, c) {
 			return ""
 		}
@@ -139,7 +142,7 @@ func unanchored(m *Mention, a Anchored) string {
 var evidenceNeeded = 1.0 / 2
 
 // quotedRe finds code quoted in backticks.
-var quotedRe = regexp.MustCompile("`([^`]+)`")
+var quotedRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`([^`]+)`") })
 
 // collapse trims s and collapses its runs of white space.
 func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -176,7 +177,7 @@ func (f *File) SetCitation(i int, fields ...Field) ([]Edit, error) {
 // a plain number when the range is dropped.
 func foldRange(n *yaml.Node, c Citation, fields []Field) []Field {
 	_, v := mappingGet(n, "line")
-	if v == nil || v.Kind != yaml.ScalarNode || v.Tag != "!!str" || !rangeRe.MatchString(strings.TrimSpace(v.Value)) {
+	if v == nil || v.Kind != yaml.ScalarNode || v.Tag != "!!str" || !rangeRe().MatchString(strings.TrimSpace(v.Value)) {
 		return fields
 	}
 	for _, key := range []string{"line_end", "end_line"} {
@@ -930,7 +931,7 @@ func formatValue(v any, flow bool) string {
 	case string:
 		return quoteString(x, flow)
 	case Timestamp:
-		if timestampRe.MatchString(string(x)) {
+		if timestampRe().MatchString(string(x)) {
 			return string(x)
 		}
 		return quoteString(string(x), flow)
@@ -942,7 +943,9 @@ func formatValue(v any, flow bool) string {
 	return quoteString(fmt.Sprint(v), flow)
 }
 
-var timestampRe = regexp.MustCompile(`^\d{4}-\d\d-\d\d(T\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d))?$`)
+var timestampRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\d{4}-\d\d-\d\d(T\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d))?$`)
+})
 
 // quoteString renders s as a YAML string scalar: plain when that reads back
 // as the same string, otherwise double-quoted (JSON escapes are valid YAML).

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -537,7 +538,7 @@ func (f *File) readLine(v *yaml.Node, c *Citation, i int) error {
 		return nil
 	}
 	if v.Kind == yaml.ScalarNode && v.Tag == "!!str" {
-		if m := rangeRe.FindStringSubmatch(strings.TrimSpace(v.Value)); m != nil {
+		if m := rangeRe().FindStringSubmatch(strings.TrimSpace(v.Value)); m != nil {
 			a, _ := strconv.Atoi(m[1])
 			b, _ := strconv.Atoi(m[2])
 			c.Line, c.HasLine, c.LineEnd = a, true, b
@@ -552,7 +553,7 @@ func (f *File) readLine(v *yaml.Node, c *Citation, i int) error {
 	return nil
 }
 
-var rangeRe = regexp.MustCompile(`^(\d{1,9})\s*-\s*(\d{1,9})$`)
+var rangeRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{1,9})\s*-\s*(\d{1,9})$`) })
 
 // lineNumber reads an integer line number from an int, an integral float
 // or a numeric string.
@@ -595,7 +596,7 @@ func parseShorthand(s string, c *Citation) error {
 		c.URL = s
 		return nil
 	}
-	if m := shortRe.FindStringSubmatch(s); m != nil {
+	if m := shortRe().FindStringSubmatch(s); m != nil {
 		c.Path = m[1]
 		c.Line, _ = strconv.Atoi(m[2])
 		c.HasLine = true
@@ -604,7 +605,7 @@ func parseShorthand(s string, c *Citation) error {
 		}
 		return nil
 	}
-	if m := anchorRe.FindStringSubmatch(s); m != nil {
+	if m := anchorRe().FindStringSubmatch(s); m != nil {
 		c.Path = m[1]
 		c.Line, _ = strconv.Atoi(m[2])
 		c.HasLine = true
@@ -622,8 +623,8 @@ func parseShorthand(s string, c *Citation) error {
 }
 
 var (
-	shortRe  = regexp.MustCompile(`^(.+?):(\d{1,9})(?:-(\d{1,9}))?$`)
-	anchorRe = regexp.MustCompile(`^(.+?)#L(\d{1,9})(?:-L?(\d{1,9}))?$`)
+	shortRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+?):(\d{1,9})(?:-(\d{1,9}))?$`) })
+	anchorRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+?)#L(\d{1,9})(?:-L?(\d{1,9}))?$`) })
 )
 
 // ParseShorthand parses a citation string ("path", "path:17",
@@ -867,14 +868,14 @@ func (f *File) line(n *yaml.Node) int {
 	return f.fmLine + n.Line - 1
 }
 
-var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 func (f *File) yamlError(err error) error {
 	msg := err.Error()
 	if te := (*yaml.TypeError)(nil); errors.As(err, &te) && len(te.Errors) > 0 {
 		msg = te.Errors[0]
 	}
-	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+	if m := yamlLineRe().FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return f.errAt(f.fmLine+n-1, "invalid YAML: "+m[2])
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/git-memcite/git-memcite/internal/health"
 )
@@ -153,24 +154,26 @@ func HealthHTML(w io.Writer, r *health.Report) error {
 		Uncited int // folders without cited memories, not charted
 		More    int // folders with cited memories beyond maxBars
 	}{r, bars, 16 + 22*len(bars), len(r.Folders) - len(charted) - more, more}
-	return healthTmpl.Execute(w, data)
+	return healthTmpl().Execute(w, data)
 }
 
 // maxBars is the most folders the chart shows; the table lists them all.
 const maxBars = 40
 
-var healthTmpl = template.Must(template.New("health").Funcs(template.FuncMap{
-	"pct":   pct,
-	"safe":  Safe,
-	"count": count,
-	"ratio": func(v, t int) string {
-		if t == 0 {
-			return "–"
-		}
-		return fmt.Sprintf("%d/%d", v, t)
-	},
-	"short": func(s string) string { return s[:min(len(s), 12)] },
-}).Parse(`<!DOCTYPE html>
+// healthTmpl is parsed when first used (not when any command starts).
+var healthTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("health").Funcs(template.FuncMap{
+		"pct":   pct,
+		"safe":  Safe,
+		"count": count,
+		"ratio": func(v, t int) string {
+			if t == 0 {
+				return "–"
+			}
+			return fmt.Sprintf("%d/%d", v, t)
+		},
+		"short": func(s string) string { return s[:min(len(s), 12)] },
+	}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -262,6 +265,7 @@ svg text { font: 12px system-ui, sans-serif; }
 </body>
 </html>
 `))
+})
 
 // Health writes the health report in format: json, html, else markdown.
 func Health(w io.Writer, format string, r *health.Report) error {

@@ -53,7 +53,7 @@ func encode(tool string, gen uint64, verdicts map[Key]verdictEntry, files map[Ke
 
 // encodeTo writes the cache file to w and returns its size.
 func encodeTo(w io.Writer, tool string, gen uint64, verdicts map[Key]verdictEntry, files map[Key]fileEntry) (int64, error) {
-	crc := crc32.New(castagnoli)
+	crc := crc32.New(castagnoli())
 	var size int64
 	var werr error
 	b := make([]byte, 0, 64<<10)
@@ -110,7 +110,7 @@ func decode(data []byte) (*decoded, error) {
 		return nil, errVersion
 	}
 	body := data[:len(data)-4]
-	if crc32.Checksum(body, castagnoli) != binary.BigEndian.Uint32(data[len(data)-4:]) {
+	if crc32.Checksum(body, castagnoli()) != binary.BigEndian.Uint32(data[len(data)-4:]) {
 		return nil, errCorrupt
 	}
 	r := reader{b: body[len(magic)+4:]}

@@ -208,7 +208,7 @@ func encodeSummary(tool string, s *Summary) []byte {
 			b = binary.AppendUvarint(b, uint64(c))
 		}
 	}
-	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
 }
 
 // decodeSummary reads a summary file. Its strings share one copy of
@@ -221,7 +221,7 @@ func decodeSummary(data []byte) (*Summary, string, error) {
 		return nil, "", errVersion
 	}
 	body := data[:len(data)-4]
-	if crc32.Checksum(body, castagnoli) != binary.BigEndian.Uint32(data[len(data)-4:]) {
+	if crc32.Checksum(body, castagnoli()) != binary.BigEndian.Uint32(data[len(data)-4:]) {
 		return nil, "", errCorrupt
 	}
 	// every string below is a part of data, which nothing writes again

@@ -445,4 +445,6 @@ func appendBool(b []byte, v bool) []byte {
 	return append(b, 0)
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is the CRC-32C table, made when first used (not when any
+// command starts).
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
