@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -77,10 +78,13 @@ func (f *FormatFlags) report(ctx context.Context, g *Globals, env *Env, ws *work
 	return nil
 }
 
-// writer opens --output (or returns stdout) and a function that closes it.
+// writer opens --output (or stdout, buffered: a report of a thousand
+// findings is a few writes, not thousands) and a function that closes
+// (flushes) it.
 func (f *FormatFlags) writer(env *Env, g *Globals) (io.Writer, render.Style, func() error, error) {
 	if f.Output == "" || f.Output == "-" {
-		return env.Stdout, g.style(env.Stdout), func() error { return nil }, nil
+		out := bufio.NewWriterSize(env.Stdout, 64<<10)
+		return out, g.style(env.Stdout), out.Flush, nil
 	}
 	trace.Printf("write report %s", f.Output)
 	var buf bytes.Buffer // written whole, atomically, once complete
