@@ -152,12 +152,7 @@ func initRepo(t testing.TB) string {
 
 func writeFile(t testing.TB, p, s string) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	gitfixture.Write(t, "", p, s)
 }
 
 // checkConfigAsGit compares Config in dir with git's answer: the same map,

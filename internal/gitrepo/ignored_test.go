@@ -29,19 +29,19 @@ func TestIgnoredAsGit(t *testing.T) {
 	}{
 		{"no rules", func(*testing.T, string, string, func(...string)) {}, "-"},
 		{"info/exclude comments only", func(t *testing.T, dir, _ string, _ func(...string)) {
-			write(t, dir, ".git/info/exclude", "# git ls-files --others --exclude-from=.git/info/exclude\n#*.log\n\n   \r\n")
+			writeFile(t, filepath.Join(dir, ".git/info/exclude"), "# git ls-files --others --exclude-from=.git/info/exclude\n#*.log\n\n   \r\n")
 		}, "-"},
 		{"root .gitignore", func(t *testing.T, dir, _ string, _ func(...string)) {
-			write(t, dir, ".gitignore", "*.log\n")
+			writeFile(t, filepath.Join(dir, ".gitignore"), "*.log\n")
 		}, "*"},
 		{"nested .gitignore", func(t *testing.T, dir, _ string, _ func(...string)) {
-			write(t, dir, "dir/.gitignore", "*.log\n")
+			writeFile(t, filepath.Join(dir, "dir/.gitignore"), "*.log\n")
 		}, "dir"},
 		{"empty .gitignore", func(t *testing.T, dir, _ string, _ func(...string)) {
-			write(t, dir, "sub/.gitignore", "")
+			writeFile(t, filepath.Join(dir, "sub/.gitignore"), "")
 		}, "sub"},
 		{"sparse .gitignore in the index only", func(t *testing.T, dir, _ string, git func(...string)) {
-			write(t, dir, "sub/.gitignore", "*.log\n")
+			writeFile(t, filepath.Join(dir, "sub/.gitignore"), "*.log\n")
 			git("add", "sub/.gitignore")
 			git("update-index", "--skip-worktree", "sub/.gitignore")
 			if err := os.Remove(filepath.Join(dir, "sub", ".gitignore")); err != nil {
@@ -49,14 +49,14 @@ func TestIgnoredAsGit(t *testing.T) {
 			}
 		}, "sub"},
 		{"info/exclude rule", func(t *testing.T, dir, _ string, _ func(...string)) {
-			write(t, dir, ".git/info/exclude", "# comment\n *.md\n")
+			writeFile(t, filepath.Join(dir, ".git/info/exclude"), "# comment\n *.md\n")
 		}, "*"},
 		{"core.excludesFile", func(t *testing.T, dir, _ string, git func(...string)) {
-			write(t, dir, "../excludes", "*.log\n")
+			writeFile(t, filepath.Join(dir, "../excludes"), "*.log\n")
 			git("config", "core.excludesFile", filepath.Join(dir, "..", "excludes"))
 		}, "*"},
 		{"default excludes file", func(t *testing.T, _, xdg string, _ func(...string)) {
-			write(t, xdg, "git/ignore", "q.*\n")
+			writeFile(t, filepath.Join(xdg, "git/ignore"), "q.*\n")
 		}, "*"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -65,21 +65,17 @@ func TestIgnoredAsGit(t *testing.T) {
 			t.Setenv("XDG_CONFIG_HOME", xdg)
 			t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 			t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
-			git := func(args ...string) {
-				t.Helper()
-				if _, err := gitfixture.Git(dir, 0, args...); err != nil {
-					t.Fatal(err)
-				}
-			}
+			run := gitfixture.Runner(t, dir)
+			git := func(args ...string) { run(args...) }
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				t.Fatal(err)
 			}
 			git("init", "-q", "-b", "main")
-			write(t, dir, "tracked.log", "tracked\n")
+			writeFile(t, filepath.Join(dir, "tracked.log"), "tracked\n")
 			git("add", "tracked.log")
 			tc.setup(t, dir, xdg, git)
 			for _, p := range paths {
-				write(t, dir, p, p+"\n")
+				writeFile(t, filepath.Join(dir, p), p+"\n")
 			}
 
 			cmd := exec.Command("git", "check-ignore", "--stdin", "-z")
@@ -140,16 +136,5 @@ func TestIgnoredAsGit(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-func write(t *testing.T, dir, p, s string) {
-	t.Helper()
-	f := filepath.Join(dir, filepath.FromSlash(p))
-	if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(f, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -25,26 +25,8 @@ func TestIndexChangesAsGit(t *testing.T) {
 	t.Setenv("GIT_INDEX_FILE", "")
 	os.Unsetenv("GIT_INDEX_FILE")
 	dir := t.TempDir()
-	n := 0
-	git := func(args ...string) string {
-		t.Helper()
-		n++
-		out, err := gitfixture.Git(dir, n, args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
-	write := func(p, s string) {
-		t.Helper()
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	git := gitfixture.Runner(t, dir)
+	write := func(p, s string) { t.Helper(); gitfixture.Write(t, dir, p, s) }
 	names := []string{"a", "a.txt", "a.c", "a-b", "a/x.txt", "a/b/y.txt", "a/b/z.txt", "b", "b/q.txt", "c/d", "c/d/e/f.txt", "c/d/g.txt", "z é.txt"}
 	git("init", "-q", "-b", "main")
 	for _, p := range []string{"a.txt", "a/x.txt", "a/b/y.txt", "c/d/e/f.txt", "b"} {

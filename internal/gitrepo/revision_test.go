@@ -55,16 +55,7 @@ var sharedRev struct {
 // revRepoIn builds revRepo's repository in dir.
 func revRepoIn(t testing.TB, dir string) (_, ambiguous, hashLike string) {
 	t.Helper()
-	n := 0
-	git := func(args ...string) string {
-		t.Helper()
-		n++
-		out, err := gitfixture.Git(dir, n, args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
+	git := gitfixture.Runner(t, dir)
 	write := func(p, s string) {
 		t.Helper()
 		if err := os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644); err != nil {
@@ -101,7 +92,7 @@ func revRepoIn(t testing.TB, dir string) (_, ambiguous, hashLike string) {
 		}
 	}
 	cmd := exec.Command("git", "fast-import", "--quiet")
-	cmd.Dir, cmd.Env, cmd.Stdin = dir, gitfixture.Env(n), strings.NewReader(stream.String())
+	cmd.Dir, cmd.Env, cmd.Stdin = dir, gitfixture.Env(0), strings.NewReader(stream.String()) // (the stream dates every commit)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("fast-import: %v: %s", err, out)
 	}
@@ -401,16 +392,7 @@ func TestResolveCommitWorktree(t *testing.T) {
 // answers must still be git's.
 func TestResolveCommitReplaced(t *testing.T) {
 	dir := t.TempDir()
-	n := 0
-	git := func(args ...string) string {
-		t.Helper()
-		n++
-		out, err := gitfixture.Git(dir, n, args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
+	git := gitfixture.Runner(t, dir)
 	git("init", "-q", "-b", "main")
 	var c []string
 	for _, m := range []string{"a", "b", "c"} {
@@ -504,16 +486,7 @@ func TestResolveCommitShallow(t *testing.T) {
 // hash to its name is git's to refuse (or to read, for a step through it).
 func TestResolveCommitCorruptObject(t *testing.T) {
 	dir := t.TempDir()
-	n := 0
-	git := func(args ...string) string {
-		t.Helper()
-		n++
-		out, err := gitfixture.Git(dir, n, args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
+	git := gitfixture.Runner(t, dir)
 	git("init", "-q", "-b", "main")
 	git("commit", "-q", "--allow-empty", "-m", "a")
 	git("commit", "-q", "--allow-empty", "-m", "b")

@@ -14,16 +14,7 @@ import (
 
 func TestChanged(t *testing.T) {
 	dir := t.TempDir()
-	write := func(p, s string) {
-		t.Helper()
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(p, s string) { t.Helper(); gitfixture.Write(t, dir, p, s) }
 	git := func(args ...string) {
 		t.Helper()
 		if _, err := gitfixture.Git(dir, 1, args...); err != nil {

@@ -66,6 +66,35 @@ func Git(dir string, n int, args ...string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
+// Runner returns a function that runs git in dir for t with the fixture
+// environment, the commit number counting up from 1 with every call, and
+// returns its trimmed standard output; a failure fails t.
+func Runner(t testing.TB, dir string) func(args ...string) string {
+	n := 0
+	return func(args ...string) string {
+		t.Helper()
+		n++
+		out, err := Git(dir, n, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+}
+
+// Write writes content to the file p (slash-separated, relative to dir),
+// making its directories; a failure fails t.
+func Write(t testing.TB, dir, p, content string) {
+	t.Helper()
+	full := filepath.Join(dir, filepath.FromSlash(p))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Replay builds the repository described by the txtar archive at path in a
 // new temporary directory and returns the directory.
 func Replay(t testing.TB, path string) string {
