@@ -58,12 +58,7 @@ func (r *Repo) indexDiff(idx source.Source, base OID) (paths []string, ok bool) 
 		trace.Printf("index against tree %s: %v: asking git", base.Short(), err)
 		return nil, false
 	}
-	paths = make([]string, 0, len(d.changed))
-	for p := range d.changed {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
-	return paths, true
+	return d.sorted(), true
 }
 
 // indexDiffer compares index entries with trees of the object database.
@@ -186,4 +181,101 @@ func (d *indexDiffer) tree(raw []byte) ([]treeEntry, error) {
 		return nil, fmt.Errorf("read tree %s: %w", h, err)
 	}
 	return parseTree(data, len(raw))
+}
+
+// commitDiff is ChangedBetween in-process: the trees of the commits old
+// and new compared, descending only into the subtrees whose ids differ.
+// ok is false where it cannot answer.
+func (r *Repo) commitDiff(ctx context.Context, old, new OID) (paths []string, ok bool) {
+	objs, err := r.objects()
+	if err != nil || objs.store == nil || len(old) != 40 || len(new) != 40 {
+		return nil, false
+	}
+	a, err := r.TreeOf(ctx, old)
+	if err != nil {
+		return nil, false
+	}
+	b, err := r.TreeOf(ctx, new)
+	if err != nil {
+		return nil, false
+	}
+	ra, errA := hex.DecodeString(string(a))
+	rb, errB := hex.DecodeString(string(b))
+	if errA != nil || errB != nil {
+		return nil, false
+	}
+	d := &indexDiffer{store: objs.store, changed: map[string]bool{}}
+	if err := d.trees("", ra, rb); err != nil {
+		trace.Printf("%s against %s: %v: asking git", old.Short(), new.Short(), err)
+		return nil, false
+	}
+	return d.sorted(), true
+}
+
+// trees compares the trees with raw ids a and b, the directory dir ("" the
+// top, else ending in "/") on either side.
+func (d *indexDiffer) trees(dir string, a, b []byte) error {
+	if bytes.Equal(a, b) {
+		return nil
+	}
+	ea, err := d.tree(a)
+	if err != nil {
+		return err
+	}
+	eb, err := d.tree(b)
+	if err != nil {
+		return err
+	}
+	inB := make(map[string]treeEntry, len(eb))
+	for _, e := range eb {
+		inB[e.name] = e
+	}
+	inA := make(map[string]bool, len(ea))
+	for _, x := range ea {
+		inA[x.name] = true
+		y, ok := inB[x.name]
+		switch {
+		case !ok:
+			err = d.side(dir, x)
+		case x.mode == modeDir && y.mode == modeDir:
+			err = d.trees(dir+x.name+"/", x.hash.Bytes(), y.hash.Bytes())
+		case x.mode == modeDir || y.mode == modeDir: // a file on one side, a directory on the other
+			if err = d.side(dir, x); err == nil {
+				err = d.side(dir, y)
+			}
+		case x.mode != y.mode || x.hash != y.hash:
+			d.changed[dir+x.name] = true
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for _, y := range eb {
+		if !inA[y.name] {
+			if err := d.side(dir, y); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// side marks changed the entry e of the directory dir, on one side only:
+// the file, or every file of the tree.
+func (d *indexDiffer) side(dir string, e treeEntry) error {
+	if e.mode == modeDir {
+		return d.addTree(dir+e.name+"/", e.hash.Bytes())
+	}
+	d.changed[dir+e.name] = true
+	return nil
+}
+
+// sorted returns the paths marked changed, sorted.
+func (d *indexDiffer) sorted() []string {
+	paths := make([]string, 0, len(d.changed))
+	for p := range d.changed {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	return paths
 }

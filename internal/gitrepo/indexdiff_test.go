@@ -19,8 +19,9 @@ import (
 // (files added, changed, removed, made executable or symbolic links,
 // files turned into directories and back, submodule commits, entries
 // added with intent to add, commits), the paths IndexChanges lists
-// against HEAD's tree and an older commit's tree are git diff-index's,
-// and they were found in-process.
+// against HEAD's tree and an older commit's tree are git diff-index's, and
+// after every commit the paths ChangedBetween lists between it and an
+// older commit are git diff-tree's; all were found in-process.
 func TestIndexChangesAsGit(t *testing.T) {
 	t.Setenv("GIT_INDEX_FILE", "")
 	os.Unsetenv("GIT_INDEX_FILE")
@@ -34,8 +35,14 @@ func TestIndexChangesAsGit(t *testing.T) {
 	}
 	git("add", "-A")
 	git("commit", "-q", "-m", "start")
+	commits := []string{git("rev-parse", "HEAD")}
 	trees := []string{git("rev-parse", "HEAD^{tree}")} // of every commit
 	rng := rand.New(rand.NewPCG(1, 2))
+	repo0, err := Discover(dir) // open through the whole walk: objects written since are found
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo0.Close()
 	ita := false
 	typeChanges := 0 // comparisons where a path is a file on one side, a directory on the other
 	for step := 0; step < 80; step++ {
@@ -78,7 +85,18 @@ func TestIndexChangesAsGit(t *testing.T) {
 				ita = false
 			}
 			git("commit", "-q", "--allow-empty", "--no-verify", "-m", fmt.Sprint("step ", step))
+			commits = append(commits, git("rev-parse", "HEAD"))
 			trees = append(trees, git("rev-parse", "HEAD^{tree}"))
+			// two commits' trees, in-process and by git diff-tree
+			old, new := OID(commits[rng.IntN(len(commits))]), OID(commits[len(commits)-1])
+			want, err := repo0.changedBetweenGit(context.Background(), old, new)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok := repo0.commitDiff(context.Background(), old, new)
+			if !ok || !slices.Equal(got, want) {
+				t.Fatalf("step %d: %s against %s in-process %q (%v), git diff-tree %q", step, old.Short(), new.Short(), got, ok, want)
+			}
 		}
 		repo, err := Discover(dir)
 		if err != nil {

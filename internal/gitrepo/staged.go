@@ -10,6 +10,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/trace"
 )
 
 // StagedPaths lists the paths where the index being committed (the one
@@ -53,8 +54,19 @@ func sortedNames(out []byte) []string {
 
 // ChangedBetween lists the paths where the trees of the commits old and
 // new differ, sorted, as StagedPaths lists them (no rename detection, a
-// submodule's path when its recorded commit changes): one 'git diff-tree'.
+// submodule's path when its recorded commit changes), as 'git diff-tree'
+// does: in-process where objects are read in-process (only the trees
+// that differ are read), else with git.
 func (r *Repo) ChangedBetween(ctx context.Context, old, new OID) ([]string, error) {
+	if paths, ok := r.commitDiff(ctx, old, new); ok {
+		trace.Printf("%s against %s: %d paths differ (in-process)", old.Short(), new.Short(), len(paths))
+		return paths, nil
+	}
+	return r.changedBetweenGit(ctx, old, new)
+}
+
+// changedBetweenGit is ChangedBetween by git diff-tree.
+func (r *Repo) changedBetweenGit(ctx context.Context, old, new OID) ([]string, error) {
 	out, err := r.cmd().Run(ctx, "diff-tree", "-r", "-z", "--name-only", "--no-renames", "--ignore-submodules=none", "--no-commit-id", string(old), string(new), "--")
 	if err != nil {
 		return nil, fmt.Errorf("paths changed from %s to %s: %w", old.Short(), new.Short(), err)
