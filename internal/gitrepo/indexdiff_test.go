@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
+	"github.com/git-memcite/git-memcite/internal/testing/longtest"
 )
 
 // TestIndexChangesAsGit: after every step of random edits to the index
@@ -44,8 +45,9 @@ func TestIndexChangesAsGit(t *testing.T) {
 	}
 	defer repo0.Close()
 	ita := false
-	typeChanges := 0 // comparisons where a path is a file on one side, a directory on the other
-	for step := 0; step < 80; step++ {
+	typeChanges := 0                 // comparisons where a path is a file on one side, a directory on the other
+	steps := longtest.Seeds(150, 50) // (steps, not seeds: more in the long tests)
+	for step := 0; step < steps; step++ {
 		p := names[rng.IntN(len(names))]
 		switch op := rng.IntN(10); op {
 		case 0, 1, 2: // write and stage a file, replacing whatever is there

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/zlib"
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
+	"github.com/git-memcite/git-memcite/internal/testing/longtest"
 )
 
 // revRepo builds a repository with a merge, tags, a reflog, an upstream,
@@ -309,6 +311,11 @@ func TestResolveCommitAsGit(t *testing.T) {
 // FuzzResolveInProcess resolves any string in-process in revRepo's
 // repository: whenever that answers, git must give the same commit.
 func FuzzResolveInProcess(f *testing.F) {
+	if fz := flag.Lookup("test.fuzz"); (fz == nil || fz.Value.String() == "") && !longtest.Enabled() {
+		// its seeds are TestResolveCommitAsGit's table, which asks git
+		// about each of them already
+		f.Skip("the seeds are TestResolveCommitAsGit's: run with -fuzz, or as a long test")
+	}
 	dir, ambiguous, hashLike := sharedRevRepo(f)
 	r, err := gitrepo.Discover(dir)
 	if err != nil {

@@ -11,10 +11,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/git-memcite/git-memcite/internal/testing/longtest"
 )
 
 const module = "github.com/git-memcite/git-memcite"
@@ -86,10 +89,14 @@ func short(path string) string { return strings.TrimPrefix(path, module+"/") }
 
 func isGoGit(path string) bool { return strings.HasPrefix(path, "github.com/go-git/") }
 
-// TestLayers checks rules 1 to 5 of the package documentation.
+// TestLayers checks rules 1 to 5 of the package documentation, for Linux
+// and this platform, and for every platform in the long tests (CI).
 func TestLayers(t *testing.T) {
 	for _, goos := range goosList {
 		t.Run(goos, func(t *testing.T) {
+			if goos != runtime.GOOS && goos != goosList[0] {
+				longtest.Skip(t, "go list for another platform")
+			}
 			pkgs := list(t, goos)
 			inBinary := map[string]bool{binary: true}
 			for _, d := range pkgs[binary].Deps {
