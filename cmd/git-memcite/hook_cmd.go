@@ -101,7 +101,7 @@ func onError(ctx context.Context, g *Globals, env *Env, in hookrun.Invocation, e
 // apply as in a commit; a failure of git-memcite itself is an error (exit
 // 2), as for verify-all, since no commit waits on it.
 func wholeTree(ctx context.Context, g *Globals, env *Env) error {
-	cfg, err := hookrun.ReadConfig(ctx, repoDir(g))
+	cfg, err := app.HookConfig(ctx, g.openOptions(SourceFlags{}))
 	if err != nil {
 		return err
 	}

@@ -37,6 +37,27 @@ type Hook struct {
 	tool string // the cache's tool identity; "" when the cache is off
 }
 
+// HookConfig reads the hook settings (memcite.enabled, memcite.preCommit,
+// memcite.postMerge) of the repository o names, as OpenHook does, for a
+// hook run outside a commit: configuration read once, by the repository
+// (gitrepo.Repo.Config: git's rules, in-process where that is certain).
+func HookConfig(ctx context.Context, o OpenOptions) (hookrun.Config, error) {
+	start := o.RepoRoot
+	if start == "" {
+		start = "."
+	}
+	repo, err := gitrepo.Discover(start)
+	if err != nil {
+		return hookrun.ConfigFrom(nil), err
+	}
+	track(ctx, repo)
+	raw, err := (&Workspace{Repo: repo, Top: repo.Top}).GitConfigMemcite(ctx)
+	if err != nil {
+		return hookrun.ConfigFrom(nil), err
+	}
+	return hookrun.ConfigFrom(raw), nil
+}
+
 // OpenHook sets up the hook in: it finds the repository from o.RepoRoot,
 // opens the verification cache in the context there, reads the hook
 // settings and, unless they turn the hook off, the configuration

@@ -5,11 +5,8 @@
 package hookrun
 
 import (
-	"context"
 	"fmt"
 	"strings"
-
-	"github.com/git-memcite/git-memcite/internal/gitrepo"
 )
 
 // Invocation is one hook run: the hook's name and the arguments git passed.
@@ -138,28 +135,6 @@ type Config struct {
 	PostMerge PostMergePolicy // memcite.postMerge, default suggest
 	// Warnings lists values that were not understood (the default is used).
 	Warnings []string
-}
-
-// ReadConfig reads memcite.* with one 'git config' run in dir, so that
-// 'git -c', includes and worktree config all apply.
-func ReadConfig(ctx context.Context, dir string) (Config, error) {
-	out, err := gitrepo.Git(ctx, dir, "config", "-z", "--get-regexp", `^memcite\.`)
-	if gitrepo.ExitCode(err) == 1 {
-		return ConfigFrom(nil), nil // no memcite.* key
-	}
-	if err != nil {
-		return ConfigFrom(nil), err
-	}
-	vals := map[string][]string{}
-	for _, rec := range strings.Split(out, "\x00") {
-		if rec == "" {
-			continue
-		}
-		key, val, _ := strings.Cut(rec, "\n")
-		key = strings.ToLower(key)
-		vals[key] = append(vals[key], val)
-	}
-	return ConfigFrom(vals), nil
 }
 
 // ConfigFrom reads the hook settings from memcite.* values already read

@@ -1,9 +1,6 @@
 package hookrun
 
 import (
-	"context"
-	"os/exec"
-	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -58,49 +55,6 @@ func TestSkipped(t *testing.T) {
 		if _, got := Skipped("pre-commit", envOf(tc.env)); got != tc.want {
 			t.Errorf("Skipped(%v) = %v; want %v", tc.env, got, tc.want)
 		}
-	}
-}
-
-func TestReadConfig(t *testing.T) {
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(t.TempDir(), "gitconfig"))
-	dir := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
-	ctx := context.Background()
-	cfg, err := ReadConfig(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := (Config{Enabled: true, PreCommit: Block, PostMerge: Suggest}); !reflect.DeepEqual(cfg, want) {
-		t.Errorf("defaults = %+v", cfg)
-	}
-	set := func(k, v string) {
-		t.Helper()
-		if out, err := exec.Command("git", "-C", dir, "config", k, v).CombinedOutput(); err != nil {
-			t.Fatalf("git config: %v\n%s", err, out)
-		}
-	}
-	set("memcite.enabled", "no")
-	set("memcite.preCommit", "Strict")
-	set("memcite.postMerge", "apply")
-	cfg, err = ReadConfig(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.Enabled || cfg.PreCommit != Strict || cfg.PostMerge != ApplyFixes || len(cfg.Warnings) != 0 {
-		t.Errorf("cfg = %+v", cfg)
-	}
-	set("memcite.preCommit", "sometimes")
-	// 'git -c' reaches the hook as GIT_CONFIG_PARAMETERS and wins.
-	t.Setenv("GIT_CONFIG_PARAMETERS", "'memcite.postmerge'='off'")
-	cfg, err = ReadConfig(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.PreCommit != Block || len(cfg.Warnings) != 1 || cfg.PostMerge != PostOff {
-		t.Errorf("cfg = %+v", cfg)
 	}
 }
 
