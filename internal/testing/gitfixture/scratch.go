@@ -3,7 +3,14 @@ package gitfixture
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 )
+
+// scratchPrefix begins the name of a scratch directory, followed by the
+// id of the process that made it.
+const scratchPrefix = "memcite-tests-"
 
 // minScratch is the free space a RAM file system must have for Scratch to
 // use it: many times what the suite holds at its peak (about 40 MB).
@@ -26,7 +33,8 @@ func Scratch() (done func()) {
 	if !ok {
 		return func() {}
 	}
-	dir, err := os.MkdirTemp(base, "memcite-tests-")
+	sweep(base)
+	dir, err := os.MkdirTemp(base, fmt.Sprintf("%s%d-", scratchPrefix, os.Getpid()))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gitfixture: scratch directory:", err)
 		return func() {}
@@ -35,5 +43,29 @@ func Scratch() (done func()) {
 	return func() {
 		os.Unsetenv("TMPDIR")
 		os.RemoveAll(dir)
+	}
+}
+
+// sweep removes the scratch directories in base whose process is gone: a
+// test binary that exits without returning from its tests (a panic, a
+// timeout, a bad flag) leaves its directory behind, and on a RAM file
+// system that is memory until the next boot. A directory whose process
+// runs, or whose name says no process, is left alone.
+func sweep(base string) {
+	ents, err := os.ReadDir(base)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), scratchPrefix)
+		if !ok || !e.IsDir() {
+			continue
+		}
+		pid, _, ok := strings.Cut(rest, "-")
+		n, err := strconv.Atoi(pid)
+		if !ok || err != nil || n <= 0 || n == os.Getpid() || alive(n) {
+			continue
+		}
+		os.RemoveAll(filepath.Join(base, e.Name()))
 	}
 }

@@ -15,3 +15,10 @@ func ramDir(free uint64) (string, bool) {
 	}
 	return dir, st.Bavail*uint64(st.Bsize) >= free
 }
+
+// alive reports whether the process pid exists (signal 0 reaches it, or
+// it belongs to another user).
+func alive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || err == syscall.EPERM
+}
