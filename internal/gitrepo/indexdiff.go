@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
-	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -46,7 +44,7 @@ func (r *Repo) indexDiff(idx source.Source, base OID) (paths []string, ok bool) 
 	if err != nil || objs.store == nil || len(t.entries[0].oid) != 40 {
 		return nil, false
 	}
-	d := &indexDiffer{store: objs.store, dirs: t.treeIDs(), changed: map[string]bool{}}
+	d := &indexDiffer{objs: objs, dirs: t.treeIDs(), changed: map[string]bool{}}
 	if d.dirs == nil {
 		return nil, false
 	}
@@ -63,9 +61,7 @@ func (r *Repo) indexDiff(idx source.Source, base OID) (paths []string, ok bool) 
 
 // indexDiffer compares index entries with trees of the object database.
 type indexDiffer struct {
-	store interface {
-		EncodedObject(plumbing.ObjectType, plumbing.Hash) (plumbing.EncodedObject, error)
-	}
+	objs    *objects          // read from its go-git storage
 	dirs    map[string][]byte // raw tree id of each index directory ("" the top, else ending in "/")
 	changed map[string]bool
 }
@@ -80,24 +76,22 @@ func (d *indexDiffer) dir(es []entry, dir string, tree []byte) error {
 	if err != nil {
 		return err
 	}
-	inTree := make(map[string]treeEntry, len(entries))
-	for _, e := range entries {
-		inTree[e.name] = e
-	}
-	seen := make(map[string]bool, len(entries))
+	inTree := byName(entries) // what is left once the index's entries are taken out
+	var id [2 * sha1HexLen]byte
 	for i := 0; i < len(es); {
 		rel := es[i].path[len(dir):]
 		if k := strings.IndexByte(rel, '/'); k >= 0 { // a directory of the index
 			name := rel[:k]
+			sub := dir + name + "/"
 			j := i + 1
-			for j < len(es) && strings.HasPrefix(es[j].path, dir+name+"/") {
+			for j < len(es) && strings.HasPrefix(es[j].path, sub) {
 				j++
 			}
-			seen[name] = true
 			te, ok := inTree[name]
+			delete(inTree, name)
 			switch {
 			case ok && te.mode == modeDir:
-				if err := d.dir(es[i:j], dir+name+"/", te.hash.Bytes()); err != nil {
+				if err := d.dir(es[i:j], sub, te.hash.Bytes()); err != nil {
 					return err
 				}
 			case ok: // a file in the tree, a directory in the index
@@ -110,30 +104,23 @@ func (d *indexDiffer) dir(es []entry, dir string, tree []byte) error {
 			continue
 		}
 		e := es[i]
-		seen[rel] = true
 		te, ok := inTree[rel]
+		delete(inTree, rel)
 		switch {
 		case ok && te.mode == modeDir: // a directory in the tree, a file in the index
 			d.changed[e.path] = true
 			if err := d.addTree(dir+rel+"/", te.hash.Bytes()); err != nil {
 				return err
 			}
-		case !ok || te.mode != uint32(e.mode) || te.hash.String() != e.oid:
+		case !ok || te.mode != uint32(e.mode) || string(id[:hex.Encode(id[:], te.hash.Bytes())]) != e.oid:
 			d.changed[e.path] = true
 		}
 		i++
 	}
-	for _, te := range entries {
-		if seen[te.name] {
-			continue
+	for _, te := range inTree { // in the tree only
+		if err := d.side(dir, te); err != nil {
+			return err
 		}
-		if te.mode == modeDir {
-			if err := d.addTree(dir+te.name+"/", te.hash.Bytes()); err != nil {
-				return err
-			}
-			continue
-		}
-		d.changed[dir+te.name] = true
 	}
 	return nil
 }
@@ -152,13 +139,9 @@ func (d *indexDiffer) addTree(dir string, tree []byte) error {
 		return err
 	}
 	for _, e := range entries {
-		if e.mode == modeDir {
-			if err := d.addTree(dir+e.name+"/", e.hash.Bytes()); err != nil {
-				return err
-			}
-			continue
+		if err := d.side(dir, e); err != nil {
+			return err
 		}
-		d.changed[dir+e.name] = true
 	}
 	return nil
 }
@@ -167,20 +150,20 @@ func (d *indexDiffer) addTree(dir string, tree []byte) error {
 func (d *indexDiffer) tree(raw []byte) ([]treeEntry, error) {
 	var h plumbing.Hash
 	copy(h[:], raw)
-	obj, err := d.store.EncodedObject(plumbing.TreeObject, h)
+	data, err := d.objs.stored(plumbing.TreeObject, h)
 	if err != nil {
-		return nil, fmt.Errorf("read tree %s: %w", h, err)
-	}
-	rc, err := obj.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("read tree %s: %w", h, err)
-	}
-	defer rc.Close()
-	data, err := io.ReadAll(rc)
-	if err != nil {
-		return nil, fmt.Errorf("read tree %s: %w", h, err)
+		return nil, err
 	}
 	return parseTree(data, len(raw))
+}
+
+// byName maps tree entries by name.
+func byName(entries []treeEntry) map[string]treeEntry {
+	m := make(map[string]treeEntry, len(entries))
+	for _, e := range entries {
+		m[e.name] = e
+	}
+	return m
 }
 
 // commitDiff is ChangedBetween in-process: the trees of the commits old
@@ -204,7 +187,7 @@ func (r *Repo) commitDiff(ctx context.Context, old, new OID) (paths []string, ok
 	if errA != nil || errB != nil {
 		return nil, false
 	}
-	d := &indexDiffer{store: objs.store, changed: map[string]bool{}}
+	d := &indexDiffer{objs: objs, changed: map[string]bool{}}
 	if err := d.trees("", ra, rb); err != nil {
 		trace.Printf("%s against %s: %v: asking git", old.Short(), new.Short(), err)
 		return nil, false
@@ -226,14 +209,10 @@ func (d *indexDiffer) trees(dir string, a, b []byte) error {
 	if err != nil {
 		return err
 	}
-	inB := make(map[string]treeEntry, len(eb))
-	for _, e := range eb {
-		inB[e.name] = e
-	}
-	inA := make(map[string]bool, len(ea))
+	inB := byName(eb) // what is left once a's entries are taken out
 	for _, x := range ea {
-		inA[x.name] = true
 		y, ok := inB[x.name]
+		delete(inB, x.name)
 		switch {
 		case !ok:
 			err = d.side(dir, x)
@@ -250,11 +229,9 @@ func (d *indexDiffer) trees(dir string, a, b []byte) error {
 			return err
 		}
 	}
-	for _, y := range eb {
-		if !inA[y.name] {
-			if err := d.side(dir, y); err != nil {
-				return err
-			}
+	for _, y := range inB { // in b only
+		if err := d.side(dir, y); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -134,16 +134,7 @@ func (o *objects) readBlob(oid string) ([]byte, error) {
 
 func (o *objects) blob(oid string) ([]byte, error) {
 	if o.store != nil {
-		obj, err := o.store.EncodedObject(plumbing.BlobObject, plumbing.NewHash(oid))
-		if err != nil {
-			return nil, fmt.Errorf("read blob %s: %w", oid, err)
-		}
-		rc, err := obj.Reader()
-		if err != nil {
-			return nil, fmt.Errorf("read blob %s: %w", oid, err)
-		}
-		defer rc.Close()
-		return io.ReadAll(rc)
+		return o.stored(plumbing.BlobObject, plumbing.NewHash(oid))
 	}
 	typ, data, err := o.cat.object(oid)
 	if err != nil {
@@ -151,6 +142,25 @@ func (o *objects) blob(oid string) ([]byte, error) {
 	}
 	if typ != "blob" {
 		return nil, fmt.Errorf("read blob %s: a %s, not a blob", oid, typ)
+	}
+	return data, nil
+}
+
+// stored reads the content of the object h of type typ from go-git's
+// storage (o.store, which must be set).
+func (o *objects) stored(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, error) {
+	obj, err := o.store.EncodedObject(typ, h)
+	if err != nil {
+		return nil, fmt.Errorf("read %s %s: %w", typ, h, err)
+	}
+	rc, err := obj.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("read %s %s: %w", typ, h, err)
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(rc)
+	if err != nil {
+		return nil, fmt.Errorf("read %s %s: %w", typ, h, err)
 	}
 	return data, nil
 }
