@@ -222,12 +222,11 @@ func (h *Hook) PreCommit(ctx context.Context) (*HookResult, error) {
 	// code under them: look at those whose file the commit changes.
 	var drift *hookrun.Drift
 	if hookrun.HasDriftable(out.Report) {
-		if _, born, _ := h.Repo.Head(); born {
-			if out.Staged != nil {
-				drift = &hookrun.Drift{Staged: out.Staged}
-			} else if staged, err := hookrun.StagedSet(ctx, h.Repo, h.Src); err == nil {
-				drift = &hookrun.Drift{Staged: staged}
-			}
+		// (StagedSet fails on an unborn branch: nothing can drift)
+		if out.Staged != nil {
+			drift = &hookrun.Drift{Staged: out.Staged}
+		} else if staged, err := hookrun.StagedSet(ctx, h.Repo, h.Src); err == nil {
+			drift = &hookrun.Drift{Staged: staged}
 		}
 	}
 	if len(out.Blocking(hookrun.Block)) > 0 || drift != nil {

@@ -606,7 +606,7 @@ func PreCommit(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dirs 
 }
 
 // commitScope decides what PreCommit verifies: nil for everything. It
-// also returns the paths the commit changes, when it asked git.
+// also returns the paths the commit changes, when it listed them.
 func commitScope(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dirs []string, opt PreCommitOptions) (*scope, map[string]bool) {
 	if opt.Full {
 		return nil, nil
@@ -615,13 +615,13 @@ func commitScope(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dir
 		trace.Printf("hook: MEMCITE_CONFIG names the configuration: every memory is checked")
 		return nil, nil
 	}
-	if _, born, err := repo.Head(); err != nil || !born {
-		return nil, nil // a first commit: everything is new
-	}
-	head, _, err := repo.HeadTree(ctx)
-	if err != nil {
+	head, born, err := repo.HeadTree(ctx)
+	switch {
+	case err != nil:
 		trace.Printf("hook: every memory is checked: %v", err)
 		return nil, nil
+	case !born:
+		return nil, nil // a first commit: everything is new
 	}
 	// with a summary of another tree than HEAD's, also what changed since
 	// that tree
