@@ -52,16 +52,7 @@ func differential(t *testing.T, seed int64, steps int) {
 		}
 		return out
 	}
-	write := func(p, content string) {
-		t.Helper()
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(p, content string) { t.Helper(); gitfixture.Write(t, dir, p, content) }
 	git("init", "-q", "-b", "main")
 	git("config", "core.autocrlf", "false")
 	for i := 0; i < nFiles; i++ {

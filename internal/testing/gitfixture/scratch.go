@@ -20,9 +20,9 @@ const minScratch = 512 << 20
 // testscript's work directories, and the git processes the tests start)
 // into a new directory on a RAM file system, /dev/shm on Linux, when
 // TMPDIR is not set and one with room is there. The tests create and
-// delete tens of thousands of files; some disk file systems (ext4
+// delete many files; some disk file systems (ext4
 // without a journal) slow down creating files right after many were
-// deleted, and on a RAM file system the suite takes a third less time.
+// deleted (on one such machine that was a fifth of the suite's CPU).
 // A TMPDIR set by whoever runs the tests is kept. It returns a function
 // that removes the directory and restores the environment.
 func Scratch() (done func()) {
