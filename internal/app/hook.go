@@ -42,15 +42,10 @@ type Hook struct {
 // hook run outside a commit: configuration read once, by the repository
 // (gitrepo.Repo.Config: git's rules, in-process where that is certain).
 func HookConfig(ctx context.Context, o OpenOptions) (hookrun.Config, error) {
-	start := o.RepoRoot
-	if start == "" {
-		start = "."
-	}
-	repo, err := gitrepo.Discover(start)
+	repo, err := discover(ctx, o)
 	if err != nil {
 		return hookrun.ConfigFrom(nil), err
 	}
-	track(ctx, repo)
 	raw, err := (&Workspace{Repo: repo, Top: repo.Top}).GitConfigMemcite(ctx)
 	if err != nil {
 		return hookrun.ConfigFrom(nil), err
@@ -65,21 +60,16 @@ func HookConfig(ctx context.Context, o OpenOptions) (hookrun.Config, error) {
 // default; a commit hook reads .memcite.yaml from what is being
 // committed, like the memories).
 func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook, *Workspace, error) {
-	start := o.RepoRoot
-	if start == "" {
-		start = "."
-	}
-	repo, err := gitrepo.Discover(start)
+	repo, err := discover(ctx, o)
 	if err != nil {
 		return nil, nil, err
 	}
-	track(ctx, repo)
 	slot := vcache.SlotFrom(ctx)
 	openCache := func() { slot.Open(repo.GitDir, repo.TempDir(), o.CacheTool) }
 	summaries := slot != nil && !slot.Disabled() // summaries are part of the cache
 	pre := in.Hook == "pre-commit" || in.Hook == "pre-merge-commit"
 	// a commit hook reads the index and looks for the summary of HEAD's
-	// tree: start now, while git reads the configuration (wasted only
+	// tree: start now, while the configuration is read (wasted only
 	// when the settings turn the hook off); every return waits for
 	// them, since the run closes the repository. With a summary, the
 	// verification cache is not opened: the few memory files the commit
@@ -157,8 +147,8 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 }
 
 // readHeadSummary reads the summary of HEAD's tree or, when commits were
-// made without the check since, the newest summary of a tree git has (git
-// then lists what changed since); nil when there is none.
+// made without the check since, the newest summary of a tree git has (the
+// index is then compared with that tree too); nil when there is none.
 func readHeadSummary(ctx context.Context, repo *gitrepo.Repo, tool string) *vcache.Summary {
 	start := time.Now()
 	head, born, err := repo.HeadTree(ctx)

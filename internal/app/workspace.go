@@ -100,23 +100,37 @@ func (ws *Workspace) LoadStore(ctx context.Context) error {
 	return nil
 }
 
+// start is the directory the repository is looked for from.
+func (o OpenOptions) start() string {
+	if o.RepoRoot == "" {
+		return "."
+	}
+	return o.RepoRoot
+}
+
+// discover finds the repository from o's start and closes it when the
+// run ends.
+func discover(ctx context.Context, o OpenOptions) (*gitrepo.Repo, error) {
+	repo, err := gitrepo.Discover(o.start())
+	if err != nil {
+		return nil, err
+	}
+	track(ctx, repo)
+	return repo, nil
+}
+
 // OpenSource finds the repository and builds the source the options ask
 // for: the index, a commit, or the working tree (a plain directory's
 // files outside a repository).
 func OpenSource(ctx context.Context, o OpenOptions) (*Workspace, error) {
-	start := o.RepoRoot
-	if start == "" {
-		start = "."
-	}
 	ws := &Workspace{}
-	repo, err := gitrepo.Discover(start)
+	repo, err := discover(ctx, o)
 	switch {
 	case err == nil:
 		ws.Repo, ws.Top = repo, repo.Top
-		track(ctx, repo)
 		vcache.SlotFrom(ctx).Open(repo.GitDir, repo.TempDir(), o.CacheTool)
 	case errors.Is(err, gitrepo.ErrNotRepo) && !o.Staged && o.Rev == "":
-		ws.Top, err = filepath.Abs(start) // plain directory: working tree only
+		ws.Top, err = filepath.Abs(o.start()) // plain directory: working tree only
 		if err != nil {
 			return nil, err
 		}

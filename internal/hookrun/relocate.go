@@ -100,7 +100,7 @@ func Relocation(ctx context.Context, repo *gitrepo.Repo, before, after string, v
 
 // Drift asks Relocation to follow the citations that still verify but
 // have no snippet. Staged, when not nil, lists the paths a commit changes
-// (from StagedPaths): those are compared instead of the trees of before
+// (from IndexChanges): those are compared instead of the trees of before
 // and after.
 type Drift struct {
 	Staged map[string]bool

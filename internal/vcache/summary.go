@@ -89,7 +89,7 @@ func ReadSummary(dir, tool, tree string) *Summary {
 
 // ReadLatestSummary reads the most recently written or used summary kept
 // in dir for which usable(tree) holds (the tree is in the object database:
-// a check can ask git what changed since), or returns nil.
+// a check can compare the index with it), or returns nil.
 func ReadLatestSummary(dir, tool string, usable func(tree string) bool) *Summary {
 	for _, tree := range summariesByAge(summaryDir(dir)) {
 		if !isHexName(tree) || !usable(tree) {
