@@ -12,6 +12,7 @@ package vcache
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -21,7 +22,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -31,7 +32,7 @@ import (
 
 // FormatVersion is the version of the file format; a file of another
 // version is ignored (and replaced by the next write).
-const FormatVersion = 1
+const FormatVersion = 2
 
 // magic starts every cache file.
 const magic = "MEMCITE-CACHE\n"
@@ -70,15 +71,38 @@ type Verdict struct {
 	Reason string // the reason text ("" for valid)
 }
 
-type verdictEntry struct {
-	Verdict
-	gen uint64
+type putVerdict struct {
+	k Key
+	v Verdict
+}
+
+type putFile struct {
+	k Key
+	e fileEntry
+}
+
+func (p putVerdict) key() Key { return p.k }
+func (p putFile) key() Key    { return p.k }
+
+// lastPut sorts puts by key and keeps the last put of each key.
+func lastPut[P interface{ key() Key }](puts []P) []P {
+	slices.SortStableFunc(puts, func(a, b P) int {
+		ka, kb := a.key(), b.key()
+		return bytes.Compare(ka[:], kb[:])
+	})
+	out := puts[:0]
+	for i, p := range puts {
+		if i+1 < len(puts) && puts[i+1].key() == p.key() {
+			continue // a later put of the same key wins
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 type fileEntry struct {
 	data  []byte   // as stored
 	parts [][]byte // or, for entries put by this run, the pieces of data
-	gen   uint64
 }
 
 func (e fileEntry) len() int {
@@ -89,38 +113,35 @@ func (e fileEntry) len() int {
 	return n
 }
 
-func (e fileEntry) bytes() []byte {
-	if e.parts == nil {
-		return e.data
-	}
-	out := make([]byte, 0, e.len())
-	for _, p := range e.parts {
-		out = append(out, p...)
-	}
-	return out
-}
-
 // Cache is an open cache. A nil *Cache is a cache that is off: lookups
 // miss and stores are dropped.
+//
+// The entries of the file read are looked up in its bytes (format.go);
+// the entries a run puts are listed beside them until Save merges both
+// into a new file: a lookup finds what the file held, and what a run puts
+// is found by the next run.
 type Cache struct {
 	path string
 	tool string
 
-	mu       sync.Mutex
-	state    State
-	gen      uint64 // this run's generation: one more than the file's
-	verdicts map[Key]verdictEntry
-	files    map[Key]fileEntry
-	added    int // entries added since Open
-	hits     int // lookups that found an entry
-	size     int64
+	mu           sync.Mutex
+	state        State
+	gen          uint32       // this run's generation: one more than the file's
+	base         table        // the file read; empty when none was used
+	usedV, usedF bitset       // base records looked up by this run
+	verdicts     []putVerdict // put by this run, in order
+	files        []putFile
+	newV, newF   int // keys put that base does not hold
+	added        int // entries added since Open
+	hits         int // lookups that found an entry
+	size         int64
 }
 
 // Open reads the cache at dir/cache for the tool identity tool (its
 // version and build; a cache written by another build is not used). Any
 // problem reading it gives an empty cache with State saying why.
 func Open(dir, tool string) *Cache {
-	c := &Cache{path: filepath.Join(dir, FileName), tool: tool, verdicts: map[Key]verdictEntry{}, files: map[Key]fileEntry{}, gen: 1}
+	c := &Cache{path: filepath.Join(dir, FileName), tool: tool, gen: 1}
 	data, err := os.ReadFile(c.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		c.state = StateMissing
@@ -131,16 +152,17 @@ func Open(dir, tool string) *Cache {
 		return c
 	}
 	c.size = int64(len(data))
-	d, err := decode(data)
+	t, err := decode(data)
 	switch {
 	case errors.Is(err, errVersion):
 		c.state = StateVersion
 	case err != nil:
 		c.state = StateCorrupt
-	case d.tool != tool:
+	case t.tool != tool:
 		c.state = StateStale
 	default:
-		c.state, c.verdicts, c.files, c.gen = StateOK, d.verdicts, d.files, d.gen+1
+		c.state, c.base, c.gen = StateOK, *t, t.gen+1
+		c.usedV, c.usedF = newBitset(t.numVerdicts()), newBitset(t.numFiles())
 	}
 	return c
 }
@@ -180,15 +202,16 @@ func Inspect(dir, tool string) Info {
 
 func inspectCache(dir, tool string) Info {
 	c := Open(dir, tool)
-	if c.state == StateStale || c.state == StateVersion {
+	if c.state == StateStale {
 		// count what the file holds even if this build will not use it
 		if data, err := os.ReadFile(c.path); err == nil {
-			if d, err := decode(data); err == nil {
-				return Info{Path: c.path, State: c.state, Size: c.size, Verdicts: len(d.verdicts), Files: len(d.files)}
+			if t, err := decode(data); err == nil {
+				return Info{Path: c.path, State: c.state, Size: c.size, Verdicts: t.numVerdicts(), Files: t.numFiles()}
 			}
 		}
 	}
-	return Info{Path: c.path, State: c.state, Size: c.size, Verdicts: len(c.verdicts), Files: len(c.files)}
+	v, f := c.Len()
+	return Info{Path: c.path, State: c.state, Size: c.size, Verdicts: v, Files: f}
 }
 
 // State says what Open found.
@@ -206,15 +229,14 @@ func (c *Cache) Verdict(k Key) (Verdict, bool) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.verdicts[k]
-	if ok {
-		c.hits++
+	i := find(c.base.verdicts, &k)
+	if i < 0 {
+		return Verdict{}, false
 	}
-	if ok && e.gen != c.gen {
-		e.gen = c.gen
-		c.verdicts[k] = e
-	}
-	return e.Verdict, ok
+	c.hits++
+	c.usedV.set(i)
+	v, _ := c.base.verdictAt(i)
+	return v, true
 }
 
 // PutVerdict stores a verdict under k.
@@ -224,10 +246,16 @@ func (c *Cache) PutVerdict(k Key, v Verdict) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.verdicts[k]; !ok {
+	if i := find(c.base.verdicts, &k); i >= 0 {
+		c.usedV.set(i)
+		if old, _ := c.base.verdictAt(i); old == v {
+			return // held already
+		}
+	} else {
+		c.newV++ // an estimate: a key put twice counts twice until Save
 		c.added++
 	}
-	c.verdicts[k] = verdictEntry{v, c.gen}
+	c.verdicts = append(c.verdicts, putVerdict{k, v})
 }
 
 // File returns the cached parse of a memory file under k.
@@ -237,15 +265,14 @@ func (c *Cache) File(k Key) ([]byte, bool) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.files[k]
-	if ok {
-		c.hits++
+	i := find(c.base.files, &k)
+	if i < 0 {
+		return nil, false
 	}
-	if ok && e.gen != c.gen {
-		e.gen = c.gen
-		c.files[k] = e
-	}
-	return e.bytes(), ok
+	c.hits++
+	c.usedF.set(i)
+	data, _ := c.base.fileAt(i)
+	return data, true
 }
 
 // PutFile stores the parse of a memory file under k: the concatenation
@@ -256,10 +283,13 @@ func (c *Cache) PutFile(k Key, parts ...[]byte) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.files[k]; !ok {
+	if i := find(c.base.files, &k); i >= 0 {
+		c.usedF.set(i)
+	} else {
+		c.newF++
 		c.added++
 	}
-	c.files[k] = fileEntry{parts: parts, gen: c.gen}
+	c.files = append(c.files, putFile{k, fileEntry{parts: parts}})
 }
 
 // Hits counts the lookups that found an entry.
@@ -279,7 +309,7 @@ func (c *Cache) Len() (verdicts, files int) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.verdicts), len(c.files)
+	return c.base.numVerdicts() + c.newV, c.base.numFiles() + c.newF
 }
 
 // Save writes the cache when this run added entries: to a temporary file
@@ -295,10 +325,11 @@ func (c *Cache) Save(tmpDir string) error {
 	if c.added == 0 && c.state == StateOK {
 		return nil
 	}
-	c.evict(MaxBytes)
+	e := c.encoding()
+	e.evict(MaxBytes)
 	var size int64
 	err := writeReplacing(c.path, tmpDir, "cache-*.tmp", func(w io.Writer) (err error) {
-		size, err = encodeTo(w, c.tool, c.gen, c.verdicts, c.files)
+		size, err = e.writeTo(w)
 		return err
 	})
 	if err != nil {
@@ -306,6 +337,17 @@ func (c *Cache) Save(tmpDir string) error {
 	}
 	c.added, c.state, c.size = 0, StateOK, size
 	return nil
+}
+
+// encoding lists what Save writes: the file's entries and this run's,
+// merged.
+func (c *Cache) encoding() *encoding {
+	c.verdicts, c.files = lastPut(c.verdicts), lastPut(c.files)
+	e := &encoding{tool: c.tool, gen: c.gen, t: &c.base, putV: c.verdicts, putF: c.files}
+	e.verdicts = merged(c.base.verdicts, c.usedV, len(c.verdicts), func(j int) *Key { return &c.verdicts[j].k }, c.gen)
+	e.files = merged(c.base.files, c.usedF, len(c.files), func(j int) *Key { return &c.files[j].k }, c.gen)
+	c.newV, c.newF = len(e.verdicts)-c.base.numVerdicts(), len(e.files)-c.base.numFiles()
+	return e
 }
 
 // writeReplacing writes dst through a temporary file in tmpDir (named
@@ -339,44 +381,6 @@ func writeReplacing(dst, tmpDir, pattern string, write func(io.Writer) error) er
 		return fmt.Errorf("write %s: %w", dst, err)
 	}
 	return nil
-}
-
-// evict drops the least recently used entries until the encoded size is
-// at most limit.
-func (c *Cache) evict(limit int64) {
-	size := int64(headerSize(c.tool))
-	type ref struct {
-		gen  uint64
-		size int64
-		k    Key
-		file bool
-	}
-	refs := make([]ref, 0, len(c.verdicts)+len(c.files))
-	for k, e := range c.verdicts {
-		n := verdictSize(e.Reason)
-		size += n
-		refs = append(refs, ref{e.gen, n, k, false})
-	}
-	for k, e := range c.files {
-		n := fileSize(e.len())
-		size += n
-		refs = append(refs, ref{e.gen, n, k, true})
-	}
-	if size <= limit {
-		return
-	}
-	sort.Slice(refs, func(i, j int) bool { return refs[i].gen < refs[j].gen })
-	for _, r := range refs {
-		if size <= limit {
-			break
-		}
-		if r.file {
-			delete(c.files, r.k)
-		} else {
-			delete(c.verdicts, r.k)
-		}
-		size -= r.size
-	}
 }
 
 // Tool is the identity a cache is written for: the tool's version and,

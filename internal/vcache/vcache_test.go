@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -121,26 +123,121 @@ func flip(b []byte, i int) []byte {
 
 // TestEvict: the bound keeps the entries used most recently.
 func TestEvict(t *testing.T) {
-	c := Open(t.TempDir(), "t")
+	dir := t.TempDir()
+	c := Open(dir, "t")
 	for i := 0; i < 100; i++ {
 		c.PutVerdict(key(i), Verdict{Reason: "x"})
 	}
-	c.gen++ // a later run uses the first ten
-	for i := 0; i < 10; i++ {
-		c.Verdict(key(i))
+	if err := c.Save(dir); err != nil {
+		t.Fatal(err)
 	}
-	limit := int64(headerSize("t")) + 20*verdictSize("x")
-	c.evict(limit)
-	if n, _ := c.Len(); n > 20 || n < 10 {
+	c = Open(dir, "t") // a later run uses the first ten
+	for i := 0; i < 10; i++ {
+		if _, ok := c.Verdict(key(i)); !ok {
+			t.Fatalf("verdict %d not found", i)
+		}
+	}
+	limit := headerSize("t") + 20*(recordSize+reasonSize("x"))
+	e := c.encoding()
+	e.evict(limit)
+	if n := len(e.verdicts); n > 20 || n < 10 {
 		t.Fatalf("%d entries after eviction to 20", n)
 	}
+	kept := map[Key]bool{}
+	for _, x := range e.verdicts {
+		kept[*x.key] = true
+	}
 	for i := 0; i < 10; i++ {
-		if _, ok := c.verdicts[key(i)]; !ok {
+		if !kept[key(i)] {
 			t.Errorf("recently used entry %d evicted", i)
 		}
 	}
-	if int64(len(encode(c.tool, c.gen, c.verdicts, c.files))) > limit {
-		t.Error("encoded cache larger than the bound")
+	var buf bytes.Buffer
+	if n, err := e.writeTo(&buf); err != nil || n > limit || int64(buf.Len()) != n {
+		t.Errorf("encoded cache of %d bytes (%v), bound %d", n, err, limit)
+	}
+}
+
+// TestLookupAmongMany: lookups find every entry of a large file, and no
+// other key, wherever the key falls.
+func TestLookupAmongMany(t *testing.T) {
+	dir := t.TempDir()
+	c := Open(dir, "t")
+	const n = 5000
+	for i := 0; i < n; i++ {
+		c.PutVerdict(key(i), Verdict{Kind: i % 7, Reason: strings.Repeat("r", i%3)})
+		if i%5 == 0 {
+			c.PutFile(FileKey(fmt.Sprint(i), nil), []byte(fmt.Sprint("file ", i)))
+		}
+	}
+	if err := c.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	d := Open(dir, "t")
+	if v, f := d.Len(); v != n || f != n/5 {
+		t.Fatalf("Len = %d, %d", v, f)
+	}
+	for i := 0; i < n; i++ {
+		want := Verdict{Kind: i % 7, Reason: strings.Repeat("r", i%3)}
+		if got, ok := d.Verdict(key(i)); !ok || got != want {
+			t.Fatalf("verdict %d = %+v, %v; want %+v", i, got, ok, want)
+		}
+		got, ok := d.File(FileKey(fmt.Sprint(i), nil))
+		if want := fmt.Sprint("file ", i); ok != (i%5 == 0) || (ok && string(got) != want) {
+			t.Fatalf("file %d = %q, %v", i, got, ok)
+		}
+	}
+	for i := n; i < n+500; i++ {
+		if _, ok := d.Verdict(key(i)); ok {
+			t.Fatalf("verdict %d found", i)
+		}
+	}
+	// extreme keys
+	for _, k := range []Key{{}, {0xff, 0xff, 0xff, 0xff, 0xff, 0xff}} {
+		if _, ok := d.Verdict(k); ok {
+			t.Errorf("key %x found", k[:4])
+		}
+	}
+}
+
+// TestMergeKeepsAndReplaces: a run that adds entries keeps the file's
+// entries, replaces the ones it put again, and marks what it used.
+func TestMergeKeepsAndReplaces(t *testing.T) {
+	dir := t.TempDir()
+	c := Open(dir, "t")
+	for i := 0; i < 10; i++ {
+		c.PutVerdict(key(i), Verdict{Kind: 1})
+	}
+	c.PutFile(FileKey("a", nil), []byte("old"))
+	if err := c.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	d := Open(dir, "t")
+	d.PutVerdict(key(3), Verdict{Kind: 2, Reason: "changed"})
+	d.PutVerdict(key(20), Verdict{Kind: 3})
+	d.PutFile(FileKey("a", nil), []byte("new"))
+	if v, f := d.Len(); v != 11 || f != 1 {
+		t.Errorf("Len = %d, %d; want 11, 1", v, f)
+	}
+	if err := d.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	e := Open(dir, "t")
+	if v, f := e.Len(); v != 11 || f != 1 {
+		t.Errorf("after save: Len = %d, %d; want 11, 1", v, f)
+	}
+	for i, want := range map[int]Verdict{0: {Kind: 1}, 3: {Kind: 2, Reason: "changed"}, 9: {Kind: 1}, 20: {Kind: 3}} {
+		if got, ok := e.Verdict(key(i)); !ok || got != want {
+			t.Errorf("verdict %d = %+v, %v; want %+v", i, got, ok, want)
+		}
+	}
+	if got, _ := e.File(FileKey("a", nil)); string(got) != "new" {
+		t.Errorf("file = %q", got)
+	}
+	// the same verdict put again is not an addition: nothing to write
+	e.PutVerdict(key(0), Verdict{Kind: 1})
+	if e.added != 0 {
+		t.Error("an entry put again as held counts as added")
 	}
 }
 
@@ -169,9 +266,9 @@ func TestConcurrentWriters(t *testing.T) {
 	if c.State() != StateOK {
 		t.Fatalf("state %v after concurrent writes", c.State())
 	}
-	for k, e := range c.verdicts {
-		if e.Reason != fmt.Sprint(e.Kind) {
-			t.Fatalf("entry %x: %+v mixes writers", k[:4], e)
+	for i := 0; i < c.base.numVerdicts(); i++ {
+		if v, _ := c.base.verdictAt(i); v.Reason != fmt.Sprint(v.Kind) {
+			t.Fatalf("entry %d: %+v mixes writers", i, v)
 		}
 	}
 	if ents, _ := os.ReadDir(filepath.Join(dir, "tmp")); len(ents) != 0 {
@@ -194,19 +291,61 @@ func TestNilCache(t *testing.T) {
 }
 
 // FuzzDecode: no input panics the decoder or yields entries without a
-// valid checksum.
+// valid checksum, and what decodes writes back the same entries.
 func FuzzDecode(f *testing.F) {
-	f.Add(encode("t", 3, map[Key]verdictEntry{key(1): {Verdict{Kind: 2, Reason: "r"}, 1}}, map[Key]fileEntry{key(2): {data: []byte("x"), gen: 2}}))
+	dir := f.TempDir()
+	c := Open(dir, "t")
+	c.PutVerdict(key(1), Verdict{Kind: 2, Reason: "r"})
+	c.PutVerdict(key(2), Verdict{})
+	c.PutFile(key(3), []byte("x"))
+	if err := c.Save(dir); err != nil {
+		f.Fatal(err)
+	}
+	good, err := os.ReadFile(c.Path())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
 	f.Add([]byte(magic))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		d, err := decode(data)
-		if err != nil {
-			return
-		}
-		again := encode(d.tool, d.gen, d.verdicts, d.files)
-		d2, err := decode(again)
-		if err != nil || len(d2.verdicts) != len(d.verdicts) || len(d2.files) != len(d.files) {
-			t.Fatalf("re-encoded cache does not decode alike: %v", err)
+		fuzzDecoded(t, data)
+		if len(data) >= 4 { // past the checksum, to the structure
+			fixed := append([]byte{}, data...)
+			binary.BigEndian.PutUint32(fixed[len(fixed)-4:], crc32.Checksum(fixed[:len(fixed)-4], castagnoli()))
+			fuzzDecoded(t, fixed)
 		}
 	})
+}
+
+func fuzzDecoded(t *testing.T, data []byte) {
+	d, err := decode(data)
+	if err != nil {
+		return
+	}
+	c := &Cache{tool: d.tool, gen: d.gen + 1, base: *d, usedV: newBitset(d.numVerdicts()), usedF: newBitset(d.numFiles())}
+	var buf bytes.Buffer
+	if _, err := c.encoding().writeTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	d2, err := decode(buf.Bytes())
+	if err != nil || d2.numVerdicts() != d.numVerdicts() || d2.numFiles() != d.numFiles() {
+		t.Fatalf("re-encoded cache does not decode alike: %v", err)
+	}
+	for i := 0; i < d.numVerdicts(); i++ {
+		v1, _ := d.verdictAt(i)
+		v2, _ := d2.verdictAt(i)
+		if v1 != v2 || *recKey(d.verdicts, i) != *recKey(d2.verdicts, i) {
+			t.Fatalf("verdict %d: %+v, then %+v", i, v1, v2)
+		}
+		if j := find(d.verdicts, recKey(d.verdicts, i)); j != i {
+			t.Fatalf("verdict %d found at %d", i, j)
+		}
+	}
+	for i := 0; i < d.numFiles(); i++ {
+		f1, _ := d.fileAt(i)
+		f2, _ := d2.fileAt(i)
+		if !bytes.Equal(f1, f2) || *recKey(d.files, i) != *recKey(d2.files, i) {
+			t.Fatalf("file %d: %q, then %q", i, f1, f2)
+		}
+	}
 }
