@@ -33,7 +33,7 @@ const (
 const DefaultConfidence = 0.5
 
 // Form says how a citation is written in the file.
-type Form int
+type Form uint8
 
 // Citation forms.
 const (
@@ -45,20 +45,22 @@ const (
 
 // Citation is one code reference of a memory.
 type Citation struct {
-	Index      int    // position in the citations list, from 0
-	Form       Form   // how it is written
-	Path       string // as written (repo-relative); empty for URLs
-	URL        string // set for http(s) citations, which are not verified
-	Line       int    // 1-based start line; meaningful when HasLine
-	HasLine    bool   // a line was given (it may still be < 1)
-	LineEnd    int    // last line of a range; 0 when not a range
-	Snippet    string // expected text; meaningful when HasSnippet
-	HasSnippet bool   // a non-empty snippet was given
-	Verified   string // the verified timestamp as written
-	Commit     string // commit at which the citation was last verified valid
-	SrcLine    int    // line of the memory file where the citation is written
+	Index    int    // position in the citations list, from 0
+	Path     string // as written (repo-relative); empty for URLs
+	URL      string // set for http(s) citations, which are not verified
+	Line     int    // 1-based start line; meaningful when HasLine
+	LineEnd  int    // last line of a range; 0 when not a range
+	Snippet  string // expected text; meaningful when HasSnippet
+	Verified string // the verified timestamp as written
+	Commit   string // commit at which the citation was last verified valid
+	SrcLine  int    // line of the memory file where the citation is written
 
-	node        *yaml.Node // the citation's node (mapping or string scalar)
+	node *yaml.Node // the citation's node (mapping or string scalar)
+
+	// the small fields together: a store holds hundreds of thousands
+	Form        Form       // how it is written
+	HasLine     bool       // a line was given (it may still be < 1)
+	HasSnippet  bool       // a non-empty snippet was given
 	short       shortStyle // how a shorthand string writes its lines
 	backslashes bool       // the path was written with backslashes (Path has slashes)
 }
@@ -154,17 +156,18 @@ type File struct {
 	Name string // path used in messages (repo-relative where known)
 	Src  []byte // the file as read
 
+	ID           string // the frontmatter id; empty when not given
+	Subject      string
+	Citations    []Citation
+	Links        []Link
+	Tags         []string
+	Confidence   float64 // DefaultConfidence when not given or unusable
+	LastVerified string
+	Warnings     []Diagnostic
+
 	HasFrontmatter bool
-	ID             string // the frontmatter id; empty when not given
-	Subject        string
-	Citations      []Citation
-	Links          []Link
-	Tags           []string
-	Confidence     float64 // DefaultConfidence when not given or unusable
-	HasConfidence  bool    // a usable confidence was given
-	LastVerified   string
+	HasConfidence  bool // a usable confidence was given
 	Exempt         bool
-	Warnings       []Diagnostic
 
 	nl         string // line ending for inserted lines
 	bomLen     int
@@ -188,7 +191,8 @@ func (f *File) Body() []byte { return f.Src[f.bodyStart:] }
 func (f *File) BodyLine() int { return 1 + lineCount(f.Src[:f.bodyStart]) }
 
 // Parse parses a memory file. name is used in diagnostics. A *ParseError is
-// returned for a file that cannot be used.
+// returned for a file that cannot be used. The File keeps src (Src) and
+// its strings may alias it: src must not change afterwards.
 func Parse(name string, src []byte) (*File, error) {
 	f := &File{Name: name, Src: src, Confidence: DefaultConfidence, nl: "\n"}
 	if !utf8.Valid(src) {
