@@ -22,30 +22,42 @@ type worktreeIDs struct {
 	indexMtime time.Time
 	ok         bool
 
-	// read holds the stat of each file read through Open, taken after the
-	// read (by clean path), once named says files get names. (A plain map:
-	// a sync.Map copies itself over and over when most keys are new.)
+	// read holds, for each file read through Open (by clean path), whether
+	// its stat taken after the read was still its index entry's
+	// (unchanged), once named says files get names. (A plain map: a
+	// sync.Map copies itself over and over when most keys are new.)
 	readMu sync.Mutex
-	read   map[string]os.FileInfo
+	read   map[string]bool
 	named  atomic.Bool
 }
 
-// readStat records the stat of file p taken after it was read.
+// readStat records whether file p, by its stat taken after it was read,
+// is what its index entry records.
 func (ids *worktreeIDs) readStat(p string, fi os.FileInfo) {
+	st, ok := ids.stats[p]
+	clean := ok && ids.unchanged(fi, st)
 	ids.readMu.Lock()
 	if ids.read == nil {
-		ids.read = map[string]os.FileInfo{}
+		ids.read = map[string]bool{}
 	}
-	ids.read[p] = fi
+	ids.read[p] = clean
 	ids.readMu.Unlock()
 }
 
-// statAfterRead returns the stat readStat recorded for p.
-func (ids *worktreeIDs) statAfterRead(p string) (os.FileInfo, bool) {
+// cleanAfterRead returns what readStat recorded for p.
+func (ids *worktreeIDs) cleanAfterRead(p string) (clean, read bool) {
 	ids.readMu.Lock()
-	fi, ok := ids.read[p]
+	clean, read = ids.read[p]
 	ids.readMu.Unlock()
-	return fi, ok
+	return clean, read
+}
+
+// unchanged reports whether git would call a file of stat fi unchanged
+// from its index entry st without reading it: a regular file whose stat
+// data matches, and not racily clean (modified at or after the index was
+// written, when equal stat data does not prove equal content).
+func (ids *worktreeIDs) unchanged(fi os.FileInfo, st indexStat) bool {
+	return fi.Mode().IsRegular() && statMatches(fi, st) && fi.ModTime().Before(ids.indexMtime)
 }
 
 func (w *guardedWorktree) loadIDs() {
@@ -129,17 +141,13 @@ func (w *guardedWorktree) ContentID(p string) (string, bool) {
 	if !wt.Direct(path.Dir(c)) {
 		return "", false
 	}
-	var fi os.FileInfo
-	if rfi, ok := w.ids.statAfterRead(c); ok {
-		fi = rfi // read this run: named by what was read
-	} else if fi, err = os.Lstat(filepath.Join(wt.Root(), filepath.FromSlash(c))); err != nil {
-		return "", false
+	clean, read := w.ids.cleanAfterRead(c) // read this run: named by what was read
+	if !read {
+		fi, err := os.Lstat(filepath.Join(wt.Root(), filepath.FromSlash(c)))
+		clean = err == nil && w.ids.unchanged(fi, st)
 	}
-	if !fi.Mode().IsRegular() {
-		return "", false
-	}
-	if !statMatches(fi, st) || !fi.ModTime().Before(w.ids.indexMtime) {
-		return "", false // modified, or racily clean
+	if !clean {
+		return "", false // modified, racily clean, or not a regular file
 	}
 	return "blob:" + st.oid, true
 }
