@@ -94,7 +94,7 @@ func Check(ctx context.Context, repo *gitrepo.Repo, src source.Source, m *store.
 	mr := &rep.Memories[0]
 	ans.Exempt, ans.Total, ans.Valid = mr.Exempt, mr.Total, mr.ValidCount
 	for _, c := range mr.StaleCitations() {
-		ans.Stale = append(ans.Stale, Stale{Citation: c.Citation, Reason: c.Reason, Fix: FixEdit})
+		ans.Stale = append(ans.Stale, Stale{Citation: *c.Citation, Reason: c.Reason, Fix: FixEdit})
 	}
 	if len(ans.Stale) == 0 {
 		return ans, nil

@@ -103,7 +103,7 @@ func MarkKnown(rep *verify.Report, b Baseline) {
 
 // citationKey identifies a citation within its memory, without the line of
 // the memory where it is written.
-func citationKey(c memfile.Citation) string {
+func citationKey(c *memfile.Citation) string {
 	k := c.Location()
 	if c.HasSnippet {
 		k += "\x00" + c.Snippet

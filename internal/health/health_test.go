@@ -81,7 +81,7 @@ func TestAllDeleted(t *testing.T) {
 	mr := func(kinds ...verify.Kind) *verify.MemoryResult {
 		m := &verify.MemoryResult{Memory: &store.Memory{Path: "mem/m.md", ID: "m", File: &memfile.File{}}, Total: len(kinds)}
 		for _, k := range kinds {
-			m.Citations = append(m.Citations, verify.CitationResult{Citation: memfile.Citation{Path: "a.go"}, Status: verify.Stale, Kind: k, Reason: "r"})
+			m.Citations = append(m.Citations, verify.CitationResult{Citation: &memfile.Citation{Path: "a.go"}, Status: verify.Stale, Kind: k, Reason: "r"})
 		}
 		return m
 	}

@@ -62,7 +62,7 @@ func Relocation(ctx context.Context, repo *gitrepo.Repo, before, after string, v
 	// the commit before the change is every citation's base: the hook
 	// asks where the change moved what was valid before it
 	items := make([]relocate.Item, 0, len(stale))
-	add := func(m *store.Memory, c memfile.Citation) {
+	add := func(m *store.Memory, c *memfile.Citation) {
 		items = append(items, relocate.Item{Memory: m, Citation: c, Base: base, File: !c.HasLine})
 	}
 	for _, s := range stale {
@@ -236,7 +236,7 @@ type baseLines struct {
 // distinctive reports whether the lines c cites in file p hold at least
 // one line the tracker can follow on its own (not a brace or a blank
 // line).
-func (bl *baseLines) distinctive(p string, c memfile.Citation) (bool, error) {
+func (bl *baseLines) distinctive(p string, c *memfile.Citation) (bool, error) {
 	h, ok, err := bl.hist.Entry(bl.tree, p)
 	if err != nil || !ok {
 		return false, err

@@ -133,7 +133,8 @@ const maxVersions = 64
 // commit of the contiguous run, back from the target, whose version of the
 // file holds c as it is written now; with a snippet, the first commit of
 // that run (oldest first) whose cited line holds it.
-func writtenAt(h gitblame.History, mh *memoryHistory, c memfile.Citation, n int, lc *lineCache) (written, error) {
+func writtenAt(h gitblame.History, mh *memoryHistory, cp *memfile.Citation, n int, lc *lineCache) (written, error) {
+	c := *cp
 	key := citationKey(c)
 	var run []gitblame.Hash // newest first
 	all := true

@@ -70,7 +70,7 @@ func (a Action) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
 // Item is one citation, its tracking input and outcome, and the decision.
 type Item struct {
 	Memory     *store.Memory
-	Citation   memfile.Citation
+	Citation   *memfile.Citation // the memory file's own (shared, not a copy)
 	Base       gitblame.Hash
 	BaseSource gitblame.BaseSource
 	BaseNote   string
@@ -108,14 +108,21 @@ type Options struct {
 // (base.go); a citation no commit holds yet is taken as written, or, with
 // a snippet, looked for in the target's content.
 func Prepare(h gitblame.History, head gitblame.Hash, mems []*store.Memory) ([]Item, error) {
-	var items []Item
+	n := 0
+	for _, m := range mems {
+		if m.File != nil {
+			n += len(m.File.Citations)
+		}
+	}
+	items := make([]Item, 0, n)
 	var lc lineCache
 	for _, m := range mems {
 		if m.File == nil {
 			continue
 		}
 		var mh *memoryHistory
-		for _, c := range m.File.Citations {
+		for j := range m.File.Citations {
+			c := &m.File.Citations[j]
 			it := Item{Memory: m, Citation: c}
 			if c.URL != "" || c.Path == "" || (c.HasLine && c.Line < 1) {
 				it.Action = Skip

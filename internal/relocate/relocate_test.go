@@ -150,7 +150,8 @@ Body stays.
 		t.Run(tt.name, func(t *testing.T) {
 			m := memory(t)
 			var items []Item
-			for _, c := range m.File.Citations {
+			for j := range m.File.Citations {
+				c := &m.File.Citations[j]
 				it := Item{Memory: m, Citation: c}
 				if c.URL != "" {
 					it.Action = Skip
@@ -187,7 +188,7 @@ Body stays.
 
 func TestSetResultsCountsMismatch(t *testing.T) {
 	m := memory(t)
-	items := []Item{{Memory: m, Citation: m.File.Citations[0]}}
+	items := []Item{{Memory: m, Citation: &m.File.Citations[0]}}
 	if err := setResults(items, nil); err == nil {
 		t.Error("setResults accepted fewer results than anchors")
 	}

@@ -84,7 +84,7 @@ func PreCommitText(w io.Writer, r HookReport) error {
 	if len(o.Drifted) > 0 {
 		fmt.Fprintf(&b, "git-memcite: warning: this commit moves, edits or deletes the lines under %s; they still verify, but would cite other code:\n", plural(len(o.Drifted), "citation"))
 		for _, it := range o.Drifted {
-			writeDrifted(&b, it.Memory, it.Citation, r.Fixes)
+			writeDrifted(&b, it.Memory, *it.Citation, r.Fixes)
 		}
 	}
 	// a partial check knows the older stale citations of the files the
@@ -135,7 +135,7 @@ func PostText(w io.Writer, r HookReport) error {
 	if len(o.Drifted) > 0 {
 		fmt.Fprintf(&b, "git-memcite: %s moved, edited or deleted the lines under %s; they still verify, but now cite other code:\n", r.Change, plural(len(o.Drifted), "citation"))
 		for _, it := range o.Drifted {
-			writeDrifted(&b, it.Memory, it.Citation, r.Fixes)
+			writeDrifted(&b, it.Memory, *it.Citation, r.Fixes)
 		}
 	}
 	// a check of only what the change touches counts the others from the

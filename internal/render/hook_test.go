@@ -16,7 +16,7 @@ import (
 func TestPreCommitOlderStale(t *testing.T) {
 	m := &store.Memory{Path: ".serena/memories/m.md", ID: "m"}
 	old := hookrun.StaleCitation{Memory: m, Class: hookrun.Preexisting,
-		Result: verify.CitationResult{Citation: memfile.Citation{Path: "a.go"}, Status: verify.Stale}}
+		Result: verify.CitationResult{Citation: &memfile.Citation{Path: "a.go"}, Status: verify.Stale}}
 	for _, tc := range []struct {
 		name   string
 		out    hookrun.Outcome

@@ -155,7 +155,7 @@ func toJSON(m *verify.MemoryResult, why WhyIndex) memoryJSON {
 	j.ValidCount, j.Confidence = &vc, &conf
 	stale := []staleJSON{}
 	for _, c := range m.StaleCitations() {
-		s := staleOf(c.Citation, c.Reason)
+		s := staleOf(*c.Citation, c.Reason)
 		s.Why = why[m.Memory.Path][c.Citation.Index]
 		stale = append(stale, s)
 	}

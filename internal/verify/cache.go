@@ -25,8 +25,6 @@ type citationCache struct {
 	empty bool // the cache holds no verdicts: no lookups
 
 	before map[string]contentID // by cited path as written
-	after  map[string]contentID // of the files read
-	hits   map[*memfile.Citation]verdict
 }
 
 type contentID struct {
@@ -47,7 +45,7 @@ func newCitationCache(ctx context.Context, src source.Source) *citationCache {
 	}
 	ids.ContentID("") // read what names content (the index) before any file
 	n, _ := c.Len()
-	return &citationCache{cache: c, ids: ids, empty: n == 0, before: map[string]contentID{}, hits: map[*memfile.Citation]verdict{}}
+	return &citationCache{cache: c, ids: ids, empty: n == 0, before: map[string]contentID{}}
 }
 
 // nameAll names the content of paths, in parallel: for the working tree
@@ -94,52 +92,38 @@ func (cc *citationCache) prefetch(mems []*store.Memory) {
 	cc.before = cc.nameAll(paths)
 }
 
-// recheck names the content of the files just read.
-func (cc *citationCache) recheck(files map[string]*fileData) {
-	if cc == nil {
-		return
+// named names the content of the file just read, for store: the name
+// taken after the read vouches for what was read.
+func (cc *citationCache) named(p string, fd *fileData) contentID {
+	if cc == nil || fd.kind != source.KindFile || fd.untracked {
+		return contentID{}
 	}
-	paths := make([]string, 0, len(files))
-	for p, fd := range files {
-		if fd != nil && fd.kind == source.KindFile && !fd.untracked {
-			paths = append(paths, p)
-		}
-	}
-	cc.after = cc.nameAll(paths)
+	var id contentID
+	id.id, id.ok = cc.ids.ContentID(p)
+	return id
 }
 
-// known reports whether c's verdict is in the cache (and remembers it for
-// lookup).
-func (cc *citationCache) known(c *memfile.Citation) bool {
+// known returns c's verdict when the cache holds it.
+func (cc *citationCache) known(c *memfile.Citation) (verdict, bool) {
 	if cc == nil || cc.empty || c.Path == "" {
-		return false
+		return verdict{}, false
 	}
 	id := cc.before[c.Path]
 	if !id.ok {
-		return false
+		return verdict{}, false
 	}
 	v, ok := cc.cache.Verdict(vcache.CitationKey(id.id, *c))
 	if !ok || v.Kind < 0 || v.Kind >= len(kindNames) {
-		return false
-	}
-	cc.hits[c] = verdict{Kind(v.Kind), v.Reason}
-	return true
-}
-
-// lookup returns the verdict known found for c.
-func (cc *citationCache) lookup(c *memfile.Citation) (verdict, bool) {
-	if cc == nil {
 		return verdict{}, false
 	}
-	v, ok := cc.hits[c]
-	return v, ok
+	return verdict{Kind(v.Kind), v.Reason}, true
 }
 
 // store remembers a verdict that depends on nothing but the file's
 // content and the citation: not one about reading errors, untracked files
 // or anything the content's name does not cover.
-func (cc *citationCache) store(c memfile.Citation, fd *fileData, kind Kind, reason string) {
-	if cc == nil || fd == nil || fd.untracked || fd.statErr != nil || fd.readErr != nil || fd.kind != source.KindFile {
+func (cc *citationCache) store(id contentID, c *memfile.Citation, fd *fileData, kind Kind, reason string) {
+	if cc == nil || !id.ok || fd.untracked || fd.statErr != nil || fd.readErr != nil || fd.kind != source.KindFile {
 		return
 	}
 	switch kind {
@@ -147,11 +131,7 @@ func (cc *citationCache) store(c memfile.Citation, fd *fileData, kind Kind, reas
 	default:
 		return
 	}
-	id := cc.after[c.Path]
-	if !id.ok {
-		return // not named, or changed since the index recorded it
-	}
-	cc.cache.PutVerdict(vcache.CitationKey(id.id, c), vcache.Verdict{Kind: int(kind), Reason: reason})
+	cc.cache.PutVerdict(vcache.CitationKey(id.id, *c), vcache.Verdict{Kind: int(kind), Reason: reason})
 }
 
 // KnownStale counts the stale citations of each of mems in src from the
@@ -175,11 +155,12 @@ func KnownStale(ctx context.Context, src source.Source, mems []*store.Memory) (c
 			if c.URL != "" {
 				continue
 			}
-			if !cc.known(c) {
+			v, ok := cc.known(c)
+			if !ok {
 				counts[i] = -1
 				break
 			}
-			if cc.hits[c].kind != KindNone {
+			if v.kind != KindNone {
 				counts[i]++
 			}
 		}

@@ -14,15 +14,14 @@ func One(ctx context.Context, src source.Source, c memfile.Citation) (string, er
 	if c.URL != "" {
 		return "", nil
 	}
-	w := &want{}
+	cr := &CitationResult{Citation: &c}
+	w := &want{cites: []*CitationResult{cr}}
 	if c.HasLine {
 		end := max(c.Line, c.LineEnd, c.Line+strings.Count(strings.TrimRight(c.Snippet, "\n"), "\n"))
 		w.add(max(c.Line, 1), end)
 	}
-	files, err := readAll(ctx, src, map[string]*want{c.Path: w})
-	if err != nil {
+	if err := readAll(ctx, src, map[string]*want{c.Path: w}, nil); err != nil {
 		return "", err
 	}
-	_, reason := Citation(c, files[c.Path])
-	return reason, nil
+	return cr.Reason, nil
 }

@@ -35,10 +35,12 @@ const (
 // per cited file dominated the run time on large stores.
 var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 16<<10) }}
 
-// want is the set of lines needed of one file, as inclusive spans.
+// want is the set of lines needed of one file, as inclusive spans, and
+// the citations checked against them.
 type want struct {
 	n     int // the last line needed; 0 for existence only
 	spans [][2]int
+	cites []*CitationResult // the results of the citations of the file
 }
 
 func (w *want) add(a, b int) {

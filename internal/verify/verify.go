@@ -30,6 +30,7 @@
 package verify
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -123,7 +124,7 @@ func (k Kind) String() string {
 
 // CitationResult is the outcome for one citation.
 type CitationResult struct {
-	Citation memfile.Citation
+	Citation *memfile.Citation // the memory file's own citation (shared, not a copy)
 	Status   Status
 	Kind     Kind   // why it is stale; KindNone for Valid and Skipped
 	Reason   string // for Stale and Skipped
@@ -143,7 +144,7 @@ func (cr CitationResult) SharedReason() string {
 	if !cr.Untracked || cr.Kind != KindSnippetMismatch {
 		return cr.Reason
 	}
-	return mismatchHead(cr.Citation, normSnippet(cr.Citation.Snippet)) + " (the file is not tracked by git: its text is not shown)"
+	return mismatchHead(*cr.Citation, normSnippet(cr.Citation.Snippet)) + " (the file is not tracked by git: its text is not shown)"
 }
 
 // MemoryResult is the outcome for one memory.
@@ -247,32 +248,6 @@ func Check(ctx context.Context, src source.Source, mems []*store.Memory) (*Repor
 	start := time.Now()
 	cc := newCitationCache(ctx, src)
 	cc.prefetch(mems)
-	need := map[string]*want{} // path -> lines needed (none: existence only)
-	for _, m := range mems {
-		if m.File == nil || m.File.Exempt {
-			continue
-		}
-		for j := range m.File.Citations {
-			c := &m.File.Citations[j]
-			if c.URL != "" || cc.known(c) {
-				continue
-			}
-			w := need[c.Path]
-			if w == nil {
-				w = &want{}
-				need[c.Path] = w
-			}
-			if c.HasLine {
-				end := max(c.Line, c.LineEnd, c.Line+strings.Count(strings.TrimRight(c.Snippet, "\n"), "\n"))
-				w.add(max(c.Line, 1), end)
-			}
-		}
-	}
-	files, err := readAll(ctx, src, need)
-	if err != nil {
-		return nil, err
-	}
-	cc.recheck(files)
 	r := &Report{Source: src.Name(), Memories: make([]MemoryResult, len(mems))}
 	total := 0
 	for _, m := range mems {
@@ -280,58 +255,75 @@ func Check(ctx context.Context, src source.Source, mems []*store.Memory) (*Repor
 			total += len(m.File.Citations)
 		}
 	}
-	results := make([]CitationResult, 0, total) // every memory's results, one allocation
+	results := make([]CitationResult, total) // every memory's results, one allocation
+	need := map[string]*want{}               // path -> lines needed (none: existence only), citations
 	for i, m := range mems {
-		r.Memories[i] = checkMemory(m, files, cc, results[len(results):])
-		results = results[:len(results)+len(r.Memories[i].Citations)]
+		res := &r.Memories[i]
+		res.Memory = m
+		if m.File == nil {
+			continue
+		}
+		res.Confidence = m.File.Confidence
+		if m.File.Exempt {
+			res.Exempt = true
+			continue
+		}
+		if n := len(m.File.Citations); n > 0 {
+			res.Citations, results = results[:n:n], results[n:]
+		}
+		for j := range m.File.Citations {
+			c := &m.File.Citations[j]
+			cr := &res.Citations[j]
+			cr.Citation = c
+			if c.URL != "" {
+				cr.Status, cr.Reason = Skipped, "URL citations are not fetched"
+				continue
+			}
+			if v, ok := cc.known(c); ok {
+				cr.Kind, cr.Reason = v.kind, v.reason // a tracked file: Untracked is false
+				continue
+			}
+			w := need[c.Path]
+			if w == nil {
+				w = &want{}
+				need[c.Path] = w
+			}
+			w.cites = append(w.cites, cr)
+			if c.HasLine {
+				end := max(c.Line, c.LineEnd, c.Line+strings.Count(strings.TrimRight(c.Snippet, "\n"), "\n"))
+				w.add(max(c.Line, 1), end)
+			}
+		}
+	}
+	if err := readAll(ctx, src, need, cc); err != nil {
+		return nil, err
+	}
+	for i := range r.Memories {
+		count(&r.Memories[i])
 	}
 	r.Elapsed = time.Since(start)
 	return r, nil
 }
 
-// checkMemory verifies m's citations, appending their results to into
-// (which has room for them all).
-func checkMemory(m *store.Memory, files map[string]*fileData, cc *citationCache, into []CitationResult) MemoryResult {
-	res := MemoryResult{Memory: m}
-	if m.File == nil {
-		return res
-	}
-	res.Confidence = m.File.Confidence
-	if m.File.Exempt {
-		res.Exempt = true
-		return res
-	}
-	if len(m.File.Citations) > 0 {
-		res.Citations = into
-	}
-	for j := range m.File.Citations {
-		c := m.File.Citations[j]
-		cr := CitationResult{Citation: c}
-		if c.URL != "" {
-			cr.Status, cr.Reason = Skipped, "URL citations are not fetched"
+// count sets the status of res's citations from their kinds, and its
+// counts and confidence.
+func count(res *MemoryResult) {
+	for j := range res.Citations {
+		cr := &res.Citations[j]
+		if cr.Status == Skipped {
 			res.Skipped++
-		} else {
-			if v, ok := cc.lookup(&m.File.Citations[j]); ok {
-				cr.Kind, cr.Reason = v.kind, v.reason // a tracked file: Untracked is false
-			} else {
-				fd := files[c.Path]
-				cr.Kind, cr.Reason = Citation(c, fd)
-				cr.Untracked = fd != nil && fd.untracked
-				cc.store(c, fd, cr.Kind, cr.Reason)
-			}
-			if cr.Kind != KindNone {
-				cr.Status = Stale
-			} else {
-				res.ValidCount++
-			}
-			res.Total++
+			continue
 		}
-		res.Citations = append(res.Citations, cr)
+		if cr.Kind != KindNone {
+			cr.Status = Stale
+		} else {
+			res.ValidCount++
+		}
+		res.Total++
 	}
 	if res.Total > 0 {
 		res.Confidence = Round2(float64(res.ValidCount) / float64(res.Total))
 	}
-	return res
 }
 
 // Round2 rounds to two decimals, halves away from zero.
@@ -472,14 +464,19 @@ func unwrapPath(err error) error {
 	return err
 }
 
-// readAll reads the needed lines of every cited path, in parallel.
-func readAll(ctx context.Context, src source.Source, need map[string]*want) (map[string]*fileData, error) {
+// readAll reads the needed lines of every cited path, in parallel, and
+// checks the citations that need each (want.cites) as soon as it is read:
+// what was read of a file is dropped then, so that a run holds the text
+// of a few files at a time, not of every cited file. cc (which may be nil)
+// stores the verdicts it can vouch for.
+func readAll(ctx context.Context, src source.Source, need map[string]*want, cc *citationCache) error {
 	type job struct {
 		path string
 		w    *want
 	}
-	out := make(map[string]*fileData, len(need))
 	var mu sync.Mutex
+	var unavailable []string
+	causes := map[string]error{}
 	jobs := make(chan job)
 	var wg sync.WaitGroup
 	workers := min(4*runtime.GOMAXPROCS(0), max(len(need), 1)) // reads block: more workers than cores
@@ -489,9 +486,21 @@ func readAll(ctx context.Context, src source.Source, need map[string]*want) (map
 			defer wg.Done()
 			for j := range jobs {
 				fd := readFile(src, j.path, j.w)
-				mu.Lock()
-				out[j.path] = fd
-				mu.Unlock()
+				if cause := cmp.Or(fd.readErr, fd.statErr); errors.Is(cause, source.ErrUnavailable) {
+					// content the repository cannot give fails the
+					// run: it is no finding about a citation
+					mu.Lock()
+					unavailable = append(unavailable, j.path)
+					causes[j.path] = cause
+					mu.Unlock()
+					continue
+				}
+				id := cc.named(j.path, fd)
+				for _, cr := range j.w.cites {
+					cr.Kind, cr.Reason = Citation(*cr.Citation, fd)
+					cr.Untracked = fd.untracked
+					cc.store(id, cr.Citation, fd, cr.Kind, cr.Reason)
+				}
 			}
 		}()
 	}
@@ -505,24 +514,11 @@ func readAll(ctx context.Context, src source.Source, need map[string]*want) (map
 	close(jobs)
 	wg.Wait()
 	if err != nil {
-		return out, err
-	}
-	// content the repository cannot give fails the run: it is no finding
-	// about a citation
-	var unavailable []string
-	for p, fd := range out {
-		if errors.Is(fd.readErr, source.ErrUnavailable) || errors.Is(fd.statErr, source.ErrUnavailable) {
-			unavailable = append(unavailable, p)
-		}
+		return err
 	}
 	if len(unavailable) > 0 {
 		sort.Strings(unavailable)
-		fd := out[unavailable[0]]
-		cause := fd.readErr
-		if cause == nil {
-			cause = fd.statErr
-		}
-		return out, fmt.Errorf("%s: cannot read %s: %w", src.Name(), strings.Join(unavailable, ", "), cause)
+		return fmt.Errorf("%s: cannot read %s: %w", src.Name(), strings.Join(unavailable, ", "), causes[unavailable[0]])
 	}
-	return out, nil
+	return nil
 }

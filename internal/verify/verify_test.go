@@ -290,10 +290,10 @@ func TestSharedReason(t *testing.T) {
 		cr   CitationResult
 		want string
 	}{
-		{CitationResult{Citation: c, Status: Stale, Kind: KindSnippetMismatch, Reason: reason}, reason},
-		{CitationResult{Citation: c, Status: Stale, Kind: KindSnippetMismatch, Reason: reason, Untracked: true},
+		{CitationResult{Citation: &c, Status: Stale, Kind: KindSnippetMismatch, Reason: reason}, reason},
+		{CitationResult{Citation: &c, Status: Stale, Kind: KindSnippetMismatch, Reason: reason, Untracked: true},
 			"Snippet mismatch at line 1. Expected 'want' (the file is not tracked by git: its text is not shown)"},
-		{CitationResult{Citation: c, Status: Stale, Kind: KindPastEOF, Reason: "Line 1 exceeds file length (0)", Untracked: true},
+		{CitationResult{Citation: &c, Status: Stale, Kind: KindPastEOF, Reason: "Line 1 exceeds file length (0)", Untracked: true},
 			"Line 1 exceeds file length (0)"},
 	} {
 		if got := tc.cr.SharedReason(); got != tc.want {
