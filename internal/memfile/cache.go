@@ -8,7 +8,7 @@ import (
 )
 
 // cacheVersion changes whenever File or the encoding below changes.
-const cacheVersion = 1
+const cacheVersion = 2
 
 // errCacheData: bytes EncodeCache did not write.
 var errCacheData = errors.New("memory file cache data: corrupt")
@@ -20,7 +20,7 @@ func (f *File) EncodeCache() ([]byte, bool) {
 	if f.root != nil || f.citKey != nil || f.citVal != nil {
 		return nil, false // not compacted: the YAML tree cannot be kept
 	}
-	e := cacheEnc{b: make([]byte, 0, 256)}
+	e := cacheEnc{b: make([]byte, 0, 128), src: f.Src}
 	e.uint(cacheVersion)
 	e.bool(f.HasFrontmatter)
 	e.str(f.ID)
@@ -79,11 +79,11 @@ func (f *File) EncodeCache() ([]byte, bool) {
 }
 
 // DecodeCache rebuilds the File EncodeCache encoded, for the file name
-// with content src. The File's strings alias data (nothing is copied; a
-// store of 50,000 memories would copy 17 MB): data must not change
+// with content src. The File's strings alias src and data (nothing is
+// copied; a store of 50,000 memories would copy 17 MB): neither may change
 // afterwards.
 func DecodeCache(name string, src, data []byte) (*File, error) {
-	d := cacheDec{b: data}
+	d := cacheDec{b: data, src: src}
 	if d.uint() != cacheVersion {
 		return nil, errCacheData
 	}
@@ -151,7 +151,13 @@ func DecodeCache(name string, src, data []byte) (*File, error) {
 	return f, nil
 }
 
-type cacheEnc struct{ b []byte }
+// cacheEnc writes a string that lies in the source (most do: the parser's
+// strings alias it) as its place there, and any other as its bytes: an
+// entry then holds little more than numbers.
+type cacheEnc struct {
+	b   []byte
+	src []byte
+}
 
 func (e *cacheEnc) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
 func (e *cacheEnc) int(v int)     { e.b = binary.AppendVarint(e.b, int64(v)) }
@@ -162,7 +168,32 @@ func (e *cacheEnc) bool(v bool) {
 		e.b = append(e.b, 0)
 	}
 }
-func (e *cacheEnc) str(s string) { e.uint(uint64(len(s))); e.b = append(e.b, s...) }
+
+// str writes len<<1|1 and the offset of a string inside src, or len<<1
+// and its bytes.
+func (e *cacheEnc) str(s string) {
+	if off, ok := within(e.src, s); ok {
+		e.uint(uint64(len(s))<<1 | 1)
+		e.uint(uint64(off))
+		return
+	}
+	e.uint(uint64(len(s)) << 1)
+	e.b = append(e.b, s...)
+}
+
+// within returns the offset of s in src when s's bytes are src's memory
+// (a comparison of addresses only: nothing is dereferenced).
+func within(src []byte, s string) (int, bool) {
+	if len(s) == 0 || len(s) > len(src) {
+		return 0, false
+	}
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(src)))
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	if p < base || p-base > uintptr(len(src)-len(s)) {
+		return 0, false
+	}
+	return int(p - base), true
+}
 func (e *cacheEnc) strs(ss []string) {
 	e.bool(ss != nil)
 	e.uint(uint64(len(ss)))
@@ -173,6 +204,7 @@ func (e *cacheEnc) strs(ss []string) {
 
 type cacheDec struct {
 	b   []byte
+	src []byte
 	err error
 }
 
@@ -224,8 +256,24 @@ func (d *cacheDec) count() int {
 }
 
 func (d *cacheDec) str() string {
-	n := d.count()
+	v := d.uint()
+	n := v >> 1
 	if d.err != nil {
+		return ""
+	}
+	if v&1 == 1 { // a place in the source
+		off := d.uint()
+		if d.err != nil || off > uint64(len(d.src)) || n > uint64(len(d.src))-off {
+			d.err = errCacheData
+			return ""
+		}
+		if n == 0 {
+			return ""
+		}
+		return unsafe.String(&d.src[off], n) // src does not change (DecodeCache)
+	}
+	if n > uint64(len(d.b)) {
+		d.err = errCacheData
 		return ""
 	}
 	if n == 0 {

@@ -302,6 +302,9 @@ func scalar(l fastLine, t string, col int, flow bool) (*yaml.Node, string, bool)
 // singleQuoted reads a single-quoted scalar (a doubled quote stands for
 // one).
 func singleQuoted(t string) (string, string, bool) {
+	if i := strings.IndexByte(t[1:], '\''); i >= 0 && (i+2 == len(t) || t[i+2] != '\'') {
+		return t[1 : i+1], t[i+2:], true // no doubled quote: the text itself, not a copy
+	}
 	var b strings.Builder
 	for i := 1; i < len(t); i++ {
 		if t[i] == '\'' {
@@ -320,6 +323,9 @@ func singleQuoted(t string) (string, string, bool) {
 // doubleQuoted reads a double-quoted scalar with the escapes \\, \",
 // \n, \t and \uXXXX; any other escape is left to yaml.v3.
 func doubleQuoted(t string) (string, string, bool) {
+	if i := strings.IndexAny(t[1:], `"\\`); i >= 0 && t[i+1] == '"' {
+		return t[1 : i+1], t[i+2:], true // no escape: the text itself, not a copy
+	}
 	var b strings.Builder
 	for i := 1; i < len(t); i++ {
 		switch t[i] {
