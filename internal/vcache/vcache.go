@@ -81,6 +81,37 @@ type putFile struct {
 	e fileEntry
 }
 
+// chunks is a list grown in blocks of fixed size: a run that puts 250,000
+// verdicts neither copies them as the list grows nor leaves a doubled
+// capacity unused.
+type chunks[T any] struct{ blocks [][]T }
+
+const chunkLen = 4096
+
+func (c *chunks[T]) add(v T) {
+	if n := len(c.blocks); n == 0 || len(c.blocks[n-1]) == cap(c.blocks[n-1]) {
+		c.blocks = append(c.blocks, make([]T, 0, chunkLen))
+	}
+	last := &c.blocks[len(c.blocks)-1]
+	*last = append(*last, v)
+}
+
+// all returns the elements in one slice.
+func (c *chunks[T]) all() []T {
+	if len(c.blocks) == 1 {
+		return c.blocks[0]
+	}
+	n := 0
+	for _, b := range c.blocks {
+		n += len(b)
+	}
+	out := make([]T, 0, n)
+	for _, b := range c.blocks {
+		out = append(out, b...)
+	}
+	return out
+}
+
 func (p putVerdict) key() Key { return p.k }
 func (p putFile) key() Key    { return p.k }
 
@@ -126,11 +157,11 @@ type Cache struct {
 
 	mu           sync.Mutex
 	state        State
-	gen          uint32       // this run's generation: one more than the file's
-	base         table        // the file read; empty when none was used
-	usedV, usedF bitset       // base records looked up by this run
-	verdicts     []putVerdict // put by this run, in order
-	files        []putFile
+	gen          uint32             // this run's generation: one more than the file's
+	base         table              // the file read; empty when none was used
+	usedV, usedF bitset             // base records looked up by this run
+	verdicts     chunks[putVerdict] // put by this run, in order
+	files        chunks[putFile]
 	newV, newF   int // keys put that base does not hold
 	added        int // entries added since Open
 	hits         int // lookups that found an entry
@@ -255,7 +286,7 @@ func (c *Cache) PutVerdict(k Key, v Verdict) {
 		c.newV++ // an estimate: a key put twice counts twice until Save
 		c.added++
 	}
-	c.verdicts = append(c.verdicts, putVerdict{k, v})
+	c.verdicts.add(putVerdict{k, v})
 }
 
 // File returns the cached parse of a memory file under k.
@@ -289,7 +320,7 @@ func (c *Cache) PutFile(k Key, parts ...[]byte) {
 		c.newF++
 		c.added++
 	}
-	c.files = append(c.files, putFile{k, fileEntry{parts: parts}})
+	c.files.add(putFile{k, fileEntry{parts: parts}})
 }
 
 // Hits counts the lookups that found an entry.
@@ -342,10 +373,11 @@ func (c *Cache) Save(tmpDir string) error {
 // encoding lists what Save writes: the file's entries and this run's,
 // merged.
 func (c *Cache) encoding() *encoding {
-	c.verdicts, c.files = lastPut(c.verdicts), lastPut(c.files)
-	e := &encoding{tool: c.tool, gen: c.gen, t: &c.base, putV: c.verdicts, putF: c.files}
-	e.verdicts = merged(c.base.verdicts, c.usedV, len(c.verdicts), func(j int) *Key { return &c.verdicts[j].k }, c.gen)
-	e.files = merged(c.base.files, c.usedF, len(c.files), func(j int) *Key { return &c.files[j].k }, c.gen)
+	vs, fs := lastPut(c.verdicts.all()), lastPut(c.files.all())
+	c.verdicts, c.files = chunks[putVerdict]{[][]putVerdict{vs}}, chunks[putFile]{[][]putFile{fs}}
+	e := &encoding{tool: c.tool, gen: c.gen, t: &c.base, putV: vs, putF: fs}
+	e.verdicts = merged(c.base.verdicts, c.usedV, len(vs), func(j int) *Key { return &vs[j].k }, c.gen)
+	e.files = merged(c.base.files, c.usedF, len(fs), func(j int) *Key { return &fs[j].k }, c.gen)
 	c.newV, c.newF = len(e.verdicts)-c.base.numVerdicts(), len(e.files)-c.base.numFiles()
 	return e
 }
