@@ -120,8 +120,8 @@ func SARIF(w io.Writer, r *findings.Report, t Tool) error {
 			DefaultConfiguration: sarifRuleConfig{sarifLevel(ru.Level)},
 		})
 	}
-	results := make([]sarifResult, 0, len(r.Findings))
-	for _, f := range r.Findings {
+	result := func(i int) any {
+		f := r.Findings[i]
 		res := sarifResult{
 			RuleID: f.RuleID, RuleIndex: index[f.RuleID], Level: sarifLevel(f.Level),
 			Message: sarifText{f.Message},
@@ -137,16 +137,16 @@ func SARIF(w io.Writer, r *findings.Report, t Tool) error {
 		if cited := sarifCited(f); cited != nil {
 			res.RelatedLocations = []sarifLocation{*cited}
 		}
-		results = append(results, res)
+		return res
 	}
+	// the results are written one by one in place of the nil Results
 	log := sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{{
 		Tool:              sarifTool{Driver: sarifDriver{Name: t.Name, Version: t.Version, InformationURI: t.URI, Rules: rules}},
-		Results:           results,
 		Invocations:       []sarifInvocation{{ExecutionSuccessful: true}},
 		AutomationDetails: &sarifAutomationDetails{ID: "git-memcite/" + r.Command + "/"},
 		Properties:        map[string]any{"source": r.Source, "baselined": r.Summary.Baselined},
 	}}}
-	return writeJSON(w, log)
+	return writeJSONList(w, log, "results", 3, len(r.Findings), result)
 }
 
 // sarifCited is the cited location as a related location, for paths that

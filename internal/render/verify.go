@@ -271,12 +271,23 @@ func AllJSON(w io.Writer, r *verify.Report) error {
 // \uXXXX too: they only occur inside strings, where the escape means the
 // same character, and a terminal or log viewer never acts on them.
 func writeJSON(w io.Writer, v any) error {
+	out, err := encodeJSON(v, "")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(out)
+	return err
+}
+
+// encodeJSON encodes v as writeJSON writes it, every line after the first
+// starting with prefix.
+func encodeJSON(v any, prefix string) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
+	enc.SetIndent(prefix, "  ")
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return err
+		return nil, err
 	}
 	out := buf.Bytes()
 	if bytes.ContainsFunc(out, func(r rune) bool { return r >= 0x80 && isControl(r) }) {
@@ -290,7 +301,59 @@ func writeJSON(w io.Writer, v any) error {
 		}
 		out = b.Bytes()
 	}
-	_, err := w.Write(out)
+	return out, nil
+}
+
+// writeJSONList writes v as writeJSON does, with the array of n elements
+// (elem(i) each) in place of the field key, which v's encoding holds as
+// `"key": null`, at the given depth (the number of objects and arrays
+// around it): the elements are encoded one at a time, so that a report of
+// 25,000 findings is never held whole (twice: encoding/json's buffer and
+// ours).
+func writeJSONList(w io.Writer, v any, key string, depth, n int, elem func(int) any) error {
+	doc, err := encodeJSON(v, "")
+	if err != nil {
+		return err
+	}
+	marker := []byte("\n" + strings.Repeat("  ", depth) + `"` + key + `": null`)
+	i := bytes.Index(doc, marker)
+	if i < 0 || bytes.Contains(doc[i+len(marker):], marker) {
+		return fmt.Errorf("render: %q is not a field of the document", key)
+	}
+	head, tail := doc[:i+len(marker)-len("null")], doc[i+len(marker):]
+	if _, err := w.Write(head); err != nil {
+		return err
+	}
+	if n == 0 {
+		if _, err := io.WriteString(w, "[]"); err != nil {
+			return err
+		}
+	} else {
+		if _, err := io.WriteString(w, "["); err != nil {
+			return err
+		}
+		pad := strings.Repeat("  ", depth+1)
+		for j := 0; j < n; j++ {
+			e, err := encodeJSON(elem(j), pad)
+			if err != nil {
+				return err
+			}
+			sep := ",\n"
+			if j == 0 {
+				sep = "\n"
+			}
+			if _, err := io.WriteString(w, sep+pad); err != nil {
+				return err
+			}
+			if _, err := w.Write(bytes.TrimSuffix(e, []byte("\n"))); err != nil {
+				return err
+			}
+		}
+		if _, err := io.WriteString(w, "\n"+strings.Repeat("  ", depth)+"]"); err != nil {
+			return err
+		}
+	}
+	_, err = w.Write(tail)
 	return err
 }
 

@@ -49,7 +49,7 @@ import (
 )
 
 // Status is the outcome for one citation.
-type Status int
+type Status uint8
 
 // Citation outcomes.
 const (
@@ -65,7 +65,7 @@ func (s Status) String() string {
 // Kind says why a citation is stale. Rule ids, baselines and other
 // machine-readable output key on it, never on the Reason text; the names
 // (String) are stable.
-type Kind int
+type Kind uint8
 
 // Kinds of stale citations, in the order Citation checks them.
 const (
@@ -125,9 +125,9 @@ func (k Kind) String() string {
 // CitationResult is the outcome for one citation.
 type CitationResult struct {
 	Citation *memfile.Citation // the memory file's own citation (shared, not a copy)
+	Reason   string            // for Stale and Skipped
 	Status   Status
-	Kind     Kind   // why it is stale; KindNone for Valid and Skipped
-	Reason   string // for Stale and Skipped
+	Kind     Kind // why it is stale; KindNone for Valid and Skipped
 	// Known: a stale citation listed in a baseline: known, neither
 	// reported nor failing the run (set by findings.MarkKnown).
 	Known bool
