@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"sync/atomic"
 )
 
 // The file format (integers are unsigned varints unless said otherwise):
@@ -444,4 +445,4 @@ type bitset []uint64
 
 func newBitset(n int) bitset    { return make(bitset, (n+63)/64) }
 func (s bitset) has(i int) bool { return i/64 < len(s) && s[i/64]&(1<<(i%64)) != 0 }
-func (s bitset) set(i int)      { s[i/64] |= 1 << (i % 64) }
+func (s bitset) set(i int)      { atomic.OrUint64(&s[i/64], 1<<(i%64)) } // lookups run in parallel

@@ -25,6 +25,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/git-memcite/git-memcite/internal/atomicfile"
 	"github.com/git-memcite/git-memcite/internal/memfile"
@@ -162,9 +163,9 @@ type Cache struct {
 	usedV, usedF bitset             // base records looked up by this run
 	verdicts     chunks[putVerdict] // put by this run, in order
 	files        chunks[putFile]
-	newV, newF   int // keys put that base does not hold
-	added        int // entries added since Open
-	hits         int // lookups that found an entry
+	newV, newF   int          // keys put that base does not hold
+	added        int          // entries added since Open
+	hits         atomic.Int64 // lookups that found an entry
 	size         int64
 }
 
@@ -253,18 +254,17 @@ func (c *Cache) State() State {
 	return c.state
 }
 
-// Verdict returns the cached verdict for k.
+// Verdict returns the cached verdict for k. Lookups may run in parallel
+// with each other and with puts.
 func (c *Cache) Verdict(k Key) (Verdict, bool) {
 	if c == nil {
 		return Verdict{}, false
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	i := find(c.base.verdicts, &k)
+	i := find(c.base.verdicts, &k) // base does not change: no lock
 	if i < 0 {
 		return Verdict{}, false
 	}
-	c.hits++
+	c.hits.Add(1)
 	c.usedV.set(i)
 	v, _ := c.base.verdictAt(i)
 	return v, true
@@ -294,13 +294,11 @@ func (c *Cache) File(k Key) ([]byte, bool) {
 	if c == nil {
 		return nil, false
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	i := find(c.base.files, &k)
+	i := find(c.base.files, &k) // base does not change: no lock
 	if i < 0 {
 		return nil, false
 	}
-	c.hits++
+	c.hits.Add(1)
 	c.usedF.set(i)
 	data, _ := c.base.fileAt(i)
 	return data, true
@@ -328,9 +326,7 @@ func (c *Cache) Hits() int {
 	if c == nil {
 		return 0
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.hits
+	return int(c.hits.Load())
 }
 
 // Len counts the entries held.
@@ -433,8 +429,8 @@ func Tool(version string) string {
 // checked against (a source.Identifier id) and every field of the
 // citation the check reads.
 func CitationKey(contentID string, c memfile.Citation) Key {
-	b := make([]byte, 0, 64+len(contentID)+len(c.Path)+len(c.Snippet))
-	b = append(b, "citation\x00"...)
+	var buf [256]byte // most keys fit: no allocation
+	b := append(buf[:0], "citation\x00"...)
 	b = appendString(b, contentID)
 	b = appendString(b, c.Path)
 	b = appendBool(b, c.HasLine)

@@ -103,6 +103,38 @@ func (cc *citationCache) named(p string, fd *fileData) contentID {
 	return id
 }
 
+// lookupAll sets the kind and reason of the results whose verdict the
+// cache holds (Skipped ones aside) and marks them in the slice returned;
+// nil when the cache holds no verdicts. The lookups run in parallel: on a
+// large store each one waits on memory more than it computes.
+func (cc *citationCache) lookupAll(all []CitationResult) []bool {
+	if cc == nil || cc.empty {
+		return nil
+	}
+	known := make([]bool, len(all))
+	workers := min(runtime.GOMAXPROCS(0), max(len(all)/1024, 1))
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		lo, hi := w*len(all)/workers, (w+1)*len(all)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := lo; k < hi; k++ {
+				cr := &all[k]
+				if cr.Status == Skipped {
+					continue
+				}
+				if v, ok := cc.known(cr.Citation); ok {
+					cr.Kind, cr.Reason = v.kind, v.reason // a tracked file: Untracked is false
+					known[k] = true
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return known
+}
+
 // known returns c's verdict when the cache holds it.
 func (cc *citationCache) known(c *memfile.Citation) (verdict, bool) {
 	if cc == nil || cc.empty || c.Path == "" {

@@ -255,8 +255,8 @@ func Check(ctx context.Context, src source.Source, mems []*store.Memory) (*Repor
 			total += len(m.File.Citations)
 		}
 	}
-	results := make([]CitationResult, total) // every memory's results, one allocation
-	need := map[string]*want{}               // path -> lines needed (none: existence only), citations
+	all := make([]CitationResult, total) // every memory's results, one allocation
+	results := all
 	for i, m := range mems {
 		res := &r.Memories[i]
 		res.Memory = m
@@ -277,22 +277,26 @@ func Check(ctx context.Context, src source.Source, mems []*store.Memory) (*Repor
 			cr.Citation = c
 			if c.URL != "" {
 				cr.Status, cr.Reason = Skipped, "URL citations are not fetched"
-				continue
 			}
-			if v, ok := cc.known(c); ok {
-				cr.Kind, cr.Reason = v.kind, v.reason // a tracked file: Untracked is false
-				continue
-			}
-			w := need[c.Path]
-			if w == nil {
-				w = &want{}
-				need[c.Path] = w
-			}
-			w.cites = append(w.cites, cr)
-			if c.HasLine {
-				end := max(c.Line, c.LineEnd, c.Line+strings.Count(strings.TrimRight(c.Snippet, "\n"), "\n"))
-				w.add(max(c.Line, 1), end)
-			}
+		}
+	}
+	known := cc.lookupAll(all) // the verdicts the cache holds, looked up in parallel
+	need := map[string]*want{} // path -> lines needed (none: existence only), citations
+	for k := range all {
+		cr := &all[k]
+		if cr.Status == Skipped || (known != nil && known[k]) {
+			continue
+		}
+		c := cr.Citation
+		w := need[c.Path]
+		if w == nil {
+			w = &want{}
+			need[c.Path] = w
+		}
+		w.cites = append(w.cites, cr)
+		if c.HasLine {
+			end := max(c.Line, c.LineEnd, c.Line+strings.Count(strings.TrimRight(c.Snippet, "\n"), "\n"))
+			w.add(max(c.Line, 1), end)
 		}
 	}
 	if err := readAll(ctx, src, need, cc); err != nil {
