@@ -29,6 +29,21 @@ type worktreeIDs struct {
 	readMu sync.Mutex
 	read   map[string]bool
 	named  atomic.Bool
+
+	// root is the working tree's root directory, open for lstats relative
+	// to it (unchangedAt); closed when the worktreeIDs is collected.
+	rootOnce sync.Once
+	root     *os.File
+}
+
+// rootDir opens the root directory once; nil if it cannot be opened.
+func (ids *worktreeIDs) rootDir(path string) *os.File {
+	ids.rootOnce.Do(func() {
+		if f, err := os.Open(path); err == nil {
+			ids.root = f
+		}
+	})
+	return ids.root
 }
 
 // readStat records whether file p, by its stat taken after it was read,
@@ -143,8 +158,11 @@ func (w *guardedWorktree) ContentID(p string) (string, bool) {
 	}
 	clean, read := w.ids.cleanAfterRead(c) // read this run: named by what was read
 	if !read {
-		fi, err := os.Lstat(filepath.Join(wt.Root(), filepath.FromSlash(c)))
-		clean = err == nil && w.ids.unchanged(fi, st)
+		var ok bool
+		if clean, ok = w.ids.unchangedAt(w.ids.rootDir(wt.Root()), c, st); !ok {
+			fi, err := os.Lstat(filepath.Join(wt.Root(), filepath.FromSlash(c)))
+			clean = err == nil && w.ids.unchanged(fi, st)
+		}
 	}
 	if !clean {
 		return "", false // modified, racily clean, or not a regular file

@@ -29,8 +29,9 @@ type Worktree struct {
 }
 
 type dirInfo struct {
-	real string
-	err  error
+	real   string
+	err    error
+	direct bool // real is the root's path and dir: no link on the way
 }
 
 // NewWorktree returns a Source for the directory root.
@@ -116,7 +117,7 @@ func (w *Worktree) resolveDir(dir string) (string, error) {
 		}
 	}
 	w.mu.Lock()
-	w.dirs[dir] = dirInfo{real, err}
+	w.dirs[dir] = dirInfo{real, err, err == nil && real == filepath.Join(w.root, dir)}
 	w.mu.Unlock()
 	return real, err
 }
@@ -128,6 +129,12 @@ func (w *Worktree) Direct(dir string) bool {
 		return true
 	}
 	d := filepath.FromSlash(dir)
+	w.mu.Lock()
+	info, ok := w.dirs[d]
+	w.mu.Unlock()
+	if ok {
+		return info.direct // known: no allocation, no comparison
+	}
 	real, err := w.resolveDir(d)
 	return err == nil && real == filepath.Join(w.root, d)
 }
