@@ -116,7 +116,7 @@ func Kinds() []Kind {
 }
 
 func (k Kind) String() string {
-	if k < 0 || int(k) >= len(kindNames) {
+	if int(k) >= len(kindNames) {
 		return "kind(" + strconv.Itoa(int(k)) + ")"
 	}
 	return kindNames[k]
