@@ -335,6 +335,7 @@ func Plan(items []Item, opt Options) ([]File, error) {
 			edits = append(edits, es...)
 			n++
 		}
+		m.File.Compact() // the edits parsed its YAML tree again: a store holds no trees
 		if len(edits) == 0 {
 			continue
 		}
