@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/git-memcite/git-memcite/internal/app"
+	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/term"
 )
@@ -43,19 +44,29 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	}
 	mems, failed := selectMemories(ctx, ws, c.Memories, env.Stderr)
 	show, stopProgress := render.Progress(env.Stderr, term.IsTerminal(env.Stderr) && !term.Dumb(), "relocating")
+	// the citations are printed a batch at a time, as they are followed
+	var out func(items []relocate.Item) error
+	var arr *render.JSONArray
+	if c.JSON {
+		arr = render.NewJSONArray(env.Stdout)
+		out = func(items []relocate.Item) error { return render.RelocJSONItems(arr, items) }
+	} else {
+		st := g.style(env.Stdout)
+		out = func(items []relocate.Item) error {
+			stopProgress()
+			return render.RelocText(env.Stdout, items, st, g.Quiet && c.Fix)
+		}
+	}
 	r, err := app.Relocate(ctx, ws.Repo, mems, app.RelocateOptions{To: string(c.To), Staged: c.Staged,
-		AcceptChanged: c.AcceptChanged, Write: write, Progress: show})
+		AcceptChanged: c.AcceptChanged, Write: write, Progress: show, Each: out})
 	stopProgress()
 	if err != nil {
 		return err
 	}
-	if c.JSON {
-		err = render.RelocJSON(env.Stdout, r.Items)
-	} else {
-		err = render.RelocText(env.Stdout, r.Items, g.style(env.Stdout), g.Quiet && c.Fix)
-	}
-	if err != nil {
-		return err
+	if arr != nil {
+		if err := arr.Close(); err != nil {
+			return err
+		}
 	}
 	if c.DryRun {
 		for _, f := range r.Files {
@@ -65,7 +76,7 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		}
 	}
 	if !c.JSON {
-		fmt.Fprintln(env.Stdout, render.RelocSummary(r.Items, r.Files, r.Written))
+		fmt.Fprintln(env.Stdout, render.RelocSummary(r.Counts, len(r.Files), r.Written))
 	}
 	switch {
 	case failed:

@@ -1,14 +1,20 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/relocate"
+	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
@@ -138,4 +144,92 @@ func TestRelocateAndRecord(t *testing.T) {
 		t.Errorf("after Record:\n%s", b)
 	}
 	var _ source.Source = src
+}
+
+// TestRelocateInBatches: a store followed in batches (RelocateOptions.Each)
+// gives the same citations, counts, edits and verdict as one followed at
+// once.
+func TestRelocateInBatches(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1700000000") // both runs record the same time
+	ctx := context.Background()
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	var code strings.Builder
+	code.WriteString("package a\n\n")
+	for i := 0; i < 12; i++ {
+		fmt.Fprintf(&code, "func Function%02d() int { return %d }\n\n", i, i)
+	}
+	gitfixture.Write(t, dir, "a.go", code.String())
+	for m := 0; m < 7; m++ {
+		var b strings.Builder
+		b.WriteString("---\ncitations:\n")
+		for c := 0; c < 3; c++ {
+			i := (m*3 + c) % 12
+			fmt.Fprintf(&b, "  - path: a.go\n    line: %d\n    snippet: Function%02d\n", 3+2*i, i)
+		}
+		b.WriteString("---\nBody.\n")
+		gitfixture.Write(t, dir, fmt.Sprintf(".serena/memories/m%d.md", m), b.String())
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-qm", "init")
+	// move every function down a line, delete one, edit another
+	moved := strings.Replace(code.String(), "package a\n", "package a\n\n// moved\n", 1)
+	moved = strings.Replace(moved, "func Function05() int { return 5 }\n", "", 1)
+	moved = strings.Replace(moved, "return 7 }", "return 7 + 0 }", 1)
+	gitfixture.Write(t, dir, "a.go", moved)
+	git("commit", "-qam", "move")
+	repo, err := gitrepo.Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := repo.Worktree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Load(ctx, src, []string{store.DefaultDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := Relocate(ctx, repo, st.Memories, RelocateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(n int) { relocateBatch = n }(relocateBatch)
+	relocateBatch = 4 // batches of two memories
+	var got []relocate.Item
+	calls := 0
+	batched, err := Relocate(ctx, repo, st.Memories, RelocateOptions{Each: func(items []relocate.Item) error {
+		calls++
+		got = append(got, items...)
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 4 || len(batched.Items) != 0 {
+		t.Errorf("%d batches, %d items kept; want 4 batches, none kept", calls, len(batched.Items))
+	}
+	var a, b bytes.Buffer
+	if err := render.RelocJSON(&a, whole.Items); err != nil {
+		t.Fatal(err)
+	}
+	if err := render.RelocJSON(&b, got); err != nil {
+		t.Fatal(err)
+	}
+	if a.String() != b.String() {
+		t.Errorf("batched citations differ:\n%s\nwhole:\n%s", b.String(), a.String())
+	}
+	if !reflect.DeepEqual(whole.Counts, batched.Counts) || whole.Stale() != batched.Stale() || len(whole.Files) != len(batched.Files) {
+		t.Errorf("counts %v, stale %v, %d files; whole: %v, %v, %d", batched.Counts, batched.Stale(), len(batched.Files),
+			whole.Counts, whole.Stale(), len(whole.Files))
+	}
+	for i := range whole.Files {
+		if i < len(batched.Files) && !bytes.Equal(whole.Files[i].New, batched.Files[i].New) {
+			t.Errorf("%s: batched edit differs:\n%s\nwhole:\n%s", whole.Files[i].Memory.Path, batched.Files[i].New, whole.Files[i].New)
+		}
+	}
+	if whole.Counts[relocate.Move] == 0 || whole.Counts[relocate.Review]+whole.Counts[relocate.Unresolved] == 0 {
+		t.Errorf("counts %v: the fixture should move citations and leave some stale", whole.Counts)
+	}
 }

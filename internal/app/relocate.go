@@ -27,29 +27,35 @@ type RelocateOptions struct {
 	Write         bool // write the planned edits (the caller holds the lock)
 	// Progress, when set, is called as the history walk advances.
 	Progress func(done, total int)
+	// Each, when set, receives the citations followed, a batch at a time
+	// (about 25,000 citations), and Relocation.Items stays empty: a caller that
+	// prints them as they come holds one batch at a time.
+	Each func(items []relocate.Item) error
 }
 
 // Relocation is the outcome of a relocation run: every citation followed
-// (Items) and the memory-file edits planned (Files), written when
+// (Items, unless RelocateOptions.Each took them), how many of each action
+// (Counts), and the memory-file edits planned (Files), written when
 // RelocateOptions.Write was set.
 type Relocation struct {
 	Items   []relocate.Item
+	Counts  map[relocate.Action]int
 	Files   []relocate.File
 	Written bool
+	stale   bool
 }
 
 // Stale reports whether a citation is left stale: lost, edited without
 // AcceptChanged, or relocated but not written.
-func (r *Relocation) Stale() bool {
-	for i := range r.Items {
-		it := &r.Items[i]
-		relocated := it.Action == relocate.Move || it.Action == relocate.Accept
-		if it.Stale() || (relocated && !r.Written) {
-			return true
-		}
-	}
-	return false
-}
+func (r *Relocation) Stale() bool { return r.stale }
+
+// relocateBatch is the most citations Relocate follows at a time. A store
+// with more is taken in groups of memories (in path order) of about this
+// many citations, each followed, planned and written before the next:
+// memory stays bounded (a store of 250,000 citations held 590 MB at once).
+// One tracker serves all groups, so a file's texts and diffs are read
+// once; each group walks the history again.
+var relocateBatch = 25000 // a variable for the tests
 
 // Relocate follows the citations of mems from their bases through the
 // history of repo to the target (relocate.Track), plans the edits
@@ -88,25 +94,62 @@ func Relocate(ctx context.Context, repo *gitrepo.Repo, mems []*store.Memory, opt
 		}
 		target.CrossFiles = relocate.CrossFiles(idx, mems)
 	}
-	tracker := gitblame.New(hist)
+	plan := relocate.Options{AcceptChanged: opt.AcceptChanged, Commit: head.String(),
+		Verified: Now(), Dirty: Dirty(hist, head, target.View)}
+	r := &Relocation{Counts: map[relocate.Action]int{}}
+	tracker := gitblame.New(hist) // shared: the texts and diffs it caches serve every batch
 	tracker.Progress = opt.Progress
-	items, err := relocate.Track(ctx, hist, tracker, head, target, mems)
-	if err != nil {
-		return nil, err
-	}
-	files, err := relocate.Plan(items, relocate.Options{AcceptChanged: opt.AcceptChanged, Commit: head.String(),
-		Verified: Now(), Dirty: Dirty(hist, head, target.View)})
-	if err != nil {
-		return nil, err
-	}
-	r := &Relocation{Items: items, Files: files}
-	if opt.Write {
-		if err := WriteFiles(repo, files); err != nil {
-			return r, err
+	for _, batch := range batches(mems, relocateBatch) {
+		items, err := relocate.Track(ctx, hist, tracker, head, target, batch)
+		if err != nil {
+			return nil, err
 		}
-		r.Written = true
+		files, err := relocate.Plan(items, plan)
+		if err != nil {
+			return nil, err
+		}
+		if opt.Write {
+			if err := WriteFiles(repo, files); err != nil {
+				return r, err
+			}
+		}
+		r.Files = append(r.Files, files...)
+		for i := range items {
+			it := &items[i]
+			r.Counts[it.Action]++
+			relocated := it.Action == relocate.Move || it.Action == relocate.Accept
+			r.stale = r.stale || it.Stale() || (relocated && !opt.Write)
+		}
+		if opt.Each != nil {
+			if err := opt.Each(items); err != nil {
+				return r, err
+			}
+		} else {
+			r.Items = append(r.Items, items...)
+		}
 	}
+	r.Written = opt.Write
 	return r, nil
+}
+
+// batches cuts mems into groups of about size citations (at least one
+// memory each).
+func batches(mems []*store.Memory, size int) [][]*store.Memory {
+	var out [][]*store.Memory
+	start, n := 0, 0
+	for i, m := range mems {
+		if m.File != nil {
+			n += len(m.File.Citations)
+		}
+		if n >= size {
+			out = append(out, mems[start:i+1])
+			start, n = i+1, 0
+		}
+	}
+	if start < len(mems) || len(out) == 0 {
+		out = append(out, mems[start:])
+	}
+	return out
 }
 
 // WriteFiles writes planned memory-file edits, each only when the file

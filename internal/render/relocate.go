@@ -114,19 +114,25 @@ func BaseName(it *relocate.Item) string {
 	return it.Base.Short()
 }
 
-// RelocSummary is relocate's closing line; wrote: the edits were written.
-func RelocSummary(items []relocate.Item, files []relocate.File, wrote bool) string {
+// RelocSummary is relocate's closing line, from the number of citations
+// of each action; files were planned, and written when wrote is set.
+func RelocSummary(count map[relocate.Action]int, files int, wrote bool) string {
+	moved := count[relocate.Move] + count[relocate.Accept]
+	verb := "to relocate (use --fix)"
+	if wrote {
+		verb = fmt.Sprintf("relocated in %d file(s)", files)
+	}
+	return fmt.Sprintf("%d citation(s) in place, %d %s, %d edited (review), %d gone or ambiguous",
+		count[relocate.Keep], moved, verb, count[relocate.Review], count[relocate.Unresolved])
+}
+
+// RelocCounts counts items by action, for RelocSummary.
+func RelocCounts(items []relocate.Item) map[relocate.Action]int {
 	count := map[relocate.Action]int{}
 	for i := range items {
 		count[items[i].Action]++
 	}
-	moved := count[relocate.Move] + count[relocate.Accept]
-	verb := "to relocate (use --fix)"
-	if wrote {
-		verb = fmt.Sprintf("relocated in %d file(s)", len(files))
-	}
-	return fmt.Sprintf("%d citation(s) in place, %d %s, %d edited (review), %d gone or ambiguous",
-		count[relocate.Keep], moved, verb, count[relocate.Review], count[relocate.Unresolved])
+	return count
 }
 
 type relocItemJSON struct {
@@ -151,43 +157,57 @@ type relocItemJSON struct {
 
 // RelocJSON writes one JSON array with an object per citation.
 func RelocJSON(w io.Writer, items []relocate.Item) error {
-	out := []relocItemJSON{}
-	for i := range items {
-		it := &items[i]
-		j := relocItemJSON{Memory: it.Memory.Path, Citation: it.Citation.Location(), Action: it.Action}
-		if it.Action != relocate.Skip {
-			r := &it.Result
-			j.Status, j.Route, j.Similarity, j.Snippet, j.Note = r.Status, r.Route, r.Similarity, r.SnippetFound, r.Note
-			if r.Location.Path != "" {
-				j.Location = Loc(r.Location)
-			}
-			for _, c := range r.Candidates {
-				j.Candidates = append(j.Candidates, Loc(c))
-			}
-			if !it.Base.IsZero() {
-				j.Base = it.Base.String()
-			}
-			j.BaseSource = it.BaseSource.String()
-			if r.GoneIn != nil {
-				j.GoneIn = r.GoneIn.Where()
-			}
-			if r.LastSeen != nil {
-				j.LastSeen = r.LastSeen.Hash.String()
-			}
-			if b := r.Blame(); b != nil {
-				j.Blame = b.Kind.String() + " in " + b.Where()
-			}
-		}
-		if len(it.Fields) > 0 {
-			j.Fields = map[string]any{}
-			for _, f := range it.Fields {
-				j.Fields[f.Key] = f.Value
-			}
-		}
-		if it.Err != nil {
-			j.FieldsError = it.Err.Error()
-		}
-		out = append(out, j)
+	a := NewJSONArray(w)
+	if err := RelocJSONItems(a, items); err != nil {
+		return err
 	}
-	return JSON(w, out)
+	return a.Close()
+}
+
+// RelocJSONItems adds an object per citation to a JSON array (RelocJSON,
+// a batch at a time).
+func RelocJSONItems(a *JSONArray, items []relocate.Item) error {
+	for i := range items {
+		if err := a.Add(relocItem(&items[i])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func relocItem(it *relocate.Item) relocItemJSON {
+	j := relocItemJSON{Memory: it.Memory.Path, Citation: it.Citation.Location(), Action: it.Action}
+	if it.Action != relocate.Skip {
+		r := &it.Result
+		j.Status, j.Route, j.Similarity, j.Snippet, j.Note = r.Status, r.Route, r.Similarity, r.SnippetFound, r.Note
+		if r.Location.Path != "" {
+			j.Location = Loc(r.Location)
+		}
+		for _, c := range r.Candidates {
+			j.Candidates = append(j.Candidates, Loc(c))
+		}
+		if !it.Base.IsZero() {
+			j.Base = it.Base.String()
+		}
+		j.BaseSource = it.BaseSource.String()
+		if r.GoneIn != nil {
+			j.GoneIn = r.GoneIn.Where()
+		}
+		if r.LastSeen != nil {
+			j.LastSeen = r.LastSeen.Hash.String()
+		}
+		if b := r.Blame(); b != nil {
+			j.Blame = b.Kind.String() + " in " + b.Where()
+		}
+	}
+	if len(it.Fields) > 0 {
+		j.Fields = map[string]any{}
+		for _, f := range it.Fields {
+			j.Fields[f.Key] = f.Value
+		}
+	}
+	if it.Err != nil {
+		j.FieldsError = it.Err.Error()
+	}
+	return j
 }

@@ -304,6 +304,51 @@ func encodeJSON(v any, prefix string) ([]byte, error) {
 	return out, nil
 }
 
+// JSONArray writes a top-level JSON array as writeJSON writes a slice,
+// an element at a time: a long one is never held whole.
+type JSONArray struct {
+	w   io.Writer
+	n   int
+	err error
+}
+
+// NewJSONArray starts an array on w.
+func NewJSONArray(w io.Writer) *JSONArray { return &JSONArray{w: w} }
+
+// Add writes an element.
+func (a *JSONArray) Add(v any) error {
+	if a.err != nil {
+		return a.err
+	}
+	e, err := encodeJSON(v, "  ")
+	if err != nil {
+		a.err = err
+		return err
+	}
+	sep := ",\n  "
+	if a.n == 0 {
+		sep = "[\n  "
+	}
+	a.n++
+	if _, a.err = io.WriteString(a.w, sep); a.err == nil {
+		_, a.err = a.w.Write(bytes.TrimSuffix(e, []byte("\n")))
+	}
+	return a.err
+}
+
+// Close ends the array.
+func (a *JSONArray) Close() error {
+	if a.err != nil {
+		return a.err
+	}
+	end := "\n]\n"
+	if a.n == 0 {
+		end = "[]\n"
+	}
+	_, a.err = io.WriteString(a.w, end)
+	return a.err
+}
+
 // writeJSONList writes v as writeJSON does, with the array of n elements
 // (elem(i) each) in place of the field key, which v's encoding holds as
 // `"key": null`, at the given depth (the number of objects and arrays
