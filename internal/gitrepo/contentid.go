@@ -167,5 +167,5 @@ func (w *guardedWorktree) ContentID(p string) (string, bool) {
 	if !clean {
 		return "", false // modified, racily clean, or not a regular file
 	}
-	return "blob:" + st.oid, true
+	return st.id, true
 }

@@ -11,6 +11,7 @@ import (
 // was last staged or checked out (git's struct stat_data), and the blob.
 type indexStat struct {
 	oid                  string // hexadecimal
+	id                   string // "blob:" and oid (indexStats only): a content id without a new string
 	ctimeSec, ctimeNsec  uint32
 	mtimeSec, mtimeNsec  uint32
 	dev, ino, mode, size uint32
@@ -55,7 +56,9 @@ func indexStats(data []byte, hashLen int) (map[string]indexStat, error) {
 // working tree.
 func decodeStat(raw []byte, hashLen int, flags, ext uint16) indexStat {
 	st := decodeStatData(raw, flags, ext)
-	st.oid = hex.EncodeToString(raw[40 : 40+hashLen])
+	var buf [5 + 2*32]byte
+	st.id = string(hex.AppendEncode(append(buf[:0], "blob:"...), raw[40:40+hashLen]))
+	st.oid = st.id[5:]
 	return st
 }
 

@@ -112,10 +112,15 @@ func Clean(p string) (string, error) {
 	if c == "." {
 		return ".", nil
 	}
-	for _, part := range strings.Split(c, "/") {
-		if strings.EqualFold(part, ".git") {
+	for rest := c; ; { // every component, without a slice of them
+		part, after, more := strings.Cut(rest, "/")
+		if len(part) == 4 && strings.EqualFold(part, ".git") {
 			return "", ErrOutside // .git (also a nested repository's) is never citable
 		}
+		if !more {
+			break
+		}
+		rest = after
 	}
 	return c, nil
 }

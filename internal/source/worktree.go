@@ -24,7 +24,7 @@ type Worktree struct {
 	// platform's way.
 	noFollow func(string) (*os.File, error)
 
-	mu   sync.Mutex
+	mu   sync.RWMutex
 	dirs map[string]dirInfo // resolved directories by repo-relative dir
 }
 
@@ -103,9 +103,9 @@ func (w *Worktree) resolveDir(dir string) (string, error) {
 	if dir == "" {
 		return w.root, nil
 	}
-	w.mu.Lock()
+	w.mu.RLock()
 	d, ok := w.dirs[dir]
-	w.mu.Unlock()
+	w.mu.RUnlock()
 	if ok {
 		return d.real, d.err
 	}
@@ -129,9 +129,9 @@ func (w *Worktree) Direct(dir string) bool {
 		return true
 	}
 	d := filepath.FromSlash(dir)
-	w.mu.Lock()
+	w.mu.RLock()
 	info, ok := w.dirs[d]
-	w.mu.Unlock()
+	w.mu.RUnlock()
 	if ok {
 		return info.direct // known: no allocation, no comparison
 	}
