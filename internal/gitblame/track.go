@@ -559,6 +559,20 @@ func (t *Tracker) entry(v *version, p string) (Hash, bool, error) {
 	return h, true, nil
 }
 
+// Line returns line n (1-based, without its line ending) of blob h as
+// the tracker reads it, and false past its end. The blob's text stays in
+// the tracker's cache for the tracking that follows.
+func (t *Tracker) Line(h Hash, n int) (string, bool, error) {
+	tx, err := t.text(h)
+	if err != nil {
+		return "", false, err
+	}
+	if n < 1 || n > len(tx.raw) {
+		return "", false, nil
+	}
+	return tx.raw[n-1], true, nil
+}
+
 func (t *Tracker) text(h Hash) (*text, error) {
 	if tx, ok := t.texts[h]; ok {
 		return tx, nil

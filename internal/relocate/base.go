@@ -133,7 +133,7 @@ const maxVersions = 64
 // commit of the contiguous run, back from the target, whose version of the
 // file holds c as it is written now; with a snippet, the first commit of
 // that run (oldest first) whose cited line holds it.
-func writtenAt(h gitblame.History, mh *memoryHistory, cp *memfile.Citation, n int, lc *lineCache) (written, error) {
+func writtenAt(h gitblame.History, mh *memoryHistory, cp *memfile.Citation, n int, lines Lines) (written, error) {
 	c := *cp
 	key := citationKey(c)
 	var run []gitblame.Hash // newest first
@@ -153,7 +153,7 @@ func writtenAt(h gitblame.History, mh *memoryHistory, cp *memfile.Citation, n in
 	}
 	if c.HasSnippet && c.HasLine && c.Line >= 1 {
 		for i := len(run) - 1; i >= 0; i-- {
-			ok, err := lc.holdsSnippet(h, run[i], c)
+			ok, err := holdsSnippet(h, lines, run[i], c)
 			if err != nil {
 				return written{}, err
 			}
@@ -165,69 +165,18 @@ func writtenAt(h gitblame.History, mh *memoryHistory, cp *memfile.Citation, n in
 	return written{base: run[len(run)-1], committed: true}, nil
 }
 
-// lineCache keeps the lines of the blobs holdsSnippet reads: a store
-// cites each file many times, and each citation asks about the same few
-// versions of it. It forgets everything when it holds more than
-// lineCacheBytes of content.
-type lineCache struct {
-	blobs map[gitblame.Hash]*blobLines
-	bytes int
-}
-
-// blobLines is a blob's content and where each of its lines starts.
-type blobLines struct {
-	data   string
-	starts []int
-}
-
-const lineCacheBytes = 64 << 20
-
-func newBlobLines(data string) *blobLines {
-	b := &blobLines{data: data, starts: []int{0}}
-	for i := 0; i < len(data); i++ {
-		if data[i] == '\n' {
-			b.starts = append(b.starts, i+1)
-		}
-	}
-	return b
-}
-
-// line returns line n (1-based, without its end of line), and false past
-// the end.
-func (b *blobLines) line(n int) (string, bool) {
-	if n < 1 || n > len(b.starts) {
-		return "", false
-	}
-	start, end := b.starts[n-1], len(b.data)
-	if n < len(b.starts) {
-		end = b.starts[n] - 1 // at the "\n"
-		if end > start && b.data[end-1] == '\r' {
-			end-- // a CRLF line end
-		}
-	}
-	return b.data[start:end], true
-}
-
-func (lc *lineCache) lines(h gitblame.History, blob gitblame.Hash) (*blobLines, error) {
-	if b, ok := lc.blobs[blob]; ok {
-		return b, nil
-	}
-	data, err := h.Blob(blob)
-	if err != nil {
-		return nil, err
-	}
-	b := newBlobLines(string(data))
-	if lc.blobs == nil || lc.bytes > lineCacheBytes {
-		lc.blobs, lc.bytes = map[gitblame.Hash]*blobLines{}, 0
-	}
-	lc.blobs[blob] = b
-	lc.bytes += len(b.data) + 8*len(b.starts)
-	return b, nil
+// Lines gives line n (1-based, without its line ending) of a blob, and
+// false past its end: the tracker's (gitblame.Tracker.Line), whose texts
+// of the cited files serve both the search for a citation's base and the
+// tracking from it (a store of 250,000 citations kept 64 MB of them
+// twice).
+type Lines interface {
+	Line(blob gitblame.Hash, n int) (string, bool, error)
 }
 
 // holdsSnippet reports whether the cited line of c holds its snippet at
 // commit ch.
-func (lc *lineCache) holdsSnippet(h gitblame.History, ch gitblame.Hash, c memfile.Citation) (bool, error) {
+func holdsSnippet(h gitblame.History, lines Lines, ch gitblame.Hash, c memfile.Citation) (bool, error) {
 	cm, err := h.Commit(ch)
 	if err != nil {
 		return false, err
@@ -236,13 +185,9 @@ func (lc *lineCache) holdsSnippet(h gitblame.History, ch gitblame.Hash, c memfil
 	if err != nil || !ok {
 		return false, err
 	}
-	b, err := lc.lines(h, blob)
-	if err != nil {
+	line, ok, err := lines.Line(blob, c.Line)
+	if err != nil || !ok {
 		return false, err
-	}
-	line, ok := b.line(c.Line)
-	if !ok {
-		return false, nil
 	}
 	first, _, _ := strings.Cut(strings.TrimSpace(c.Snippet), "\n")
 	return strings.Contains(line, strings.TrimSpace(first)), nil

@@ -107,7 +107,7 @@ type Options struct {
 // names a commit, else the commit that wrote the citation as it stands
 // (base.go); a citation no commit holds yet is taken as written, or, with
 // a snippet, looked for in the target's content.
-func Prepare(h gitblame.History, head gitblame.Hash, mems []*store.Memory) ([]Item, error) {
+func Prepare(h gitblame.History, lines Lines, head gitblame.Hash, mems []*store.Memory) ([]Item, error) {
 	n := 0
 	for _, m := range mems {
 		if m.File != nil {
@@ -115,7 +115,6 @@ func Prepare(h gitblame.History, head gitblame.Hash, mems []*store.Memory) ([]It
 		}
 	}
 	items := make([]Item, 0, n)
-	var lc lineCache
 	for _, m := range mems {
 		if m.File == nil {
 			continue
@@ -140,7 +139,7 @@ func Prepare(h gitblame.History, head gitblame.Hash, mems []*store.Memory) ([]It
 						return nil, fmt.Errorf("relocate: history of %s: %w", m.Path, err)
 					}
 				}
-				w, err := writtenAt(h, mh, c, len(m.File.Citations), &lc)
+				w, err := writtenAt(h, mh, c, len(m.File.Citations), lines)
 				if err != nil {
 					return nil, fmt.Errorf("relocate: %s: %w", m.Path, err)
 				}
@@ -211,7 +210,7 @@ func setResults(items []Item, res []gitblame.Result) error {
 // at the target. head is the commit the target's content view, if any,
 // follows.
 func Track(ctx context.Context, h gitblame.History, t *gitblame.Tracker, head gitblame.Hash, target gitblame.Target, mems []*store.Memory) ([]Item, error) {
-	items, err := Prepare(h, head, mems)
+	items, err := Prepare(h, t, head, mems)
 	if err != nil {
 		return nil, err
 	}
