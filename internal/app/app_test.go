@@ -103,14 +103,7 @@ func TestRelocateAndRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	load := func() *store.Store {
-		src, err := repo.Worktree()
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := store.Load(ctx, src, []string{store.DefaultDir})
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, st := loadWorktree(t, repo)
 		return st
 	}
 	r, err := Relocate(ctx, repo, load().Memories, RelocateOptions{Write: true})
@@ -183,14 +176,7 @@ func TestRelocateInBatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := repo.Worktree()
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Load(ctx, src, []string{store.DefaultDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, st := loadWorktree(t, repo)
 	whole, err := Relocate(ctx, repo, st.Memories, RelocateOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -232,4 +218,18 @@ func TestRelocateInBatches(t *testing.T) {
 	if whole.Counts[relocate.Move] == 0 || whole.Counts[relocate.Review]+whole.Counts[relocate.Unresolved] == 0 {
 		t.Errorf("counts %v: the fixture should move citations and leave some stale", whole.Counts)
 	}
+}
+
+// loadWorktree loads the memories of repo's working tree.
+func loadWorktree(t *testing.T, repo *gitrepo.Repo) (source.Source, *store.Store) {
+	t.Helper()
+	src, err := repo.Worktree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Load(context.Background(), src, []string{store.DefaultDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src, st
 }
