@@ -69,8 +69,12 @@ func AddAgentScenario(ctx context.Context, dir string, o Options) (string, error
 }
 
 // git runs git in dir with the generator's identity and no user
-// configuration.
+// configuration, and without automatic maintenance: a commit of a
+// generated tree leaves thousands of loose objects, and the gc git then
+// starts in the background packed and deleted them while the benchmark
+// scripts copied the repository ("cannot stat .git/objects/NN").
 func git(ctx context.Context, dir string, args ...string) error {
+	args = append([]string{"-c", "gc.auto=0", "-c", "maintenance.auto=false"}, args...)
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=bench", "GIT_AUTHOR_EMAIL=bench@example.com",
