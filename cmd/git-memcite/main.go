@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/alecthomas/kong"
@@ -145,8 +146,9 @@ const memLimit = 224 << 20
 type gcTick struct{ _ *int }
 
 // followLiveHeap sets the memory limit after every collection to
-// memLimit, or to a quarter above the live heap when that is more.
-func followLiveHeap() {
+// memLimit, or to a quarter above the live heap when that is more. It
+// starts once per process (the tests run many commands in one).
+var followLiveHeap = sync.OnceFunc(func() {
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	var arm func()
 	arm = func() {
@@ -159,7 +161,7 @@ func followLiveHeap() {
 		})
 	}
 	arm()
-}
+})
 
 // newParser builds the kong parser of the command tree.
 func newParser(cli *CLI, stdout, stderr io.Writer, opts ...kong.Option) (*kong.Kong, error) {
