@@ -142,6 +142,9 @@ func tuneGC(hook bool) {
 
 const memLimit = 224 << 20
 
+// limitFor is the memory limit for a live heap of live bytes.
+func limitFor(live uint64) int64 { return max(memLimit, int64(live)*5/4) }
+
 // gcTick is an object that lives until the next collection.
 type gcTick struct{ _ *int }
 
@@ -155,7 +158,7 @@ var followLiveHeap = sync.OnceFunc(func() {
 		runtime.SetFinalizer(&gcTick{}, func(*gcTick) {
 			metrics.Read(sample)
 			if sample[0].Value.Kind() == metrics.KindUint64 {
-				debug.SetMemoryLimit(max(memLimit, int64(sample[0].Value.Uint64())*5/4))
+				debug.SetMemoryLimit(limitFor(sample[0].Value.Uint64()))
 			}
 			arm()
 		})
