@@ -124,8 +124,9 @@ func fastHook(args []string) (*hookCmd, bool) {
 // health and graph is 150–190 MB, and they stay under 250 MB resident).
 // When the live heap itself comes near the limit, the limit follows it
 // (followLiveHeap): a collection every time the heap grew by a quarter,
-// not one after the other (relocate on the same store spent three times
-// its work in the collector). GOGC and GOMEMLIMIT set by the user win.
+// not one after the other (relocate on the same store, whose live heap
+// passes the limit, otherwise spent most of its time in the collector).
+// GOGC and GOMEMLIMIT set by the user win.
 func tuneGC(hook bool) {
 	if os.Getenv("GOGC") == "" {
 		if hook {

@@ -48,8 +48,7 @@ func statMatches(fi fs.FileInfo, ie indexStat) bool {
 // unchangedAt is worktreeIDs.unchanged for the file rel (clean, relative)
 // below the directory dir, by an lstat relative to it: the kernel walks
 // the components of rel only, not the root's path again, and nothing is
-// allocated (3,568 files: 13.9 ms by absolute path with os.Lstat, 9.9 ms
-// this way). ok is false when dir cannot be used (the caller then takes
+// allocated. ok is false when dir cannot be used (the caller then takes
 // the lstat of the absolute path).
 func (ids *worktreeIDs) unchangedAt(dir *os.File, rel string, ie indexStat) (unchanged, ok bool) {
 	if dir == nil {

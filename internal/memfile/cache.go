@@ -80,7 +80,7 @@ func (f *File) EncodeCache() ([]byte, bool) {
 
 // DecodeCache rebuilds the File EncodeCache encoded, for the file name
 // with content src. The File's strings alias src and data (nothing is
-// copied; a store of 50,000 memories would copy 17 MB): neither may change
+// copied: a large store would copy megabytes): neither may change
 // afterwards.
 func DecodeCache(name string, src, data []byte) (*File, error) {
 	d := cacheDec{b: data, src: src}
