@@ -159,6 +159,13 @@ func OpenSource(ctx context.Context, o OpenOptions) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ids, ok := ws.Src.(source.Identifier); ok {
+		if slot := vcache.SlotFrom(ctx); slot != nil && !slot.Disabled() {
+			// what names the content (the index's stat data) is read
+			// while the configuration is, not after it
+			go ids.ContentID("")
+		}
+	}
 	return ws, nil
 }
 
