@@ -75,8 +75,8 @@ func (r *Repo) objects() (*objects, error) {
 }
 
 // objectCacheSize bounds go-git's cache of decoded objects (delta bases,
-// blobs read): its default, 96 MiB, was most of the memory of a run that
-// reads a commit's 60,000 files, and a smaller one costs relocation
+// blobs read): with its default, 96 MiB, a run that reads a commit's
+// 60,000 files holds that much more, and a smaller one costs relocation
 // nothing measurable (`scripts/bench-relocation.sh gobench`,
 // BenchmarkTrack1000Citations: 1.14–1.16 s against 1.10–1.14 s).
 const objectCacheSize = 32 * cache.MiByte

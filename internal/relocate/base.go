@@ -168,8 +168,7 @@ func writtenAt(h gitblame.History, mh *memoryHistory, cp *memfile.Citation, n in
 // Lines gives line n (1-based, without its line ending) of a blob, and
 // false past its end: the tracker's (gitblame.Tracker.Line), whose texts
 // of the cited files serve both the search for a citation's base and the
-// tracking from it (a store of 250,000 citations kept 64 MB of them
-// twice).
+// tracking from it (a second cache of the same blobs held up to 64 MB).
 type Lines interface {
 	Line(blob gitblame.Hash, n int) (string, bool, error)
 }
