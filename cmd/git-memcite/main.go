@@ -19,6 +19,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/git-memcite/git-memcite/internal/app"
+	"github.com/git-memcite/git-memcite/internal/profile"
 	"github.com/git-memcite/git-memcite/internal/trace"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 )
@@ -38,6 +39,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	hook, isHook := fastHook(args)
 	tuneGC(isHook)
+	defer profile.Start()() // profiles in a build with the profile tag (internal/profile)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cache := &vcache.Slot{} // opened once the repository is found
