@@ -304,15 +304,17 @@ func encodeJSON(v any, prefix string) ([]byte, error) {
 	return out, nil
 }
 
-// JSONArray writes a top-level JSON array as writeJSON writes a slice,
-// an element at a time: a long one is never held whole.
+// JSONArray writes a JSON array as writeJSON writes a slice, an element
+// at a time: a long one is never held whole (twice: encoding/json's
+// buffer and ours).
 type JSONArray struct {
-	w   io.Writer
-	n   int
-	err error
+	w     io.Writer
+	depth int // the objects and arrays around it
+	n     int
+	err   error
 }
 
-// NewJSONArray starts an array on w.
+// NewJSONArray starts a top-level array on w.
 func NewJSONArray(w io.Writer) *JSONArray { return &JSONArray{w: w} }
 
 // Add writes an element.
@@ -320,41 +322,49 @@ func (a *JSONArray) Add(v any) error {
 	if a.err != nil {
 		return a.err
 	}
-	e, err := encodeJSON(v, "  ")
+	pad := strings.Repeat("  ", a.depth+1)
+	e, err := encodeJSON(v, pad)
 	if err != nil {
 		a.err = err
 		return err
 	}
-	sep := ",\n  "
+	sep := ",\n"
 	if a.n == 0 {
-		sep = "[\n  "
+		sep = "[\n"
 	}
 	a.n++
-	if _, a.err = io.WriteString(a.w, sep); a.err == nil {
+	if _, a.err = io.WriteString(a.w, sep+pad); a.err == nil {
 		_, a.err = a.w.Write(bytes.TrimSuffix(e, []byte("\n")))
 	}
 	return a.err
 }
 
-// Close ends the array.
-func (a *JSONArray) Close() error {
+// end closes the array.
+func (a *JSONArray) end() error {
 	if a.err != nil {
 		return a.err
 	}
-	end := "\n]\n"
+	end := "\n" + strings.Repeat("  ", a.depth) + "]"
 	if a.n == 0 {
-		end = "[]\n"
+		end = "[]"
 	}
 	_, a.err = io.WriteString(a.w, end)
+	return a.err
+}
+
+// Close ends a top-level array and its line.
+func (a *JSONArray) Close() error {
+	if err := a.end(); err != nil {
+		return err
+	}
+	_, a.err = io.WriteString(a.w, "\n")
 	return a.err
 }
 
 // writeJSONList writes v as writeJSON does, with the array of n elements
 // (elem(i) each) in place of the field key, which v's encoding holds as
 // `"key": null`, at the given depth (the number of objects and arrays
-// around it): the elements are encoded one at a time, so that a report of
-// 25,000 findings is never held whole (twice: encoding/json's buffer and
-// ours).
+// around it), written as a JSONArray.
 func writeJSONList(w io.Writer, v any, key string, depth, n int, elem func(int) any) error {
 	doc, err := encodeJSON(v, "")
 	if err != nil {
@@ -369,34 +379,14 @@ func writeJSONList(w io.Writer, v any, key string, depth, n int, elem func(int) 
 	if _, err := w.Write(head); err != nil {
 		return err
 	}
-	if n == 0 {
-		if _, err := io.WriteString(w, "[]"); err != nil {
+	a := &JSONArray{w: w, depth: depth}
+	for j := 0; j < n; j++ {
+		if err := a.Add(elem(j)); err != nil {
 			return err
 		}
-	} else {
-		if _, err := io.WriteString(w, "["); err != nil {
-			return err
-		}
-		pad := strings.Repeat("  ", depth+1)
-		for j := 0; j < n; j++ {
-			e, err := encodeJSON(elem(j), pad)
-			if err != nil {
-				return err
-			}
-			sep := ",\n"
-			if j == 0 {
-				sep = "\n"
-			}
-			if _, err := io.WriteString(w, sep+pad); err != nil {
-				return err
-			}
-			if _, err := w.Write(bytes.TrimSuffix(e, []byte("\n"))); err != nil {
-				return err
-			}
-		}
-		if _, err := io.WriteString(w, "\n"+strings.Repeat("  ", depth)+"]"); err != nil {
-			return err
-		}
+	}
+	if err := a.end(); err != nil {
+		return err
 	}
 	_, err = w.Write(tail)
 	return err
