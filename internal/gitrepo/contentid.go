@@ -67,14 +67,6 @@ func (ids *worktreeIDs) cleanAfterRead(p string) (clean, read bool) {
 	return clean, read
 }
 
-// unchanged reports whether git would call a file of stat fi unchanged
-// from its index entry st without reading it: a regular file whose stat
-// data matches, and not racily clean (modified at or after the index was
-// written, when equal stat data does not prove equal content).
-func (ids *worktreeIDs) unchanged(fi os.FileInfo, st indexStat) bool {
-	return fi.Mode().IsRegular() && statMatches(fi, st) && fi.ModTime().Before(ids.indexMtime)
-}
-
 func (w *guardedWorktree) loadIDs() {
 	w.ids.once.Do(func() {
 		r := w.r

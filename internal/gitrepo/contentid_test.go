@@ -15,7 +15,7 @@ import (
 // when git would call it clean by its stat data alone.
 func TestWorktreeContentID(t *testing.T) {
 	if runtime.GOOS != "linux" {
-		t.Skip("working-tree content ids are given on Linux only (statMatches)")
+		t.Skip("working-tree content ids are given on Linux only (worktreeIDs.unchanged)")
 	}
 	for _, format := range []string{"sha1", "sha256"} {
 		t.Run(format, func(t *testing.T) {

@@ -30,24 +30,36 @@ func sameInodeAndCtime(fi fs.FileInfo, ie indexStat) bool {
 	return uint32(st.Ctim.Sec) == ie.ctimeSec && uint32(st.Ctim.Nsec) == ie.ctimeNsec
 }
 
-// statMatches compares a file's stat data with what its index entry
-// recorded, as git's ie_match_stat does: size, mtime and ctime (with
-// nanoseconds), inode and device (truncated to 32 bits, as the index
-// stores them).
-func statMatches(fi fs.FileInfo, ie indexStat) bool {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return false
-	}
-	return uint32(st.Size) == ie.size &&
-		uint32(st.Mtim.Sec) == ie.mtimeSec && uint32(st.Mtim.Nsec) == ie.mtimeNsec &&
-		uint32(st.Ctim.Sec) == ie.ctimeSec && uint32(st.Ctim.Nsec) == ie.ctimeNsec &&
-		uint32(st.Ino) == ie.ino && uint32(st.Dev) == ie.dev
+// statData is what git's ie_match_stat compares of a file's stat.
+type statData struct {
+	regular                                  bool
+	size, mtimeSec, mtimeNsec, ctime, ctimeN int64
+	ino, dev                                 uint64
 }
 
-// unchangedAt is worktreeIDs.unchanged for the file rel (clean, relative)
-// below the directory dir, by an lstat relative to it: the kernel walks
-// the components of rel only, not the root's path again, and nothing is
+// unchanged reports whether git would call the file unchanged from its
+// index entry ie without reading it: a regular file whose size, mtime
+// and ctime (with nanoseconds), inode and device match the entry (each
+// truncated to 32 bits, as the index stores them), and not racily clean
+// (modified at or after indexMtime, the time the index was written).
+func (s statData) unchanged(ie indexStat, indexMtime time.Time) bool {
+	return s.regular && uint32(s.size) == ie.size &&
+		uint32(s.mtimeSec) == ie.mtimeSec && uint32(s.mtimeNsec) == ie.mtimeNsec &&
+		uint32(s.ctime) == ie.ctimeSec && uint32(s.ctimeN) == ie.ctimeNsec &&
+		uint32(s.ino) == ie.ino && uint32(s.dev) == ie.dev &&
+		time.Unix(s.mtimeSec, s.mtimeNsec).Before(indexMtime)
+}
+
+// unchanged is statData.unchanged for the stat fi of a file.
+func (ids *worktreeIDs) unchanged(fi os.FileInfo, ie indexStat) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && statData{fi.Mode().IsRegular(), st.Size, int64(st.Mtim.Sec), int64(st.Mtim.Nsec),
+		int64(st.Ctim.Sec), int64(st.Ctim.Nsec), uint64(st.Ino), uint64(st.Dev)}.unchanged(ie, ids.indexMtime)
+}
+
+// unchangedAt is unchanged for the file rel (clean, relative) below the
+// directory dir, by an lstat relative to it: the kernel walks the
+// components of rel only, not the root's path again, and nothing is
 // allocated. ok is false when dir cannot be used (the caller then takes
 // the lstat of the absolute path).
 func (ids *worktreeIDs) unchangedAt(dir *os.File, rel string, ie indexStat) (unchanged, ok bool) {
@@ -60,10 +72,6 @@ func (ids *worktreeIDs) unchangedAt(dir *os.File, rel string, ie indexStat) (unc
 	if err != nil {
 		return false, true
 	}
-	mtime := time.Unix(int64(st.Mtim.Sec), int64(st.Mtim.Nsec))
-	matches := uint32(st.Size) == ie.size &&
-		uint32(st.Mtim.Sec) == ie.mtimeSec && uint32(st.Mtim.Nsec) == ie.mtimeNsec &&
-		uint32(st.Ctim.Sec) == ie.ctimeSec && uint32(st.Ctim.Nsec) == ie.ctimeNsec &&
-		uint32(st.Ino) == ie.ino && uint32(st.Dev) == ie.dev
-	return st.Mode&unix.S_IFMT == unix.S_IFREG && matches && mtime.Before(ids.indexMtime), true
+	return statData{st.Mode&unix.S_IFMT == unix.S_IFREG, st.Size, int64(st.Mtim.Sec), int64(st.Mtim.Nsec),
+		int64(st.Ctim.Sec), int64(st.Ctim.Nsec), uint64(st.Ino), uint64(st.Dev)}.unchanged(ie, ids.indexMtime), true
 }

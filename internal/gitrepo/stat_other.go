@@ -11,14 +11,14 @@ import (
 // and mtime decide alone.
 func sameInodeAndCtime(fs.FileInfo, indexStat) bool { return true }
 
-// statMatches: where the platform's ctime, inode and device are not
+// unchanged: where the platform's ctime, inode and device are not
 // compared, a same-size edit that keeps the mtime would go unseen, so no
 // working-tree file is vouched for by its stat data (the verification
 // cache then reads working-tree files; index and commit entries are still
 // named by their blobs).
-func statMatches(fs.FileInfo, indexStat) bool { return false }
+func (ids *worktreeIDs) unchanged(os.FileInfo, indexStat) bool { return false }
 
-// unchangedAt: no working-tree file is vouched for (statMatches).
+// unchangedAt: no working-tree file is vouched for (unchanged).
 func (ids *worktreeIDs) unchangedAt(*os.File, string, indexStat) (unchanged, ok bool) {
 	return false, true
 }
