@@ -103,11 +103,18 @@ func (w *Worktree) resolveDir(dir string) (string, error) {
 	if dir == "" {
 		return w.root, nil
 	}
+	d := w.dirInfo(dir)
+	return d.real, d.err
+}
+
+// dirInfo resolves the directory dir (not "", in the platform's form)
+// once and remembers it.
+func (w *Worktree) dirInfo(dir string) dirInfo {
 	w.mu.RLock()
 	d, ok := w.dirs[dir]
 	w.mu.RUnlock()
 	if ok {
-		return d.real, d.err
+		return d
 	}
 	real, err := w.resolveChild(dir)
 	if err != nil {
@@ -116,10 +123,11 @@ func (w *Worktree) resolveDir(dir string) (string, error) {
 			err = w.inside(real)
 		}
 	}
+	d = dirInfo{real, err, err == nil && real == filepath.Join(w.root, dir)}
 	w.mu.Lock()
-	w.dirs[dir] = dirInfo{real, err, err == nil && real == filepath.Join(w.root, dir)}
+	w.dirs[dir] = d
 	w.mu.Unlock()
-	return real, err
+	return d
 }
 
 // Direct reports whether the directory dir (clean, repo-relative) is
@@ -128,15 +136,7 @@ func (w *Worktree) Direct(dir string) bool {
 	if dir == "" || dir == "." {
 		return true
 	}
-	d := filepath.FromSlash(dir)
-	w.mu.RLock()
-	info, ok := w.dirs[d]
-	w.mu.RUnlock()
-	if ok {
-		return info.direct // known: no allocation, no comparison
-	}
-	real, err := w.resolveDir(d)
-	return err == nil && real == filepath.Join(w.root, d)
+	return w.dirInfo(filepath.FromSlash(dir)).direct
 }
 
 // errNotPlain: a directory is not simply its parent's real path and its
