@@ -291,11 +291,7 @@ func checkAsGit(t *testing.T, r *gitrepo.Repo, dir, rev string) (refused bool) {
 // in-process: a fast path that quietly always asks git fails here.
 func TestResolveCommitAsGit(t *testing.T) {
 	dir, ambiguous, hashLike := sharedRevRepo(t)
-	r, err := gitrepo.Discover(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := openRepo(t, dir)
 	for _, tc := range revCases(ambiguous, hashLike) {
 		t.Run(tc.rev, func(t *testing.T) {
 			if refused := checkAsGit(t, r, dir, tc.rev); refused != tc.refuse {
@@ -317,11 +313,7 @@ func FuzzResolveInProcess(f *testing.F) {
 		f.Skip("the seeds are TestResolveCommitAsGit's: run with -fuzz, or as a long test")
 	}
 	dir, ambiguous, hashLike := sharedRevRepo(f)
-	r, err := gitrepo.Discover(dir)
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { r.Close() })
+	r := openRepo(f, dir)
 	for _, tc := range revCases(ambiguous, hashLike) {
 		f.Add(tc.rev)
 	}
@@ -344,20 +336,11 @@ func FuzzResolveInProcess(f *testing.F) {
 // with other branches there; git's refusal is the answer.
 func TestResolveCommitUnborn(t *testing.T) {
 	dir := t.TempDir()
-	for i, args := range [][]string{
-		{"init", "-q", "-b", "main"},
-		{"commit", "-q", "--allow-empty", "-m", "one"},
-		{"checkout", "-q", "--orphan", "fresh"},
-	} {
-		if _, err := gitfixture.Git(dir, i, args...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r, err := gitrepo.Discover(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	git := gitfixture.Runner(t, dir)
+	git("init", "-q", "-b", "main")
+	git("commit", "-q", "--allow-empty", "-m", "one")
+	git("checkout", "-q", "--orphan", "fresh")
+	r := openRepo(t, dir)
 	for _, rev := range []string{"HEAD", "@", "HEAD~1", "HEAD^0", "fresh"} {
 		if !checkAsGit(t, r, dir, rev) {
 			t.Errorf("git resolves %q on an unborn branch", rev)
@@ -373,20 +356,11 @@ func TestResolveCommitUnborn(t *testing.T) {
 func TestResolveCommitWorktree(t *testing.T) {
 	dir, _, _ := revRepo(t)
 	wt := filepath.Join(t.TempDir(), "wt")
-	for i, args := range [][]string{
-		{"-C", dir, "worktree", "add", "-q", "-b", "wt", wt, "side"},
-		{"-C", wt, "reset", "-q", "--soft", "HEAD~1"},
-		{"-C", wt, "reset", "-q", "--soft", "ORIG_HEAD"},
-	} {
-		if _, err := gitfixture.Git(dir, i, args...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r, err := gitrepo.Discover(wt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	git := gitfixture.Runner(t, dir)
+	git("-C", dir, "worktree", "add", "-q", "-b", "wt", wt, "side")
+	git("-C", wt, "reset", "-q", "--soft", "HEAD~1")
+	git("-C", wt, "reset", "-q", "--soft", "ORIG_HEAD")
+	r := openRepo(t, wt)
 	for _, rev := range []string{"HEAD", "@", "HEAD~1", "ORIG_HEAD", "main", "wt", "v2~1", "main-worktree/HEAD"} {
 		if checkAsGit(t, r, wt, rev) {
 			t.Errorf("git refuses %q", rev)
@@ -409,11 +383,7 @@ func TestResolveCommitReplaced(t *testing.T) {
 	orphan := git("commit-tree", "-m", "b, without parents", c[1]+"^{tree}")
 	resolve := func(t *testing.T, env string, want map[string]string) {
 		t.Helper()
-		r, err := gitrepo.Discover(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
+		r := openRepo(t, dir)
 		for rev, commit := range want {
 			refused := checkAsGit(t, r, dir, rev)
 			if refused != (commit == "") {
@@ -457,19 +427,10 @@ func TestResolveCommitReplaced(t *testing.T) {
 func TestResolveCommitShallow(t *testing.T) {
 	src, _, _ := sharedRevRepo(t)
 	dir := filepath.Join(t.TempDir(), "shallow")
-	for i, args := range [][]string{
-		{"clone", "-q", "--depth", "1", "--no-local", "--branch", "main", "file://" + src, dir},
-		{"-C", dir, "fetch", "-q", "origin", "side"}, // HEAD^2 is here now, but still cut off
-	} {
-		if _, err := gitfixture.Git(src, i, args...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r, err := gitrepo.Discover(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	git := gitfixture.Runner(t, src)
+	git("clone", "-q", "--depth", "1", "--no-local", "--branch", "main", "file://"+src, dir)
+	git("-C", dir, "fetch", "-q", "origin", "side") // HEAD^2 is here now, but still cut off
+	r := openRepo(t, dir)
 	if !r.Shallow {
 		t.Fatal("not a shallow repository")
 	}
@@ -514,11 +475,7 @@ func TestResolveCommitCorruptObject(t *testing.T) {
 	if err := os.WriteFile(p, z.Bytes(), 0o444); err != nil {
 		t.Fatal(err)
 	}
-	r, err := gitrepo.Discover(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := openRepo(t, dir)
 	if checkAsGit(t, r, dir, "HEAD") || !r.ResolvedInProcessForTest("HEAD") {
 		t.Error("HEAD not resolved in-process")
 	}
@@ -528,4 +485,15 @@ func TestResolveCommitCorruptObject(t *testing.T) {
 			t.Errorf("%q resolved in-process through a corrupt commit", rev)
 		}
 	}
+}
+
+// openRepo opens the repository at dir for the test and closes it after.
+func openRepo(t testing.TB, dir string) *gitrepo.Repo {
+	t.Helper()
+	r, err := gitrepo.Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
 }
