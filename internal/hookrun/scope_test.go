@@ -49,13 +49,13 @@ func TestPreCommitScope(t *testing.T) {
 	}{
 		{"first commit", true, PreCommitOptions{}, func(t *testing.T, r string) {}, want{false, 3, []string{"o.md#0 2"}}},
 		{"unrelated file", false, PreCommitOptions{}, func(t *testing.T, r string) {
-			write(t, r, "src/c.go", "package c\n\nvar C = 1\n")
+			gitfixture.Write(t, r, "src/c.go", "package c\n\nvar C = 1\n")
 		}, want{true, 0, nil}},
 		{"strict", false, PreCommitOptions{Full: true}, func(t *testing.T, r string) {
-			write(t, r, "src/c.go", "package c\n\nvar C = 1\n")
+			gitfixture.Write(t, r, "src/c.go", "package c\n\nvar C = 1\n")
 		}, want{false, 3, nil}},
 		{"cited file edited", false, PreCommitOptions{}, func(t *testing.T, r string) {
-			write(t, r, "src/a.go", "package a\n\nfunc Bye() {}\n")
+			gitfixture.Write(t, r, "src/a.go", "package a\n\nfunc Bye() {}\n")
 		}, want{true, 1, []string{"m.md#0 0"}}},
 		{"cited file renamed", false, PreCommitOptions{}, func(t *testing.T, r string) {
 			git(t, r, "mv", "src/a.go", "src/moved.go")
@@ -64,7 +64,7 @@ func TestPreCommitScope(t *testing.T) {
 			git(t, r, "rm", "-q", "src/b.go")
 		}, want{true, 2, []string{"n.md#0 0"}}},
 		{"memory edited", false, PreCommitOptions{}, func(t *testing.T, r string) {
-			write(t, r, dir+"/n.md", "---\ncitations:\n  - path: src/b.go\n    line: 2\n---\n")
+			gitfixture.Write(t, r, dir+"/n.md", "---\ncitations:\n  - path: src/b.go\n    line: 2\n---\n")
 		}, want{true, 1, []string{"n.md#0 1"}}},
 		{"memory renamed", false, PreCommitOptions{}, func(t *testing.T, r string) {
 			git(t, r, "mv", dir+"/o.md", dir+"/p.md")
@@ -73,15 +73,15 @@ func TestPreCommitScope(t *testing.T) {
 			git(t, r, "rm", "-q", dir+"/o.md")
 		}, want{true, 0, nil}},
 		{"attributes", false, PreCommitOptions{}, func(t *testing.T, r string) {
-			write(t, r, ".gitattributes", "*.go text\n")
+			gitfixture.Write(t, r, ".gitattributes", "*.go text\n")
 		}, want{false, 3, nil}},
 		{"merge", false, PreCommitOptions{}, func(t *testing.T, r string) {
 			git(t, r, "checkout", "-q", "-b", "side")
-			write(t, r, "src/a.go", "package a\n\nfunc Bye() {}\n")
+			gitfixture.Write(t, r, "src/a.go", "package a\n\nfunc Bye() {}\n")
 			git(t, r, "add", "-A")
 			git(t, r, "commit", "-q", "-m", "side")
 			git(t, r, "checkout", "-q", "-")
-			write(t, r, "src/c.go", "package c\n\nvar C = 1\n")
+			gitfixture.Write(t, r, "src/c.go", "package c\n\nvar C = 1\n")
 			git(t, r, "add", "-A")
 			git(t, r, "commit", "-q", "-m", "main")
 			git(t, r, "merge", "-q", "--no-commit", "--no-ff", "side")
@@ -91,7 +91,7 @@ func TestPreCommitScope(t *testing.T) {
 			r := t.TempDir()
 			git(t, r, "init", "-q")
 			for p, c := range base {
-				write(t, r, p, c)
+				gitfixture.Write(t, r, p, c)
 			}
 			if !tc.unborn {
 				git(t, r, "add", "-A")
@@ -121,17 +121,6 @@ func TestPreCommitScope(t *testing.T) {
 				t.Errorf("got %+v, want %+v", got, tc.want)
 			}
 		})
-	}
-}
-
-func write(t *testing.T, r, p, content string) {
-	t.Helper()
-	full := filepath.Join(r, filepath.FromSlash(p))
-	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 
