@@ -74,12 +74,50 @@ func (r *Repo) objects() (*objects, error) {
 	return r.objs, r.err
 }
 
-// objectCacheSize bounds go-git's cache of decoded objects (delta bases,
-// blobs read): with its default, 96 MiB, a run that reads a commit's
-// 60,000 files holds that much more, and a smaller one costs relocation
-// nothing measurable (`scripts/bench-relocation.sh gobench`,
-// BenchmarkTrack1000Citations: 1.14–1.16 s against 1.10–1.14 s).
-const objectCacheSize = 32 * cache.MiByte
+// objectCache is go-git's cache of decoded objects, split by kind: trees,
+// commits and tags (read over and over when history is followed) in one
+// LRU of treeCacheSize, blobs in another of blobCacheSize. A blob is
+// mostly read once (a commit's files for verification, a memory file) and
+// its bytes are then held by the reader; a shared LRU filled with them up
+// to its bound (go-git's default is 96 MiB), pushing the trees out. The
+// blob LRU still keeps the delta bases of the blobs read just before,
+// which a packed history resolves again and again.
+type objectCache struct {
+	trees, blobs *cache.ObjectLRU
+}
+
+const (
+	treeCacheSize = 24 * cache.MiByte
+	blobCacheSize = 8 * cache.MiByte
+)
+
+func newObjectCache() *objectCache {
+	return &objectCache{trees: cache.NewObjectLRU(treeCacheSize), blobs: cache.NewObjectLRU(blobCacheSize)}
+}
+
+func (c *objectCache) lru(t plumbing.ObjectType) *cache.ObjectLRU {
+	if t == plumbing.BlobObject {
+		return c.blobs
+	}
+	return c.trees
+}
+
+// Put implements cache.Object.
+func (c *objectCache) Put(o plumbing.EncodedObject) { c.lru(o.Type()).Put(o) }
+
+// Get implements cache.Object.
+func (c *objectCache) Get(h plumbing.Hash) (plumbing.EncodedObject, bool) {
+	if o, ok := c.trees.Get(h); ok {
+		return o, true
+	}
+	return c.blobs.Get(h)
+}
+
+// Clear implements cache.Object.
+func (c *objectCache) Clear() {
+	c.trees.Clear()
+	c.blobs.Clear()
+}
 
 // openStorage opens go-git's storage of a git dir (with its common dir for
 // linked worktrees). Alternates with absolute paths (git clone --shared,
@@ -90,7 +128,7 @@ func openStorage(gitDir, commonDir string, keep bool) *filesystem.Storage {
 	if filepath.Clean(commonDir) != filepath.Clean(gitDir) {
 		fs = dotgit.NewRepositoryFilesystem(osfs.New(gitDir), osfs.New(commonDir))
 	}
-	return filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(objectCacheSize), filesystem.Options{
+	return filesystem.NewStorageWithOptions(fs, newObjectCache(), filesystem.Options{
 		KeepDescriptors: keep,
 		AlternatesFS:    osfs.New(string(filepath.Separator)),
 	})
