@@ -18,7 +18,7 @@ import (
 // them, when git would call them unchanged without reading them.
 type worktreeIDs struct {
 	once       sync.Once
-	stats      map[string]indexStat
+	index      *worktreeIndex // the guardedWorktree's, when it holds stat data
 	indexMtime time.Time
 	ok         bool
 
@@ -49,8 +49,8 @@ func (ids *worktreeIDs) rootDir(path string) *os.File {
 // readStat records whether file p, by its stat taken after it was read,
 // is what its index entry records.
 func (ids *worktreeIDs) readStat(p string, fi os.FileInfo) {
-	st, ok := ids.stats[p]
-	clean := ok && ids.unchanged(fi, st)
+	e := ids.index.find(p)
+	clean := e != nil && ids.unchanged(fi, e.st)
 	ids.readMu.Lock()
 	if ids.read == nil {
 		ids.read = map[string]bool{}
@@ -74,30 +74,15 @@ func (w *guardedWorktree) loadIDs() {
 			trace.Printf("content ids: a git-lfs store: working-tree files are read")
 			return
 		}
-		p := r.IndexPath()
-		f, err := os.Open(p)
-		if err != nil {
+		if err := w.load(); err != nil || !w.index.stats {
+			trace.Printf("content ids: the index was not read in-process: working-tree files are read")
 			return
 		}
-		defer f.Close()
-		fi, err := f.Stat()
-		if err != nil {
-			return
-		}
-		data, err := readAllFile(f, fi.Size())
-		if err != nil {
-			return
-		}
-		hashLen, _ := r.hashLen()
-		stats, err := indexStats(data, hashLen)
-		if err != nil {
-			trace.Printf("content ids: %v: working-tree files are read", err)
-			return
-		}
+		idx := w.index
 		es := make([]entry, 0, 8)
-		for name := range stats {
-			if name == ".gitattributes" || strings.HasSuffix(name, "/.gitattributes") {
-				es = append(es, entry{path: name})
+		for _, e := range idx.entries {
+			if e.path == ".gitattributes" || strings.HasSuffix(e.path, "/.gitattributes") {
+				es = append(es, entry{path: e.path})
 				break
 			}
 		}
@@ -105,7 +90,7 @@ func (w *guardedWorktree) loadIDs() {
 			trace.Printf("content ids: git may convert working-tree content (attributes, core.autocrlf): working-tree files are read")
 			return
 		}
-		w.ids.stats, w.ids.indexMtime, w.ids.ok = stats, fi.ModTime(), true
+		w.ids.index, w.ids.indexMtime, w.ids.ok = idx, idx.mtime, true
 		w.ids.named.Store(true)
 	})
 }
@@ -141,10 +126,11 @@ func (w *guardedWorktree) ContentID(p string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	st, ok := w.ids.stats[c]
-	if !ok || !st.trusted || st.mode&0o170000 != 0o100000 {
+	e := w.ids.index.find(c)
+	if e == nil || !e.st.trusted || e.st.mode&0o170000 != 0o100000 {
 		return "", false
 	}
+	st := e.st
 	if !wt.Direct(path.Dir(c)) {
 		return "", false
 	}
@@ -159,5 +145,5 @@ func (w *guardedWorktree) ContentID(p string) (string, bool) {
 	if !clean {
 		return "", false // modified, racily clean, or not a regular file
 	}
-	return st.id, true
+	return w.ids.index.contentID(e), true
 }

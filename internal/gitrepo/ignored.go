@@ -27,9 +27,9 @@ type guardedWorktree struct {
 	source.Source
 	r *Repo
 
-	once    sync.Once
-	tracked map[string]bool // index paths, every directory above them; true for submodules
-	err     error
+	once  sync.Once
+	index *worktreeIndex // read once (load), for known and ContentID
+	err   error
 
 	mu      sync.Mutex
 	ignored map[string]bool // verdicts of git check-ignore, by path
@@ -51,26 +51,13 @@ func (w *guardedWorktree) Untracked(p string) bool {
 }
 
 // known reports whether the index holds p, a directory above an entry, or
-// a submodule above p (which the submodule tracks).
-func (w *guardedWorktree) known(p string) bool {
-	if _, ok := w.tracked[p]; ok {
-		return true
-	}
-	for d := p; ; {
-		i := strings.LastIndexByte(d, '/')
-		if i < 0 {
-			return false
-		}
-		d = d[:i]
-		if w.tracked[d] {
-			return true
-		}
-	}
-}
+// a submodule above p (which the submodule tracks). The caller loaded the
+// index.
+func (w *guardedWorktree) known(p string) bool { return w.index.known(p) }
 
 func (w *guardedWorktree) load() error {
 	w.once.Do(func() {
-		w.tracked, w.err = w.r.trackedPaths(context.Background())
+		w.index, w.err = w.r.readWorktreeIndex(context.Background())
 	})
 	return w.err
 }
@@ -225,59 +212,6 @@ func (w *guardedWorktree) List(dir string) ([]string, error) {
 	return out, nil
 }
 
-// trackedPaths returns the paths of the index (the worktree's, or
-// $GIT_INDEX_FILE's) and every directory above them.
-func (r *Repo) trackedPaths(ctx context.Context) (map[string]bool, error) {
-	hashLen, _ := r.hashLen()
-	data, err := os.ReadFile(r.IndexPath())
-	var names, gitlinks []string
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		// no index yet: nothing is tracked
-	case err == nil:
-		names, gitlinks, err = indexNames(data, hashLen)
-	}
-	if err != nil {
-		// a split index, or an index this reader does not know: ask git
-		out, err := r.cmd().Run(ctx, "ls-files", "-z", "--stage")
-		if err != nil {
-			return nil, fmt.Errorf("list the index: %w", err)
-		}
-		names, gitlinks = names[:0], gitlinks[:0]
-		for _, rec := range bytes.Split(out, []byte{0}) {
-			meta, name, ok := bytes.Cut(rec, []byte{'\t'})
-			if !ok {
-				continue
-			}
-			names = append(names, string(name))
-			if bytes.HasPrefix(meta, []byte("160000 ")) {
-				gitlinks = append(gitlinks, string(name))
-			}
-		}
-	}
-	set := make(map[string]bool, len(names)+len(names)/4)
-	for _, n := range names {
-		set[strings.TrimSuffix(n, "/")] = false // a sparse index's directory entries end in "/"
-	}
-	for _, n := range names {
-		for d := n; ; {
-			i := strings.LastIndexByte(d, '/')
-			if i < 0 {
-				break
-			}
-			d = d[:i]
-			if _, ok := set[d]; ok {
-				break
-			}
-			set[d] = false
-		}
-	}
-	for _, g := range gitlinks {
-		set[g] = true
-	}
-	return set, nil
-}
-
 // checkIgnore returns which of paths (repo-relative, untracked) git's
 // ignore rules exclude. When no rule can apply to any of them it answers
 // without git: no core.excludesFile (nor the default one under
@@ -294,7 +228,7 @@ func (w *guardedWorktree) checkIgnore(paths []string) (map[string]bool, error) {
 }
 
 // ruleless reports whether no ignore rule can apply to any of paths. The
-// caller holds w.mu and loaded the index (w.tracked).
+// caller holds w.mu and loaded the index (load).
 func (w *guardedWorktree) ruleless(paths []string) bool {
 	w.rulesOnce.Do(func() { w.rulesAll = w.r.globalIgnoreRules() })
 	if w.rulesAll {
@@ -333,7 +267,7 @@ func (w *guardedWorktree) hasGitignore(d string) bool {
 	if d != "" {
 		rel = d + "/.gitignore"
 	}
-	if _, ok := w.tracked[rel]; ok {
+	if w.index.find(rel) != nil {
 		return true
 	}
 	_, err := os.Lstat(filepath.Join(w.r.Top, filepath.FromSlash(rel)))

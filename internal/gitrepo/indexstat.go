@@ -3,15 +3,14 @@ package gitrepo
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/hex"
+	"errors"
 	"fmt"
 )
 
 // indexStat is what an index entry records of a working-tree file when it
 // was last staged or checked out (git's struct stat_data), and the blob.
 type indexStat struct {
-	oid                  string // hexadecimal
-	id                   string // "blob:" and oid (indexStats only): a content id without a new string
+	oid                  string // hexadecimal (parseIndex)
 	ctimeSec, ctimeNsec  uint32
 	mtimeSec, mtimeNsec  uint32
 	dev, ino, mode, size uint32
@@ -30,39 +29,9 @@ const (
 	extIntentToAdd  = 0x2000
 )
 
-// indexStats returns every entry of an index file (versions 2, 3 and 4)
-// with its stat data and blob, by path. A split index or unknown form is
-// errIndexForm.
-func indexStats(data []byte, hashLen int) (map[string]indexStat, error) {
-	n := 0
-	if len(data) >= 12 {
-		n = int(min(binary.BigEndian.Uint32(data[8:12]), uint32(len(data)/64)))
-	}
-	out := make(map[string]indexStat, n)
-	err := walkIndex(data, hashLen, func(name, raw []byte, flags, ext uint16) {
-		st := decodeStat(raw, hashLen, flags, ext)
-		if prev, ok := out[string(name)]; ok && flags&flagStage != 0 {
-			prev.trusted = false
-			out[string(name)] = prev
-			return
-		}
-		out[string(name)] = st
-	})
-	return out, err
-}
-
-// decodeStat reads the fixed part of an index entry (walkIndex's raw):
-// its stat data, mode and object id, and whether git compares it with the
-// working tree.
-func decodeStat(raw []byte, hashLen int, flags, ext uint16) indexStat {
-	st := decodeStatData(raw, flags, ext)
-	var buf [5 + 2*32]byte
-	st.id = string(hex.AppendEncode(append(buf[:0], "blob:"...), raw[40:40+hashLen]))
-	st.oid = st.id[5:]
-	return st
-}
-
-// decodeStatData is decodeStat without the object id.
+// decodeStatData reads the fixed part of an index entry (walkIndex's raw)
+// without its object id: its stat data, mode, and whether git compares it
+// with the working tree.
 func decodeStatData(raw []byte, flags, ext uint16) indexStat {
 	u := func(i int) uint32 { return binary.BigEndian.Uint32(raw[i:]) }
 	return indexStat{
@@ -151,4 +120,30 @@ func walkIndex(data []byte, hashLen int, fn func(name, raw []byte, flags, ext ui
 		pos += 8 + int(size)
 	}
 	return nil
+}
+
+// errIndexForm: an index this reader does not handle (a split index, an
+// unknown version); the caller asks git instead.
+var errIndexForm = errors.New("index form not read in-process")
+
+// gitVarint decodes git's offset varint (varint.c), used by index
+// version 4 for the length of the name prefix to strip. It returns the
+// value and the bytes read, or 0, 0 when data ends first or overflows.
+func gitVarint(data []byte) (uint64, int) {
+	if len(data) == 0 {
+		return 0, 0
+	}
+	c := data[0]
+	val := uint64(c & 127)
+	i := 1
+	for c&128 != 0 {
+		if i >= len(data) || val > 1<<48 {
+			return 0, 0
+		}
+		val++
+		c = data[i]
+		i++
+		val = val<<7 + uint64(c&127)
+	}
+	return val, i
 }

@@ -3,9 +3,11 @@ package gitrepo
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -76,11 +78,13 @@ var indexForms = []indexForm{
 	}},
 }
 
-// TestIndexNamesAsGit reads indexes of every form git 2.39 writes and
-// compares the names with git ls-files (not a sparse index: its names
-// hold directory entries, "long/", which trackedPaths reads as such and
-// git ls-files lists expanded).
-func TestIndexNamesAsGit(t *testing.T) {
+// TestWorktreeIndexAsGit reads indexes of every form git 2.39 writes and
+// compares each path, mode and object id with git ls-files --stage, and
+// which entries git compares with the working tree by their stat data,
+// with the fixture's (not
+// a sparse index: its directory entries, "long/", are read as such and
+// git ls-files lists them expanded). A conflict is one entry, not trusted.
+func TestWorktreeIndexAsGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
@@ -90,7 +94,8 @@ func TestIndexNamesAsGit(t *testing.T) {
 		}
 		t.Run(tc.name, func(t *testing.T) {
 			dir, data, hashLen := indexFixture(t, tc)
-			got, _, err := indexNames(data, hashLen)
+			x := &worktreeIndex{hashLen: hashLen}
+			err := x.decode(data, hashLen)
 			if tc.split {
 				if !errors.Is(err, errIndexForm) {
 					t.Fatalf("split index: err = %v, want errIndexForm", err)
@@ -100,14 +105,32 @@ func TestIndexNamesAsGit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var want []string
-			for _, n := range strings.Split(gitT(t, dir, "ls-files", "-z", "--cached"), "\x00") {
-				if n != "" && (len(want) == 0 || want[len(want)-1] != n) {
-					want = append(want, n)
+			var got, want []string
+			for _, e := range x.entries {
+				got = append(got, fmt.Sprintf("%06o %s %s", e.st.mode, x.contentID(&e)[5:], e.path))
+				untrusted := slices.Contains(tc.noStat, e.path) || slices.Contains(tc.unmerged, e.path) || e.path == tc.ita
+				if e.st.trusted == untrusted {
+					t.Errorf("%s: trusted = %v, want %v", e.path, e.st.trusted, !untrusted)
 				}
 			}
+			for _, rec := range strings.Split(gitT(t, dir, "ls-files", "-z", "--stage"), "\x00") {
+				meta, name, ok := strings.Cut(rec, "\t")
+				if !ok {
+					continue
+				}
+				f := strings.Fields(meta) // mode oid stage
+				if n := len(want); n > 0 && strings.HasSuffix(want[n-1], " "+name) {
+					continue // another stage: the entry of the first
+				}
+				want = append(want, fmt.Sprintf("%s %s %s", f[0], f[1], name))
+			}
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
-				t.Errorf("names:\n%q\nwant (git ls-files):\n%q", got, want)
+				t.Errorf("entries:\n%s\nwant (git ls-files --stage):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			for _, e := range x.entries {
+				if !x.known(e.path) {
+					t.Errorf("%s: not known", e.path)
+				}
 			}
 		})
 	}
@@ -193,14 +216,63 @@ func fuzzHashLen(n int) int {
 	return 20
 }
 
-// FuzzIndexNames: any bytes give names or an error, never a panic.
-func FuzzIndexNames(f *testing.F) {
+// FuzzWorktreeIndex: any bytes give entries or an error, never a panic,
+// and the entries are sorted and findable.
+func FuzzWorktreeIndex(f *testing.F) {
 	addIndexSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte, hashLen int) {
 		hashLen = fuzzHashLen(hashLen)
-		names, _, err := indexNames(data, hashLen)
-		if err == nil && len(names) > len(data) {
-			t.Fatalf("%d names from %d bytes", len(names), len(data))
+		x := &worktreeIndex{hashLen: hashLen}
+		if err := x.decode(data, hashLen); err != nil {
+			return
+		}
+		if len(x.entries) > len(data) {
+			t.Fatalf("%d entries from %d bytes", len(x.entries), len(data))
+		}
+		for i := range x.entries {
+			if e := x.find(x.entries[i].path); e == nil || e.path != x.entries[i].path {
+				t.Fatalf("%q not found", x.entries[i].path)
+			}
 		}
 	})
+}
+
+// TestWorktreeIndexKnown: a path is known when the index holds it, a
+// directory above an entry (a sparse index's "dir/" too) or a submodule
+// above it; paths that only share a prefix are not.
+func TestWorktreeIndexKnown(t *testing.T) {
+	x := &worktreeIndex{gitlinks: true}
+	for _, e := range []struct {
+		path string
+		mode uint32
+	}{
+		{"a-b.txt", 0o100644}, {"a.go", 0o100644}, {"a/b/c.go", 0o100644}, {"a0", 0o100644},
+		{"lib", 0o160000}, {"sparse/", 0o040000}, {"z", 0o120000},
+	} {
+		x.entries = append(x.entries, indexEntry{path: e.path, st: indexStat{mode: e.mode}})
+	}
+	x.sort()
+	for p, want := range map[string]bool{
+		"a.go": true, "a/b/c.go": true, "a": true, "a/b": true, "a-b.txt": true, "a0": true, "z": true,
+		"lib": true, "lib/x.go": true, "lib/d/x.go": true,
+		"sparse": true, "sparse/x.go": false, // under a sparse directory entry: not in the index
+		"a/b/c": false, "a/b/c.go/x": false, "a/c": false, "b": false, "a.g": false, "": false, "z/x": false,
+	} {
+		if got := x.known(p); got != want {
+			t.Errorf("known(%q) = %v, want %v", p, got, want)
+		}
+	}
+	x.gitlinks = false // (only set when an entry is one)
+	if x.known("lib/x.go") {
+		t.Error("without gitlinks, lib/x.go is known")
+	}
+}
+
+func TestCompareDir(t *testing.T) {
+	for _, p := range []string{"", "a", "a!", "a.go", "a/", "a/b", "a0", "ab", "b"} {
+		want := strings.Compare(p, "a/")
+		if got := compareDir(p, "a"); got != want {
+			t.Errorf("compareDir(%q, \"a\") = %d, want %d", p, got, want)
+		}
+	}
 }
