@@ -7,6 +7,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/render"
+	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/term"
 )
 
@@ -38,13 +39,24 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		}
 		defer unlock()
 	}
-	ws, err := g.open(ctx, SourceFlags{})
+	// the whole store is loaded a batch at a time, as it is followed
+	ws, err := g.openConfig(ctx, SourceFlags{})
+	if err != nil {
+		return err
+	}
+	var lazy source.Source
+	if len(c.Memories) == 0 {
+		err, lazy = ws.FindStore(ctx), ws.Src
+	} else {
+		err = ws.LoadStore(ctx)
+	}
 	if err != nil {
 		return err
 	}
 	mems, failed := selectMemories(ctx, ws, c.Memories, env.Stderr)
 	show, stopProgress := render.Progress(env.Stderr, term.IsTerminal(env.Stderr) && !term.Dumb(), "relocating")
-	// the citations are printed a batch at a time, as they are followed
+	// the citations are printed a batch at a time, as they are followed;
+	// the diffs of --dry-run come after them all
 	var out func(items []relocate.Item) error
 	var arr *render.JSONArray
 	if c.JSON {
@@ -57,8 +69,17 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 			return render.RelocText(env.Stdout, items, st, g.Quiet && c.Fix)
 		}
 	}
+	var diffs []string
+	each := func(items []relocate.Item, files []relocate.File) error {
+		if c.DryRun {
+			for _, f := range files {
+				diffs = append(diffs, render.UnifiedDiff(f.Memory.Path, f.Old, f.New))
+			}
+		}
+		return out(items)
+	}
 	r, err := app.Relocate(ctx, ws.Repo, mems, app.RelocateOptions{To: string(c.To), Staged: c.Staged,
-		AcceptChanged: c.AcceptChanged, Write: write, Progress: show, Each: out})
+		AcceptChanged: c.AcceptChanged, Write: write, Progress: show, Each: each, Source: lazy})
 	stopProgress()
 	if err != nil {
 		return err
@@ -68,15 +89,13 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 			return err
 		}
 	}
-	if c.DryRun {
-		for _, f := range r.Files {
-			if _, err := fmt.Fprint(env.Stdout, render.UnifiedDiff(f.Memory.Path, f.Old, f.New)); err != nil {
-				return err
-			}
+	for _, d := range diffs {
+		if _, err := fmt.Fprint(env.Stdout, d); err != nil {
+			return err
 		}
 	}
 	if !c.JSON {
-		fmt.Fprintln(env.Stdout, render.RelocSummary(r.Counts, len(r.Files), r.Written))
+		fmt.Fprintln(env.Stdout, render.RelocSummary(r.Counts, r.Edited, r.Written))
 	}
 	switch {
 	case failed:

@@ -81,13 +81,8 @@ func adoptEnv(ctx context.Context, ws *Workspace) (cite.Env, func(), error) {
 		hist.Close()
 		return cenv, nil, err
 	}
-	idx, err := ws.Repo.Index(ctx)
-	if err != nil {
-		hist.Close()
-		return cenv, nil, err
-	}
 	cenv.Anchor = &relocate.MentionAnchorer{H: hist, T: gitblame.New(hist), Head: head,
-		Target: gitblame.Target{Commit: head, View: ws.Src, CrossFiles: relocate.CrossFiles(idx, ws.Store.Memories)}}
+		Target: gitblame.Target{Commit: head, View: ws.Src, CrossFiles: relocate.CrossFiles(relocate.TrackedIn(ws.Src), relocate.CitedPaths(ws.Store.Memories))}}
 	return cenv, func() { hist.Close() }, nil
 }
 

@@ -185,16 +185,18 @@ func TestRelocateInBatches(t *testing.T) {
 	relocateBatch = 4 // batches of two memories
 	var got []relocate.Item
 	calls := 0
-	batched, err := Relocate(ctx, repo, st.Memories, RelocateOptions{Each: func(items []relocate.Item) error {
+	var gotFiles []relocate.File
+	batched, err := Relocate(ctx, repo, st.Memories, RelocateOptions{Each: func(items []relocate.Item, files []relocate.File) error {
 		calls++
 		got = append(got, items...)
+		gotFiles = append(gotFiles, files...)
 		return nil
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if calls != 4 || len(batched.Items) != 0 {
-		t.Errorf("%d batches, %d items kept; want 4 batches, none kept", calls, len(batched.Items))
+	if calls != 4 || len(batched.Items) != 0 || len(batched.Files) != 0 {
+		t.Errorf("%d batches, %d items and %d files kept; want 4 batches, none kept", calls, len(batched.Items), len(batched.Files))
 	}
 	var a, b bytes.Buffer
 	if err := render.RelocJSON(&a, whole.Items); err != nil {
@@ -206,13 +208,54 @@ func TestRelocateInBatches(t *testing.T) {
 	if a.String() != b.String() {
 		t.Errorf("batched citations differ:\n%s\nwhole:\n%s", b.String(), a.String())
 	}
-	if !reflect.DeepEqual(whole.Counts, batched.Counts) || whole.Stale() != batched.Stale() || len(whole.Files) != len(batched.Files) {
-		t.Errorf("counts %v, stale %v, %d files; whole: %v, %v, %d", batched.Counts, batched.Stale(), len(batched.Files),
+	if !reflect.DeepEqual(whole.Counts, batched.Counts) || whole.Stale() != batched.Stale() || len(whole.Files) != len(gotFiles) || batched.Edited != whole.Edited || whole.Edited != len(whole.Files) {
+		t.Errorf("counts %v, stale %v, %d files; whole: %v, %v, %d", batched.Counts, batched.Stale(), len(gotFiles),
 			whole.Counts, whole.Stale(), len(whole.Files))
 	}
 	for i := range whole.Files {
-		if i < len(batched.Files) && !bytes.Equal(whole.Files[i].New, batched.Files[i].New) {
-			t.Errorf("%s: batched edit differs:\n%s\nwhole:\n%s", whole.Files[i].Memory.Path, batched.Files[i].New, whole.Files[i].New)
+		if i < len(gotFiles) && !bytes.Equal(whole.Files[i].New, gotFiles[i].New) {
+			t.Errorf("%s: batched edit differs:\n%s\nwhole:\n%s", whole.Files[i].Memory.Path, gotFiles[i].New, whole.Files[i].New)
+		}
+	}
+	// found but not loaded: loaded a batch at a time from the source,
+	// dropped after it, with the same outcome
+	src, _ := loadWorktree(t, repo)
+	found, err := store.Find(src, []string{store.DefaultDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(n int) { loadChunk = n }(loadChunk)
+	loadChunk = 1
+	var lazy []relocate.Item
+	loadedAtOnce := 0
+	lazyRun, err := Relocate(ctx, repo, found, RelocateOptions{Source: src, Each: func(items []relocate.Item, _ []relocate.File) error {
+		n := 0
+		for _, m := range found {
+			if m.File != nil {
+				n++
+			}
+		}
+		loadedAtOnce = max(loadedAtOnce, n)
+		lazy = append(lazy, items...)
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c bytes.Buffer
+	if err := render.RelocJSON(&c, lazy); err != nil {
+		t.Fatal(err)
+	}
+	if c.String() != a.String() || !reflect.DeepEqual(whole.Counts, lazyRun.Counts) || lazyRun.Edited != len(whole.Files) {
+		t.Errorf("loaded a batch at a time: counts %v, %d files, citations:\n%s\nwhole: %v, %d files:\n%s",
+			lazyRun.Counts, lazyRun.Edited, c.String(), whole.Counts, len(whole.Files), a.String())
+	}
+	if loadedAtOnce != 2 {
+		t.Errorf("%d memories loaded during a batch, want the batch's 2", loadedAtOnce)
+	}
+	for _, m := range found {
+		if m.File != nil {
+			t.Errorf("%s still loaded after its batch", m.Path)
 		}
 	}
 	if whole.Counts[relocate.Move] == 0 || whole.Counts[relocate.Review]+whole.Counts[relocate.Unresolved] == 0 {

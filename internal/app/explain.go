@@ -63,11 +63,7 @@ func Explain(ctx context.Context, repo *gitrepo.Repo, src source.Source, rev str
 		target.View = src
 	}
 	if rev == "" && !staged {
-		idx, err := repo.Index(ctx)
-		if err != nil {
-			return nil, err
-		}
-		target.CrossFiles = relocate.CrossFiles(idx, mems)
+		target.CrossFiles = relocate.CrossFiles(relocate.TrackedIn(src), relocate.CitedPaths(mems))
 	}
 	items, err := relocate.Track(ctx, hist, gitblame.New(hist), head, target, mems)
 	if err != nil {

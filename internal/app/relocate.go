@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
@@ -27,20 +28,27 @@ type RelocateOptions struct {
 	Write         bool // write the planned edits (the caller holds the lock)
 	// Progress, when set, is called as the history walk advances.
 	Progress func(done, total int)
-	// Each, when set, receives the citations followed, a batch at a time
-	// (about 25,000 citations), and Relocation.Items stays empty: a caller that
+	// Each, when set, receives the citations followed and the memory-file
+	// edits planned (written, with Write), a batch at a time (about 25,000
+	// citations), and Relocation.Items and Files stay empty: a caller that
 	// prints them as they come holds one batch at a time.
-	Each func(items []relocate.Item) error
+	Each func(items []relocate.Item, files []relocate.File) error
+	// Source, when set, is where memories found but not loaded
+	// (store.Find) are read from: a batch at a time, each dropped once it
+	// is written and printed, so that a large store is never held whole.
+	// (Memories loaded by the caller are kept.)
+	Source source.Source
 }
 
 // Relocation is the outcome of a relocation run: every citation followed
 // (Items, unless RelocateOptions.Each took them), how many of each action
-// (Counts), and the memory-file edits planned (Files), written when
-// RelocateOptions.Write was set.
+// (Counts), and the memory-file edits planned (Files, unless Each took
+// them; Edited counts them), written when RelocateOptions.Write was set.
 type Relocation struct {
 	Items   []relocate.Item
 	Counts  map[relocate.Action]int
 	Files   []relocate.File
+	Edited  int
 	Written bool
 	stale   bool
 }
@@ -89,32 +97,32 @@ func Relocate(ctx context.Context, repo *gitrepo.Repo, mems []*store.Memory, opt
 		if target.View, err = repo.Worktree(); err != nil {
 			return nil, err
 		}
-		idx, err := repo.Index(ctx)
+		cited, err := citedPaths(ctx, opt.Source, mems, relocateBatch)
 		if err != nil {
 			return nil, err
 		}
-		target.CrossFiles = relocate.CrossFiles(idx, mems)
+		target.CrossFiles = relocate.CrossFiles(relocate.TrackedIn(target.View), cited)
 	}
 	plan := relocate.Options{AcceptChanged: opt.AcceptChanged, Commit: head.String(),
 		Verified: Now(), Dirty: Dirty(hist, head, target.View)}
 	r := &Relocation{Counts: map[relocate.Action]int{}}
 	tracker := gitblame.New(hist) // shared: the texts and diffs it caches serve every batch
 	tracker.Progress = opt.Progress
-	for _, batch := range batches(mems, relocateBatch) {
+	err = eachBatch(ctx, opt.Source, mems, relocateBatch, func(batch []*store.Memory) error {
 		items, err := relocate.Track(ctx, hist, tracker, head, target, batch)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		files, err := relocate.Plan(items, plan)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if opt.Write {
 			if err := WriteFiles(repo, files); err != nil {
-				return r, err
+				return err
 			}
 		}
-		r.Files = append(r.Files, files...)
+		r.Edited += len(files)
 		for i := range items {
 			it := &items[i]
 			r.Counts[it.Action]++
@@ -122,35 +130,127 @@ func Relocate(ctx context.Context, repo *gitrepo.Repo, mems []*store.Memory, opt
 			r.stale = r.stale || it.Stale() || (relocated && !opt.Write)
 		}
 		if opt.Each != nil {
-			if err := opt.Each(items); err != nil {
-				return r, err
-			}
-		} else {
-			r.Items = append(r.Items, items...)
+			return opt.Each(items, files)
 		}
+		r.Items = append(r.Items, items...)
+		r.Files = append(r.Files, files...)
+		return nil
+	})
+	if err != nil {
+		return r, err
 	}
 	r.Written = opt.Write
 	return r, nil
 }
 
-// batches cuts mems into groups of about size citations (at least one
-// memory each).
-func batches(mems []*store.Memory, size int) [][]*store.Memory {
-	var out [][]*store.Memory
+// loadChunk is how many memories found but not loaded are read at a time
+// (in parallel): enough to keep the readers busy, few enough to hold. A
+// batch being followed holds its own memories and at most one chunk
+// more.
+var loadChunk = 1024 // a variable for the tests
+
+// unloaded reports whether m was found but not loaded (store.Find).
+func unloaded(m *store.Memory) bool { return m.File == nil && m.Err == nil }
+
+// loadFrom loads the memories of mems that were found but not loaded,
+// from src; it returns those it loaded, for release. With a nil src
+// nothing is loaded.
+func loadFrom(ctx context.Context, src source.Source, mems []*store.Memory) ([]*store.Memory, error) {
+	if src == nil {
+		return nil, nil
+	}
+	var todo []*store.Memory
+	for _, m := range mems {
+		if unloaded(m) {
+			todo = append(todo, m)
+		}
+	}
+	if len(todo) == 0 {
+		return nil, nil
+	}
+	return todo, store.LoadAll(ctx, src, todo)
+}
+
+// release drops what loadFrom loaded (a load error is kept: it is what
+// loading gives again).
+func release(mems []*store.Memory) {
+	for _, m := range mems {
+		m.File = nil
+	}
+}
+
+// eachBatch calls fn with groups of mems, in order, of about size
+// citations each (at least one memory each). Memories found but not
+// loaded are loaded from src as the groups reach them, and dropped once
+// fn returns.
+func eachBatch(ctx context.Context, src source.Source, mems []*store.Memory, size int, fn func([]*store.Memory) error) error {
+	ours := make([]bool, len(mems)) // loaded here: dropped after their batch
 	start, n := 0, 0
-	for i, m := range mems {
-		if m.File != nil {
+	flush := func(end int) error {
+		err := fn(mems[start:end])
+		for i := start; i < end; i++ {
+			if ours[i] {
+				mems[i].File = nil
+			}
+		}
+		start, n = end, 0
+		return err
+	}
+	for i := 0; i < len(mems); i++ {
+		if i%loadChunk == 0 && src != nil {
+			chunk := mems[i:min(i+loadChunk, len(mems))]
+			for k, m := range chunk {
+				ours[i+k] = unloaded(m)
+			}
+			if _, err := loadFrom(ctx, src, chunk); err != nil {
+				return err
+			}
+		}
+		if m := mems[i]; m.File != nil {
 			n += len(m.File.Citations)
 		}
 		if n >= size {
-			out = append(out, mems[start:i+1])
-			start, n = i+1, 0
+			if err := flush(i + 1); err != nil {
+				return err
+			}
 		}
 	}
-	if start < len(mems) || len(out) == 0 {
-		out = append(out, mems[start:])
+	if start < len(mems) || len(mems) == 0 {
+		return flush(len(mems))
 	}
-	return out
+	return nil
+}
+
+// citedPaths returns every path a citation of mems names (clean), loading
+// memories found but not loaded from src a chunk at a time. They stay
+// loaded while all of them hold no more than keep citations (a store
+// followed in one batch is read once); past that, every one loaded here
+// is dropped.
+func citedPaths(ctx context.Context, src source.Source, mems []*store.Memory, keep int) (map[string]bool, error) {
+	cited := map[string]bool{}
+	var held []*store.Memory
+	n := 0
+	for i := 0; i < len(mems); i += loadChunk {
+		chunk := mems[i:min(i+loadChunk, len(mems))]
+		loaded, err := loadFrom(ctx, src, chunk)
+		if err != nil {
+			return nil, err
+		}
+		held = append(held, loaded...)
+		for _, m := range chunk {
+			if m.File != nil {
+				n += len(m.File.Citations)
+			}
+		}
+		for p := range relocate.CitedPaths(chunk) {
+			cited[strings.Clone(p)] = true // (not the memory file's text, maybe dropped)
+		}
+		if n > keep {
+			release(held)
+			held = held[:0]
+		}
+	}
+	return cited, nil
 }
 
 // WriteFiles writes planned memory-file edits, each only when the file

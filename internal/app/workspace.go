@@ -84,11 +84,28 @@ func OpenConfigured(ctx context.Context, o OpenOptions) (*Workspace, error) {
 // repository without memories at the default place, when nothing is
 // configured, has an empty store, not an error.
 func (ws *Workspace) LoadStore(ctx context.Context) error {
+	return ws.openStore(ctx, true)
+}
+
+// FindStore is LoadStore without loading the memories: they are listed
+// (store.Find), for a caller that loads them a group at a time.
+func (ws *Workspace) FindStore(ctx context.Context) error {
+	return ws.openStore(ctx, false)
+}
+
+func (ws *Workspace) openStore(ctx context.Context, load bool) error {
 	dirs, err := ws.MemoryDirs()
 	if err != nil {
 		return err
 	}
-	ws.Store, err = store.Load(ctx, ws.Src, dirs)
+	if load {
+		ws.Store, err = store.Load(ctx, ws.Src, dirs)
+	} else {
+		var mems []*store.Memory
+		if mems, err = store.Find(ws.Src, dirs); err == nil {
+			ws.Store = &store.Store{Dirs: dirs, Memories: mems}
+		}
+	}
 	if errors.Is(err, store.ErrNoDir) && ws.Cfg != nil && ws.Cfg.Get("dirs").Origin == "default" {
 		trace.Printf("no memory directory %s: no memories", store.DefaultDir)
 		ws.Store, err = &store.Store{Dirs: dirs}, nil

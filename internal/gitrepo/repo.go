@@ -103,6 +103,12 @@ type Repo struct {
 
 	subMu sync.Mutex
 	subs  map[string]*Repo // submodule repositories by path; nil: not checked out
+
+	// the working tree's index as last read (readWorktreeIndex), shared
+	// by every working-tree source of the run while the file is unchanged
+	wtMu    sync.Mutex
+	wtIndex *worktreeIndex
+	wtStat  os.FileInfo
 }
 
 type revResult struct {

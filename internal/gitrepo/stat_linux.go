@@ -75,3 +75,12 @@ func (ids *worktreeIDs) unchangedAt(dir *os.File, rel string, ie indexStat) (unc
 	return statData{st.Mode&unix.S_IFMT == unix.S_IFREG, st.Size, int64(st.Mtim.Sec), int64(st.Mtim.Nsec),
 		int64(st.Ctim.Sec), int64(st.Ctim.Nsec), uint64(st.Ino), uint64(st.Dev)}.unchanged(ie, ids.indexMtime), true
 }
+
+// sameFile reports whether a and b are the stats of one file, unchanged
+// between them: same device and inode, size, mtime and ctime.
+func sameFile(a, b os.FileInfo) bool {
+	sa, ok1 := a.Sys().(*syscall.Stat_t)
+	sb, ok2 := b.Sys().(*syscall.Stat_t)
+	return ok1 && ok2 && os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime()) &&
+		sa.Ctim == sb.Ctim
+}

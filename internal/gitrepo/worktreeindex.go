@@ -108,16 +108,30 @@ func (x *worktreeIndex) known(p string) bool {
 // $GIT_INDEX_FILE's). A missing index is an empty one. An index this
 // package does not decode (a split index, an unknown version) is listed
 // by git: names and modes only.
+//
+// A Repo keeps the last index it read: working-tree sources opened one
+// after the other share it while the file is the one read (git replaces
+// the index file on every write, so a new inode, and its size, mtime and
+// ctime, tell a rewrite). The entries are never modified.
 func (r *Repo) readWorktreeIndex(ctx context.Context) (*worktreeIndex, error) {
+	r.wtMu.Lock()
+	defer r.wtMu.Unlock()
+	if r.wtIndex != nil {
+		if fi, err := os.Stat(r.IndexPath()); err == nil && sameFile(fi, r.wtStat) {
+			return r.wtIndex, nil
+		}
+		r.wtIndex, r.wtStat = nil, nil
+	}
 	hashLen, _ := r.hashLen()
 	x := &worktreeIndex{hashLen: hashLen}
-	data, mtime, err := readIndexFile(r.IndexPath())
+	data, fi, err := readIndexFile(r.IndexPath())
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return x, nil // no index yet: nothing is tracked
 	case err == nil:
 		if err = x.decode(data, hashLen); err == nil {
-			x.stats, x.mtime = true, mtime
+			x.stats, x.mtime = true, fi.ModTime()
+			r.wtIndex, r.wtStat = x, fi
 			return x, nil
 		}
 	}
@@ -147,19 +161,19 @@ func (r *Repo) readWorktreeIndex(ctx context.Context) (*worktreeIndex, error) {
 	return x, nil
 }
 
-// readIndexFile returns the index file's bytes and modification time.
-func readIndexFile(p string) ([]byte, time.Time, error) {
+// readIndexFile returns the index file's bytes and stat.
+func readIndexFile(p string) ([]byte, os.FileInfo, error) {
 	f, err := os.Open(p)
 	if err != nil {
-		return nil, time.Time{}, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, time.Time{}, err
+		return nil, nil, err
 	}
 	data, err := readAllFile(f, fi.Size())
-	return data, fi.ModTime(), err
+	return data, fi, err
 }
 
 // decode reads the entries of an index file (versions 2, 3 and 4): every

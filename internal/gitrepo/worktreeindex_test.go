@@ -2,8 +2,10 @@ package gitrepo
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -274,5 +276,41 @@ func TestCompareDir(t *testing.T) {
 		if got := compareDir(p, "a"); got != want {
 			t.Errorf("compareDir(%q, \"a\") = %d, want %d", p, got, want)
 		}
+	}
+}
+
+// TestWorktreeIndexShared: working-tree sources of one Repo share the
+// index read while the file is unchanged, and read it again once git
+// rewrote it.
+func TestWorktreeIndexShared(t *testing.T) {
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	git("init", "-q")
+	gitfixture.Write(t, dir, "a.txt", "a\n")
+	git("add", "a.txt")
+	r, err := Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	x1, err := r.readWorktreeIndex(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x2, err := r.readWorktreeIndex(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x1 != x2 {
+		t.Error("the unchanged index was read twice")
+	}
+	gitfixture.Write(t, dir, "b.txt", "b\n")
+	git("add", "b.txt")
+	x3, err := r.readWorktreeIndex(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x3 == x1 || x3.find("b.txt") == nil || x1.find("b.txt") != nil {
+		t.Errorf("after git add: the index was not read again (b.txt known: %v)", x3.find("b.txt") != nil)
 	}
 }

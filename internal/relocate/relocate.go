@@ -250,9 +250,31 @@ func Follow(ctx context.Context, t *gitblame.Tracker, target gitblame.Target, it
 
 // CrossFiles returns, for a working-tree target, the files that may
 // receive lines moved in the uncommitted step (gitblame.Target.CrossFiles):
-// the files the index tracks, staged new ones included, and any file a
-// citation of mems names; untracked scratch copies never do.
-func CrossFiles(index source.Source, mems []*store.Memory) func(string) bool {
+// the files git tracks (tracked; staged new ones included), and any file
+// a citation names (cited: clean paths, of every memory followed, in any
+// batch); untracked scratch copies never do.
+func CrossFiles(tracked func(string) bool, cited map[string]bool) func(string) bool {
+	return func(p string) bool {
+		return cited[p] || tracked(p)
+	}
+}
+
+// TrackedIn says which paths git tracks, for CrossFiles: for a working
+// tree that can tell (source.Untracker), the paths its index holds;
+// otherwise the paths src has (an index source).
+func TrackedIn(src source.Source) func(string) bool {
+	if u, ok := src.(source.Untracker); ok {
+		return func(p string) bool { return !u.Untracked(p) }
+	}
+	return func(p string) bool {
+		_, err := src.Stat(p)
+		return err == nil
+	}
+}
+
+// CitedPaths returns the clean path of every citation of mems, for
+// CrossFiles.
+func CitedPaths(mems []*store.Memory) map[string]bool {
 	cited := map[string]bool{}
 	for _, m := range mems {
 		if m.File == nil {
@@ -264,13 +286,7 @@ func CrossFiles(index source.Source, mems []*store.Memory) func(string) bool {
 			}
 		}
 	}
-	return func(p string) bool {
-		if cited[p] {
-			return true
-		}
-		_, err := index.Stat(p)
-		return err == nil
-	}
+	return cited
 }
 
 // TrackFiles follows the whole-file citations among items (File) to the

@@ -435,11 +435,7 @@ func fixOnce(ctx context.Context, dir string) (bool, []relocate.Item, error) {
 	if err != nil {
 		return false, nil, err
 	}
-	idx, err := repo.Index(ctx)
-	if err != nil {
-		return false, nil, err
-	}
-	target := gitblame.Target{Commit: head, View: wt, CrossFiles: relocate.CrossFiles(idx, st.Memories)}
+	target := gitblame.Target{Commit: head, View: wt, CrossFiles: relocate.CrossFiles(relocate.TrackedIn(wt), relocate.CitedPaths(st.Memories))}
 	items, err := relocate.Track(ctx, h, gitblame.New(h), head, target, st.Memories)
 	if err != nil {
 		return false, nil, err
