@@ -36,8 +36,8 @@ func (t *Tracker) finish(c *citation, final *version) {
 		r.Location.Score = min(r.Location.Score, l.score)
 	}
 	if h, ok, err := t.entry(final, best); err == nil && ok {
-		if tx, err := t.text(h); err == nil && last < len(tx.raw) {
-			r.Text = append([]string(nil), tx.raw[first:last+1]...)
+		if tx, err := t.text(h); err == nil && last < len(tx.keys) {
+			r.Text = tx.rawLines(first, last)
 		}
 	}
 	status(c, best, ls)
@@ -205,7 +205,7 @@ func (t *Tracker) contentSearch(v *version, c *citation) error {
 		r.Location = hits[0]
 		h, _, _ := t.entry(v, hits[0].Path)
 		if tx, err := t.text(h); err == nil {
-			r.Text = append([]string(nil), tx.raw[hits[0].Line-1:hits[0].LineEnd]...)
+			r.Text = tx.rawLines(hits[0].Line-1, hits[0].LineEnd-1)
 		}
 		r.Similarity = 1
 		r.SnippetFound = c.snippet != ""

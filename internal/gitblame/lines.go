@@ -1,6 +1,7 @@
 package gitblame
 
 import (
+	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -11,9 +12,26 @@ import (
 // text is a file split into lines, with the normalized keys the diff and
 // the scoring work on.
 type text struct {
-	raw  []string // lines without their line ending ("\r\n" or "\n")
-	keys []string // whitespace-collapsed, trimmed lines
-	ids  []rune   // interned keys, set when first diffed
+	s      string   // the content, without its final newline
+	starts []uint32 // where each line begins in s, and len(s)+1 after the last
+	keys   []string // whitespace-collapsed, trimmed lines
+	ids    []rune   // interned keys, set when first diffed
+}
+
+// raw returns line i without its line ending ("\r\n" or "\n"). Lines are
+// cut from the content when asked for: a text holds its content and one
+// offset per line, not a string header per line as well as its key.
+func (t *text) raw(i int) string {
+	return strings.TrimSuffix(t.s[t.starts[i]:t.starts[i+1]-1], "\r")
+}
+
+// rawLines returns lines first to last (0-based, inclusive).
+func (t *text) rawLines(first, last int) []string {
+	out := make([]string, 0, last-first+1)
+	for i := first; i <= last; i++ {
+		out = append(out, t.raw(i))
+	}
+	return out
 }
 
 // splitText splits content into lines. A final line without a newline is a
@@ -25,14 +43,26 @@ func splitText(b []byte) *text {
 		return &text{}
 	}
 	s = strings.TrimSuffix(s, "\n")
-	raw := strings.Split(s, "\n")
-	keys := make([]string, len(raw))
-	for i, l := range raw {
-		l = strings.TrimSuffix(l, "\r")
-		raw[i] = l
-		keys[i] = normalize(l)
+	if len(s) >= math.MaxUint32 {
+		s = s[:math.MaxUint32-1] // (offsets are 32-bit: no text file is 4 GiB)
 	}
-	return &text{raw: raw, keys: keys}
+	n := strings.Count(s, "\n") + 1
+	t := &text{s: s, starts: make([]uint32, 0, n+1), keys: make([]string, 0, n)}
+	for off := 0; ; {
+		end := len(s)
+		i := strings.IndexByte(s[off:], '\n')
+		if i >= 0 {
+			end = off + i
+		}
+		t.starts = append(t.starts, uint32(off))
+		t.keys = append(t.keys, normalize(strings.TrimSuffix(s[off:end], "\r")))
+		if i < 0 {
+			break
+		}
+		off = end + 1
+	}
+	t.starts = append(t.starts, uint32(len(s)+1))
+	return t
 }
 
 // normalize trims a line and collapses each run of white space to one

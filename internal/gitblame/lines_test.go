@@ -91,8 +91,8 @@ func TestDiffKeysProperty(t *testing.T) {
 		if !reflect.DeepEqual(nz(gotA), nz(a)) || !reflect.DeepEqual(nz(gotB), nz(b)) {
 			t.Fatalf("case %d: round trip failed\na=%q\nb=%q\nruns=%+v", i, a, b, runs)
 		}
-		ta := &text{raw: a, keys: a}
-		tb := &text{raw: b, keys: b}
+		ta := &text{keys: a}
+		tb := &text{keys: b}
 		m := buildMap(ta, tb)
 		for k, j := range m.fwd {
 			if j >= 0 && a[k] != b[j] {
@@ -108,8 +108,29 @@ func TestSplitTextNormalizes(t *testing.T) {
 	if !reflect.DeepEqual(tx.keys, want) {
 		t.Errorf("keys = %q, want %q", tx.keys, want)
 	}
-	if tx.raw[0] != "  a  b\t c " || strings.Contains(tx.raw[1], "\r") {
-		t.Errorf("raw = %q: want line endings removed, indentation kept", tx.raw)
+	if tx.raw(0) != "  a  b\t c " || strings.Contains(tx.raw(1), "\r") {
+		t.Errorf("raw = %q: want line endings removed, indentation kept", tx.rawLines(0, 2))
+	}
+}
+
+// TestSplitTextLines: the lines of a text are those of strings.Split on
+// "\n" after the final newline is dropped, each without a final "\r".
+func TestSplitTextLines(t *testing.T) {
+	for _, in := range []string{"", "\n", "a", "a\n", "a\r\n", "a\n\nb", "\n\n", "a\r\nb\r\n", "\r", "x\r\r\n", "é\nü"} {
+		tx := splitText([]byte(in))
+		var want []string
+		if in != "" {
+			for _, l := range strings.Split(strings.TrimSuffix(in, "\n"), "\n") {
+				want = append(want, strings.TrimSuffix(l, "\r"))
+			}
+		}
+		var got []string
+		for i := range tx.keys {
+			got = append(got, tx.raw(i))
+		}
+		if !reflect.DeepEqual(got, want) || len(tx.keys) != len(want) {
+			t.Errorf("splitText(%q): lines %q, want %q", in, got, want)
+		}
 	}
 }
 
@@ -141,4 +162,26 @@ func TestTrivial(t *testing.T) {
 			t.Errorf("trivial(%q) = true", s)
 		}
 	}
+}
+
+// FuzzSplitText: any content splits into the lines strings.Split gives.
+func FuzzSplitText(f *testing.F) {
+	for _, s := range []string{"", "\n", "a\r\nb", "a\n\n", "\t x  y \r"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		tx := splitText([]byte(in))
+		var want []string
+		if in != "" {
+			want = strings.Split(strings.TrimSuffix(in, "\n"), "\n")
+		}
+		if len(tx.keys) != len(want) {
+			t.Fatalf("%d lines, want %d", len(tx.keys), len(want))
+		}
+		for i, w := range want {
+			if got := tx.raw(i); got != strings.TrimSuffix(w, "\r") || tx.keys[i] != normalize(got) {
+				t.Fatalf("line %d: %q (key %q), want %q", i, got, tx.keys[i], w)
+			}
+		}
+	})
 }

@@ -258,7 +258,7 @@ func (t *Tracker) place(l *line, path string, j int, tx *text, score float64, to
 		l.cit.res.FirstMove = to.event(EventMoved)
 	}
 	l.path, l.idx = path, j
-	l.cur, l.raw = tx.keys[j], tx.raw[j]
+	l.cur, l.raw = tx.keys[j], tx.raw(j)
 	l.score = min(l.score, score)
 }
 
@@ -372,7 +372,7 @@ func (t *Tracker) settle(st *stepState, pending []*pend) {
 						break
 					}
 					s := &line{cit: l.cit, shadow: true, alive: true, path: b.path, idx: b.idx,
-						orig: l.orig, cur: b.tx.keys[b.idx], raw: b.tx.raw[b.idx], score: b.score}
+						orig: l.orig, cur: b.tx.keys[b.idx], raw: b.tx.raw(b.idx), score: b.score}
 					l.cit.shadows = append(l.cit.shadows, s)
 				}
 			}

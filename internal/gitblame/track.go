@@ -467,9 +467,9 @@ func (t *Tracker) activate(v *version, cs []*citation, route Route, live []*line
 			continue
 		}
 		for i := first; i <= last; i++ {
-			l := &line{cit: c, k: i - first, path: p, idx: i, orig: tx.keys[i], cur: tx.keys[i], raw: tx.raw[i], alive: true, score: 1}
+			l := &line{cit: c, k: i - first, path: p, idx: i, orig: tx.keys[i], cur: tx.keys[i], raw: tx.raw(i), alive: true, score: 1}
 			c.lines = append(c.lines, l)
-			c.origRaw = append(c.origRaw, tx.raw[i])
+			c.origRaw = append(c.origRaw, tx.raw(i))
 			live = append(live, l)
 		}
 	}
@@ -567,10 +567,10 @@ func (t *Tracker) Line(h Hash, n int) (string, bool, error) {
 	if err != nil {
 		return "", false, err
 	}
-	if n < 1 || n > len(tx.raw) {
+	if n < 1 || n > len(tx.keys) {
 		return "", false, nil
 	}
-	return tx.raw[n-1], true, nil
+	return tx.raw(n - 1), true, nil
 }
 
 func (t *Tracker) text(h Hash) (*text, error) {
