@@ -5,7 +5,9 @@
 # cited files and `git status`, on two generated repositories:
 #   - the 11k-file corpus: 10,000 source files, 2,000 memories x 5 citations
 #   - a 50,000-memory x 5-citation store, where health and graph
-#     (--cycles, find-roots: every memory parsed) are measured too
+#     (--cycles, find-roots: every memory parsed) are measured too, and
+#     health and verify-all --rev HEAD with the cache cold as well (the
+#     runs that fill it hold the most)
 # with the CPU time (user + system) and peak RSS (/usr/bin/time) of one run
 # of each command: on a loaded shared machine the CPU time is the steadier
 # figure.
@@ -83,9 +85,12 @@ for corpus in $corpora; do
     row "graph --cycles, cache warm" "$nocold" "$work/new" graph --cycles
     row "graph find-roots ($base's binary)" "$nocold" "$work/old" graph find-roots
     row "graph find-roots, cache warm" "$nocold" "$work/new" graph find-roots
+    row "health, cache cold" "$cold" "$work/new" health
+    row "verify-all --rev HEAD, cache cold" "$cold" "$work/new" verify-all --rev HEAD
     if [ "${RELOCATE:-0}" = 1 ]; then # ~15 s a run: asked for
       row "relocate ($base's binary)" "$nocold" "$work/old" relocate
       row "relocate, cache warm" "$nocold" "$work/new" relocate
+      row "relocate, cache cold" "$cold" "$work/new" relocate
     fi
   fi
   echo
