@@ -13,6 +13,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 )
 
 // ErrNoRepository: relocation follows history, which needs a repository.
@@ -73,6 +74,11 @@ var relocateBatch = 25000 // a variable for the tests
 func Relocate(ctx context.Context, repo *gitrepo.Repo, mems []*store.Memory, opt RelocateOptions) (*Relocation, error) {
 	if repo == nil {
 		return nil, ErrNoRepository
+	}
+	if opt.Source != nil {
+		// the store is read a batch at a time: parses are not kept for
+		// the cache (which would hold them all until it is saved)
+		vcache.FromContext(ctx).DropFilePuts()
 	}
 	hist, err := repo.History()
 	if err != nil {

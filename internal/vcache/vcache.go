@@ -167,6 +167,17 @@ type Cache struct {
 	added        int          // entries added since Open
 	hits         atomic.Int64 // lookups that found an entry
 	size         int64
+	noFilePuts   atomic.Bool // DropFilePuts
+}
+
+// DropFilePuts makes PutFile do nothing for the rest of the run: a run
+// that reads a large store a group at a time (relocate) would otherwise
+// hold every memory file it parsed, and its text, until it saves. Cached
+// parses are still looked up.
+func (c *Cache) DropFilePuts() {
+	if c != nil {
+		c.noFilePuts.Store(true)
+	}
 }
 
 // Open reads the cache at dir/cache for the tool identity tool (its
@@ -307,7 +318,7 @@ func (c *Cache) File(k Key) ([]byte, bool) {
 // PutFile stores the parse of a memory file under k: the concatenation
 // of parts, which the cache keeps without copying (they must not change).
 func (c *Cache) PutFile(k Key, parts ...[]byte) {
-	if c == nil {
+	if c == nil || c.noFilePuts.Load() {
 		return
 	}
 	c.mu.Lock()

@@ -276,6 +276,39 @@ func TestConcurrentWriters(t *testing.T) {
 	}
 }
 
+// TestDropFilePuts: after DropFilePuts, parsed files put are not kept
+// (nor saved), verdicts still are, and files already cached are found.
+func TestDropFilePuts(t *testing.T) {
+	dir := t.TempDir()
+	c := Open(dir, "tool 1")
+	c.PutFile(FileKey("a.md", nil), []byte("a"))
+	if err := c.Save(filepath.Join(dir, "tmp")); err != nil {
+		t.Fatal(err)
+	}
+	d := Open(dir, "tool 1")
+	d.DropFilePuts()
+	d.PutFile(FileKey("b.md", nil), []byte("b"))
+	d.PutVerdict(key(1), Verdict{Kind: 2})
+	if _, files := d.Len(); files != 1 {
+		t.Errorf("%d files held, want the 1 read", files)
+	}
+	if got, ok := d.File(FileKey("a.md", nil)); !ok || string(got) != "a" {
+		t.Errorf("cached file a.md = %q, %v", got, ok)
+	}
+	if err := d.Save(filepath.Join(dir, "tmp")); err != nil {
+		t.Fatal(err)
+	}
+	e := Open(dir, "tool 1")
+	if _, ok := e.File(FileKey("b.md", nil)); ok {
+		t.Error("b.md, put after DropFilePuts, was saved")
+	}
+	if _, ok := e.Verdict(key(1)); !ok {
+		t.Error("the verdict was not saved")
+	}
+	var nilCache *Cache
+	nilCache.DropFilePuts() // no panic
+}
+
 func TestNilCache(t *testing.T) {
 	var c *Cache
 	c.PutVerdict(key(1), Verdict{})
