@@ -44,9 +44,10 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	var lazy source.Source
+	var lazy source.Source // where memories found but not loaded are read from
 	if len(c.Memories) == 0 {
-		err, lazy = ws.FindStore(ctx), ws.Src
+		lazy = ws.Src
+		err = ws.FindStore(ctx)
 	} else {
 		err = ws.LoadStore(ctx)
 	}

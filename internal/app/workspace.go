@@ -98,13 +98,12 @@ func (ws *Workspace) openStore(ctx context.Context, load bool) error {
 	if err != nil {
 		return err
 	}
-	if load {
-		ws.Store, err = store.Load(ctx, ws.Src, dirs)
-	} else {
-		var mems []*store.Memory
-		if mems, err = store.Find(ws.Src, dirs); err == nil {
-			ws.Store = &store.Store{Dirs: dirs, Memories: mems}
-		}
+	mems, err := store.Find(ws.Src, dirs)
+	if err == nil && load {
+		err = store.LoadAll(ctx, ws.Src, mems)
+	}
+	if err == nil {
+		ws.Store = &store.Store{Dirs: dirs, Memories: mems}
 	}
 	if errors.Is(err, store.ErrNoDir) && ws.Cfg != nil && ws.Cfg.Get("dirs").Origin == "default" {
 		trace.Printf("no memory directory %s: no memories", store.DefaultDir)

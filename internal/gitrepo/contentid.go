@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/trace"
@@ -17,10 +16,9 @@ import (
 // worktreeIDs names working-tree files by the blob the index records for
 // them, when git would call them unchanged without reading them.
 type worktreeIDs struct {
-	once       sync.Once
-	index      *worktreeIndex // the guardedWorktree's, when it holds stat data
-	indexMtime time.Time
-	ok         bool
+	once  sync.Once
+	index *worktreeIndex // the guardedWorktree's, when it holds stat data
+	ok    bool
 
 	// read holds, for each file read through Open (by clean path), whether
 	// its stat taken after the read was still its index entry's
@@ -90,7 +88,7 @@ func (w *guardedWorktree) loadIDs() {
 			trace.Printf("content ids: git may convert working-tree content (attributes, core.autocrlf): working-tree files are read")
 			return
 		}
-		w.ids.index, w.ids.indexMtime, w.ids.ok = idx, idx.mtime, true
+		w.ids.index, w.ids.ok = idx, true
 		w.ids.named.Store(true)
 	})
 }

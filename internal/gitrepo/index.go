@@ -155,19 +155,10 @@ func cleanWorktreeFile(wt *source.Worktree, name string, st indexStat, indexMtim
 // what it holds with the time the index was written. A missing index is an
 // empty one.
 func readIndex(p string, hashLen int) (es []entry, unmerged []string, ita int, mtime time.Time, err error) {
-	f, err := os.Open(p)
+	data, fi, err := readIndexFile(p)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, 0, time.Time{}, nil // no index yet: nothing staged
 	}
-	if err != nil {
-		return nil, nil, 0, time.Time{}, fmt.Errorf("open index: %w", err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, 0, time.Time{}, fmt.Errorf("open index: %w", err)
-	}
-	data, err := readAllFile(f, fi.Size())
 	if err != nil {
 		return nil, nil, 0, time.Time{}, fmt.Errorf("read index %s: %w", p, err)
 	}

@@ -54,7 +54,7 @@ func (s statData) unchanged(ie indexStat, indexMtime time.Time) bool {
 func (ids *worktreeIDs) unchanged(fi os.FileInfo, ie indexStat) bool {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	return ok && statData{fi.Mode().IsRegular(), st.Size, int64(st.Mtim.Sec), int64(st.Mtim.Nsec),
-		int64(st.Ctim.Sec), int64(st.Ctim.Nsec), uint64(st.Ino), uint64(st.Dev)}.unchanged(ie, ids.indexMtime)
+		int64(st.Ctim.Sec), int64(st.Ctim.Nsec), uint64(st.Ino), uint64(st.Dev)}.unchanged(ie, ids.index.mtime)
 }
 
 // unchangedAt is unchanged for the file rel (clean, relative) below the
@@ -73,7 +73,7 @@ func (ids *worktreeIDs) unchangedAt(dir *os.File, rel string, ie indexStat) (unc
 		return false, true
 	}
 	return statData{st.Mode&unix.S_IFMT == unix.S_IFREG, st.Size, int64(st.Mtim.Sec), int64(st.Mtim.Nsec),
-		int64(st.Ctim.Sec), int64(st.Ctim.Nsec), uint64(st.Ino), uint64(st.Dev)}.unchanged(ie, ids.indexMtime), true
+		int64(st.Ctim.Sec), int64(st.Ctim.Nsec), uint64(st.Ino), uint64(st.Dev)}.unchanged(ie, ids.index.mtime), true
 }
 
 // sameFile reports whether a and b are the stats of one file, unchanged

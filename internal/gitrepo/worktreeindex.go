@@ -129,7 +129,7 @@ func (r *Repo) readWorktreeIndex(ctx context.Context) (*worktreeIndex, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return x, nil // no index yet: nothing is tracked
 	case err == nil:
-		if err = x.decode(data, hashLen); err == nil {
+		if err = x.decode(data); err == nil {
 			x.stats, x.mtime = true, fi.ModTime()
 			r.wtIndex, r.wtStat = x, fi
 			return x, nil
@@ -176,10 +176,11 @@ func readIndexFile(p string) ([]byte, os.FileInfo, error) {
 	return data, fi, err
 }
 
-// decode reads the entries of an index file (versions 2, 3 and 4): every
-// path's stat data and object id. Paths share one string. A split index
+// decode reads the entries of an index file (versions 2, 3 and 4), with
+// object ids of x.hashLen bytes: every path's stat data and object id. Paths share one string. A split index
 // or unknown form is errIndexForm.
-func (x *worktreeIndex) decode(data []byte, hashLen int) error {
+func (x *worktreeIndex) decode(data []byte) error {
+	hashLen := x.hashLen
 	n := 0
 	if len(data) >= 12 {
 		n = int(min(binary.BigEndian.Uint32(data[8:12]), uint32(len(data)/64)))

@@ -97,7 +97,7 @@ func TestWorktreeIndexAsGit(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, data, hashLen := indexFixture(t, tc)
 			x := &worktreeIndex{hashLen: hashLen}
-			err := x.decode(data, hashLen)
+			err := x.decode(data)
 			if tc.split {
 				if !errors.Is(err, errIndexForm) {
 					t.Fatalf("split index: err = %v, want errIndexForm", err)
@@ -225,7 +225,7 @@ func FuzzWorktreeIndex(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, hashLen int) {
 		hashLen = fuzzHashLen(hashLen)
 		x := &worktreeIndex{hashLen: hashLen}
-		if err := x.decode(data, hashLen); err != nil {
+		if err := x.decode(data); err != nil {
 			return
 		}
 		if len(x.entries) > len(data) {
