@@ -24,9 +24,10 @@ type worktreeIDs struct {
 	// its stat taken after the read was still its index entry's
 	// (unchanged), once named says files get names. (A plain map: a
 	// sync.Map copies itself over and over when most keys are new.)
-	readMu sync.Mutex
-	read   map[string]bool
-	named  atomic.Bool
+	readMu  sync.Mutex
+	read    map[string]bool
+	anyRead atomic.Bool // read holds something: lookups before any read take no lock
+	named   atomic.Bool
 
 	// root is the working tree's root directory, open for lstats relative
 	// to it (unchangedAt); closed when the worktreeIDs is collected.
@@ -55,10 +56,14 @@ func (ids *worktreeIDs) readStat(p string, fi os.FileInfo) {
 	}
 	ids.read[p] = clean
 	ids.readMu.Unlock()
+	ids.anyRead.Store(true)
 }
 
 // cleanAfterRead returns what readStat recorded for p.
 func (ids *worktreeIDs) cleanAfterRead(p string) (clean, read bool) {
+	if !ids.anyRead.Load() {
+		return false, false
+	}
 	ids.readMu.Lock()
 	clean, read = ids.read[p]
 	ids.readMu.Unlock()
