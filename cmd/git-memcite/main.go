@@ -9,16 +9,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
-	"runtime/debug"
-	"runtime/metrics"
 	"strings"
-	"sync"
 	"syscall"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/git-memcite/git-memcite/internal/app"
+	"github.com/git-memcite/git-memcite/internal/gctune"
 	"github.com/git-memcite/git-memcite/internal/profile"
 	"github.com/git-memcite/git-memcite/internal/trace"
 	"github.com/git-memcite/git-memcite/internal/vcache"
@@ -38,7 +35,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 // the only place that decides the exit status.
 func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	hook, isHook := fastHook(args)
-	tuneGC(isHook)
+	gctune.Tune(isHook)
 	defer profile.Start()() // profiles in a build with the profile tag (internal/profile)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -116,58 +113,6 @@ func fastHook(args []string) (*hookCmd, bool) {
 	}
 	return &hookCmd{Name: args[1], Args: rest}, true
 }
-
-// tuneGC trades memory for less GC work in this short-lived process (a
-// 4× larger heap target; 20× for a git hook, which on a store of 50,000
-// memories then collects no garbage before it exits, where each
-// collection cost it milliseconds it does not have), with a soft memory
-// limit of 224 MiB: the heap stops growing with the target where it
-// would pass it (on a store of 50,000 memories the live heap of verify,
-// health and graph is 150–190 MB, and they stay under 250 MB resident).
-// When the live heap itself comes near the limit, the limit follows it
-// (followLiveHeap): a collection every time the heap grew by a quarter,
-// not one after the other (relocate on the same store, whose live heap
-// passes the limit, otherwise spent most of its time in the collector).
-// GOGC and GOMEMLIMIT set by the user win.
-func tuneGC(hook bool) {
-	if os.Getenv("GOGC") == "" {
-		if hook {
-			debug.SetGCPercent(2000)
-		} else {
-			debug.SetGCPercent(400)
-		}
-	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(memLimit)
-		followLiveHeap()
-	}
-}
-
-const memLimit = 224 << 20
-
-// limitFor is the memory limit for a live heap of live bytes.
-func limitFor(live uint64) int64 { return max(memLimit, int64(live)*5/4) }
-
-// gcTick is an object that lives until the next collection.
-type gcTick struct{ _ *int }
-
-// followLiveHeap sets the memory limit after every collection to
-// memLimit, or to a quarter above the live heap when that is more. It
-// starts once per process (the tests run many commands in one).
-var followLiveHeap = sync.OnceFunc(func() {
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	var arm func()
-	arm = func() {
-		runtime.SetFinalizer(&gcTick{}, func(*gcTick) {
-			metrics.Read(sample)
-			if sample[0].Value.Kind() == metrics.KindUint64 {
-				debug.SetMemoryLimit(limitFor(sample[0].Value.Uint64()))
-			}
-			arm()
-		})
-	}
-	arm()
-})
 
 // newParser builds the kong parser of the command tree.
 func newParser(cli *CLI, stdout, stderr io.Writer, opts ...kong.Option) (*kong.Kong, error) {
