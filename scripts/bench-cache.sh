@@ -43,6 +43,18 @@ timeit() {
     echo $(( (e - s) / 1000 ))
   done | median | awk '{printf "%.1f", $1/1000}'
 }
+# ratio A B: the median, over 3 x $runs pairs run one right after the
+# other, of the wall time of command A over that of command B (each
+# evaluated by this shell): a ratio taken moment by moment, which a shared
+# machine's drift between two rows does not move (times from bash's clock,
+# which forks nothing; bash 5)
+ratio() {
+  for _ in $(seq $((3 * runs))); do
+    s=${EPOCHREALTIME/./}; eval "$1" >/dev/null 2>&1 || true; m=${EPOCHREALTIME/./}
+    eval "$2" >/dev/null 2>&1 || true; e=${EPOCHREALTIME/./}
+    echo "$(( (m - s) * 1000 / (e - m) ))"
+  done | median | awk '{printf "%.2f", $1/1000}'
+}
 usage() { # CPU seconds (user + system) and peak RSS in MB of one run (after PREP)
   local prep=$1; shift
   eval "$prep"
@@ -78,6 +90,10 @@ for corpus in $corpora; do
   row "verify-all --rev HEAD, cache warm" "$nocold" "$work/new" verify-all --rev HEAD
   row "cat of the cited files" "$nocold" sh -c "xargs cat < '$work/$corpus.txt'"
   row "git status" "$nocold" git status
+  echo
+  echo "warm verify-all / git status, alternated pair by pair: $(ratio "'$work/new' verify-all" "git status")×;" \
+    "/ cat of the cited files: $(ratio "'$work/new' verify-all" "xargs cat < '$work/$corpus.txt'")×"
+  echo
   if [ "$corpus" = large ]; then
     row "health ($base's binary)" "$nocold" "$work/old" health
     row "health, cache warm" "$nocold" "$work/new" health

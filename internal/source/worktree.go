@@ -24,8 +24,11 @@ type Worktree struct {
 	// platform's way.
 	noFollow func(string) (*os.File, error)
 
-	mu   sync.RWMutex
-	dirs map[string]dirInfo // resolved directories by repo-relative dir
+	// dirs holds the resolved directories (dirInfo) by repo-relative
+	// dir. A sync.Map: its lookups of known keys write nothing shared,
+	// so the goroutines that name thousands of files at once do not
+	// queue on one lock's counter, as they did behind an RWMutex.
+	dirs sync.Map
 }
 
 type dirInfo struct {
@@ -44,7 +47,7 @@ func NewWorktree(root string) (*Worktree, error) {
 	if err != nil {
 		return nil, fmt.Errorf("working tree %s: %w", root, err)
 	}
-	return &Worktree{root: real, noFollow: openNoFollow, dirs: map[string]dirInfo{}}, nil
+	return &Worktree{root: real, noFollow: openNoFollow}, nil
 }
 
 // Root returns the absolute root directory.
@@ -110,11 +113,8 @@ func (w *Worktree) resolveDir(dir string) (string, error) {
 // dirInfo resolves the directory dir (not "", in the platform's form)
 // once and remembers it.
 func (w *Worktree) dirInfo(dir string) dirInfo {
-	w.mu.RLock()
-	d, ok := w.dirs[dir]
-	w.mu.RUnlock()
-	if ok {
-		return d
+	if d, ok := w.dirs.Load(dir); ok {
+		return d.(dirInfo)
 	}
 	real, err := w.resolveChild(dir)
 	if err != nil {
@@ -123,10 +123,8 @@ func (w *Worktree) dirInfo(dir string) dirInfo {
 			err = w.inside(real)
 		}
 	}
-	d = dirInfo{real, err, err == nil && real == filepath.Join(w.root, dir)}
-	w.mu.Lock()
-	w.dirs[dir] = d
-	w.mu.Unlock()
+	d := dirInfo{real, err, err == nil && real == filepath.Join(w.root, dir)}
+	w.dirs.Store(dir, d)
 	return d
 }
 

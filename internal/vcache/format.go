@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"math/bits"
 	"slices"
 	"sync/atomic"
 )
@@ -445,4 +446,20 @@ type bitset []uint64
 
 func newBitset(n int) bitset    { return make(bitset, (n+63)/64) }
 func (s bitset) has(i int) bool { return i/64 < len(s) && s[i/64]&(1<<(i%64)) != 0 }
-func (s bitset) set(i int)      { atomic.OrUint64(&s[i/64], 1<<(i%64)) } // lookups run in parallel
+
+// set sets bit i; lookups run in parallel. A bit already set is not
+// written again: a write moves the word's cache line to this core.
+func (s bitset) set(i int) {
+	if atomic.LoadUint64(&s[i/64])&(1<<(i%64)) == 0 {
+		atomic.OrUint64(&s[i/64], 1<<(i%64))
+	}
+}
+
+// count counts the bits set.
+func (s bitset) count() int {
+	n := 0
+	for i := range s {
+		n += bits.OnesCount64(atomic.LoadUint64(&s[i]))
+	}
+	return n
+}

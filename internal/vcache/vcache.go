@@ -163,9 +163,8 @@ type Cache struct {
 	usedV, usedF bitset             // base records looked up by this run
 	verdicts     chunks[putVerdict] // put by this run, in order
 	files        chunks[putFile]
-	newV, newF   int          // keys put that base does not hold
-	added        int          // entries added since Open
-	hits         atomic.Int64 // lookups that found an entry
+	newV, newF   int // keys put that base does not hold
+	added        int // entries added since Open
 	size         int64
 	noFilePuts   atomic.Bool // DropFilePuts
 }
@@ -275,7 +274,6 @@ func (c *Cache) Verdict(k Key) (Verdict, bool) {
 	if i < 0 {
 		return Verdict{}, false
 	}
-	c.hits.Add(1)
 	c.usedV.set(i)
 	v, _ := c.base.verdictAt(i)
 	return v, true
@@ -309,7 +307,6 @@ func (c *Cache) File(k Key) ([]byte, bool) {
 	if i < 0 {
 		return nil, false
 	}
-	c.hits.Add(1)
 	c.usedF.set(i)
 	data, _ := c.base.fileAt(i)
 	return data, true
@@ -332,12 +329,15 @@ func (c *Cache) PutFile(k Key, parts ...[]byte) {
 	c.files.add(putFile{k, fileEntry{parts: parts}})
 }
 
-// Hits counts the lookups that found an entry.
+// Hits counts the entries of the file read that lookups found, each
+// once. (Not a count of lookups: a counter that every lookup adds to,
+// from every goroutine, cost the parallel lookups more than the lookups
+// themselves.)
 func (c *Cache) Hits() int {
 	if c == nil {
 		return 0
 	}
-	return int(c.hits.Load())
+	return c.usedV.count() + c.usedF.count()
 }
 
 // Len counts the entries held.

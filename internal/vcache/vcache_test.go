@@ -46,6 +46,10 @@ func TestRoundTrip(t *testing.T) {
 	if _, ok := d.File(FileKey("n.md", []byte("---\n---\n"))); ok {
 		t.Error("another path's parse found")
 	}
+	d.Verdict(key(1)) // found again: still one entry
+	if got := d.Hits(); got != 3 {
+		t.Errorf("Hits = %d, want 3 (verdicts 1 and 2, one file)", got)
+	}
 	if info := Inspect(dir, "tool 1"); info.State != StateOK || info.Verdicts != 2 || info.Files != 1 || info.Size == 0 {
 		t.Errorf("Inspect = %+v", info)
 	}
