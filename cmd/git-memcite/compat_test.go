@@ -6,43 +6,31 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/git-memcite/git-memcite/internal/testing/longtest"
 )
 
-var (
-	buildOnce sync.Once
-	builtBin  string
-	buildErr  error
-)
-
-// binary builds git-memcite once per test run and returns the directory
-// that holds it.
+// binary returns the directory that holds the git-memcite under test:
+// the one testscript.Main put on PATH (TestMain), this test binary, which
+// runs as git-memcite when started under that name. Building the command
+// again (go build) would cost a link of its own for the same code.
 func binary(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "memcite-bin-")
-		if err != nil {
-			buildErr = err
-			return
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if d != "" && isFile(filepath.Join(d, "git-memcite"+exeSuffix)) {
+			return d
 		}
-		generated = append(generated, dir)
-		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "git-memcite"), ".")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = &exec.Error{Name: "go build: " + string(out), Err: err}
-			return
-		}
-		builtBin = dir
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
 	}
-	return builtBin
+	t.Fatal("no git-memcite on PATH: testscript.Main (TestMain) puts this test binary there")
+	return ""
 }
+
+// exeSuffix is what names a program on this platform.
+var exeSuffix = map[bool]string{true: ".exe"}[runtime.GOOS == "windows"]
 
 // compatSetup builds the origin repository: src/a.go, a memory citing its
 // line 2 ("two"), then a commit that inserts a line above it, so the
@@ -88,7 +76,7 @@ printf 'memcite-test\0/\0'
 // runs the layouts in compatCore; the long tests run them all.
 func TestCompatMatrix(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds git-memcite and many repositories")
+		t.Skip("builds many repositories")
 	}
 	bin := binary(t)
 	if b := os.Getenv("MEMCITE_TEST_BIN"); b != "" {
