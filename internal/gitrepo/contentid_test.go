@@ -14,6 +14,7 @@ import (
 // TestWorktreeContentID: a working-tree file is named by its blob only
 // when git would call it clean by its stat data alone.
 func TestWorktreeContentID(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("working-tree content ids are given on Linux only (worktreeIDs.unchanged)")
 	}

@@ -364,6 +364,7 @@ func allPaths(t *testing.T, dir string) []string {
 // the empty tree and from five commits back, with and without rename
 // detection, blob contents included.
 func TestGitHistoryMatchesGoGit(t *testing.T) {
+	t.Parallel()
 	for _, seed := range []uint64{1, 2, 3}[:longtest.Seeds(3, 1)] {
 		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
 			dir, commits := importHistory(t, "sha1", genHistory(seed, 60, 40))
@@ -486,6 +487,7 @@ func fileMode(t *testing.T, dir, commit, path string) string {
 // binary from a SHA-1 and a SHA-256 repository and expects the same
 // answers, object names aside.
 func TestGitHistorySHA256(t *testing.T) {
+	t.Parallel()
 	stream1 := genHistory(4, 40, 40)
 	stream256 := genHistory(4, 40, 64)
 	dir1, commits1 := importHistory(t, "sha1", stream1)
@@ -562,6 +564,7 @@ func diffAnswers(got, want historyAnswers) string {
 // TestGitHistoryMissing: objects that do not exist are gitblame.ErrNotFound
 // for both readers, and the diff-tree process keeps answering afterwards.
 func TestGitHistoryMissing(t *testing.T) {
+	t.Parallel()
 	dir, commits := importHistory(t, "sha1", genHistory(5, 3, 40))
 	repo, err := gitrepo.Discover(dir)
 	if err != nil {

@@ -154,6 +154,7 @@ func testRepo(t *testing.T, r *gitrepo.History) {
 
 // TestCatFileMatchesGoGit reads every blob through both readers.
 func TestCatFileMatchesGoGit(t *testing.T) {
+	t.Parallel()
 	_, r := build(t)
 	first, _ := r.Resolve("first")
 	fc, _ := r.Commit(first)

@@ -150,6 +150,7 @@ func TestIndexChangesAsGit(t *testing.T) {
 // file has no change against an index of the same file (git reads the
 // mode as 100644).
 func TestIndexChangesLegacyMode(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	git := func(stdin string, args ...string) string {
 		t.Helper()

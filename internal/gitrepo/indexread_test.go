@@ -16,6 +16,7 @@ import (
 // ls-files --stage, the conflicts with git's unmerged paths, and which
 // entries carry stat data with the flags git sets.
 func TestParseIndexAsGit(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
@@ -87,6 +88,7 @@ func FuzzParseIndex(f *testing.F) {
 // TestIndexTreeAsGit compares IndexTree with `git write-tree` for every
 // index form this package decodes itself.
 func TestIndexTreeAsGit(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}

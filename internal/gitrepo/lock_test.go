@@ -43,6 +43,7 @@ var afterTests []func()
 // in the error); once it is killed, without releasing, the lock is free at
 // once.
 func TestLockDiesWithItsProcess(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := &Repo{Top: dir, GitDir: dir, CommonDir: dir}
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -80,6 +81,7 @@ func TestLockDiesWithItsProcess(t *testing.T) {
 }
 
 func TestLockSerialises(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := &Repo{Top: dir, GitDir: dir, CommonDir: dir}
 	var mu sync.Mutex
@@ -112,6 +114,7 @@ func TestLockSerialises(t *testing.T) {
 }
 
 func TestLockTimeoutAndStale(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := &Repo{Top: dir, GitDir: dir, CommonDir: dir}
 	unlock, err := r.Lock(context.Background(), time.Second)
@@ -136,6 +139,7 @@ func TestLockTimeoutAndStale(t *testing.T) {
 // TestLockRefusesALink: a symlink planted at the lock path is neither
 // followed nor taken as the lock.
 func TestLockRefusesALink(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := &Repo{Top: dir, GitDir: dir, CommonDir: dir}
 	target := filepath.Join(dir, "elsewhere")

@@ -17,6 +17,7 @@ func memObject(t plumbing.ObjectType, content string) plumbing.EncodedObject {
 // TestObjectCacheKeepsTreesFromBlobs: blobs filling their LRU, many times
 // over, push out older blobs but no tree.
 func TestObjectCacheKeepsTreesFromBlobs(t *testing.T) {
+	t.Parallel()
 	c := newObjectCache()
 	tree := memObject(plumbing.TreeObject, "tree")
 	c.Put(tree)

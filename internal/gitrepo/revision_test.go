@@ -290,6 +290,7 @@ func checkAsGit(t *testing.T, r *gitrepo.Repo, dir, rev string) (refused bool) {
 // the error names the revision). The common forms must be answered
 // in-process: a fast path that quietly always asks git fails here.
 func TestResolveCommitAsGit(t *testing.T) {
+	t.Parallel()
 	dir, ambiguous, hashLike := sharedRevRepo(t)
 	r := openRepo(t, dir)
 	for _, tc := range revCases(ambiguous, hashLike) {
@@ -335,6 +336,7 @@ func FuzzResolveInProcess(f *testing.F) {
 // TestResolveCommitUnborn: on an unborn branch HEAD names no commit, even
 // with other branches there; git's refusal is the answer.
 func TestResolveCommitUnborn(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	git := gitfixture.Runner(t, dir)
 	git("init", "-q", "-b", "main")
@@ -354,6 +356,7 @@ func TestResolveCommitUnborn(t *testing.T) {
 // TestResolveCommitWorktree resolves in a linked worktree, whose HEAD and
 // ORIG_HEAD are its own while its branches are the main repository's.
 func TestResolveCommitWorktree(t *testing.T) {
+	t.Parallel()
 	dir, _, _ := revRepo(t)
 	wt := filepath.Join(t.TempDir(), "wt")
 	git := gitfixture.Runner(t, dir)
@@ -425,6 +428,7 @@ func TestResolveCommitReplaced(t *testing.T) {
 // parents, whatever the commit says and whether or not they were fetched
 // since.
 func TestResolveCommitShallow(t *testing.T) {
+	t.Parallel()
 	src, _, _ := sharedRevRepo(t)
 	dir := filepath.Join(t.TempDir(), "shallow")
 	git := gitfixture.Runner(t, src)
@@ -453,6 +457,7 @@ func TestResolveCommitShallow(t *testing.T) {
 // TestResolveCommitCorruptObject: a commit whose stored content does not
 // hash to its name is git's to refuse (or to read, for a step through it).
 func TestResolveCommitCorruptObject(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	git := gitfixture.Runner(t, dir)
 	git("init", "-q", "-b", "main")

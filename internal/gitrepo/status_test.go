@@ -13,6 +13,7 @@ import (
 )
 
 func TestChanged(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(p, s string) { t.Helper(); gitfixture.Write(t, dir, p, s) }
 	git := func(args ...string) {

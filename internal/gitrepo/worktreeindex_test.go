@@ -87,6 +87,7 @@ var indexForms = []indexForm{
 // a sparse index: its directory entries, "long/", are read as such and
 // git ls-files lists them expanded). A conflict is one entry, not trusted.
 func TestWorktreeIndexAsGit(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
@@ -243,6 +244,7 @@ func FuzzWorktreeIndex(f *testing.F) {
 // directory above an entry (a sparse index's "dir/" too) or a submodule
 // above it; paths that only share a prefix are not.
 func TestWorktreeIndexKnown(t *testing.T) {
+	t.Parallel()
 	x := &worktreeIndex{gitlinks: true}
 	for _, e := range []struct {
 		path string
@@ -271,6 +273,7 @@ func TestWorktreeIndexKnown(t *testing.T) {
 }
 
 func TestCompareDir(t *testing.T) {
+	t.Parallel()
 	for _, p := range []string{"", "a", "a!", "a.go", "a/", "a/b", "a0", "ab", "b"} {
 		want := strings.Compare(p, "a/")
 		if got := compareDir(p, "a"); got != want {
@@ -283,6 +286,7 @@ func TestCompareDir(t *testing.T) {
 // index read while the file is unchanged, and read it again once git
 // rewrote it.
 func TestWorktreeIndexShared(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	git := gitfixture.Runner(t, dir)
 	git("init", "-q")
