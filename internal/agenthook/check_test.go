@@ -30,6 +30,7 @@ func fixture(t *testing.T) (*gitrepo.Repo, source.Source) {
 }
 
 func TestCheck(t *testing.T) {
+	t.Parallel()
 	repo, src := fixture(t)
 	ctx := context.Background()
 	m := store.LoadFile(ctx, src, ".serena/memories/stale.md", ".serena/memories")
@@ -74,6 +75,7 @@ func TestCheck(t *testing.T) {
 // A change in the working tree is the last step: the lines are found
 // where the uncommitted edit put them.
 func TestCheckWorkingTree(t *testing.T) {
+	t.Parallel()
 	repo, src := fixture(t)
 	p := filepath.Join(repo.Top, "src", "util.go")
 	if err := os.WriteFile(p, []byte("package src\n\n// Build information.\n\n// Version is the release.\nconst Version = \"1.0\"\n"), 0o644); err != nil {
@@ -95,6 +97,7 @@ func TestCheckWorkingTree(t *testing.T) {
 }
 
 func TestCheckNoHistory(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	for p, c := range map[string]string{
@@ -137,6 +140,7 @@ func TestCheckNoHistory(t *testing.T) {
 // is read for it); the same file left untracked is a scratch copy, not a
 // destination.
 func TestCheckNewFileInWorkingTree(t *testing.T) {
+	t.Parallel()
 	for _, staged := range []bool{true, false} {
 		repo, src := fixture(t)
 		login := "package src\n\nimport \"fmt\"\n\n// Login signs a user in.\nfunc Login(user string) error {\n\tfmt.Println(\"login\", user)\n\treturn nil\n}\n"
@@ -170,6 +174,7 @@ func TestCheckNewFileInWorkingTree(t *testing.T) {
 // Past the budget, the answer still names the stale citations, without
 // where their lines went.
 func TestCheckBudget(t *testing.T) {
+	t.Parallel()
 	repo, src := fixture(t)
 	ctx := context.Background()
 	m := store.LoadFile(ctx, src, ".serena/memories/stale.md", ".serena/memories")

@@ -9,6 +9,7 @@ import (
 )
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, in string
 		want     Event
@@ -41,6 +42,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestLocate(t *testing.T) {
+	t.Parallel()
 	top := t.TempDir()
 	link := filepath.Join(t.TempDir(), "link")
 	if err := os.Symlink(top, link); err != nil {
@@ -89,6 +91,7 @@ func TestLocate(t *testing.T) {
 }
 
 func TestIsSerenaReadMemory(t *testing.T) {
+	t.Parallel()
 	for tool, want := range map[string]bool{
 		"mcp__serena__read_memory":               true,
 		"mcp__plugin_serena_serena__read_memory": true,

@@ -22,6 +22,7 @@ import (
 )
 
 func TestWriteReportAndAppend(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "report.json")
 	for _, data := range []string{"first\n", "second, longer\n"} {
 		if err := WriteReport(p, []byte(data)); err != nil {
@@ -57,6 +58,7 @@ func TestNow(t *testing.T) {
 }
 
 func TestWithoutRepository(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	if _, err := Relocate(ctx, nil, nil, RelocateOptions{}); !errors.Is(err, ErrNoRepository) {
 		t.Errorf("Relocate: %v", err)
@@ -75,6 +77,7 @@ func TestWithoutRepository(t *testing.T) {
 // written, a second run changes nothing, and Record then stamps the
 // commit into the citation.
 func TestRelocateAndRecord(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	write := func(p, s string) {

@@ -311,6 +311,7 @@ func FuzzTrackEdits(f *testing.F) {
 // crosses windows of commits in one step and reaches the same result as a
 // walk through every commit.
 func TestGallop(t *testing.T) {
+	t.Parallel()
 	var versions [][]string
 	v := []string{"package p", "", "func Cited() int {", "\treturn 42", "}"}
 	for i := 0; i < 20; i++ {
@@ -543,6 +544,7 @@ func acrossFiles(script []byte, cite uint8) (versions []map[string][]string, lin
 // that happens to sit in a better context. Both cases were found by the
 // fuzz targets' ground truth.
 func TestNearCopies(t *testing.T) {
+	t.Parallel()
 	fn := func(n int) string {
 		return fmt.Sprintf("func handler%02d(w http.ResponseWriter, r *http.Request) {", n)
 	}
@@ -590,6 +592,7 @@ func TestNearCopies(t *testing.T) {
 // a block whose lines were shuffled is changed, not moved; a range split
 // across files goes with its non-trivial lines, not with a brace.
 func TestRangeLineage(t *testing.T) {
+	t.Parallel()
 	val := func(n int) string { return fmt.Sprintf("\tvalue%02d := compute(r, %d) // step %d", n, n*7, n) }
 	tests := []struct {
 		name       string

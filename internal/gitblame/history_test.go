@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseHash(t *testing.T) {
+	t.Parallel()
 	sha1 := "ce013625030ba8dba906f756967f9e9ca394464a"
 	sha256 := "2cf8d83d9ee29543b34a87727421fdecb7e3f3a183d337639025de576db9ebb4"
 	for _, tt := range []struct {
@@ -51,6 +52,7 @@ func TestParseHash(t *testing.T) {
 // TestBlobHash checks against git hash-object, in a SHA-1 repository and
 // (git init --object-format=sha256) a SHA-256 one.
 func TestBlobHash(t *testing.T) {
+	t.Parallel()
 	sha256Name, _ := ParseHash(strings.Repeat("ab", 32))
 	for _, tt := range []struct {
 		content string

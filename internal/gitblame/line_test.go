@@ -9,6 +9,7 @@ import (
 // "\n" ends the last line), each without a "\r" before it: what the
 // search for a citation's base checks snippets against.
 func TestLine(t *testing.T) {
+	t.Parallel()
 	for _, data := range []string{"", "a", "a\n", "a\nb", "a\r\nb\r\n", "a\r\n\r\nc", "x\r", "a\rb\nc", "\n\n"} {
 		h := &memHistory{blobs: map[Hash][]byte{}}
 		blob := BlobHash([]byte(data), Hash{})

@@ -29,6 +29,7 @@ func reconstruct(a, b []string, runs []Run) (gotA, gotB []string) {
 }
 
 func TestDiffKeysRoundTrip(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		a, b string
@@ -64,6 +65,7 @@ func nz(s []string) []string {
 // TestDiffKeysProperty checks on random edits that the runs rebuild both
 // sides, that Equal runs pair equal lines, and that the line map agrees.
 func TestDiffKeysProperty(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	words := []string{"}", "", "return nil", "x := 1", "y := 2", "if err != nil {", "foo()", "bar()", "// c"}
 	for i := 0; i < 500; i++ {
@@ -103,6 +105,7 @@ func TestDiffKeysProperty(t *testing.T) {
 }
 
 func TestSplitTextNormalizes(t *testing.T) {
+	t.Parallel()
 	tx := splitText([]byte("  a  b\t c \r\n\tx\r\nlast"))
 	want := []string{"a b c", "x", "last"}
 	if !reflect.DeepEqual(tx.keys, want) {
@@ -116,6 +119,7 @@ func TestSplitTextNormalizes(t *testing.T) {
 // TestSplitTextLines: the lines of a text are those of strings.Split on
 // "\n" after the final newline is dropped, each without a final "\r".
 func TestSplitTextLines(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{"", "\n", "a", "a\n", "a\r\n", "a\n\nb", "\n\n", "a\r\nb\r\n", "\r", "x\r\r\n", "é\nü"} {
 		tx := splitText([]byte(in))
 		var want []string
@@ -135,6 +139,7 @@ func TestSplitTextLines(t *testing.T) {
 }
 
 func TestSimilarity(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		a, b string
 		want float64
@@ -152,6 +157,7 @@ func TestSimilarity(t *testing.T) {
 }
 
 func TestTrivial(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"}", "", "return nil", "});", "} else {", "x"} {
 		if !trivial(s) {
 			t.Errorf("trivial(%q) = false", s)

@@ -37,6 +37,7 @@ func resolve(t *testing.T, repo *gitrepo.History, rev string) gitblame.Hash {
 // TestTrackToWorkingTree follows citations through commits and then into
 // an uncommitted working tree where the file was moved and edited.
 func TestTrackToWorkingTree(t *testing.T) {
+	t.Parallel()
 	dir, repo := open(t, "rename")
 	if err := os.MkdirAll(filepath.Join(dir, "sales"), 0o755); err != nil {
 		t.Fatal(err)
@@ -95,6 +96,7 @@ func TestTrackToWorkingTree(t *testing.T) {
 // TestOneShotRoute tracks from a commit that is not on the target's first
 // parent chain (a merged side branch).
 func TestOneShotRoute(t *testing.T) {
+	t.Parallel()
 	_, repo := open(t, "merge-both-sides")
 	side := resolve(t, repo, "feature")
 	res, err := gitblame.New(repo).Track(context.Background(),
@@ -111,6 +113,7 @@ func TestOneShotRoute(t *testing.T) {
 
 // TestContentSearch covers anchors without a usable base commit.
 func TestContentSearch(t *testing.T) {
+	t.Parallel()
 	_, repo := open(t, "insert-delete-above")
 	missing, _ := gitblame.ParseHash(strings.Repeat("ab", 20))
 	tests := []struct {
@@ -143,6 +146,7 @@ func TestContentSearch(t *testing.T) {
 // TestTextLocatesBaseLine: when the cited text is not at the cited line
 // in the base, the nearest copy of it there is tracked instead.
 func TestTextLocatesBaseLine(t *testing.T) {
+	t.Parallel()
 	_, repo := open(t, "insert-delete-above")
 	res, err := gitblame.New(repo).Track(context.Background(),
 		[]gitblame.Anchor{{Path: "shop.go", Line: 17, Text: []string{"total += item.Price * item.Qty"}, Base: resolve(t, repo, "base")}},
@@ -156,6 +160,7 @@ func TestTextLocatesBaseLine(t *testing.T) {
 }
 
 func TestInferBase(t *testing.T) {
+	t.Parallel()
 	_, repo := open(t, "insert-delete-above")
 	head := resolve(t, repo, "main")
 	subject := func(h gitblame.Hash) string {
@@ -194,6 +199,7 @@ func TestInferBase(t *testing.T) {
 }
 
 func TestMissingTarget(t *testing.T) {
+	t.Parallel()
 	_, repo := open(t, "crlf")
 	missing, _ := gitblame.ParseHash(strings.Repeat("cd", 20))
 	_, err := gitblame.New(repo).Track(context.Background(), nil, gitblame.Target{Commit: missing})
@@ -206,6 +212,7 @@ func TestMissingTarget(t *testing.T) {
 // in the base (recorded off by some lines) follows the nearest line that
 // carries the snippet, and says so.
 func TestSnippetLocatesBaseLine(t *testing.T) {
+	t.Parallel()
 	_, repo := open(t, "insert-delete-above")
 	res, err := gitblame.New(repo).Track(context.Background(),
 		[]gitblame.Anchor{
@@ -229,6 +236,7 @@ func TestSnippetLocatesBaseLine(t *testing.T) {
 // names the files that may receive moved lines (Target.CrossFiles: the
 // tracked ones), and scratch.go is not among them.
 func TestWorkingTreeCopyIsNotAMove(t *testing.T) {
+	t.Parallel()
 	dir, repo := open(t, "rename")
 	b, err := os.ReadFile(filepath.Join(dir, "order.go"))
 	if err != nil {
@@ -259,6 +267,7 @@ func TestWorkingTreeCopyIsNotAMove(t *testing.T) {
 // TestOneShotToWorkingTree: the one-shot route also takes the final step
 // into the working tree, and reads the result's text from it.
 func TestOneShotToWorkingTree(t *testing.T) {
+	t.Parallel()
 	dir, repo := open(t, "merge-both-sides")
 	p := filepath.Join(dir, "shop.go")
 	b, err := os.ReadFile(p)

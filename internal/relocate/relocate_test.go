@@ -43,6 +43,7 @@ func res(st gitblame.Status, path string, line, end int) gitblame.Result {
 }
 
 func TestPlan(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		opt     Options
@@ -187,6 +188,7 @@ Body stays.
 }
 
 func TestSetResultsCountsMismatch(t *testing.T) {
+	t.Parallel()
 	m := memory(t)
 	items := []Item{{Memory: m, Citation: &m.File.Citations[0]}}
 	if err := setResults(items, nil); err == nil {

@@ -48,6 +48,7 @@ const mem = "---\nid: x\n---\nBody.\n"
 // except README.md and CLAUDE.md (any case) and files in hidden folders
 // below the directory; a hidden file itself is a memory.
 func TestFind(t *testing.T) {
+	t.Parallel()
 	w, _ := worktree(t, map[string]string{
 		"mem/a.md":                 mem,
 		"mem/.draft.md":            mem,
@@ -98,6 +99,7 @@ func TestFind(t *testing.T) {
 // TestFindBadDirs: a memory directory that is missing, a file, outside the
 // repository or inside .git is an error naming it.
 func TestFindBadDirs(t *testing.T) {
+	t.Parallel()
 	w, _ := worktree(t, map[string]string{"mem/a.md": mem, "file.md": mem, ".git/x.md": mem})
 	tests := []struct {
 		dir  string
@@ -125,6 +127,7 @@ func TestFindBadDirs(t *testing.T) {
 // parsed, is too large or is a link leaving the repository is loaded with
 // Err set and the others still are.
 func TestLoad(t *testing.T) {
+	t.Parallel()
 	w, dir := worktree(t, map[string]string{
 		"mem/a.md":          "---\nid: alpha\ncitations:\n  - a.go:1\n---\nBody.\n",
 		"mem/sub/deep/b.md": "# no frontmatter\n",
@@ -187,6 +190,7 @@ func TestLoad(t *testing.T) {
 
 // TestLoadCancelled: a cancelled context stops the loading.
 func TestLoadCancelled(t *testing.T) {
+	t.Parallel()
 	w, _ := worktree(t, map[string]string{"mem/a.md": mem})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -198,6 +202,7 @@ func TestLoadCancelled(t *testing.T) {
 // TestLoadFile: a memory file named on the command line may lie outside
 // the memory directories; one that does not exist has Err set.
 func TestLoadFile(t *testing.T) {
+	t.Parallel()
 	w, _ := worktree(t, map[string]string{"notes/n.md": "---\nid: n\n---\n"})
 	m := LoadFile(context.Background(), w, "notes/n.md", "mem")
 	if m.Err != nil || m.ID != "n" {
@@ -214,6 +219,7 @@ func TestLoadFile(t *testing.T) {
 // several matches of the first kind that matches are an error naming
 // them.
 func TestResolve(t *testing.T) {
+	t.Parallel()
 	w, _ := worktree(t, map[string]string{
 		"mem/a.md":          "---\nid: alpha\n---\n",
 		"mem/sub/deep/b.md": "# b\n",
@@ -273,6 +279,7 @@ func TestResolve(t *testing.T) {
 }
 
 func TestMemoryNames(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		m           Memory
 		stem, relID string
