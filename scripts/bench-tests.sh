@@ -13,6 +13,13 @@
 # .cache/ by scripts/ci-deps.sh are not in the clone: a BASE whose plain
 # suite ran the hook managers skips those scripts.)
 #
+# It then times, in this tree, two parts of the suite that no test can
+# make cheaper: linking the test binaries and starting each with no test
+# to run (`go test -count=1 -run '^$' ./...`), and the end-to-end scripts
+# alone (`go test -count=1 -run '^TestScript$' ./cmd/git-memcite`), and
+# the two together, beside 60% of the base's median (the target set for
+# the suite's wall time).
+#
 # Usage: scripts/bench-tests.sh [ROUNDS]   (default 3; env BASE, default
 #        546e335; PAUSE seconds between runs, default 30)
 set -euo pipefail
@@ -34,11 +41,13 @@ for d in "$work/base" "$root"; do
 	(cd "$d" && go test -count=1 -run '^$' ./... >/dev/null)
 done
 
-run() { # run the suite in $1, print its wall time in seconds
-	local s e
+run() { # run the suite in $1 (go test -count=1 ARGS..., default ./...), print its wall time in seconds
+	local s e dir=$1
+	shift
+	[ $# -gt 0 ] || set -- ./...
 	s=$(date +%s%N)
-	if ! (cd "$1" && go test -count=1 ./... >"$work/last.log" 2>&1); then
-		echo "go test failed in $1:" >&2
+	if ! (cd "$dir" && go test -count=1 "$@" >"$work/last.log" 2>&1); then
+		echo "go test failed in $dir:" >&2
 		grep -v '^ok' "$work/last.log" >&2
 		exit 1
 	fi
@@ -61,3 +70,18 @@ echo "| --- | --- | --- |"
 echo "| $BASE ($base_rev) | $(paste -sd' ' "$work/b") | $b s |"
 echo "| this tree ($this_rev) | $(paste -sd' ' "$work/a") | $a s |"
 awk -v a="$a" -v b="$b" 'BEGIN { printf "this tree / base: %.0f%%\n", 100 * a / b }'
+
+: >"$work/links" && : >"$work/scripts" && : >"$work/both"
+for i in $(seq "$ROUNDS"); do
+	sleep "$PAUSE"
+	run "$root" -run '^$' ./... >>"$work/links"
+	run "$root" -run '^TestScript$' ./cmd/git-memcite >>"$work/scripts"
+	run "$root" -run '^(TestScript)?$' ./... >>"$work/both"
+done
+echo
+echo "| this tree, part of the suite | runs (s) | median |"
+echo "| --- | --- | --- |"
+echo "| links and starts, no test (-run '^\$') | $(paste -sd' ' "$work/links") | $(median <"$work/links") s |"
+echo "| the end-to-end scripts alone (TestScript) | $(paste -sd' ' "$work/scripts") | $(median <"$work/scripts") s |"
+echo "| both: every test binary, TestScript the only test | $(paste -sd' ' "$work/both") | $(median <"$work/both") s |"
+awk -v b="$b" 'BEGIN { printf "60%% of the base median: %.1f s\n", 0.6 * b }'
