@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,23 +13,17 @@ import (
 	"github.com/git-memcite/git-memcite/internal/testing/longtest"
 )
 
-// binary returns the directory that holds the git-memcite under test:
-// the one testscript.Main put on PATH (TestMain), this test binary, which
-// runs as git-memcite when started under that name. Building the command
-// again (go build) would cost a link of its own for the same code.
+// binary returns the directory that holds the git-memcite under test
+// (underTest). Building the command again (go build) would cost a link of
+// its own for the same code.
 func binary(t *testing.T) string {
 	t.Helper()
-	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
-		if d != "" && isFile(filepath.Join(d, "git-memcite"+exeSuffix)) {
-			return d
-		}
+	bin := underTest()
+	if bin == "" {
+		t.Fatal("no git-memcite on PATH: testscript.Main (TestMain) puts this test binary there")
 	}
-	t.Fatal("no git-memcite on PATH: testscript.Main (TestMain) puts this test binary there")
-	return ""
+	return filepath.Dir(bin)
 }
-
-// exeSuffix is what names a program on this platform.
-var exeSuffix = map[bool]string{true: ".exe"}[runtime.GOOS == "windows"]
 
 // compatSetup builds the origin repository: src/a.go, a memory citing its
 // line 2 ("two"), then a commit that inserts a line above it, so the

@@ -127,14 +127,8 @@ func setupGitEnv(e *testscript.Env) error {
 		}
 		e.Setenv("GIT_TEMPLATE_DIR", tpl)
 	}
-	bin := ""
-	for _, d := range filepath.SplitList(e.Getenv("PATH")) {
-		if p := filepath.Join(d, "git-memcite"); bin == "" && isFile(p) {
-			bin = p
-		}
-	}
 	for k, v := range map[string]string{
-		"MEMCITE_BIN":         bin,              // the git-memcite under test, for a program that must run it
+		"MEMCITE_BIN":         underTest(),      // the git-memcite under test, for a program that must run it
 		"GOCACHE":             goEnv("GOCACHE"), // builds inside scripts reuse the test's build cache
 		"MEMCITE_SRC":         src,              // this repository, for scripts that run its files
 		"HOME":                home,
@@ -153,9 +147,15 @@ func setupGitEnv(e *testscript.Env) error {
 	return nil
 }
 
-func isFile(p string) bool {
-	info, err := os.Stat(p)
-	return err == nil && !info.IsDir()
+// underTest returns the git-memcite under test: the one testscript.Main
+// put first on PATH, this test binary, which runs as git-memcite when
+// started under that name; "" if there is none.
+func underTest() string {
+	p, err := exec.LookPath("git-memcite")
+	if err != nil {
+		return ""
+	}
+	return p
 }
 
 // goEnv returns a go env value once per test run ("" without go).

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 )
@@ -47,35 +48,19 @@ func (x *worktreeIndex) contentID(e *indexEntry) string {
 
 // find returns the entry of path p, or nil.
 func (x *worktreeIndex) find(p string) *indexEntry {
-	i := x.search(func(e *indexEntry) bool { return e.path >= p })
+	// sort.Search, not slices.BinarySearchFunc, which passes each entry by value
+	i := sort.Search(len(x.entries), func(i int) bool { return x.entries[i].path >= p })
 	if i == len(x.entries) || x.entries[i].path != p {
 		return nil
 	}
 	return &x.entries[i]
 }
 
-// search returns the first index i at which ge(&entries[i]) is true (ge
-// is false, then true, along the sorted entries), or len(entries): a
-// binary search that does not copy entries (slices.BinarySearchFunc
-// passes each by value).
-func (x *worktreeIndex) search(ge func(*indexEntry) bool) int {
-	lo, hi := 0, len(x.entries)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if ge(&x.entries[m]) {
-			hi = m
-		} else {
-			lo = m + 1
-		}
-	}
-	return lo
-}
-
 // dirAbove reports whether some entry lies below directory d: a path
 // that begins with d and "/" (a sparse index's directory entry, "d/",
 // included).
 func (x *worktreeIndex) dirAbove(d string) bool {
-	i := x.search(func(e *indexEntry) bool { return compareDir(e.path, d) >= 0 })
+	i := sort.Search(len(x.entries), func(i int) bool { return compareDir(x.entries[i].path, d) >= 0 })
 	return i < len(x.entries) && len(x.entries[i].path) > len(d) &&
 		x.entries[i].path[len(d)] == '/' && strings.HasPrefix(x.entries[i].path, d)
 }
