@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/cite"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/store"
@@ -73,7 +74,7 @@ func (c *listCitationsCmd) Run(ctx context.Context, g *Globals, env *Env) error 
 		return err
 	}
 	mems, failed := selectMemories(ctx, ws, c.Memories, env.Stderr)
-	rep, err := verify.Check(ctx, ws.Src, mems)
+	rep, err := app.Verify(ctx, ws, mems)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/verify"
@@ -31,7 +32,7 @@ func (c *verifyCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return err
 	}
 	mems, failed := selectMemories(ctx, ws, c.Memories, env.Stderr)
-	rep, err := verify.Check(ctx, ws.Src, mems)
+	rep, err := app.Verify(ctx, ws, mems)
 	if err != nil {
 		return err
 	}
@@ -133,7 +134,7 @@ func (c *verifyAllCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	rep, err := verify.Check(ctx, ws.Src, ws.Store.Memories)
+	rep, err := app.Verify(ctx, ws, ws.Store.Memories)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/graph"
 	"github.com/git-memcite/git-memcite/internal/health"
 	"github.com/git-memcite/git-memcite/internal/source"
@@ -15,7 +16,7 @@ import (
 // report. With since (a revision), the report also compares with the
 // store and code at that commit; worse says a memory got worse.
 func Health(ctx context.Context, ws *Workspace, since string) (rep *health.Report, worse bool, err error) {
-	rep, err = healthOf(ctx, ws.Src, ws.Store)
+	rep, err = healthOf(ctx, ws.Repo, ws.Src, ws.Rev, ws.Staged, ws.Store)
 	if err != nil || since == "" {
 		return rep, false, err
 	}
@@ -42,7 +43,7 @@ func Health(ctx context.Context, ws *Workspace, since string) (rep *health.Repor
 			return nil, false, err
 		}
 	}
-	before, err := healthOf(ctx, src, old)
+	before, err := healthOf(ctx, ws.Repo, src, h.String(), false, old)
 	if err != nil {
 		return nil, false, err
 	}
@@ -52,9 +53,12 @@ func Health(ctx context.Context, ws *Workspace, since string) (rep *health.Repor
 
 // healthOf verifies a store against src and builds its health report with
 // its graph.
-func healthOf(ctx context.Context, src source.Source, st *store.Store) (*health.Report, error) {
+func healthOf(ctx context.Context, repo *gitrepo.Repo, src source.Source, rev string, staged bool, st *store.Store) (*health.Report, error) {
 	vr, err := verify.Check(ctx, src, st.Memories)
 	if err != nil {
+		return nil, err
+	}
+	if err := JudgeLines(ctx, repo, src, rev, staged, vr); err != nil {
 		return nil, err
 	}
 	vr.Source = src.Name()

@@ -73,6 +73,9 @@ func Record(ctx context.Context, repo *gitrepo.Repo, src source.Source, rep *ver
 		}
 		if !bytes.Equal(m.File.Src, mr.Memory.File.Src) {
 			again, err := verify.Check(ctx, src, []*store.Memory{m})
+			if err == nil {
+				err = JudgeLines(ctx, repo, src, "", false, again)
+			}
 			if err != nil {
 				return res, err
 			}

@@ -47,6 +47,8 @@ type Workspace struct {
 	Src    source.Source
 	Store  *store.Store
 	Cfg    *config.Config // the effective configuration
+	Staged bool           // Src is the index
+	Rev    string         // Src is this commit ("": not a commit)
 
 	// GitConfig is memcite.* from git config, keyed by lower-case name,
 	// once read (the hooks read it first; nil: not read yet).
@@ -139,7 +141,7 @@ func discover(ctx context.Context, o OpenOptions) (*gitrepo.Repo, error) {
 // for: the index, a commit, or the working tree (a plain directory's
 // files outside a repository).
 func OpenSource(ctx context.Context, o OpenOptions) (*Workspace, error) {
-	ws := &Workspace{}
+	ws := &Workspace{Staged: o.Staged, Rev: o.Rev}
 	repo, err := discover(ctx, o)
 	switch {
 	case err == nil:
@@ -442,7 +444,7 @@ func (ws *Workspace) WritePlan(ctx context.Context, m *store.Memory, plan *cite.
 // citations, stamping last_verified; it returns the plan and m's
 // verification.
 func (ws *Workspace) RecomputeConfidence(ctx context.Context, m *store.Memory) (*cite.Plan, *verify.MemoryResult, error) {
-	rep, err := verify.Check(ctx, ws.Src, []*store.Memory{m})
+	rep, err := Verify(ctx, ws, []*store.Memory{m})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -144,6 +144,10 @@ func TestRuleFor(t *testing.T) {
 		verify.KindPastEOF:         RuleLineOutOfRange,
 		verify.KindInvalidUTF8:     RuleUnreadable,
 		verify.KindSnippetMismatch: RuleSnippetMismatch,
+		verify.KindMoved:           RuleLinesMoved,
+		verify.KindEdited:          RuleLinesEdited,
+		verify.KindDeleted:         RuleLinesDeleted,
+		verify.KindAmbiguous:       RuleStaleUnspecified,
 	}
 	for _, k := range verify.Kinds() {
 		rule, ok := want[k]

@@ -16,6 +16,9 @@ const (
 	RuleMalformedMemory  = RulePrefix + "malformed-memory"
 	RuleMemoryWarning    = RulePrefix + "memory-warning"
 	RuleStaleUnspecified = RulePrefix + "stale-citation"
+	RuleLinesMoved       = RulePrefix + "lines-moved"
+	RuleLinesEdited      = RulePrefix + "lines-edited"
+	RuleLinesDeleted     = RulePrefix + "lines-deleted"
 )
 
 // Rule describes a rule for SARIF and the docs.
@@ -45,6 +48,15 @@ var Rules = []Rule{
 	{RuleUnreadable, "UnreadableFile", "Cited file cannot be read line by line",
 		"The cited file exists but cannot be read as text lines (binary, git-lfs pointer, invalid UTF-8, not a regular file).",
 		"Cite the file without a line, or cite a text file.", Error},
+	{RuleLinesMoved, "LinesMoved", "Cited lines moved",
+		"The cited lines are unchanged at another place (other line numbers or another file) since the commit the citation was written against: the citation now points at other code.",
+		"Run git memcite relocate --fix to move the citation to its lines.", Error},
+	{RuleLinesEdited, "LinesEdited", "Cited lines were edited",
+		"The cited lines were edited since the commit the citation was written against.",
+		"Check that the memory is still true, then relocate --accept-changed --fix or update the citation.", Error},
+	{RuleLinesDeleted, "LinesDeleted", "Cited lines were deleted",
+		"The cited lines were deleted since the commit the citation was written against.",
+		"Remove the citation (git memcite remove-citation) or cite where the behaviour lives now.", Error},
 	{RuleStaleUnspecified, "StaleCitation", "Stale citation",
 		"A citation does not hold for a reason no other rule covers.",
 		"Check the citation against the code and update it.", Error},

@@ -123,6 +123,12 @@ func RuleFor(kind verify.Kind) string {
 		return RuleLineOutOfRange
 	case verify.KindSnippetMismatch:
 		return RuleSnippetMismatch
+	case verify.KindMoved:
+		return RuleLinesMoved
+	case verify.KindEdited:
+		return RuleLinesEdited
+	case verify.KindDeleted:
+		return RuleLinesDeleted
 	case verify.KindNotRegular, verify.KindSymlinkLoop, verify.KindIgnored, verify.KindUnreadable,
 		verify.KindBinary, verify.KindLFSPointer, verify.KindInvalidUTF8:
 		return RuleUnreadable

@@ -75,10 +75,23 @@ func loadMemoryHistory(h gitblame.History, head gitblame.Hash, path string, limi
 	}
 	var last *memoryVersion
 	var lastBlob gitblame.Hash
+	var child *gitblame.Commit // the commit walked before c
 	for c != nil {
 		blob, ok, err := h.Entry(c.Tree, path)
 		if err != nil {
 			return nil, err
+		}
+		if !ok && child != nil {
+			// renamed, moved or copied in child: follow it to its old name
+			if path, err = renamedFrom(h, c, child, path, lastBlob); err != nil {
+				return nil, err
+			}
+			if path != "" {
+				blob, ok, err = h.Entry(c.Tree, path)
+				if err != nil {
+					return nil, err
+				}
+			}
 		}
 		if !ok {
 			break // the memory file does not exist before this
@@ -108,6 +121,7 @@ func loadMemoryHistory(h gitblame.History, head gitblame.Hash, path string, limi
 			last, lastBlob = &mh.versions[len(mh.versions)-1], blob
 		}
 		last.commits = append(last.commits, c.Hash)
+		child = c
 		if len(c.Parents) == 0 {
 			break
 		}
@@ -190,4 +204,26 @@ func holdsSnippet(h gitblame.History, lines Lines, ch gitblame.Hash, c memfile.C
 	}
 	first, _, _ := strings.Cut(strings.TrimSpace(c.Snippet), "\n")
 	return strings.Contains(line, strings.TrimSpace(first)), nil
+}
+
+// renamedFrom returns the path the memory file at path in child had in its
+// parent c, when child renamed, moved or copied it there, as git log
+// --follow -C finds it: a rename git's similarity detection pairs, else a
+// copy of a file child also changes (same content before or after). ""
+// when child created it.
+func renamedFrom(h gitblame.History, c, child *gitblame.Commit, path string, blob gitblame.Hash) (string, error) {
+	changes, err := h.Changes(c.Hash, child.Hash, true)
+	if err != nil {
+		return "", err
+	}
+	copied := ""
+	for _, ch := range changes {
+		switch {
+		case ch.To == path && ch.From != "" && ch.From != path:
+			return ch.From, nil
+		case ch.From != "" && ch.From != path && (ch.FromBlob == blob || ch.ToBlob == blob) && (copied == "" || ch.From < copied):
+			copied = ch.From
+		}
+	}
+	return copied, nil
 }

@@ -84,7 +84,18 @@ type staleJSON struct {
 	LineEnd        *int    `json:"line_end,omitempty"`
 	Snippet        *string `json:"snippet"`
 	MismatchReason string  `json:"mismatch_reason"`
-	Why            *Why    `json:"why,omitempty"`
+	// Kind is why it is stale (docs/citation-schema.md): not-found,
+	// snippet-mismatch, moved, edited, deleted, …
+	Kind string `json:"kind"`
+	// Now is where the cited lines are now (moved, edited), by line
+	// identity; ChangedIn and ChangedCommit name the step that moved,
+	// edited or deleted them.
+	Now           *verify.Place `json:"now,omitempty"`
+	ChangedIn     string        `json:"changed_in,omitempty"`
+	ChangedCommit string        `json:"changed_commit,omitempty"`
+	// Unanchored: no base commit is known; judged as written.
+	Unanchored bool `json:"unanchored,omitempty"`
+	Why        *Why `json:"why,omitempty"`
 }
 
 // Why is the history behind a stale citation (verify --why --json): what
@@ -133,8 +144,11 @@ type memoryJSON struct {
 	ValidCount     *int         `json:"valid_count,omitempty"`
 	Confidence     *float64     `json:"confidence,omitempty"`
 	StaleCitations *[]staleJSON `json:"stale_citations,omitempty"`
-	Exempt         bool         `json:"exempt,omitempty"`
-	Error          string       `json:"error,omitempty"`
+	// Unanchored counts the citations of lines judged as written, their
+	// base commit unknown (the memory was never committed).
+	Unanchored int    `json:"unanchored,omitempty"`
+	Exempt     bool   `json:"exempt,omitempty"`
+	Error      string `json:"error,omitempty"`
 }
 
 func toJSON(m *verify.MemoryResult, why WhyIndex) memoryJSON {
@@ -156,8 +170,14 @@ func toJSON(m *verify.MemoryResult, why WhyIndex) memoryJSON {
 	stale := []staleJSON{}
 	for _, c := range m.StaleCitations() {
 		s := staleOf(*c.Citation, c.Reason)
+		s.Kind, s.Now, s.ChangedIn, s.ChangedCommit, s.Unanchored = c.Kind.String(), c.Now, c.ChangedIn, c.ChangedCommit, c.Unanchored
 		s.Why = why[m.Memory.Path][c.Citation.Index]
 		stale = append(stale, s)
+	}
+	for _, c := range m.Citations {
+		if c.Unanchored {
+			j.Unanchored++
+		}
 	}
 	j.StaleCitations = &stale
 	return j

@@ -491,3 +491,14 @@ func appendBool(b []byte, v bool) []byte {
 // castagnoli is the CRC-32C table, made when first used (not when any
 // command starts).
 var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
+
+// KeyOf is the key of any other cached answer: a kind that no other key
+// uses and every input the answer depends on, each length-prefixed.
+func KeyOf(kind string, parts ...string) Key {
+	b := make([]byte, 0, 64+len(kind))
+	b = appendString(b, kind)
+	for _, p := range parts {
+		b = appendString(b, p)
+	}
+	return sha256.Sum256(append([]byte("other\x00"), b...))
+}

@@ -85,6 +85,13 @@ const (
 	KindPastEOF                     // "Line {line} exceeds file length ({length})"
 	KindInvalidUTF8                 // "Cannot read file": a cited line is not UTF-8
 	KindSnippetMismatch             // "Snippet mismatch at line …"
+	// Line identity (docs/citation-schema.md): a citation without a
+	// snippet whose base commit is known, judged by where its lines are
+	// now (relocate.Judge).
+	KindMoved     // "Lines moved to {path}:{line} in {commit}": the same text elsewhere
+	KindEdited    // "Line {line} was edited in {commit}"
+	KindDeleted   // "Line {line} was deleted in {commit}"
+	KindAmbiguous // "Line {line} can no longer be told apart (…)"
 )
 
 var kindNames = [...]string{
@@ -104,6 +111,10 @@ var kindNames = [...]string{
 	KindPastEOF:         "past-eof",
 	KindInvalidUTF8:     "invalid-utf8",
 	KindSnippetMismatch: "snippet-mismatch",
+	KindMoved:           "moved",
+	KindEdited:          "edited",
+	KindDeleted:         "deleted",
+	KindAmbiguous:       "ambiguous",
 }
 
 // Kinds lists every kind a stale citation can have (KindNone excluded).
@@ -135,6 +146,35 @@ type CitationResult struct {
 	// track it, so its content is not in the repository. SharedReason
 	// leaves that content out.
 	Untracked bool
+	// Line identity (relocate.Judge), for citations of lines: Now is
+	// where the cited lines are now when they are no longer where the
+	// citation says (moved or edited; nil when in place, deleted or not
+	// followed); ChangedIn names the step that moved, edited or deleted
+	// them ("1a2b3c4 (Author, 2024-01-02): subject", or the content view,
+	// "working tree"), ChangedCommit its full hash ("" for the uncommitted
+	// step).
+	Now           *Place
+	ChangedIn     string
+	ChangedCommit string
+	// Unanchored: the citation's base commit is not known (the memory
+	// was never committed, or its history was cut by a shallow clone), so
+	// it was judged as written, not by line identity.
+	Unanchored bool
+}
+
+// Place is a line range of a file: where a citation's lines are now.
+type Place struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	LineEnd int    `json:"line_end,omitempty"`
+}
+
+// String renders p as path:17 or path:17-28.
+func (p Place) String() string {
+	if p.LineEnd > p.Line {
+		return fmt.Sprintf("%s:%d-%d", p.Path, p.Line, p.LineEnd)
+	}
+	return fmt.Sprintf("%s:%d", p.Path, p.Line)
 }
 
 // SharedReason is Reason for logs other people read (CI annotations,
@@ -307,6 +347,20 @@ func Check(ctx context.Context, src source.Source, mems []*store.Memory) (*Repor
 	}
 	r.Elapsed = time.Since(start)
 	return r, nil
+}
+
+// Recount sets the status, counts and confidence of every memory of r
+// again from its citations' kinds, after a later judge (relocate.Judge)
+// changed some.
+func (r *Report) Recount() {
+	for i := range r.Memories {
+		res := &r.Memories[i]
+		if res.Memory.File == nil || res.Exempt {
+			continue
+		}
+		res.ValidCount, res.Total, res.Skipped = 0, 0, 0
+		count(res)
+	}
 }
 
 // count sets the status of res's citations from their kinds, and its

@@ -272,8 +272,8 @@ func TestKindNames(t *testing.T) {
 		}
 		seen[name] = k
 	}
-	if len(seen) != int(KindSnippetMismatch) {
-		t.Errorf("%d kinds listed, want %d", len(seen), int(KindSnippetMismatch))
+	if len(seen) != int(KindAmbiguous) {
+		t.Errorf("%d kinds listed, want %d", len(seen), int(KindAmbiguous))
 	}
 	if got := Kind(99).String(); got != "kind(99)" {
 		t.Errorf("Kind(99) = %q", got)

@@ -1,0 +1,89 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/relocate"
+	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/vcache"
+	"github.com/git-memcite/git-memcite/internal/verify"
+)
+
+// Verify checks mems against the workspace's source and judges their
+// citations of lines by line identity (JudgeLines): the verdict every
+// command gives.
+func Verify(ctx context.Context, ws *Workspace, mems []*store.Memory) (*verify.Report, error) {
+	rep, err := verify.Check(ctx, ws.Src, mems)
+	if err != nil {
+		return nil, err
+	}
+	if err := JudgeLines(ctx, ws.Repo, ws.Src, ws.Rev, ws.Staged, rep); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// JudgeLines applies line identity (relocate.Judge) to rep, which was
+// checked against src: the working tree of repo, its index (staged) or
+// the commit rev. Outside a repository, or before its first commit,
+// there is no history: rep is left as it is.
+func JudgeLines(ctx context.Context, repo *gitrepo.Repo, src source.Source, rev string, staged bool, rep *verify.Report) error {
+	if repo == nil || !needsLines(rep) {
+		return nil
+	}
+	if rev == "" {
+		_, born, err := repo.Head()
+		if err != nil || !born {
+			return nil // no commit yet: nothing has a base
+		}
+	}
+	hist, err := repo.History()
+	if err != nil {
+		return fmt.Errorf("line identity: %w", err)
+	}
+	defer hist.Close()
+	at := "HEAD"
+	if rev != "" {
+		at = rev
+	}
+	head, err := hist.Resolve(at)
+	if err != nil {
+		return fmt.Errorf("line identity: %s: %w", at, err)
+	}
+	j := &relocate.Judge{H: hist, T: gitblame.New(hist), Head: head, Cache: vcache.FromContext(ctx)}
+	j.Target = gitblame.Target{Commit: head}
+	switch {
+	case rev != "":
+		j.View = "commit"
+	case staged:
+		j.View, j.Target.View = "index", src
+	default:
+		j.View, j.Target.View = "working tree", src
+		var mems []*store.Memory
+		for i := range rep.Memories {
+			mems = append(mems, rep.Memories[i].Memory)
+		}
+		j.Target.CrossFiles = relocate.CrossFiles(relocate.TrackedIn(src), relocate.CitedPaths(mems))
+	}
+	if ids, ok := src.(source.Identifier); ok {
+		j.IDs = ids
+	}
+	return j.Apply(ctx, rep)
+}
+
+// needsLines reports whether rep holds a citation line identity could
+// judge: a citation of lines.
+func needsLines(rep *verify.Report) bool {
+	for i := range rep.Memories {
+		for _, cr := range rep.Memories[i].Citations {
+			if c := cr.Citation; c.HasLine && c.URL == "" {
+				return true
+			}
+		}
+	}
+	return false
+}
