@@ -12,6 +12,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
@@ -91,6 +92,11 @@ func Check(ctx context.Context, repo *gitrepo.Repo, src source.Source, m *store.
 	if err != nil {
 		return nil, err
 	}
+	if repo != nil && relocate.NeedsLines(rep) {
+		if err := judgeLines(ctx, repo, src, rep); err != nil {
+			return nil, err
+		}
+	}
 	mr := &rep.Memories[0]
 	ans.Exempt, ans.Total, ans.Valid = mr.Exempt, mr.Total, mr.ValidCount
 	for _, c := range mr.StaleCitations() {
@@ -122,6 +128,26 @@ func Check(ctx context.Context, repo *gitrepo.Repo, src source.Source, m *store.
 		}
 	}
 	return ans, nil
+}
+
+// judgeLines applies line identity to rep (relocate.JudgeReport), so
+// that the agent hears the verdict verify gives; nothing before the first
+// commit.
+func judgeLines(ctx context.Context, repo *gitrepo.Repo, src source.Source, rep *verify.Report) error {
+	head, born, err := repo.Head()
+	if err != nil || !born {
+		return nil
+	}
+	h, ok := head.Hash()
+	if !ok {
+		return nil
+	}
+	hist, err := repo.History()
+	if err != nil {
+		return nil // followed below, or said why not
+	}
+	defer hist.Close()
+	return relocate.JudgeReport(ctx, hist, h, src, relocate.ViewWorktree, vcache.FromContext(ctx), rep)
 }
 
 type followed struct {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/source"
@@ -27,12 +26,12 @@ func Verify(ctx context.Context, ws *Workspace, mems []*store.Memory) (*verify.R
 	return rep, nil
 }
 
-// JudgeLines applies line identity (relocate.Judge) to rep, which was
-// checked against src: the working tree of repo, its index (staged) or
-// the commit rev. Outside a repository, or before its first commit,
+// JudgeLines applies line identity (relocate.JudgeReport) to rep, which
+// was checked against src: the working tree of repo, its index (staged)
+// or the commit rev. Outside a repository, or before its first commit,
 // there is no history: rep is left as it is.
 func JudgeLines(ctx context.Context, repo *gitrepo.Repo, src source.Source, rev string, staged bool, rep *verify.Report) error {
-	if repo == nil || !needsLines(rep) {
+	if repo == nil || !relocate.NeedsLines(rep) {
 		return nil
 	}
 	if rev == "" {
@@ -54,36 +53,12 @@ func JudgeLines(ctx context.Context, repo *gitrepo.Repo, src source.Source, rev 
 	if err != nil {
 		return fmt.Errorf("line identity: %s: %w", at, err)
 	}
-	j := &relocate.Judge{H: hist, T: gitblame.New(hist), Head: head, Cache: vcache.FromContext(ctx)}
-	j.Target = gitblame.Target{Commit: head}
+	view := relocate.ViewWorktree
 	switch {
 	case rev != "":
-		j.View = "commit"
+		view = relocate.ViewCommit
 	case staged:
-		j.View, j.Target.View = "index", src
-	default:
-		j.View, j.Target.View = "working tree", src
-		var mems []*store.Memory
-		for i := range rep.Memories {
-			mems = append(mems, rep.Memories[i].Memory)
-		}
-		j.Target.CrossFiles = relocate.CrossFiles(relocate.TrackedIn(src), relocate.CitedPaths(mems))
+		view = relocate.ViewIndex
 	}
-	if ids, ok := src.(source.Identifier); ok {
-		j.IDs = ids
-	}
-	return j.Apply(ctx, rep)
-}
-
-// needsLines reports whether rep holds a citation line identity could
-// judge: a citation of lines.
-func needsLines(rep *verify.Report) bool {
-	for i := range rep.Memories {
-		for _, cr := range rep.Memories[i].Citations {
-			if c := cr.Citation; c.HasLine && c.URL == "" {
-				return true
-			}
-		}
-	}
-	return false
+	return relocate.JudgeReport(ctx, hist, head, src, view, vcache.FromContext(ctx), rep)
 }

@@ -50,6 +50,53 @@ type Judge struct {
 	View string
 }
 
+// View is the kind of content a verification checked.
+type View int
+
+// Views.
+const (
+	ViewWorktree View = iota // the working tree, after HEAD
+	ViewIndex                // the index, after HEAD
+	ViewCommit               // a commit itself
+)
+
+// JudgeReport applies line identity to rep, which was checked against src:
+// the working tree or the index after the commit head, or the commit head
+// itself (ViewCommit). cache may be nil.
+func JudgeReport(ctx context.Context, h gitblame.History, head gitblame.Hash, src source.Source, view View, cache *vcache.Cache, rep *verify.Report) error {
+	j := &Judge{H: h, T: gitblame.New(h), Head: head, Cache: cache, Target: gitblame.Target{Commit: head}}
+	switch view {
+	case ViewCommit:
+		j.View = "commit"
+	case ViewIndex:
+		j.View, j.Target.View = "index", src
+	default:
+		j.View, j.Target.View = "working tree", src
+		var mems []*store.Memory
+		for i := range rep.Memories {
+			mems = append(mems, rep.Memories[i].Memory)
+		}
+		j.Target.CrossFiles = CrossFiles(TrackedIn(src), CitedPaths(mems))
+	}
+	if ids, ok := src.(source.Identifier); ok {
+		j.IDs = ids
+	}
+	return j.Apply(ctx, rep)
+}
+
+// NeedsLines reports whether rep holds a citation line identity could
+// judge: a citation of lines.
+func NeedsLines(rep *verify.Report) bool {
+	for i := range rep.Memories {
+		for _, cr := range rep.Memories[i].Citations {
+			if c := cr.Citation; c.HasLine && c.URL == "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // judged is one citation Judge looks at.
 type judged struct {
 	mr *verify.MemoryResult
@@ -97,15 +144,16 @@ func (j *Judge) Apply(ctx context.Context, rep *verify.Report) error {
 				jd.cr.Unanchored = true
 				continue
 			}
+			blob, held, err := j.heldAtBase(b.base, c)
+			if err != nil {
+				return err
+			}
+			if !held {
+				continue // wrong when written: there is no line to follow; verification's verdict stands
+			}
 			id, named := j.contentID(c.Path)
-			if named {
-				same, err := j.unchangedSince(b.base, c.Path, id)
-				if err != nil {
-					return err
-				}
-				if same {
-					continue // the file is as it was when the citation was written
-				}
+			if named && id == "blob:"+blob.String() {
+				continue // the file is as it was when the citation was written
 			}
 			var key vcache.Key
 			if named && j.Cache != nil {
@@ -264,22 +312,27 @@ func (j *Judge) contentID(p string) (string, bool) {
 	return j.IDs.ContentID(p)
 }
 
-// unchangedSince reports whether the target's content of p (named id) is
-// the blob p had at base: then every line is where it was.
-func (j *Judge) unchangedSince(b gitblame.Hash, p, id string) (bool, error) {
-	cp, err := source.Clean(p)
+// heldAtBase returns the blob of the cited file at base and whether it
+// held the cited lines then: a citation that was wrong when it was
+// written has no lines to follow.
+func (j *Judge) heldAtBase(b gitblame.Hash, c *memfile.Citation) (gitblame.Hash, bool, error) {
+	cp, err := source.Clean(c.Path)
 	if err != nil {
-		return false, nil
+		return gitblame.Hash{}, false, nil
 	}
-	c, err := j.H.Commit(b)
+	bc, err := j.H.Commit(b)
 	if err != nil {
-		return false, err
+		return gitblame.Hash{}, false, err
 	}
-	blob, ok, err := j.H.Entry(c.Tree, cp)
+	blob, ok, err := j.H.Entry(bc.Tree, cp)
 	if err != nil || !ok {
-		return false, err
+		return blob, false, err
 	}
-	return id == "blob:"+blob.String(), nil
+	_, ok, err = j.T.Line(blob, max(c.Line, c.LineEnd))
+	if err != nil {
+		return blob, false, nil // not text (binary, missing object): nothing to follow
+	}
+	return blob, ok, nil
 }
 
 // apply sets the line-identity verdict of r on cr.

@@ -86,7 +86,9 @@ type staleJSON struct {
 	MismatchReason string  `json:"mismatch_reason"`
 	// Kind is why it is stale (docs/citation-schema.md): not-found,
 	// snippet-mismatch, moved, edited, deleted, …
-	Kind string `json:"kind"`
+	// (set for the kinds of line identity only: the other kinds keep the
+	// object of the citation schema as it was).
+	Kind string `json:"kind,omitempty"`
 	// Now is where the cited lines are now (moved, edited), by line
 	// identity; ChangedIn and ChangedCommit name the step that moved,
 	// edited or deleted them.
@@ -170,7 +172,11 @@ func toJSON(m *verify.MemoryResult, why WhyIndex) memoryJSON {
 	stale := []staleJSON{}
 	for _, c := range m.StaleCitations() {
 		s := staleOf(*c.Citation, c.Reason)
-		s.Kind, s.Now, s.ChangedIn, s.ChangedCommit, s.Unanchored = c.Kind.String(), c.Now, c.ChangedIn, c.ChangedCommit, c.Unanchored
+		switch c.Kind {
+		case verify.KindMoved, verify.KindEdited, verify.KindDeleted, verify.KindAmbiguous:
+			s.Kind = c.Kind.String()
+		}
+		s.Now, s.ChangedIn, s.ChangedCommit, s.Unanchored = c.Now, c.ChangedIn, c.ChangedCommit, c.Unanchored
 		s.Why = why[m.Memory.Path][c.Citation.Index]
 		stale = append(stale, s)
 	}
