@@ -136,7 +136,14 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 			return err
 		}
 		warnNoHints(env, res.RelocErr)
-		rep := render.HookReport{Hook: in.Hook, Outcome: res.Outcome, Policy: h.Cfg.PreCommit, Fixes: render.Fixes(res.Items, true)}
+		rep := render.HookReport{Hook: in.Hook, Outcome: res.Outcome, Policy: h.Cfg.PreCommit, Fixes: render.Fixes(res.Items, true),
+			NotFixed: res.NotFixed, Fixed: map[render.Key]bool{}}
+		for _, f := range res.Fixed {
+			rep.FixedFiles = append(rep.FixedFiles, render.FixedFile{Path: f.Path, Citations: f.Citations})
+		}
+		for _, k := range res.FixedCitations() {
+			rep.Fixed[render.Key{Memory: k.Path, Index: k.Index}] = true
+		}
 		if err := render.PreCommitText(env.Stderr, rep); err != nil {
 			return err
 		}

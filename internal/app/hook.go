@@ -2,12 +2,15 @@ package app
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/hookrun"
+	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/trace"
@@ -189,6 +192,34 @@ type HookResult struct {
 	Applied      []string
 	ApplySkipped string
 	ApplyFailed  []error
+	// Fixed are memcite.preCommit fix's rewrites: the memory files whose
+	// moved citations were relocated and added to the commit, with how
+	// many citations each; NotFixed says why a memory file that needed it
+	// was not rewritten (its path: the reason).
+	Fixed    []FixedFile
+	NotFixed map[string]string
+	fixed    map[citeRef]bool
+}
+
+// CitationRef names a citation: its memory file and index.
+type CitationRef struct {
+	Path  string
+	Index int
+}
+
+// FixedCitations lists the citations memcite.preCommit fix relocated.
+func (r *HookResult) FixedCitations() []CitationRef {
+	var out []CitationRef
+	for k := range r.fixed {
+		out = append(out, CitationRef{k.path, k.index})
+	}
+	return out
+}
+
+// FixedFile is a memory file the pre-commit hook fixed and staged.
+type FixedFile struct {
+	Path      string
+	Citations int
 }
 
 // PreCommit checks what is being committed against HEAD (incrementally,
@@ -219,17 +250,88 @@ func (h *Hook) PreCommit(ctx context.Context) (*HookResult, error) {
 			drift = &hookrun.Drift{Staged: staged}
 		}
 	}
+	var files []relocate.File
 	if len(out.Blocking(hookrun.Block)) > 0 || drift != nil {
 		// HEAD to the index in one step: no history walk on the commit path.
-		res.Items, _, res.RelocErr = hookrun.Relocation(ctx, h.Repo, "HEAD", "HEAD", out.After, out, drift, relocate.Options{})
+		// A relocated citation's commit field is dropped (Dirty): the
+		// commit it will be valid at is the one being made.
+		opt := relocate.Options{Dirty: func(string) bool { return true }}
+		res.Items, files, res.RelocErr = hookrun.Relocation(ctx, h.Repo, "HEAD", "HEAD", out.After, out, drift, opt)
 	}
-	if h.Cfg.PreCommit != hookrun.Warn {
-		res.Blocked = len(out.Blocking(h.Cfg.PreCommit)) > 0
-		for _, b := range out.Broken {
-			res.Blocked = res.Blocked || b.Changed || h.Cfg.PreCommit == hookrun.Strict
+	if h.Cfg.PreCommit == hookrun.Warn {
+		return res, nil
+	}
+	// What blocks: the stale citations of the policy, and the citations
+	// whose lines the commit moved, edited or deleted (line identity).
+	blocking := map[citeRef]bool{}
+	for _, s := range out.Blocking(h.Cfg.PreCommit) {
+		blocking[citeRef{s.Memory.Path, s.Result.Citation.Index}] = true
+	}
+	for _, it := range out.Drifted {
+		blocking[citeRef{it.Memory.Path, it.Citation.Index}] = true
+	}
+	if h.Cfg.PreCommit == hookrun.Fix && len(files) > 0 && res.RelocErr == nil {
+		res.fixed = h.fix(ctx, res, files)
+		for k := range res.fixed {
+			delete(blocking, k)
 		}
 	}
+	res.Blocked = len(blocking) > 0
+	for _, b := range out.Broken {
+		res.Blocked = res.Blocked || b.Changed || h.Cfg.PreCommit == hookrun.Strict
+	}
 	return res, nil
+}
+
+// citeRef names a citation: its memory file and index.
+type citeRef struct {
+	path  string
+	index int
+}
+
+// fix is memcite.preCommit fix: each memory file of the plan whose
+// citations the commit only moved is rewritten in the working tree and
+// added to the commit, when the working tree holds exactly what is
+// staged (never otherwise: nothing unstaged is lost or committed). It
+// returns the citations fixed.
+func (h *Hook) fix(ctx context.Context, res *HookResult, files []relocate.File) map[citeRef]bool {
+	fixed := map[citeRef]bool{}
+	res.NotFixed = map[string]string{}
+	unlock, err := Lock(ctx, h.Repo)
+	if err != nil {
+		for _, f := range files {
+			res.NotFixed[f.Memory.Path] = err.Error()
+		}
+		return fixed
+	}
+	defer unlock()
+	for _, f := range files {
+		p := f.Memory.Path
+		err := WriteMemory(h.Repo, h.Repo.Top, p, f.Old, f.New)
+		switch {
+		case errors.Is(err, memfile.ErrChanged), errors.Is(err, fs.ErrNotExist):
+			res.NotFixed[p] = "it has changes that are not staged; stage or stash them, then commit again"
+			continue
+		case err != nil:
+			res.NotFixed[p] = err.Error()
+			continue
+		}
+		if err := h.Repo.Stage(ctx, []string{p}); err != nil {
+			// put the working tree back: the index still holds the old file
+			_ = WriteMemory(h.Repo, h.Repo.Top, p, f.New, f.Old)
+			res.NotFixed[p] = err.Error()
+			continue
+		}
+		n := 0
+		for _, it := range res.Items {
+			if it.Memory == f.Memory && (it.Action == relocate.Move || it.Action == relocate.Accept) {
+				fixed[citeRef{p, it.Citation.Index}] = true
+				n++
+			}
+		}
+		res.Fixed = append(res.Fixed, FixedFile{Path: p, Citations: n})
+	}
+	return fixed
 }
 
 // PostChange reports what a merge, rebase, amend or checkout (in, with

@@ -99,3 +99,21 @@ func withMode(src source.Source, mode filemode.FileMode) (paths []string, ok boo
 	}
 	return paths, true
 }
+
+// Stage adds the working-tree content of paths (repository-relative) to
+// the index being committed (git add), as the pre-commit hook's fix mode
+// needs: the index GIT_INDEX_FILE names in a hook, else the repository's.
+func (r *Repo) Stage(ctx context.Context, paths []string) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	c := r.cmd()
+	if os.Getenv("GIT_INDEX_FILE") != "" {
+		c.Env = []string{"GIT_INDEX_FILE=" + r.IndexPath()}
+	}
+	args := append([]string{"add", "--"}, paths...)
+	if _, err := c.Run(ctx, args...); err != nil {
+		return fmt.Errorf("git add %s: %w", strings.Join(paths, " "), err)
+	}
+	return nil
+}

@@ -39,7 +39,7 @@ func (c Class) Blocks(p PreCommitPolicy) bool {
 	switch p {
 	case Strict:
 		return true
-	case Block:
+	case Block, Fix:
 		return c != Preexisting
 	}
 	return false

@@ -114,8 +114,12 @@ type PreCommitPolicy string
 const (
 	Strict PreCommitPolicy = "strict" // block on any stale citation
 	Block  PreCommitPolicy = "block"  // block on citations this commit makes stale (default)
-	Warn   PreCommitPolicy = "warn"   // report, never block
-	Off    PreCommitPolicy = "off"    // do nothing
+	// Fix: as block, but citations whose lines the commit only moved
+	// (text unchanged) are rewritten and their memory files added to the
+	// commit.
+	Fix  PreCommitPolicy = "fix"
+	Warn PreCommitPolicy = "warn" // report, never block
+	Off  PreCommitPolicy = "off"  // do nothing
 )
 
 // PostMergePolicy is memcite.postMerge.
@@ -161,10 +165,10 @@ func ConfigFrom(vals map[string][]string) Config {
 	}
 	if val, ok := last("memcite.precommit"); ok {
 		switch p := PreCommitPolicy(strings.ToLower(val)); p {
-		case Strict, Block, Warn, Off:
+		case Strict, Block, Fix, Warn, Off:
 			cfg.PreCommit = p
 		default:
-			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("memcite.preCommit=%q is not strict, block, warn or off; using block", val))
+			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("memcite.preCommit=%q is not strict, block, fix, warn or off; using block", val))
 		}
 	}
 	if val, ok := last("memcite.postmerge"); ok {

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/hookrun"
@@ -25,6 +26,18 @@ type HookReport struct {
 	// ApplySkipped why nothing was applied (empty when not asked).
 	Applied      []string
 	ApplySkipped string
+	// Fixed are the citations memcite.preCommit fix relocated and
+	// staged, FixedFiles their memory files with how many each, and
+	// NotFixed why a memory file was not rewritten (path: reason).
+	Fixed      map[Key]bool
+	FixedFiles []FixedFile
+	NotFixed   map[string]string
+}
+
+// FixedFile is a memory file the pre-commit hook rewrote and staged.
+type FixedFile struct {
+	Path      string
+	Citations int
 }
 
 // Key names one citation: memory file path and index in its list.
@@ -46,7 +59,24 @@ type Fix struct {
 func PreCommitText(w io.Writer, r HookReport) error {
 	var b strings.Builder
 	o := r.Outcome
-	block := o.Blocking(r.Policy)
+	var block []hookrun.StaleCitation
+	for _, s := range o.Blocking(r.Policy) {
+		if !r.Fixed[Key{s.Memory.Path, s.Result.Citation.Index}] {
+			block = append(block, s)
+		}
+	}
+	var drifted []int // indexes in o.Drifted not fixed
+	for i, it := range o.Drifted {
+		if !r.Fixed[Key{it.Memory.Path, it.Citation.Index}] {
+			drifted = append(drifted, i)
+		}
+	}
+	for _, f := range r.FixedFiles {
+		fmt.Fprintf(&b, "git-memcite: relocated %s in %s and added it to this commit (memcite.preCommit=fix)\n", plural(f.Citations, "citation"), Safe(f.Path))
+	}
+	for _, p := range sortedKeys(r.NotFixed) {
+		fmt.Fprintf(&b, "git-memcite: not fixed: %s: %s\n", Safe(p), Safe(r.NotFixed[p]))
+	}
 	// A memory file that cannot be read blocks when the commit touches
 	// it, or always under strict.
 	var brokenNew, brokenOld int
@@ -58,7 +88,7 @@ func PreCommitText(w io.Writer, r HookReport) error {
 			brokenOld++
 		}
 	}
-	blocks := (len(block) > 0 || brokenNew > 0) && r.Policy != hookrun.Warn
+	blocks := (len(block) > 0 || brokenNew > 0 || len(drifted) > 0) && r.Policy != hookrun.Warn
 	shown := block
 	if r.Policy == hookrun.Warn {
 		shown = o.Blocking(hookrun.Block)
@@ -81,9 +111,14 @@ func PreCommitText(w io.Writer, r HookReport) error {
 			fmt.Fprintf(&b, "git-memcite: %s cannot be read: %s\n", Safe(bm.Memory.Path), Safe(bm.Memory.Err.Error()))
 		}
 	}
-	if len(o.Drifted) > 0 {
-		fmt.Fprintf(&b, "git-memcite: warning: this commit moves, edits or deletes the lines under %s; they still verify, but would cite other code:\n", plural(len(o.Drifted), "citation"))
-		for _, it := range o.Drifted {
+	if len(drifted) > 0 {
+		head := "git-memcite: this commit moves, edits or deletes the lines under %s; they would cite other code:\n"
+		if r.Policy == hookrun.Warn {
+			head = "git-memcite: warning: this commit moves, edits or deletes the lines under %s; they would cite other code (memcite.preCommit=warn):\n"
+		}
+		fmt.Fprintf(&b, head, plural(len(drifted), "citation"))
+		for _, i := range drifted {
+			it := o.Drifted[i]
 			writeDrifted(&b, it.Memory, *it.Citation, r.Fixes)
 		}
 	}
@@ -176,9 +211,9 @@ func writeStale(b *strings.Builder, s hookrun.StaleCitation, fixes map[Key]Fix) 
 // change moved, edited or deleted. Without a fix command the advice is not
 // "verify" (which cannot tell) but a snippet.
 func writeDrifted(b *strings.Builder, m *store.Memory, c memfile.Citation, fixes map[Key]Fix) {
-	fmt.Fprintf(b, "  %s:%d: %s (valid by line number only: no snippet)\n", Safe(m.Path), c.SrcLine, Safe(c.Location()))
+	fmt.Fprintf(b, "  %s:%d: %s (its lines moved; no snippet)\n", Safe(m.Path), c.SrcLine, Safe(c.Location()))
 	writeFix(b, fixes[Key{m.Path, c.Index}],
-		fmt.Sprintf("edit %s:%d to cite the code it meant, with a snippet so that verify can tell next time", Safe(m.Path), c.SrcLine))
+		fmt.Sprintf("edit %s:%d to cite the code it meant", Safe(m.Path), c.SrcLine))
 }
 
 // writeFix prints where the lines are now and the fix command (fallback
@@ -247,4 +282,14 @@ func HookFailed(w io.Writer, hook string, pre bool, err error) {
   check: git memcite doctor   (what fails, and how to fix it)
   to block commits when the check cannot run: git config memcite.onError block
 `, hook, err)
+}
+
+// sortedKeys returns the keys of m, sorted.
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
