@@ -70,6 +70,10 @@ func MemoryText(w io.Writer, m *verify.MemoryResult, st Style) error {
 		for _, c := range m.StaleCitations() {
 			fmt.Fprintf(&b, "  %s %s\n", st.Yellow("[STALE]"), Safe(c.Citation.Location()))
 			fmt.Fprintf(&b, "    Reason: %s\n", Safe(c.Reason))
+			if c.Now != nil && c.Kind != verify.KindMoved && c.Kind != verify.KindEdited {
+				// a snippet's verdict, and line identity knows where the lines went
+				fmt.Fprintf(&b, "    Now at: %s\n", Safe(c.Now.String()))
+			}
 		}
 	}
 	_, err := io.WriteString(w, b.String())
