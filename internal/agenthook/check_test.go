@@ -87,12 +87,19 @@ func TestCheckWorkingTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ans.Stale) != 1 {
-		t.Fatalf("%d stale; want 1", len(ans.Stale))
+	// both citations: the shorthand one by line identity (its line 4
+	// still exists, but holds other code), the other by its snippet
+	if len(ans.Stale) != 2 {
+		t.Fatalf("%d stale; want 2", len(ans.Stale))
 	}
-	s := ans.Stale[0]
-	if s.Status != gitblame.Moved || s.Now == nil || s.Now.Line != 5 || s.Event == nil || s.Event.Commit != nil || s.Event.View != "working tree" || s.Fix != FixRelocate {
-		t.Errorf("got %s now %+v event %+v fix %d", s.Status, s.Now, s.Event, s.Fix)
+	for i, line := range []int{6, 5} {
+		s := ans.Stale[i]
+		if s.Status != gitblame.Moved || s.Now == nil || s.Now.Line != line || s.Event == nil || s.Event.Commit != nil || s.Event.View != "working tree" || s.Fix != FixRelocate {
+			t.Errorf("citation %d: got %s now %+v event %+v fix %d", i, s.Status, s.Now, s.Event, s.Fix)
+		}
+	}
+	if got := ans.Stale[0].Reason; got != "Line 4 moved to src/util.go:6 in the working tree" {
+		t.Errorf("reason %q", got)
 	}
 }
 

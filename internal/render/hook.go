@@ -168,7 +168,7 @@ func PostText(w io.Writer, r HookReport) error {
 		}
 	}
 	if len(o.Drifted) > 0 {
-		fmt.Fprintf(&b, "git-memcite: %s moved, edited or deleted the lines under %s; they still verify, but now cite other code:\n", r.Change, plural(len(o.Drifted), "citation"))
+		fmt.Fprintf(&b, "git-memcite: %s moved, edited or deleted the lines under %s; they now cite other code:\n", r.Change, plural(len(o.Drifted), "citation"))
 		for _, it := range o.Drifted {
 			writeDrifted(&b, it.Memory, *it.Citation, r.Fixes)
 		}
