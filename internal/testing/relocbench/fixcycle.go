@@ -30,6 +30,11 @@ type CycleReport struct {
 	HiddenStale                  int   // verify-all passed, the cited lines had moved (no snippet to tell), and relocate reported it
 	GoneReports                  int   // verify-all passed, the cited lines were deleted (no snippet to tell), and relocate reported it
 	Shorthand                    int   // scenarios whose citations are shorthand strings
+	// Disagreements counts citations where verify (with line identity)
+	// and relocate disagree: valid but not in place, or stale but kept;
+	// DisagreeRounds the rounds with one. Checked before and after each
+	// fix.
+	Disagreements, DisagreeRounds int
 }
 
 // FixCycle runs the fix-cycle benchmark on cfg.Chains mixed chains of
@@ -232,6 +237,10 @@ func (cr *cycleRun) commitBase(tree string, shorthand bool) ([]byte, error) {
 // the memory as fixed.
 func (cr *cycleRun) round(at int) ([]byte, error) {
 	cr.rep.Rounds++
+	before, err := cr.agree("before the fix")
+	if err != nil {
+		return nil, err
+	}
 	if _, _, err := fixOnce(cr.ctx, cr.work); err != nil {
 		return nil, err
 	}
@@ -251,6 +260,13 @@ func (cr *cycleRun) round(at int) ([]byte, error) {
 	mem, err := os.ReadFile(filepath.Join(cr.work, cycleMemory))
 	if err != nil {
 		return nil, err
+	}
+	after, err := cr.agree("after the fix")
+	if err != nil {
+		return nil, err
+	}
+	if before+after > 0 {
+		cr.rep.DisagreeRounds++
 	}
 	valid, err := verifyValid(cr.ctx, cr.work)
 	if err != nil || !valid {
@@ -456,20 +472,91 @@ func fixOnce(ctx context.Context, dir string) (bool, []relocate.Item, error) {
 	return changed, items, nil
 }
 
+// verifyValid reports whether verify-all (line identity included) finds
+// every citation valid.
 func verifyValid(ctx context.Context, dir string) (bool, error) {
-	wt, err := source.NewWorktree(dir)
-	if err != nil {
-		return false, err
-	}
-	st, err := store.Load(ctx, wt, []string{store.DefaultDir})
-	if err != nil {
-		return false, err
-	}
-	rep, err := verify.Check(ctx, wt, st.Memories)
+	rep, _, err := judged(ctx, dir)
 	if err != nil {
 		return false, err
 	}
 	return rep.Summary().Stale == 0, nil
+}
+
+// judged verifies the working tree of dir as verify-all does (line
+// identity included) and plans relocate (dry, edited text not accepted).
+func judged(ctx context.Context, dir string) (*verify.Report, []relocate.Item, error) {
+	repo, err := gitrepo.Discover(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer repo.Close()
+	h, err := repo.History()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer h.Close()
+	head, err := h.Resolve("HEAD")
+	if err != nil {
+		return nil, nil, err
+	}
+	wt, err := source.NewWorktree(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := store.Load(ctx, wt, []string{store.DefaultDir})
+	if err != nil {
+		return nil, nil, err
+	}
+	rep, err := verify.Check(ctx, wt, st.Memories)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := relocate.JudgeReport(ctx, h, head, wt, relocate.ViewWorktree, nil, rep); err != nil {
+		return nil, nil, err
+	}
+	target := gitblame.Target{Commit: head, View: wt, CrossFiles: relocate.CrossFiles(relocate.TrackedIn(wt), relocate.CitedPaths(st.Memories))}
+	items, err := relocate.Track(ctx, h, gitblame.New(h), head, target, st.Memories)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := relocate.Plan(items, relocate.Options{}); err != nil {
+		return nil, nil, err
+	}
+	return rep, items, nil
+}
+
+// agree counts the citations of lines verify and relocate disagree on:
+// verify says valid exactly when relocate keeps a citation in place.
+func (cr *cycleRun) agree(when string) (int, error) {
+	rep, items, err := judged(cr.ctx, cr.work)
+	if err != nil {
+		return 0, err
+	}
+	status := map[int]verify.CitationResult{}
+	for _, mr := range rep.Memories {
+		for _, c := range mr.Citations {
+			status[c.Citation.Index] = c
+		}
+	}
+	n := 0
+	for _, it := range items {
+		c := it.Citation
+		if it.Action == relocate.Skip || it.File || !c.HasLine {
+			continue
+		}
+		vr, ok := status[c.Index]
+		if !ok {
+			continue
+		}
+		if (vr.Status == verify.Valid) != (it.Action == relocate.Keep) {
+			n++
+			if cr.cfg.Trace != nil {
+				fmt.Fprintf(cr.cfg.Trace, "#%d round %d: disagreement %s: %s: verify %s (%s), relocate %s %v\n", cr.idx, cr.rep.Rounds, when, c.Location(), vr.Status, vr.Reason, it.Action, it.Result.Status)
+			}
+		}
+	}
+	cr.rep.Disagreements += n
+	return n, nil
 }
 
 // FormatCycle prints a fix-cycle report.
@@ -485,6 +572,7 @@ func FormatCycle(w io.Writer, r *CycleReport) {
 	fmt.Fprintf(w, "%-26s %8.1f %14d %12d %8d  (%d files, %d deleted or scattered)\n", "whole files (path only)", r.Files.Pct(), r.Files.FalseReloc, r.Files.WrongLoc, r.Files.Missed, r.Files.N, r.Files.GoneTruth)
 	fmt.Fprintf(w, "unstable fixes (a second fix changed a byte): %d\n", r.Unstable)
 	fmt.Fprintf(w, "false alarms (verify-all valid, the citation right, relocate reports it): %d\n", r.FalseAlarms)
+	fmt.Fprintf(w, "verify and relocate disagree (valid but not in place, or stale but kept): %d citations in %d rounds\n", r.Disagreements, r.DisagreeRounds)
 	fmt.Fprintf(w, "true alarms verify-all cannot see (citations without a snippet), after a commit:\n")
 	fmt.Fprintf(w, "  lines deleted, reported gone: %d\n", r.GoneReports)
 	fmt.Fprintf(w, "  lines moved, reported (where relocate could place them, relocated): %d\n", r.HiddenStale)

@@ -262,6 +262,9 @@ func TestFixCycle(t *testing.T) {
 	if rep.Cycle.FalseReloc > 0 {
 		t.Errorf("%d false relocations, want 0", rep.Cycle.FalseReloc)
 	}
+	if rep.Disagreements > 0 {
+		t.Errorf("verify and relocate disagree on %d citations in %d rounds, want 0", rep.Disagreements, rep.DisagreeRounds)
+	}
 	if !targets() {
 		return
 	}
