@@ -35,18 +35,21 @@ citations:
 Notes about a.txt.
 `
 
-// FuzzFixCycle checks the two invariants of the daily loop on fuzzed edit
+// FuzzFixCycle checks the invariants of the daily loop on fuzzed edit
 // scripts, over several rounds of (edit code, commit, relocate --fix,
 // commit the memory): a second fix with no code change in between changes
-// no byte, and after a fix and a commit a store that verification calls
-// valid gets no proposals from relocate (it still reports citations
-// without a snippet whose lines were deleted, which verification cannot
-// see).
+// no byte; after a fix and a commit a store that verification calls valid
+// gets no proposals from relocate; and at every step, for every citation
+// of lines, verification (with line identity) calls it valid exactly when
+// relocate keeps it in place. The edits insert, delete and reorder lines,
+// move lines to another file, and rename the memory file.
 func FuzzFixCycle(f *testing.F) {
 	f.Add([]byte{0, 3, 0, 3, 1, 9})
 	f.Add([]byte{2, 1, 7, 0, 0, 0, 1, 20, 1, 2})
 	f.Add([]byte{0, 0, 0, 1, 0, 2, 3, 4, 0, 9, 2, 2})
 	f.Add([]byte{1, 4, 1, 4, 0, 25, 0, 1, 2, 11})
+	f.Add([]byte{4, 0, 0, 2, 3, 4, 0, 9, 4, 1, 3, 14, 1, 7})
+	f.Add([]byte{3, 7, 3, 8, 0, 1, 4, 2, 2, 17, 3, 12, 1, 1})
 	f.Fuzz(func(t *testing.T, script []byte) {
 		if len(script) > 24 {
 			script = script[:24]
@@ -79,8 +82,10 @@ func fixCycle(t *testing.T, script []byte) {
 			t.Fatal(err)
 		}
 	}
+	memPath := ".serena/memories/m.md"
+	var other []string // b.txt: lines moved out of a.txt
 	write("a.txt", []byte(strings.Join(lines, "\n")+"\n"))
-	write(".serena/memories/m.md", []byte(cycleMemory))
+	write(memPath, []byte(cycleMemory))
 	git("init", "-q", "-b", "main")
 	git("add", "-A")
 	git("commit", "-q", "-m", "init")
@@ -126,7 +131,24 @@ func fixCycle(t *testing.T, script []byte) {
 		}
 		return changed, items
 	}
-	valid := func() bool {
+	// judge verifies the working tree as verify-all does, line identity
+	// included
+	judge := func() *verify.Report {
+		t.Helper()
+		repo, err := gitrepo.Discover(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer repo.Close()
+		h, err := repo.History()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer h.Close()
+		head, err := h.Resolve("HEAD")
+		if err != nil {
+			t.Fatal(err)
+		}
 		wt, _ := source.NewWorktree(dir)
 		st, err := store.Load(ctx, wt, []string{store.DefaultDir})
 		if err != nil {
@@ -136,13 +158,47 @@ func fixCycle(t *testing.T, script []byte) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return rep.Summary().Stale == 0
+		if err := relocate.JudgeReport(ctx, h, head, wt, relocate.ViewWorktree, nil, rep); err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	valid := func() bool { return judge().Summary().Stale == 0 }
+	// agree: verify says valid exactly when relocate keeps the citation
+	agree := func(when string, items []relocate.Item) {
+		t.Helper()
+		rep := judge()
+		byIndex := map[int]verify.CitationResult{}
+		for _, c := range rep.Memories[0].Citations {
+			byIndex[c.Citation.Index] = c
+		}
+		for _, it := range items {
+			c := it.Citation
+			if it.Action == relocate.Skip || it.File || !c.HasLine {
+				continue
+			}
+			vr := byIndex[c.Index]
+			if (vr.Status == verify.Valid) != (it.Action == relocate.Keep) {
+				mem, _ := os.ReadFile(filepath.Join(dir, memPath))
+				t.Fatalf("%s: %s: verify says %s (%s), relocate %s (%s)\n%s", when, c.Location(), vr.Status, vr.Reason, it.Action, it.Result.Status, mem)
+			}
+		}
+	}
+	plan := func() []relocate.Item {
+		t.Helper()
+		// what relocate would do, without writing: a fix on a copy of
+		// the memory bytes written back
+		full := filepath.Join(dir, memPath)
+		old, _ := os.ReadFile(full)
+		_, items := fix()
+		write(memPath, old)
+		return items
 	}
 
 	for round := 0; len(script) >= 2; round++ {
-		// one round: up to three edits of a.txt, then a commit
+		// one round: up to three edits, then a commit
 		for k := 0; k < 3 && len(script) >= 2; k++ {
-			op, pos := script[0]%3, int(script[1])
+			op, pos := script[0]%5, int(script[1])
 			script = script[2:]
 			switch {
 			case op == 0 || len(lines) < 8: // insert a new line
@@ -151,36 +207,42 @@ func fixCycle(t *testing.T, script []byte) {
 			case op == 1: // delete a line
 				p := pos % len(lines)
 				lines = append(lines[:p], lines[p+1:]...)
-			default: // move a line to the top
+			case op == 2: // move a line to the top
 				p := pos % len(lines)
 				l := lines[p]
 				lines = append(lines[:p], lines[p+1:]...)
 				lines = append([]string{l}, lines...)
+			case op == 3: // move a line to another file
+				p := pos % len(lines)
+				other = append(other, lines[p])
+				lines = append(lines[:p], lines[p+1:]...)
+				write("b.txt", []byte(strings.Join(other, "\n")+"\n"))
+			default: // rename the memory file
+				next := fmt.Sprintf(".serena/memories/m-%d-%d.md", round, k)
+				git("mv", memPath, next)
+				memPath = next
 			}
 		}
 		write("a.txt", []byte(strings.Join(lines, "\n")+"\n"))
-		git("commit", "-q", "--allow-empty", "-am", fmt.Sprintf("round %d", round))
+		git("add", "-A")
+		git("commit", "-q", "--allow-empty", "-m", fmt.Sprintf("round %d", round))
+		agree(fmt.Sprintf("round %d, before the fix", round), plan())
 
 		fix()
-		mem, _ := os.ReadFile(filepath.Join(dir, ".serena/memories/m.md"))
+		mem, _ := os.ReadFile(filepath.Join(dir, memPath))
 		if changed, _ := fix(); changed {
-			now, _ := os.ReadFile(filepath.Join(dir, ".serena/memories/m.md"))
+			now, _ := os.ReadFile(filepath.Join(dir, memPath))
 			t.Fatalf("round %d: a second fix changed the memory:\n%s\nthen\n%s", round, mem, now)
 		}
 		git("commit", "-q", "--allow-empty", "-am", fmt.Sprintf("fix %d", round))
+		items := plan()
+		agree(fmt.Sprintf("round %d, after the fix", round), items)
 		if !valid() {
 			continue // stale citations remain (deleted lines): proposals may be due
 		}
-		if changed, items := fix(); changed {
-			t.Fatalf("round %d: verification calls the store valid, but relocate proposes edits", round)
-		} else {
-			for _, it := range items {
-				// lines deleted under a citation without a snippet are
-				// reported: verification cannot see that, relocate can
-				deleted := it.Action == relocate.Unresolved && !it.Citation.HasSnippet
-				if it.Stale() && !deleted {
-					t.Fatalf("round %d: verification calls the store valid, but relocate reports %s: %v (%s)", round, it.Citation.Location(), it.Action, it.Result.Status)
-				}
+		for _, it := range items {
+			if it.Action == relocate.Move || it.Action == relocate.Accept || it.Stale() {
+				t.Fatalf("round %d: verification calls the store valid, but relocate reports %s: %v (%s)", round, it.Citation.Location(), it.Action, it.Result.Status)
 			}
 		}
 	}
