@@ -14,7 +14,8 @@
 #   scripts/bench-cache.sh [RUNS]    (default 7; prints medians)
 # BASE=<rev> compares with another revision than main; CORPORA="small"
 # measures the 11k-file corpus only; RELOCATE=1 adds relocate (no
-# --fix) on the 50,000-memory store.
+# --fix) on the 50,000-memory store. GENFLAGS=-no-snippets writes every
+# citation as a shorthand path:N (judged by line identity).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-7}
@@ -25,10 +26,10 @@ go build -o "$work/new" ./cmd/git-memcite
 mkdir "$work/base-src"
 git archive "$base" | tar -x -C "$work/base-src"
 (cd "$work/base-src" && go build -o "$work/old" ./cmd/git-memcite)
-go run ./scripts/genrepo -out "$work/small" -list "$work/small.txt" >/dev/null
+go run ./scripts/genrepo ${GENFLAGS:-} -out "$work/small" -list "$work/small.txt" >/dev/null
 corpora=${CORPORA:-small large}
 case " $corpora " in
-*" large "*) go run ./scripts/genrepo -out "$work/large" -memories 50000 -citations 5 -list "$work/large.txt" >/dev/null ;;
+*" large "*) go run ./scripts/genrepo ${GENFLAGS:-} -out "$work/large" -memories 50000 -citations 5 -list "$work/large.txt" >/dev/null ;;
 esac
 sync
 sleep "${SETTLE:-20}"

@@ -24,7 +24,8 @@
 #
 # Usage: scripts/bench-precommit.sh [RUNS]   (default 7; env BASE,
 #        SIZES="2000 50000" (memory counts), FILES=10000, KEEP=1 keeps
-#        the generated repositories)
+#        the generated repositories, GENFLAGS=-no-snippets writes every
+#        citation as a shorthand path:N judged by line identity)
 set -euo pipefail
 trap 'echo "bench-precommit.sh: failed at line $LINENO" >&2' ERR
 
@@ -78,7 +79,7 @@ printf '| memories | commit | with hook, %s | with hook, this tree | --no-verify
 printf '| --- | --- | --- | --- | --- | --- | --- |\n'
 for size in $SIZES; do
 	repo="$work/repo-$size"
-	"$work/genrepo" -out "$repo" -files "$FILES" -memories "$size" -list "$work/cited-$size" >"$work/gen-$size.txt"
+	"$work/genrepo" ${GENFLAGS:-} -out "$repo" -files "$FILES" -memories "$size" -list "$work/cited-$size" >"$work/gen-$size.txt"
 	cd "$repo"
 	PATH="$work/after/bin:$PATH0" git memcite install >/dev/null 2>&1
 	# eleven code files no citation names (the large store cites every

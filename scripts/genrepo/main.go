@@ -22,6 +22,7 @@ func main() {
 	flag.IntVar(&o.Citations, "citations", o.Citations, "citations per memory")
 	flag.Float64Var(&o.StaleShare, "stale", o.StaleShare, "share of stale citations")
 	list := flag.String("list", "", "write the cited paths, one per line, to this file")
+	flag.BoolVar(&o.NoSnippets, "no-snippets", false, "write every citation as a shorthand path:N without a snippet")
 	agent := flag.Bool("agent", false, "add the agent hook's scenario: a memory whose citations a later commit moved")
 	g := benchrepo.DefaultGraph
 	graph := flag.Bool("graph", false, "generate a memory graph store instead (no source files, no git)")

@@ -21,6 +21,9 @@ type Options struct {
 	StaleShare   float64 // share of citations made stale
 	Seed         int64
 	Commit       bool // git init, add and commit everything
+	// NoSnippets writes every citation as a shorthand "path:N" without a
+	// snippet (judged by line identity); stale ones are past the end.
+	NoSnippets bool
 }
 
 // Default is the size of the verification benchmark of the README:
@@ -56,14 +59,18 @@ func Generate(ctx context.Context, dir string, o Options) (Stats, error) {
 			snippet := text[:min(len(text), 10+rng.Intn(30))]
 			if rng.Float64() < o.StaleShare {
 				st.Stale++
-				if rng.Intn(2) == 0 {
+				if rng.Intn(2) == 0 || o.NoSnippets {
 					line += o.LinesPerFile // past the end
 				} else {
 					snippet = "renamedIdentifier"
 				}
 			}
 			cited[paths[fi]] = true
-			fmt.Fprintf(&b, "  - path: %s\n    line: %d\n    snippet: %q\n", paths[fi], line, strings.TrimSpace(snippet))
+			if o.NoSnippets {
+				fmt.Fprintf(&b, "  - %s:%d\n", paths[fi], line)
+			} else {
+				fmt.Fprintf(&b, "  - path: %s\n    line: %d\n    snippet: %q\n", paths[fi], line, strings.TrimSpace(snippet))
+			}
 			st.Citations++
 		}
 		fmt.Fprintf(&b, "links:\n  - related: mem-%05d\ntags: [generated]\nconfidence: 1.0\n---\n\n# Memory %d\n\nSome prose about the code.\n", (m+1)%o.Memories, m)
