@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/source"
@@ -40,18 +41,26 @@ func JudgeLines(ctx context.Context, repo *gitrepo.Repo, src source.Source, rev 
 			return nil // no commit yet: nothing has a base
 		}
 	}
-	hist, err := repo.History()
+	// the history is opened only when the cache cannot answer
+	hist := &relocate.LazyHistory{Open: func() (gitblame.History, error) { return repo.History() }}
+	defer func() {
+		if h, ok := hist.Opened().(*gitrepo.History); ok && h != nil {
+			h.Close()
+		}
+	}()
+	var oid gitrepo.OID
+	var err error
+	if rev != "" {
+		oid, err = repo.ResolveCommit(ctx, rev)
+	} else {
+		oid, _, err = repo.Head()
+	}
 	if err != nil {
 		return fmt.Errorf("line identity: %w", err)
 	}
-	defer hist.Close()
-	at := "HEAD"
-	if rev != "" {
-		at = rev
-	}
-	head, err := hist.Resolve(at)
+	head, err := gitblame.ParseHash(oid.String())
 	if err != nil {
-		return fmt.Errorf("line identity: %s: %w", at, err)
+		return fmt.Errorf("line identity: %s: %w", oid, err)
 	}
 	view := relocate.ViewWorktree
 	switch {

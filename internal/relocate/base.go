@@ -3,8 +3,8 @@ package relocate
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
@@ -37,7 +37,22 @@ type written struct {
 // is written (two citations in different forms at one place are told
 // apart).
 func citationKey(c memfile.Citation) string {
-	return fmt.Sprintf("%s\x00%d\x00%v\x00%d\x00%v\x00%s\x00%s", c.Path, c.Line, c.HasLine, c.LineEnd, c.HasSnippet, c.Snippet, c.Written())
+	var b strings.Builder
+	b.Grow(len(c.Path) + len(c.Snippet) + 32)
+	b.WriteString(c.Path)
+	b.WriteByte(0)
+	b.WriteString(strconv.Itoa(c.Line))
+	b.WriteByte(0)
+	b.WriteString(strconv.FormatBool(c.HasLine))
+	b.WriteByte(0)
+	b.WriteString(strconv.Itoa(c.LineEnd))
+	b.WriteByte(0)
+	b.WriteString(strconv.FormatBool(c.HasSnippet))
+	b.WriteByte(0)
+	b.WriteString(c.Snippet)
+	b.WriteByte(0)
+	b.WriteString(c.Written())
+	return b.String()
 }
 
 // memoryHistory is the first-parent history of one memory file from the

@@ -3,16 +3,19 @@ package relocate
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/trace"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
@@ -72,11 +75,20 @@ func JudgeReport(ctx context.Context, h gitblame.History, head gitblame.Hash, sr
 		j.View, j.Target.View = "index", src
 	default:
 		j.View, j.Target.View = "working tree", src
-		var mems []*store.Memory
-		for i := range rep.Memories {
-			mems = append(mems, rep.Memories[i].Memory)
+		// which files may receive moved lines: asked only when lines are
+		// followed out of a cited file (none on a warm run)
+		var cross func(string) bool
+		var once sync.Once
+		j.Target.CrossFiles = func(p string) bool {
+			once.Do(func() {
+				var mems []*store.Memory
+				for i := range rep.Memories {
+					mems = append(mems, rep.Memories[i].Memory)
+				}
+				cross = CrossFiles(TrackedIn(src), CitedPaths(mems))
+			})
+			return cross(p)
 		}
-		j.Target.CrossFiles = CrossFiles(TrackedIn(src), CitedPaths(mems))
 	}
 	if ids, ok := src.(source.Identifier); ok {
 		j.IDs = ids
@@ -104,6 +116,13 @@ type judged struct {
 }
 
 // Apply judges the citations of rep by line identity and recounts rep.
+//
+// With a cache, the verdicts are kept at three levels, each keyed by
+// everything they depend on: the whole report's (the head, every memory
+// file's content and every cited file's content: a warm run makes one
+// lookup), each memory's, and each citation's (by its base, the head and
+// the cited file's content; a head that did not change the cited file
+// takes its parent's).
 func (j *Judge) Apply(ctx context.Context, rep *verify.Report) error {
 	byMem := map[*store.Memory][]judged{}
 	var order []*store.Memory
@@ -126,45 +145,78 @@ func (j *Judge) Apply(ctx context.Context, rep *verify.Report) error {
 	if len(order) == 0 {
 		return nil
 	}
+	start := time.Now()
+	head := j.Head.String()
+	results := make([][]*outcome, len(order))
+	storeKey, storeKeyed := j.storeKey(rep, order, byMem, head)
+	if storeKeyed {
+		if v, ok := j.Cache.Verdict(storeKey); ok {
+			if j.applyStore(v.Reason, order, byMem) {
+				rep.Recount()
+				trace.Printf("line identity: %d memories, their verdicts cached, in %s", len(order), time.Since(start).Round(time.Millisecond))
+				return nil
+			}
+		}
+	}
+	var nMem, nCached, nBases, nCites int
 	var follow []Item
-	var followed []*verify.CitationResult
+	var followed []*outcome
 	var keys []vcache.Key // by followed: zero when not cached
-	for _, m := range order {
+	memKeys := make([]vcache.Key, len(order))
+	putMem := make([]bool, len(order))
+	for i, m := range order {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		bases, err := j.bases(m)
+		jds := byMem[m]
+		nCites += len(jds)
+		results[i] = make([]*outcome, len(jds))
+		for k, jd := range jds {
+			results[i][k] = &outcome{cr: jd.cr}
+		}
+		var keyed bool
+		memKeys[i], keyed = j.memoryKey(rep, m, jds, head)
+		if keyed {
+			if v, ok := j.Cache.Verdict(memKeys[i]); ok {
+				if rs, ok := decodeList(v.Reason, len(jds)); ok {
+					for k, r := range rs {
+						results[i][k].set(r, true)
+					}
+					nMem++
+					continue
+				}
+			}
+			putMem[i] = true
+		}
+		bases, cached, err := j.bases(m)
 		if err != nil {
 			return err
 		}
-		for _, jd := range byMem[m] {
+		if cached {
+			nBases++
+		}
+		for k, jd := range jds {
 			c := jd.cr.Citation
+			o := results[i][k]
 			b := bases[c.Index]
 			if b.base.IsZero() {
-				jd.cr.Unanchored = true
+				o.set(unanchored, true) // judged as written
 				continue
 			}
-			blob, held, err := j.heldAtBase(b.base, c)
-			if err != nil {
-				return err
-			}
-			if !held {
-				continue // wrong when written: there is no line to follow; verification's verdict stands
-			}
-			id, named := j.contentID(c.Path)
-			if named && id == "blob:"+blob.String() {
-				continue // the file is as it was when the citation was written
+			id, named := rep.ContentID(c.Path)
+			if !named {
+				id, named = j.contentID(c.Path)
 			}
 			var key vcache.Key
 			if named && j.Cache != nil {
-				key = vcache.KeyOf("identity", j.View, j.Head.String(), b.base.String(), id, citationKey(*c))
+				key = vcache.KeyOf("identity", j.View, head, b.hex, id, citationKey(*c))
 				v, ok := j.Cache.Verdict(key)
 				if !ok {
 					// a head that did not change the cited file leaves
 					// its lines where they were at its parent
 					if cp, err := source.Clean(c.Path); err == nil {
 						if p, same := j.sameInParent(cp); same {
-							if v, ok = j.Cache.Verdict(vcache.KeyOf("identity", j.View, p.String(), b.base.String(), id, citationKey(*c))); ok {
+							if v, ok = j.Cache.Verdict(vcache.KeyOf("identity", j.View, p.String(), b.hex, id, citationKey(*c))); ok {
 								j.Cache.PutVerdict(key, v)
 							}
 						}
@@ -172,14 +224,33 @@ func (j *Judge) Apply(ctx context.Context, rep *verify.Report) error {
 				}
 				if ok {
 					if r, ok := decodeResult(v); ok {
-						apply(jd.cr, r)
+						o.set(r, true)
+						nCached++
 						continue
 					}
 				}
 			}
-			follow = append(follow, Item{Memory: m, Citation: c, Base: b.base, BaseSource: b.src})
-			followed = append(followed, jd.cr)
-			keys = append(keys, key)
+			blob, held, err := j.heldAtBase(b.base, c)
+			if err != nil {
+				return err
+			}
+			var r gitblame.Result
+			switch {
+			case !held:
+				// wrong when written: there is no line to follow;
+				// verification's verdict stands
+			case named && id == "blob:"+blob.String():
+				r = inPlace(c) // the file is as it was when the citation was written
+			default:
+				follow = append(follow, Item{Memory: m, Citation: c, Base: b.base, BaseSource: b.src})
+				followed = append(followed, o)
+				keys = append(keys, key)
+				continue
+			}
+			o.set(r, named)
+			if key != (vcache.Key{}) {
+				j.Cache.PutVerdict(key, encodeResult(r))
+			}
 		}
 	}
 	if len(follow) > 0 {
@@ -188,14 +259,218 @@ func (j *Judge) Apply(ctx context.Context, rep *verify.Report) error {
 		}
 		for i := range follow {
 			r := follow[i].Result
-			apply(followed[i], r)
-			if keys[i] != (vcache.Key{}) && cacheable(follow[i].Citation, r) {
+			ok := cacheable(follow[i].Citation, r) && keys[i] != (vcache.Key{})
+			followed[i].set(r, ok)
+			if ok {
 				j.Cache.PutVerdict(keys[i], encodeResult(r))
 			}
 		}
 	}
+	allKept := storeKeyed
+	var exceptions []string
+	for i := range order {
+		memKept := true
+		rs := make([]gitblame.Result, len(results[i]))
+		for k, o := range results[i] {
+			apply(o.cr, o.r)
+			rs[k] = o.r
+			memKept = memKept && o.keep
+			if !isInPlace(o.cr.Citation, o.r) {
+				if e, ok := encodeOne(o.r); ok {
+					exceptions = append(exceptions, strconv.Itoa(i)+" "+strconv.Itoa(k)+" "+e)
+				} else {
+					memKept = false
+				}
+			}
+		}
+		allKept = allKept && memKept
+		if putMem[i] && memKept {
+			if enc, ok := encodeList(rs); ok {
+				j.Cache.PutVerdict(memKeys[i], vcache.Verdict{Reason: enc})
+			}
+		}
+	}
+	if allKept {
+		j.Cache.PutVerdict(storeKey, vcache.Verdict{Reason: strings.Join(exceptions, "\x02")})
+	}
 	rep.Recount()
+	trace.Printf("line identity: %d citations of %d memories (%d memories and %d bases cached), %d verdicts cached, %d followed, in %s",
+		nCites, len(order), nMem, nBases, nCached, len(follow), time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// unanchored is the result of a citation without a base: judged as
+// written (apply marks it).
+var unanchored = gitblame.Result{Status: -1}
+
+// outcome is one citation's line-identity result while Apply runs.
+type outcome struct {
+	cr   *verify.CitationResult
+	r    gitblame.Result
+	keep bool // r may be cached
+}
+
+func (o *outcome) set(r gitblame.Result, keep bool) { o.r, o.keep = r, keep }
+
+// isInPlace reports whether r leaves c's verdict as verification gave it
+// and adds nothing to it.
+func isInPlace(c *memfile.Citation, r gitblame.Result) bool {
+	if r.Status == 0 {
+		return true
+	}
+	cr := verify.CitationResult{Citation: c}
+	apply(&cr, r)
+	return cr.Kind == verify.KindNone && cr.Now == nil && cr.ChangedIn == "" && !cr.Unanchored
+}
+
+// storeKey is the key of every judged citation's verdict at once: the
+// view, the head, each memory file's path and content, and each cited
+// file's content.
+func (j *Judge) storeKey(rep *verify.Report, order []*store.Memory, byMem map[*store.Memory][]judged, head string) (vcache.Key, bool) {
+	if j.Cache == nil {
+		return vcache.Key{}, false
+	}
+	h := sha256.New()
+	var n [8]byte
+	put := func(s string) {
+		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	put(j.View)
+	put(head)
+	for _, m := range order {
+		put(m.Path)
+		binary.LittleEndian.PutUint64(n[:], uint64(len(m.File.Src)))
+		h.Write(n[:])
+		h.Write(m.File.Src)
+		for _, jd := range byMem[m] {
+			c := jd.cr.Citation
+			id, ok := rep.ContentID(c.Path)
+			if !ok {
+				return vcache.Key{}, false
+			}
+			put(strconv.Itoa(c.Index))
+			put(id)
+		}
+	}
+	return vcache.KeyOf("identity-store", string(h.Sum(nil))), true
+}
+
+// applyStore applies the exceptions a store-level entry lists (every
+// other judged citation is in place); false when it cannot be read.
+func (j *Judge) applyStore(s string, order []*store.Memory, byMem map[*store.Memory][]judged) bool {
+	if s == "" {
+		return true
+	}
+	type ex struct {
+		cr *verify.CitationResult
+		r  gitblame.Result
+	}
+	var out []ex
+	for _, e := range strings.Split(s, "\x02") {
+		f := strings.SplitN(e, " ", 3)
+		if len(f) != 3 {
+			return false
+		}
+		i, err1 := strconv.Atoi(f[0])
+		k, err2 := strconv.Atoi(f[1])
+		if err1 != nil || err2 != nil || i < 0 || i >= len(order) || k < 0 || k >= len(byMem[order[i]]) {
+			return false
+		}
+		r, ok := decodeOne(f[2])
+		if !ok {
+			return false
+		}
+		out = append(out, ex{byMem[order[i]][k].cr, r})
+	}
+	for _, e := range out {
+		apply(e.cr, e.r)
+	}
+	return true
+}
+
+// encodeOne encodes a result for a list; false when it holds a separator.
+func encodeOne(r gitblame.Result) (string, bool) {
+	v := encodeResult(r)
+	if strings.ContainsAny(v.Reason, "\x01\x02") {
+		return "", false
+	}
+	return strconv.Itoa(v.Kind) + "\x01" + v.Reason, true
+}
+
+func decodeOne(s string) (gitblame.Result, bool) {
+	k, reason, ok := strings.Cut(s, "\x01")
+	if !ok {
+		return gitblame.Result{}, false
+	}
+	kind, err := strconv.Atoi(k)
+	if err != nil {
+		return gitblame.Result{}, false
+	}
+	return decodeResult(vcache.Verdict{Kind: kind, Reason: reason})
+}
+
+// memoryKey is the key of the verdicts of every judged citation of m at
+// once: the view, the head, the memory file and its content (which fix
+// every citation's base), and the content of each cited file. ok is false
+// when there is no cache or a cited file's content has no name.
+func (j *Judge) memoryKey(rep *verify.Report, m *store.Memory, jds []judged, head string) (vcache.Key, bool) {
+	if j.Cache == nil {
+		return vcache.Key{}, false
+	}
+	sum := sha256.Sum256(m.File.Src)
+	parts := make([]string, 0, 4+2*len(jds))
+	parts = append(parts, j.View, head, m.Path, string(sum[:]))
+	for _, jd := range jds {
+		c := jd.cr.Citation
+		id, ok := rep.ContentID(c.Path)
+		if !ok {
+			if id, ok = j.contentID(c.Path); !ok {
+				return vcache.Key{}, false
+			}
+		}
+		parts = append(parts, strconv.Itoa(c.Index), id)
+	}
+	return vcache.KeyOf("identity-memory", parts...), true
+}
+
+// encodeList joins encoded results; false when one holds a separator.
+func encodeList(rs []gitblame.Result) (string, bool) {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		e, ok := encodeOne(r)
+		if !ok {
+			return "", false
+		}
+		parts[i] = e
+	}
+	return strings.Join(parts, "\x02"), true
+}
+
+func decodeList(s string, n int) ([]gitblame.Result, bool) {
+	parts := strings.Split(s, "\x02")
+	if len(parts) != n {
+		return nil, false
+	}
+	out := make([]gitblame.Result, n)
+	for i, p := range parts {
+		r, ok := decodeOne(p)
+		if !ok {
+			return nil, false
+		}
+		out[i] = r
+	}
+	return out, true
+}
+
+// inPlace is the result of lines where the citation says.
+func inPlace(c *memfile.Citation) gitblame.Result {
+	cp, err := source.Clean(c.Path)
+	if err != nil {
+		cp = c.Path
+	}
+	return gitblame.Result{Status: gitblame.Unchanged, Location: gitblame.Location{Path: cp, Line: c.Line, LineEnd: c.LineEnd}}
 }
 
 // judgeable: a citation of lines that line identity can speak for.
@@ -218,18 +493,19 @@ func judgeable(cr *verify.CitationResult) bool {
 type base struct {
 	base gitblame.Hash // zero: none (not committed, history cut, skipped)
 	src  gitblame.BaseSource
+	hex  string // base's name, for cache keys
 }
 
 // bases returns the base of every citation of m by index, from the cache
 // when it holds them for this head and this content of the memory file.
-func (j *Judge) bases(m *store.Memory) (map[int]base, error) {
+func (j *Judge) bases(m *store.Memory) (out map[int]base, cached bool, err error) {
 	var key vcache.Key
 	if j.Cache != nil {
 		sum := hex.EncodeToString(func() []byte { s := sha256.Sum256(m.File.Src); return s[:] }())
 		key = vcache.KeyOf("bases", j.Head.String(), m.Path, sum)
 		if v, ok := j.Cache.Verdict(key); ok {
 			if out, ok := decodeBases(v.Reason); ok {
-				return out, nil
+				return out, true, nil
 			}
 		}
 		// The walk back from the head along first parents passes its
@@ -239,29 +515,29 @@ func (j *Judge) bases(m *store.Memory) (map[int]base, error) {
 			if v, ok := j.Cache.Verdict(vcache.KeyOf("bases", p.String(), m.Path, sum)); ok {
 				if out, ok := decodeBases(v.Reason); ok {
 					j.Cache.PutVerdict(key, v)
-					return out, nil
+					return out, true, nil
 				}
 			}
 		}
 	}
 	items, err := Prepare(j.H, j.T, j.Head, []*store.Memory{m})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	out := make(map[int]base, len(items))
+	out = make(map[int]base, len(items))
 	var enc strings.Builder
 	for i := range items {
 		it := &items[i]
 		if !it.tracked() || it.Base.IsZero() || it.File {
 			continue
 		}
-		out[it.Citation.Index] = base{it.Base, it.BaseSource}
+		out[it.Citation.Index] = base{it.Base, it.BaseSource, it.Base.String()}
 		fmt.Fprintf(&enc, "%d %s %d\n", it.Citation.Index, it.Base, it.BaseSource)
 	}
 	if j.Cache != nil {
 		j.Cache.PutVerdict(key, vcache.Verdict{Reason: enc.String()})
 	}
-	return out, nil
+	return out, false, nil
 }
 
 func decodeBases(s string) (map[int]base, bool) {
@@ -280,7 +556,7 @@ func decodeBases(s string) (map[int]base, bool) {
 		if err1 != nil || err2 != nil || err3 != nil {
 			return nil, false
 		}
-		out[i] = base{h, gitblame.BaseSource(src)}
+		out[i] = base{h, gitblame.BaseSource(src), f[1]}
 	}
 	return out, true
 }
@@ -337,6 +613,10 @@ func (j *Judge) heldAtBase(b gitblame.Hash, c *memfile.Citation) (gitblame.Hash,
 
 // apply sets the line-identity verdict of r on cr.
 func apply(cr *verify.CitationResult, r gitblame.Result) {
+	if r.Status == unanchored.Status {
+		cr.Unanchored = true
+		return
+	}
 	c := cr.Citation
 	cp, err := source.Clean(c.Path)
 	if err != nil {
@@ -485,3 +765,79 @@ func decodeResult(v vcache.Verdict) (gitblame.Result, bool) {
 }
 
 func unix(sec int64) time.Time { return time.Unix(sec, 0).UTC() }
+
+// LazyHistory is a gitblame.History opened on its first use: a judge
+// whose answers the cache holds reads no history, so opening the object
+// store is left until something must be read.
+type LazyHistory struct {
+	Open func() (gitblame.History, error)
+
+	h   gitblame.History
+	err error
+	did bool
+}
+
+func (l *LazyHistory) get() (gitblame.History, error) {
+	if !l.did {
+		l.did = true
+		l.h, l.err = l.Open()
+	}
+	return l.h, l.err
+}
+
+// Opened returns the history if it was opened, for the caller to close.
+func (l *LazyHistory) Opened() gitblame.History { return l.h }
+
+// Resolve implements gitblame.History.
+func (l *LazyHistory) Resolve(rev string) (gitblame.Hash, error) {
+	h, err := l.get()
+	if err != nil {
+		return gitblame.Hash{}, err
+	}
+	return h.Resolve(rev)
+}
+
+// Commit implements gitblame.History.
+func (l *LazyHistory) Commit(x gitblame.Hash) (*gitblame.Commit, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	return h.Commit(x)
+}
+
+// Entry implements gitblame.History.
+func (l *LazyHistory) Entry(tree gitblame.Hash, path string) (gitblame.Hash, bool, error) {
+	h, err := l.get()
+	if err != nil {
+		return gitblame.Hash{}, false, err
+	}
+	return h.Entry(tree, path)
+}
+
+// Blob implements gitblame.History.
+func (l *LazyHistory) Blob(x gitblame.Hash) ([]byte, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	return h.Blob(x)
+}
+
+// Changes implements gitblame.History.
+func (l *LazyHistory) Changes(from, to gitblame.Hash, renames bool) ([]gitblame.Change, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	return h.Changes(from, to, renames)
+}
+
+// Files implements gitblame.History.
+func (l *LazyHistory) Files(tree gitblame.Hash) (map[string]gitblame.Hash, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	return h.Files(tree)
+}

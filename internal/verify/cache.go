@@ -25,6 +25,9 @@ type citationCache struct {
 	empty bool // the cache holds no verdicts: no lookups
 
 	before map[string]contentID // by cited path as written
+
+	mu    sync.Mutex
+	after map[string]contentID // named after reading, by cited path as written
 }
 
 type contentID struct {
@@ -100,7 +103,35 @@ func (cc *citationCache) named(p string, fd *fileData) contentID {
 	}
 	var id contentID
 	id.id, id.ok = cc.ids.ContentID(p)
+	cc.mu.Lock()
+	if cc.after == nil {
+		cc.after = map[string]contentID{}
+	}
+	cc.after[p] = id
+	cc.mu.Unlock()
 	return id
+}
+
+// names returns the content names the run took, by cited path as
+// written: those taken after a read win over those taken before.
+func (cc *citationCache) names() map[string]string {
+	if cc == nil {
+		return nil
+	}
+	out := make(map[string]string, len(cc.before)+len(cc.after))
+	for p, id := range cc.before {
+		if id.ok {
+			out[p] = id.id
+		}
+	}
+	for p, id := range cc.after {
+		if id.ok {
+			out[p] = id.id
+		} else {
+			delete(out, p)
+		}
+	}
+	return out
 }
 
 // lookupAll sets the kind and reason of the results whose verdict the

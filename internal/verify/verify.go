@@ -234,6 +234,17 @@ type Report struct {
 	Source   string // the source's name
 	Memories []MemoryResult
 	Elapsed  time.Duration
+
+	ids map[string]string // content names the run took (ContentID)
+}
+
+// ContentID returns the name of a cited file's content (a
+// source.Identifier id) that the check took, when it took one (with the
+// verification cache on): a later judge of the same report need not name
+// the content again.
+func (r *Report) ContentID(p string) (string, bool) {
+	id, ok := r.ids[p]
+	return id, ok
 }
 
 // Summary counts a report.
@@ -345,6 +356,7 @@ func Check(ctx context.Context, src source.Source, mems []*store.Memory) (*Repor
 	for i := range r.Memories {
 		count(&r.Memories[i])
 	}
+	r.ids = cc.names()
 	r.Elapsed = time.Since(start)
 	return r, nil
 }
