@@ -51,6 +51,10 @@ type Judge struct {
 	// View names the target's kind in cache keys ("working tree",
 	// "index", "commit").
 	View string
+
+	parentOnce sync.Once
+	parent     gitblame.Hash
+	changed    map[string]bool // paths the head changed from parent; nil: unknown
 }
 
 // View is the kind of content a verification checked.
@@ -561,23 +565,29 @@ func decodeBases(s string) (map[int]base, bool) {
 	return out, true
 }
 
-// sameInParent returns the head's first parent when the head holds the
-// memory file at path as its parent does.
+// sameInParent returns the head's first parent when the head holds path
+// as its parent does. The paths the head changed are listed once.
 func (j *Judge) sameInParent(path string) (gitblame.Hash, bool) {
-	hc, err := j.H.Commit(j.Head)
-	if err != nil || len(hc.Parents) == 0 {
+	j.parentOnce.Do(func() {
+		hc, err := j.H.Commit(j.Head)
+		if err != nil || len(hc.Parents) != 1 {
+			return // a root commit, or a merge: its first parent may differ in any path
+		}
+		changes, err := j.H.Changes(hc.Parents[0], j.Head, false)
+		if err != nil {
+			return
+		}
+		j.changed = map[string]bool{}
+		for _, ch := range changes {
+			j.changed[ch.From] = true
+			j.changed[ch.To] = true
+		}
+		j.parent = hc.Parents[0]
+	})
+	if j.changed == nil || j.changed[path] {
 		return gitblame.Hash{}, false
 	}
-	pc, err := j.H.Commit(hc.Parents[0])
-	if err != nil {
-		return gitblame.Hash{}, false
-	}
-	a, ok1, err1 := j.H.Entry(hc.Tree, path)
-	b, ok2, err2 := j.H.Entry(pc.Tree, path)
-	if err1 != nil || err2 != nil || !ok1 || !ok2 || a != b {
-		return gitblame.Hash{}, false
-	}
-	return pc.Hash, true
+	return j.parent, true
 }
 
 // contentID names the target's content of path p, if it can.
