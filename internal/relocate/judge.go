@@ -532,8 +532,8 @@ func (j *Judge) bases(m *store.Memory) (out map[int]base, cached bool, err error
 	var enc strings.Builder
 	for i := range items {
 		it := &items[i]
-		if !it.tracked() || it.Base.IsZero() || it.File {
-			continue
+		if it.Base.IsZero() || it.File || (it.Action != 0 && it.Action != Keep) {
+			continue // no base: skipped, history cut, not committed
 		}
 		out[it.Citation.Index] = base{it.Base, it.BaseSource, it.Base.String()}
 		fmt.Fprintf(&enc, "%d %s %d\n", it.Citation.Index, it.Base, it.BaseSource)

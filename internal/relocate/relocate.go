@@ -25,6 +25,7 @@ package relocate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -165,10 +166,51 @@ func Prepare(h gitblame.History, lines Lines, head gitblame.Hash, mems []*store.
 				}
 			}
 			it.Base, it.BaseSource, it.BaseNote = base, src, note
+			if !base.IsZero() {
+				held, err := heldAt(h, lines, base, c)
+				if err != nil {
+					return nil, fmt.Errorf("relocate: %s: %w", m.Path, err)
+				}
+				if !held {
+					// wrong when it was written (or written against other
+					// content than its commit holds): nothing to follow
+					it.Action = Keep
+					it.BaseNote = join(note, fmt.Sprintf("not there in %s, where it was written: taken as written", base.Short()))
+				}
+			}
 			items = append(items, it)
 		}
 	}
 	return items, nil
+}
+
+// heldAt reports whether commit b holds what c cites: its file, and its
+// lines when it has some. A blob that cannot be read as lines (binary, a
+// missing object) holds nothing to follow.
+func heldAt(h gitblame.History, lines Lines, b gitblame.Hash, c *memfile.Citation) (bool, error) {
+	cp, err := source.Clean(c.Path)
+	if err != nil {
+		return false, nil
+	}
+	bc, err := h.Commit(b)
+	if err != nil {
+		if errors.Is(err, gitblame.ErrNotFound) {
+			return true, nil // a base the repository lacks: the tracker searches the content
+		}
+		return false, err
+	}
+	blob, ok, err := h.Entry(bc.Tree, cp)
+	if err != nil || !ok {
+		return false, err
+	}
+	if !c.HasLine {
+		return true, nil
+	}
+	_, ok, err = lines.Line(blob, max(c.Line, c.LineEnd))
+	if err != nil {
+		return false, nil
+	}
+	return ok, nil
 }
 
 // HistoryCut explains a citation whose writing commit a shallow clone
