@@ -92,8 +92,21 @@ func Check(ctx context.Context, repo *gitrepo.Repo, src source.Source, m *store.
 	if err != nil {
 		return nil, err
 	}
+	budget := opt.Budget
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	var judged map[*memfile.Citation]gitblame.Result
+	noHistory := ""
 	if repo != nil && relocate.NeedsLines(rep) {
-		if err := judgeLines(ctx, repo, src, rep); err != nil {
+		jctx, cancel := context.WithTimeout(ctx, budget)
+		judged, err = judgeLines(jctx, repo, src, rep)
+		cancel()
+		switch {
+		case err != nil && jctx.Err() != nil && ctx.Err() == nil:
+			// out of time: verification's verdicts, without line identity
+			noHistory = fmt.Sprintf("following the history took longer than %s", budget)
+		case err != nil:
 			return nil, err
 		}
 	}
@@ -105,13 +118,28 @@ func Check(ctx context.Context, repo *gitrepo.Repo, src source.Source, m *store.
 	if len(ans.Stale) == 0 {
 		return ans, nil
 	}
+	if noHistory != "" {
+		ans.NoHistory = noHistory
+		return ans, nil
+	}
+	// line identity followed these already: where their lines went
+	all := true
+	for i := range ans.Stale {
+		c := &m.File.Citations[ans.Stale[i].Citation.Index]
+		if r, ok := judged[c]; ok {
+			it := relocate.Item{Memory: m, Citation: c, Result: r}
+			relocate.Decide(&it)
+			explain(&ans.Stale[i], &it)
+		} else {
+			all = false
+		}
+	}
+	if all {
+		return ans, nil
+	}
 	if repo == nil {
 		ans.NoHistory = "not a git repository"
 		return ans, nil
-	}
-	budget := opt.Budget
-	if budget <= 0 {
-		budget = DefaultBudget
 	}
 	items, why := followWithin(ctx, budget, repo, src, m)
 	if why != "" {
@@ -123,6 +151,9 @@ func Check(ctx context.Context, repo *gitrepo.Repo, src source.Source, m *store.
 		byIndex[items[i].Citation.Index] = &items[i]
 	}
 	for i := range ans.Stale {
+		if ans.Stale[i].Status != 0 {
+			continue // explained by line identity
+		}
 		if it := byIndex[ans.Stale[i].Citation.Index]; it != nil {
 			explain(&ans.Stale[i], it)
 		}
@@ -133,21 +164,28 @@ func Check(ctx context.Context, repo *gitrepo.Repo, src source.Source, m *store.
 // judgeLines applies line identity to rep (relocate.JudgeReport), so
 // that the agent hears the verdict verify gives; nothing before the first
 // commit.
-func judgeLines(ctx context.Context, repo *gitrepo.Repo, src source.Source, rep *verify.Report) error {
+// It returns the results of the citations out of place.
+func judgeLines(ctx context.Context, repo *gitrepo.Repo, src source.Source, rep *verify.Report) (map[*memfile.Citation]gitblame.Result, error) {
 	head, born, err := repo.Head()
 	if err != nil || !born {
-		return nil
+		return nil, nil
 	}
 	h, ok := head.Hash()
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	hist, err := repo.History()
-	if err != nil {
-		return nil // followed below, or said why not
+	hist := &relocate.LazyHistory{Open: func() (gitblame.History, error) { return repo.History() }}
+	defer func() {
+		if h, ok := hist.Opened().(*gitrepo.History); ok && h != nil {
+			h.Close()
+		}
+	}()
+	j := relocate.NewJudge(hist, h, src, relocate.ViewWorktree, vcache.FromContext(ctx), rep)
+	j.Record = map[*memfile.Citation]gitblame.Result{}
+	if err := j.Apply(ctx, rep); err != nil {
+		return nil, err
 	}
-	defer hist.Close()
-	return relocate.JudgeReport(ctx, hist, h, src, relocate.ViewWorktree, vcache.FromContext(ctx), rep)
+	return j.Record, nil
 }
 
 type followed struct {

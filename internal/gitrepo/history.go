@@ -3,6 +3,7 @@ package gitrepo
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 )
@@ -93,4 +94,42 @@ func (h *History) Resolve(rev string) (gitblame.Hash, error) {
 		return gitblame.ZeroHash, fmt.Errorf("revision %q is %q: %w", rev, oid, err)
 	}
 	return x, nil
+}
+
+// PathLog lists the commits of head's first-parent chain that change
+// path against their first parent, its creation included, newest first
+// (git rev-list --first-parent HEAD -- path): where a file's versions
+// begin, without walking every commit.
+func (h *History) PathLog(head gitblame.Hash, path string) ([]gitblame.Hash, error) {
+	out, err := h.repo.Run(context.Background(), "rev-list", "--first-parent", head.String(), "--", ":(literal)"+path)
+	if err != nil {
+		return nil, fmt.Errorf("history of %s: %w", path, err)
+	}
+	return parseHashes(out)
+}
+
+// FirstParents lists head's first-parent chain down to oldest, both
+// included, newest first; oldest must be on that chain.
+func (h *History) FirstParents(oldest, head gitblame.Hash) ([]gitblame.Hash, error) {
+	out, err := h.repo.Run(context.Background(), "rev-list", "--first-parent", head.String(), "^"+oldest.String())
+	if err != nil {
+		return nil, fmt.Errorf("commits from %s to %s: %w", oldest.Short(), head.Short(), err)
+	}
+	list, err := parseHashes(out)
+	if err != nil {
+		return nil, err
+	}
+	return append(list, oldest), nil
+}
+
+func parseHashes(out string) ([]gitblame.Hash, error) {
+	var list []gitblame.Hash
+	for _, l := range strings.Fields(out) {
+		x, err := gitblame.ParseHash(l)
+		if err != nil {
+			return nil, fmt.Errorf("rev-list printed %q: %w", l, err)
+		}
+		list = append(list, x)
+	}
+	return list, nil
 }

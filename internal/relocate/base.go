@@ -61,11 +61,29 @@ func citationKey(c memfile.Citation) string {
 type memoryHistory struct {
 	versions []memoryVersion
 	cut      bool // the walk stopped at the edge of a shallow clone
+	// logged: found through a PathLogger, so each version holds only the
+	// commit that made it; the run of commits between is listed when a
+	// snippet needs it.
+	logged PathLogger
+	head   gitblame.Hash
+}
+
+// PathLogger lists where a file's versions begin without walking every
+// commit (gitrepo.History: git rev-list); loadMemoryHistory uses it when
+// the history has it.
+type PathLogger interface {
+	// PathLog lists the commits of head's first-parent chain that change
+	// path against their first parent, newest first.
+	PathLog(head gitblame.Hash, path string) ([]gitblame.Hash, error)
+	// FirstParents lists head's first-parent chain down to oldest, both
+	// included, newest first.
+	FirstParents(oldest, head gitblame.Hash) ([]gitblame.Hash, error)
 }
 
 type memoryVersion struct {
-	commits []gitblame.Hash // newest first: the commits that hold this version
+	commits []gitblame.Hash // newest first: the commits that hold this version (logged: that made it)
 	byIndex []string        // citation keys in list order
+	err     error           // logged: the version could not be read
 }
 
 // holds reports whether the version holds citation c (key k) as it is
@@ -83,6 +101,9 @@ func (v *memoryVersion) holds(c memfile.Citation, k string, n int) bool {
 // first parents for at most limit versions. cur, when not nil, is the file
 // as it is now: a version with the same bytes is not parsed again.
 func loadMemoryHistory(h gitblame.History, head gitblame.Hash, path string, limit int, cur *memfile.File) (*memoryHistory, error) {
+	if pl, ok := h.(PathLogger); ok {
+		return loadMemoryLog(h, pl, head, path, limit, cur)
+	}
 	mh := &memoryHistory{}
 	c, err := h.Commit(head)
 	if err != nil {
@@ -153,6 +174,94 @@ func loadMemoryHistory(h gitblame.History, head gitblame.Hash, path string, limi
 	return mh, nil
 }
 
+// loadMemoryLog is loadMemoryHistory through a PathLogger: the commits
+// that changed the memory file (under each name it had), each version
+// parsed once.
+func loadMemoryLog(h gitblame.History, pl PathLogger, head gitblame.Hash, path string, limit int, cur *memfile.File) (*memoryHistory, error) {
+	mh := &memoryHistory{logged: pl, head: head}
+	var lastBlob gitblame.Hash
+	from := head
+	for {
+		commits, err := pl.PathLog(from, path)
+		if err != nil {
+			return nil, err
+		}
+		if len(commits) == 0 {
+			return mh, nil
+		}
+		var oldest *gitblame.Commit
+		for _, ch := range commits {
+			c, err := h.Commit(ch)
+			if err != nil {
+				return nil, err
+			}
+			blob, ok, err := h.Entry(c.Tree, path)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				return mh, nil // deleted here: the versions since are the file's
+			}
+			if len(mh.versions) > 0 && blob == lastBlob {
+				v := &mh.versions[len(mh.versions)-1]
+				v.commits = append(v.commits, ch) // changed and changed back
+			} else {
+				if len(mh.versions) == limit {
+					return mh, nil
+				}
+				mh.versions = append(mh.versions, parseVersion(h, path, blob, cur, ch))
+				if mh.versions[len(mh.versions)-1].byIndex == nil && mh.versions[len(mh.versions)-1].err != nil {
+					return nil, mh.versions[len(mh.versions)-1].err
+				}
+				lastBlob = blob
+			}
+			oldest = c
+		}
+		// the oldest change: a creation, the edge of a shallow clone, or
+		// a rename from the name the file had before
+		if len(oldest.Parents) == 0 {
+			return mh, nil
+		}
+		p, err := h.Commit(oldest.Parents[0])
+		if errors.Is(err, gitblame.ErrNotFound) {
+			mh.cut = true
+			return mh, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if path, err = renamedFrom(h, p, oldest, path, lastBlob); err != nil || path == "" {
+			return mh, err
+		}
+		from = p.Hash
+	}
+}
+
+// parseVersion reads and parses the version of a memory file in blob
+// (made by commit ch); cur, when it has the same bytes, is not parsed
+// again. A version that does not parse holds no citation.
+func parseVersion(h gitblame.History, path string, blob gitblame.Hash, cur *memfile.File, ch gitblame.Hash) memoryVersion {
+	v := memoryVersion{commits: []gitblame.Hash{ch}}
+	data, err := h.Blob(blob)
+	if err != nil {
+		v.err = err
+		return v
+	}
+	f := cur
+	if f == nil || !bytes.Equal(data, f.Src) {
+		if f, err = memfile.Parse(path, data); err != nil {
+			f = nil
+		}
+	}
+	v.byIndex = []string{}
+	if f != nil {
+		for _, ct := range f.Citations {
+			v.byIndex = append(v.byIndex, citationKey(ct))
+		}
+	}
+	return v
+}
+
 // maxVersions bounds how far back a citation's writing commit is looked
 // for: a citation unchanged through more versions of its memory file takes
 // the oldest of them.
@@ -179,6 +288,18 @@ func writtenAt(h gitblame.History, mh *memoryHistory, cp *memfile.Citation, n in
 	}
 	if all && mh.cut {
 		return written{base: run[len(run)-1], committed: true, cut: true}, nil
+	}
+	if c.HasSnippet && c.HasLine && c.Line >= 1 && mh.logged != nil {
+		// the oldest commit of the run first: where the snippet almost
+		// always held; the whole run only when it did not
+		oldest := run[len(run)-1]
+		ok, err := holdsSnippet(h, lines, oldest, c)
+		if err != nil || ok {
+			return written{base: oldest, committed: true}, err
+		}
+		if run, err = mh.logged.FirstParents(oldest, mh.head); err != nil {
+			return written{}, err
+		}
 	}
 	if c.HasSnippet && c.HasLine && c.Line >= 1 {
 		for i := len(run) - 1; i >= 0; i-- {

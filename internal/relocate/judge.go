@@ -52,6 +52,11 @@ type Judge struct {
 	// "index", "commit").
 	View string
 
+	// Record, when not nil, receives the result of every citation
+	// judged out of place (moved, edited, deleted, ambiguous), for
+	// callers that explain them (the agent hook).
+	Record map[*memfile.Citation]gitblame.Result
+
 	parentOnce sync.Once
 	parent     gitblame.Hash
 	changed    map[string]bool // paths the head changed from parent; nil: unknown
@@ -71,6 +76,11 @@ const (
 // the working tree or the index after the commit head, or the commit head
 // itself (ViewCommit). cache may be nil.
 func JudgeReport(ctx context.Context, h gitblame.History, head gitblame.Hash, src source.Source, view View, cache *vcache.Cache, rep *verify.Report) error {
+	return NewJudge(h, head, src, view, cache, rep).Apply(ctx, rep)
+}
+
+// NewJudge returns the judge JudgeReport applies to rep.
+func NewJudge(h gitblame.History, head gitblame.Hash, src source.Source, view View, cache *vcache.Cache, rep *verify.Report) *Judge {
 	j := &Judge{H: h, T: gitblame.New(h), Head: head, Cache: cache, Target: gitblame.Target{Commit: head}}
 	switch view {
 	case ViewCommit:
@@ -97,7 +107,7 @@ func JudgeReport(ctx context.Context, h gitblame.History, head gitblame.Hash, sr
 	if ids, ok := src.(source.Identifier); ok {
 		j.IDs = ids
 	}
-	return j.Apply(ctx, rep)
+	return j
 }
 
 // NeedsLines reports whether rep holds a citation line identity could
@@ -277,6 +287,9 @@ func (j *Judge) Apply(ctx context.Context, rep *verify.Report) error {
 		rs := make([]gitblame.Result, len(results[i]))
 		for k, o := range results[i] {
 			apply(o.cr, o.r)
+			if j.Record != nil && o.r.Status > gitblame.Unchanged {
+				j.Record[o.cr.Citation] = o.r
+			}
 			rs[k] = o.r
 			memKept = memKept && o.keep
 			if !isInPlace(o.cr.Citation, o.r) {
@@ -390,6 +403,9 @@ func (j *Judge) applyStore(s string, order []*store.Memory, byMem map[*store.Mem
 	}
 	for _, e := range out {
 		apply(e.cr, e.r)
+		if j.Record != nil && e.r.Status > gitblame.Unchanged {
+			j.Record[e.cr.Citation] = e.r
+		}
 	}
 	return true
 }
@@ -706,6 +722,9 @@ func cacheable(c *memfile.Citation, r gitblame.Result) bool {
 	switch r.Status {
 	case gitblame.Unchanged, gitblame.Moved, gitblame.Changed:
 		return r.Location.Path == cp
+	case gitblame.Gone:
+		// deleted by a commit: history up to the head decides it
+		return r.Break != nil && r.Break.Commit != nil
 	}
 	return false
 }
@@ -851,3 +870,7 @@ func (l *LazyHistory) Files(tree gitblame.Hash) (map[string]gitblame.Hash, error
 	}
 	return h.Files(tree)
 }
+
+// Decide sets an item's action from its result as relocate's plan does
+// (edited text not accepted): Keep, Move, Review or Unresolved.
+func Decide(it *Item) { decide(it, Options{}) }
