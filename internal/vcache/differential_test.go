@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
@@ -24,7 +26,8 @@ import (
 // index changes and memory edits on a real repository and, after every
 // step, checks the working tree, the index and HEAD three ways: without a
 // cache, with the cache as the previous steps left it, and again with the
-// cache that run wrote. All three must give exactly the same results.
+// cache that run wrote. All three must give exactly the same results,
+// line identity (relocate.JudgeReport) included.
 func TestDifferential(t *testing.T) {
 	seeds := []int64{1, 2, 3, 4}[:longtest.Seeds(4, 2)]
 	steps := 30
@@ -68,11 +71,12 @@ func differential(t *testing.T, seed int64, steps int) {
 	tmpDir := filepath.Join(dir, ".git", "memcite-tmp")
 
 	hits := map[string]int{}
+	identity := 0 // verdicts of line identity met (moved, edited, deleted, ambiguous)
 	for step := 0; step < steps; step++ {
 		what := ""
 		f := fmt.Sprintf("src/f%d.txt", rng.Intn(nFiles+1)) // f5 is untracked at first
 		full := filepath.Join(dir, filepath.FromSlash(f))
-		switch rng.Intn(11) {
+		switch rng.Intn(12) {
 		case 0:
 			what = "edit " + f
 			write(f, randomFile(rng))
@@ -137,9 +141,19 @@ func differential(t *testing.T, seed int64, steps int) {
 		case 10:
 			what = "refresh the index"
 			_, _ = gitfixture.Git(dir, 0, "update-index", "-q", "--really-refresh")
+		case 11:
+			m := fmt.Sprintf(".serena/memories/m%d.md", rng.Intn(3))
+			what = "rename and commit " + m
+			if strings.Contains(git("ls-files", m), m) {
+				git("mv", m, fmt.Sprintf(".serena/memories/moved%d.md", step))
+				git("commit", "-q", "-m", fmt.Sprint("step ", step))
+			}
 		}
 		for _, which := range []string{"worktree", "index", "HEAD"} {
 			plain := check(t, dir, which, nil)
+			for _, k := range []string{" moved ", " edited ", " deleted ", " ambiguous "} {
+				identity += strings.Count(plain, k)
+			}
 			cold := vcache.Open(cacheDir, "test")
 			got := check(t, dir, which, cold)
 			if err := cold.Save(tmpDir); err != nil {
@@ -153,6 +167,10 @@ func differential(t *testing.T, seed int64, steps int) {
 			}
 		}
 	}
+	if identity == 0 && steps >= 30 {
+		t.Errorf("no citation was judged moved, edited, deleted or ambiguous: line identity untested")
+	}
+	t.Logf("line identity verdicts met: %d", identity)
 	for _, which := range []string{"worktree", "index", "HEAD"} {
 		if hits[which] == 0 && (which != "worktree" || runtime.GOOS == "linux") {
 			t.Errorf("%s: the cache was never used", which)
@@ -196,6 +214,18 @@ func check(t *testing.T, dir, which string, c *vcache.Cache) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if head, born, err := repo.Head(); err == nil && born {
+		hist, err := repo.History()
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, _ := gitblame.ParseHash(head.String())
+		view := map[string]relocate.View{"worktree": relocate.ViewWorktree, "index": relocate.ViewIndex, "HEAD": relocate.ViewCommit}[which]
+		if err := relocate.JudgeReport(ctx, hist, h, src, view, c, rep); err != nil {
+			t.Fatal(err)
+		}
+		hist.Close()
+	}
 	var b strings.Builder
 	for _, m := range rep.Memories {
 		fmt.Fprintf(&b, "%s id=%s err=%v valid=%d/%d conf=%v exempt=%v\n", m.Memory.Path, m.Memory.ID, m.Err(), m.ValidCount, m.Total, m.Confidence, m.Exempt)
@@ -203,7 +233,7 @@ func check(t *testing.T, dir, which string, c *vcache.Cache) string {
 			fmt.Fprintf(&b, "  file %+v\n", *m.Memory.File)
 		}
 		for _, cr := range m.Citations {
-			fmt.Fprintf(&b, "  %s %s %s untracked=%v %q\n", cr.Citation.Location(), cr.Status, cr.Kind, cr.Untracked, cr.Reason)
+			fmt.Fprintf(&b, "  %s %s %s untracked=%v %q now=%v in=%q unanchored=%v\n", cr.Citation.Location(), cr.Status, cr.Kind, cr.Untracked, cr.Reason, cr.Now, cr.ChangedIn, cr.Unanchored)
 		}
 	}
 	fmt.Fprintf(&b, "summary %+v\n", rep.Summary())
