@@ -96,11 +96,11 @@ func (h *History) Resolve(rev string) (gitblame.Hash, error) {
 	return x, nil
 }
 
-// PathLog lists the commits of head's first-parent chain that change
+// FileCommits lists the commits of head's first-parent chain that change
 // path against their first parent, its creation included, newest first
 // (git rev-list --first-parent HEAD -- path): where a file's versions
 // begin, without walking every commit.
-func (h *History) PathLog(head gitblame.Hash, path string) ([]gitblame.Hash, error) {
+func (h *History) FileCommits(head gitblame.Hash, path string) ([]gitblame.Hash, error) {
 	out, err := h.repo.Run(context.Background(), "rev-list", "--first-parent", head.String(), "--", ":(literal)"+path)
 	if err != nil {
 		return nil, fmt.Errorf("history of %s: %w", path, err)

@@ -72,9 +72,9 @@ type memoryHistory struct {
 // commit (gitrepo.History: git rev-list); loadMemoryHistory uses it when
 // the history has it.
 type PathLogger interface {
-	// PathLog lists the commits of head's first-parent chain that change
+	// FileCommits lists the commits of head's first-parent chain that change
 	// path against their first parent, newest first.
-	PathLog(head gitblame.Hash, path string) ([]gitblame.Hash, error)
+	FileCommits(head gitblame.Hash, path string) ([]gitblame.Hash, error)
 	// FirstParents lists head's first-parent chain down to oldest, both
 	// included, newest first.
 	FirstParents(oldest, head gitblame.Hash) ([]gitblame.Hash, error)
@@ -182,7 +182,7 @@ func loadMemoryLog(h gitblame.History, pl PathLogger, head gitblame.Hash, path s
 	var lastBlob gitblame.Hash
 	from := head
 	for {
-		commits, err := pl.PathLog(from, path)
+		commits, err := pl.FileCommits(from, path)
 		if err != nil {
 			return nil, err
 		}
