@@ -102,7 +102,9 @@ func (v *memoryVersion) holds(c memfile.Citation, k string, n int) bool {
 // as it is now: a version with the same bytes is not parsed again.
 func loadMemoryHistory(h gitblame.History, head gitblame.Hash, path string, limit int, cur *memfile.File) (*memoryHistory, error) {
 	if pl, ok := h.(PathLogger); ok {
-		return loadMemoryLog(h, pl, head, path, limit, cur)
+		if mh, err := loadMemoryLog(h, pl, head, path, limit, cur); !errors.Is(err, errNoPathLog) {
+			return mh, err
+		}
 	}
 	mh := &memoryHistory{}
 	c, err := h.Commit(head)

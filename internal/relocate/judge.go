@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"encoding/hex"
 	"fmt"
 	"strconv"
@@ -874,3 +875,31 @@ func (l *LazyHistory) Files(tree gitblame.Hash) (map[string]gitblame.Hash, error
 // Decide sets an item's action from its result as relocate's plan does
 // (edited text not accepted): Keep, Move, Review or Unresolved.
 func Decide(it *Item) { decide(it, Options{}) }
+
+// FileCommits implements PathLogger when the history it opens does.
+func (l *LazyHistory) FileCommits(head gitblame.Hash, path string) ([]gitblame.Hash, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	pl, ok := h.(PathLogger)
+	if !ok {
+		return nil, errNoPathLog
+	}
+	return pl.FileCommits(head, path)
+}
+
+// FirstParents implements PathLogger when the history it opens does.
+func (l *LazyHistory) FirstParents(oldest, head gitblame.Hash) ([]gitblame.Hash, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	pl, ok := h.(PathLogger)
+	if !ok {
+		return nil, errNoPathLog
+	}
+	return pl.FirstParents(oldest, head)
+}
+
+var errNoPathLog = errors.New("this history cannot list a file's commits")
