@@ -156,7 +156,14 @@ func Install(ctx context.Context, dir string, opts Options) (Plan, error) {
 		if err != nil || opts.DryRun || opts.Mode == ModeManual || plan.Refused() {
 			return plan, err
 		}
-		return plan, Apply(&plan)
+		if err := Apply(&plan); err != nil {
+			return plan, err
+		}
+		var names []string
+		for _, h := range plan.Hooks {
+			names = append(names, h.Name)
+		}
+		return plan, recordInstalled(repo, names)
 	}
 	names, err := checkNames(opts.Hooks)
 	if err != nil {

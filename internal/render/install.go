@@ -287,6 +287,9 @@ func StatusText(w io.Writer, st hookinstall.Status, agents []agentinstall.State)
 		fmt.Fprintf(w, "%-17s %-18s %s%s\n", h.Name, state, relPath(r.Top, h.Path), extra)
 	}
 	HookStatus(w, st)
+	if !st.Found {
+		fmt.Fprintln(w, "git-memcite is not installed in this repository's hooks: git memcite install")
+	}
 	if len(r.Managers) > 0 {
 		var ms []string
 		for _, m := range r.Managers {
@@ -325,7 +328,14 @@ func agentStatus(w io.Writer, top string, sts []agentinstall.State) {
 // the hook scripts and the hook managers' files; notes go to errw.
 func Uninstall(w, errw io.Writer, res hookinstall.UninstallResult, dry bool) {
 	top := res.Repo.Top
+	removed := map[string]bool{}
+	for _, p := range res.Removed {
+		removed[p] = true
+	}
 	for _, h := range res.Hooks {
+		if removed[h.Path] {
+			continue // one line per file: the removal below says it
+		}
 		line := fmt.Sprintf("%-17s %-8s %s", h.Name, h.Action, relPath(top, h.Path))
 		if h.Action == hookinstall.Restore {
 			line += fmt.Sprintf(" (put back from %s)", filepath.Base(h.Restored))
@@ -345,15 +355,34 @@ func Uninstall(w, errw io.Writer, res hookinstall.UninstallResult, dry bool) {
 		}
 		fmt.Fprintf(w, "%-17s %-8s %s (git-memcite at %s)\n", "", what, e.Rel, strings.Join(e.Hooks, ", "))
 	}
+	for _, e := range res.Tracked {
+		fmt.Fprintf(w, "%-17s %-8s %s (tracked by git: it runs git-memcite at %s for every clone; to take it out for everyone: git memcite uninstall --yes)\n",
+			"", "kept", e.Rel, strings.Join(e.Hooks, ", "))
+	}
 	for _, p := range res.Removed {
 		fmt.Fprintf(w, "%-17s %-8s %s (a hook its manager installed for git-memcite)\n", "", "remove", relPath(top, p))
+	}
+	for _, p := range res.GitDirs {
+		fmt.Fprintf(w, "%-17s %-8s %s/ (git-memcite's %s)\n", "", "remove", relPath(top, p), gitDirRole(p))
 	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(errw, "note: %s\n", n)
 	}
+	if len(res.Tracked) > 0 && !dry {
+		fmt.Fprintln(errw, "note: git-memcite still runs here through the tracked files above; to skip it in this clone only: git config memcite.enabled false")
+	}
 	if dry {
 		fmt.Fprintln(w, dryRunNote)
 	}
+}
+
+// gitDirRole names what one of git-memcite's directories in the git
+// directory holds.
+func gitDirRole(p string) string {
+	if filepath.Base(p) == "memcite" {
+		return "verification cache"
+	}
+	return "temporary files"
 }
 
 // AgentSnippet writes install --agent --manual: the settings to add to

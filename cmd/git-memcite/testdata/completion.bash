@@ -51,7 +51,7 @@ _git_memcite ()
 		case "$cur" in
 		--agent=*) __gitcomp "claude" "" "${cur##--agent=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--hooks= --agent= --local --dry-run --repo-root= --dir= --color= --quiet --no-cache --version" ;;
+		--*) __gitcomp "--hooks= --agent= --local --dry-run --yes --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		esac
 		;;
 	status)
