@@ -106,6 +106,11 @@ func (ws *Workspace) openStore(ctx context.Context, load bool) error {
 		ws.Store = &store.Store{Dirs: dirs, Memories: mems}
 	}
 	if errors.Is(err, store.ErrNoDir) && ws.Cfg != nil && ws.Cfg.Get("dirs").Origin == "default" {
+		if ws.Repo == nil {
+			// neither a repository nor memories: most likely the wrong
+			// directory (a CI step run elsewhere), never "0 memories, valid"
+			return fmt.Errorf("%s: %w, and there is no memory directory %s", ws.Top, gitrepo.ErrNotRepo, store.DefaultDir)
+		}
 		trace.Printf("no memory directory %s: no memories", store.DefaultDir)
 		ws.Store, err = &store.Store{Dirs: dirs}, nil
 	}
