@@ -8,6 +8,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/agentinstall"
 	"github.com/git-memcite/git-memcite/internal/hookinstall"
+	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
 // The output of install, uninstall and status: git hooks, hook managers
@@ -449,3 +450,22 @@ func agentVerb(a agentinstall.Action, dry bool) string {
 
 // RelPath shows p relative to top when inside it.
 func RelPath(top, p string) string { return relPath(top, p) }
+
+// HeadState writes, in one line, the store as install found it at HEAD
+// (s: verify-all's summary of HEAD against HEAD).
+func HeadState(w io.Writer, s verify.Summary) {
+	line := fmt.Sprintf("memories at HEAD: %s", count(s.Memories, "memory", "memories"))
+	switch {
+	case s.Citations == 0:
+		line += ", no citations checked"
+	case s.StaleCitations == 0:
+		line += fmt.Sprintf(" (%d with citations), %s, all valid", s.WithCitations, count(s.Citations, "citation", "citations"))
+	default:
+		line += fmt.Sprintf(" (%d with citations), %s, %d stale in %s: already stale, they do not block a commit (git memcite verify-all --rev HEAD lists them)",
+			s.WithCitations, count(s.Citations, "citation", "citations"), s.StaleCitations, count(s.Stale, "memory", "memories"))
+	}
+	if s.Errors > 0 {
+		line += fmt.Sprintf("; %s cannot be parsed", count(s.Errors, "memory file", "memory files"))
+	}
+	fmt.Fprintln(w, line)
+}
