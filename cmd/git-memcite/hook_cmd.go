@@ -136,7 +136,9 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 			return err
 		}
 		warnNoHints(env, res.RelocErr)
-		rep := render.HookReport{Hook: in.Hook, Outcome: res.Outcome, Policy: h.Cfg.PreCommit, Fixes: render.Fixes(res.Items, true)}
+		fixes := render.Fixes(res.Items, true)
+		render.AlreadyFixed(fixes, res.Outcome.Stale, res.FixedInWorktree)
+		rep := render.HookReport{Hook: in.Hook, Outcome: res.Outcome, Policy: h.Cfg.PreCommit, Fixes: fixes}
 		if err := render.PreCommitText(env.Stderr, rep); err != nil {
 			return err
 		}
