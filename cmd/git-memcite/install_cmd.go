@@ -45,7 +45,10 @@ func (c *installCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		}
 		return c.agentFlags.install(g, env, c.Manual, c.DryRun)
 	}
-	opts := hookinstall.Options{Hooks: c.Hooks, DryRun: c.DryRun, Rev: releaseRev(), Yes: c.Yes}
+	if c.Local && c.Via != string(hookinstall.ViaPreCommit) {
+		return usageError("--local goes with --agent, or with --via pre-commit (a local hook that runs the git-memcite on PATH)")
+	}
+	opts := hookinstall.Options{Hooks: c.Hooks, DryRun: c.DryRun, Rev: releaseRev(), Yes: c.Yes, Local: c.Local}
 	if c.Via != "" {
 		via, err := hookinstall.ParseRoute(c.Via)
 		if err != nil {

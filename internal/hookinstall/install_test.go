@@ -352,7 +352,7 @@ func TestSnippets(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(string(tc.manager), func(t *testing.T) {
-			got := snippets(repo, tc.manager, tc.names, "v1.2.3")
+			got := snippets(repo, tc.manager, tc.names, "v1.2.3", false)
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("got  %#v\nwant %#v", got, tc.want)
 			}

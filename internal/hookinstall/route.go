@@ -110,7 +110,7 @@ func managerPlan(plan *Plan) error {
 	}
 	if errors.Is(err, errUnsupported) {
 		plan.Unsupported = err.Error()
-		plan.Snippets = snippets(repo, plan.Route.manager(), names, plan.Options.Rev)
+		plan.Snippets = snippets(repo, plan.Route.manager(), names, plan.Options.Rev, plan.Options.Local)
 		return nil
 	}
 	return err
@@ -205,7 +205,7 @@ func preCommitPlan(plan *Plan, names []string) error {
 		}
 		src, e.Before = b, b
 	}
-	out, added, err := preCommitAdd(src, names, RepoURL, plan.Options.Rev)
+	out, added, err := preCommitAdd(src, names, RepoURL, plan.Options.Rev, plan.Options.Local)
 	if err != nil {
 		return fmt.Errorf("%s: %w", e.Rel, err)
 	}
@@ -251,7 +251,7 @@ func applyManager(ctx context.Context, plan *Plan) error {
 		before[n] = exists(filepath.Join(repo.HooksDir, n))
 	}
 	out, err := gitrepo.Program(ctx, repo.Top, bin, plan.Installer[1:]...)
-	plan.InstallerOut = out
+	plan.InstallerOut, plan.InstallerRan = out, true
 	if err != nil {
 		plan.InstallerErr = err.Error()
 	}

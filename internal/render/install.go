@@ -183,7 +183,9 @@ func ManagerInstall(w, errw io.Writer, plan hookinstall.Plan) {
 	if len(plan.Edits) == 0 && len(plan.Cleanup) == 0 {
 		fmt.Fprintf(w, "%s already runs git-memcite at %s\n", plan.Route, strings.Join(plan.Options.Hooks, ", "))
 	}
-	if len(plan.Installer) > 0 {
+	if len(plan.Installer) > 0 && (plan.InstallerRan || !plan.Applied) {
+		// only what was run: an installer that could not be started is
+		// named in the warning below, with the command to run
 		fmt.Fprintf(w, "%s %s\n", verb("ran:", "then run:"), strings.Join(plan.Installer, " "))
 		if out := strings.TrimSpace(plan.InstallerOut); out != "" {
 			for _, l := range strings.Split(out, "\n") {
