@@ -16,6 +16,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/config"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/graph"
+	"github.com/git-memcite/git-memcite/internal/hookrun"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/trace"
@@ -280,6 +281,20 @@ func (ws *Workspace) GitConfigMemcite(ctx context.Context) (map[string][]string,
 	}
 	ws.GitConfig = vals
 	return vals, nil
+}
+
+// HookSettings are the hook settings of the repository (memcite.enabled,
+// preCommit, postMerge, requireBinary, onError) and their origins; none
+// outside a repository.
+func (ws *Workspace) HookSettings(ctx context.Context) ([]hookrun.Setting, error) {
+	if ws.Repo == nil {
+		return nil, nil
+	}
+	vals, err := ws.GitConfigMemcite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return hookrun.Settings(vals), nil
 }
 
 // DropIgnored removes the memories that match the ignore globs.
