@@ -13,16 +13,16 @@ import (
 // the citations the edit meant, keeps the body, and every other line.
 func TestEditsInEveryListStyle(t *testing.T) {
 	styles := map[string]string{
-		"indented block": "citations:\n  - path: a.go\n    line: 1\n  - path: b.go\n    line: 2\n  - c.go:3\n",
+		"indented block":            "citations:\n  - path: a.go\n    line: 1\n  - path: b.go\n    line: 2\n  - c.go:3\n",
 		"indentless block (PyYAML)": "citations:\n- path: a.go\n  line: 1\n- path: b.go\n  line: 2\n- c.go:3\n",
 		"flow":                      "citations: [{path: a.go, line: 1}, {path: b.go, line: 2}, c.go:3]\n",
 		"comments between items":    "citations:\n  # first\n  - path: a.go\n    line: 1\n  # second\n  - path: b.go # inline\n    line: 2\n\n  - c.go:3\n  # trailing\n",
 		"indentless with comments":  "citations:\n# first\n- path: a.go\n  line: 1\n# second\n- path: b.go\n  line: 2\n- c.go:3\n",
 	}
 	singles := map[string]string{
-		"single indented":   "citations:\n  - path: a.go\n    line: 1\n",
-		"single indentless": "citations:\n- path: src/app.py\n  line: 2\n",
-		"single flow":       "citations: [a.go:1]\n",
+		"single indented":                       "citations:\n  - path: a.go\n    line: 1\n",
+		"single indentless":                     "citations:\n- path: src/app.py\n  line: 2\n",
+		"single flow":                           "citations: [a.go:1]\n",
 		"single indentless, comment on the key": "citations: # cites\n- path: a.go\n  line: 1\n",
 	}
 	wrap := func(list string) string { return "---\nid: m\n" + list + "tags: [x]\n---\nbody\n- not a citation\n" }
