@@ -149,10 +149,22 @@ func parse(p *kong.Kong, args []string) (kctx *kong.Context, code int, done bool
 	if err != nil {
 		p.Errorf("%s", err)
 		if pe, ok := err.(*kong.ParseError); ok && pe.Context != nil {
-			p.Stdout = p.Stderr // a usage error is diagnostics: stdout stays clean
-			_ = pe.Context.PrintUsage(true)
+			// a usage error is diagnostics (stderr, stdout stays clean):
+			// the error, with kong's "did you mean", and one usage line,
+			// not the whole help
+			usageLine(p.Stderr, pe.Context.Selected())
 		}
 		return nil, exitError, true
 	}
 	return kctx, 0, false
+}
+
+// usageLine writes the usage of the command a parse error happened in
+// (nil: the top level), and where its help is.
+func usageLine(w io.Writer, n *kong.Node) {
+	if n == nil || n.Type != kong.CommandNode {
+		fmt.Fprintln(w, "Usage: git-memcite <command> [flags]   (the commands: git memcite help)")
+		return
+	}
+	fmt.Fprintf(w, "Usage: git-memcite %s   (its flags: git memcite help %s)\n", n.Summary(), n.Path())
 }
