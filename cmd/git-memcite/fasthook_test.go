@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/alecthomas/kong"
@@ -55,6 +56,63 @@ func TestFastHookAsParsed(t *testing.T) {
 		}
 		if !reflect.DeepEqual(cli.Globals, Globals{}) {
 			t.Errorf("%q: the parser set global flags %+v", tc.args, cli.Globals)
+		}
+	}
+}
+
+// TestFastAgentHookAsParsed: the agent hook's command line skips the
+// parser only where the parser would give the agent-hook command with no
+// flag set.
+func TestFastAgentHookAsParsed(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		fast bool
+	}{
+		{[]string{"agent-hook"}, true},
+		{[]string{"agent-hook", "--help"}, false},
+		{[]string{"--no-cache", "agent-hook"}, false},
+		{[]string{"agent-hook", "--repo-root", "x"}, false},
+		{[]string{"hook", "pre-commit"}, false},
+		{nil, false},
+	} {
+		if got := fastAgentHook(tc.args); got != tc.fast {
+			t.Errorf("%q: fast = %v, want %v", tc.args, got, tc.fast)
+			continue
+		}
+		if !tc.fast {
+			continue
+		}
+		var cli CLI
+		p, err := newParser(&cli, io.Discard, io.Discard, kong.BindTo(context.Background(), (*context.Context)(nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		kctx, err := p.Parse(tc.args)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.args, err)
+		}
+		if kctx.Command() != "agent-hook" || !reflect.DeepEqual(cli.Globals, Globals{}) {
+			t.Errorf("%q: parsed as %q with globals %+v", tc.args, kctx.Command(), cli.Globals)
+		}
+	}
+}
+
+// BenchmarkAgentHookStart: the agent hook's start on input that is no
+// event (it answers nothing): what every Read an agent makes costs before
+// any work. BenchmarkAgentHookStartParsed is the same through the parser
+// (the path before fastAgentHook).
+func BenchmarkAgentHookStart(b *testing.B) {
+	for b.Loop() {
+		if code := runIO([]string{"agent-hook"}, strings.NewReader("{}"), io.Discard, io.Discard); code != exitOK {
+			b.Fatalf("exit %d", code)
+		}
+	}
+}
+
+func BenchmarkAgentHookStartParsed(b *testing.B) {
+	for b.Loop() {
+		if code := runIO([]string{"--color", "auto", "agent-hook"}, strings.NewReader("{}"), io.Discard, io.Discard); code != exitOK {
+			b.Fatalf("exit %d", code)
 		}
 	}
 }

@@ -46,9 +46,12 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	var cli CLI
 	var command func(env *Env) error
-	if isHook {
+	switch {
+	case isHook:
 		command = func(env *Env) error { return hook.Run(ctx, &cli.Globals, env) }
-	} else {
+	case fastAgentHook(args):
+		command = func(env *Env) error { return (&agentHookCmd{}).Run(ctx, &cli.Globals, env) }
+	default:
 		parser, err := newParser(&cli, stdout, stderr, kong.BindTo(ctx, (*context.Context)(nil)))
 		if err != nil {
 			fmt.Fprintf(stderr, "git-memcite: %v\n", err)
@@ -112,6 +115,15 @@ func fastHook(args []string) (*hookCmd, bool) {
 		rest = nil
 	}
 	return &hookCmd{Name: args[1], Args: rest}, true
+}
+
+// fastAgentHook recognises the command line of the agent hook, which an
+// AI agent runs after every file it reads: `agent-hook` alone, as install
+// --agent writes it. Like fastHook, it spares building the parser's model
+// of the whole command tree; with a flag it goes through the parser
+// (TestFastAgentHookAsParsed).
+func fastAgentHook(args []string) bool {
+	return len(args) == 1 && args[0] == "agent-hook"
 }
 
 // newParser builds the kong parser of the command tree.
