@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -113,6 +114,43 @@ func BenchmarkAgentHookStartParsed(b *testing.B) {
 	for b.Loop() {
 		if code := runIO([]string{"--color", "auto", "agent-hook"}, strings.NewReader("{}"), io.Discard, io.Discard); code != exitOK {
 			b.Fatalf("exit %d", code)
+		}
+	}
+}
+
+// TestStatusLabel: a status line is shown for a command on a terminal,
+// never with --quiet, for the hooks, or when stderr is no terminal.
+func TestStatusLabel(t *testing.T) {
+	tty, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0) // a character device
+	if err != nil {
+		t.Skip(err)
+	}
+	defer tty.Close()
+	t.Setenv("TERM", "xterm")
+	for _, tc := range []struct {
+		args   []string
+		stderr io.Writer
+		want   string
+	}{
+		{[]string{"adopt"}, tty, "adopt"},
+		{[]string{"verify-all"}, tty, "verify-all"},
+		{[]string{"graph", "find-roots"}, tty, "graph"},
+		{[]string{"adopt", "--quiet"}, tty, ""},
+		{[]string{"hook", "pre-commit", "--no-cache"}, tty, ""},
+		{[]string{"--no-cache", "agent-hook"}, tty, ""},
+		{[]string{"adopt"}, io.Discard, ""},
+	} {
+		var cli CLI
+		p, err := newParser(&cli, io.Discard, io.Discard, kong.BindTo(context.Background(), (*context.Context)(nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		kctx, err := p.Parse(tc.args)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.args, err)
+		}
+		if got := statusLabel(kctx, &cli.Globals, tc.stderr); got != tc.want {
+			t.Errorf("%q: status for %q, want %q", tc.args, got, tc.want)
 		}
 	}
 }

@@ -17,6 +17,9 @@ import (
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/gctune"
 	"github.com/git-memcite/git-memcite/internal/profile"
+	"github.com/git-memcite/git-memcite/internal/progress"
+	"github.com/git-memcite/git-memcite/internal/render"
+	"github.com/git-memcite/git-memcite/internal/term"
 	"github.com/git-memcite/git-memcite/internal/trace"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 )
@@ -43,6 +46,9 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx = vcache.WithSlot(ctx, cache)
 	ctx, endRun := app.WithRun(ctx) // closes the repositories the command opened
 	defer endRun()
+	count := &progress.Counter{} // how far a long command got, for the status line
+	ctx = progress.With(ctx, count)
+	status := "" // the command to show a status line for, if it runs long
 
 	var cli CLI
 	var command func(env *Env) error
@@ -71,6 +77,7 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			kctx.Bind(env)
 			return kctx.Run(&cli.Globals)
 		}
+		status = statusLabel(kctx, &cli.Globals, stderr)
 	}
 	if d := os.Getenv("MEMCITE_DEBUG"); d != "" && d != "0" {
 		trace.Enable(stderr)
@@ -80,7 +87,16 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if vcache.OffReason(cli.Globals.NoCache, os.Getenv("MEMCITE_CACHE")) != "" {
 		cache.Disable()
 	}
-	code, msg := exitCode(command(newEnv(stdin, stdout, stderr)))
+	outW, errW := stdout, stderr
+	var line *render.Status
+	if status != "" {
+		line = render.NewStatus(stderr, status, count)
+		outW, errW = line.Writer(stdout), line.Writer(stderr)
+	}
+	code, msg := exitCode(command(newEnv(stdin, outW, errW)))
+	if line != nil {
+		line.Stop()
+	}
 	if err := cache.Save(); err != nil {
 		trace.Printf("%v (the cache is an optimisation: nothing is lost)", err)
 	}
@@ -115,6 +131,21 @@ func fastHook(args []string) (*hookCmd, bool) {
 		rest = nil
 	}
 	return &hookCmd{Name: args[1], Args: rest}, true
+}
+
+// statusLabel names the command a status line is shown for while it runs
+// silent for more than a second (render.Status): only on a terminal
+// (stderr, not a dumb one), never with --quiet, and never for the hooks,
+// whose output git and agents read.
+func statusLabel(kctx *kong.Context, g *Globals, stderr io.Writer) string {
+	name, _, _ := strings.Cut(kctx.Command(), " ")
+	switch {
+	case g.Quiet, name == "hook", name == "agent-hook", name == "completion", name == "help":
+		return ""
+	case !term.IsTerminal(stderr) || term.Dumb():
+		return ""
+	}
+	return name
 }
 
 // fastAgentHook recognises the command line of the agent hook, which an
