@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 
+	"github.com/git-memcite/git-memcite/internal/agentinstall"
+	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/hookinstall"
 	"github.com/git-memcite/git-memcite/internal/render"
 )
@@ -11,7 +13,7 @@ type uninstallCmd struct {
 	hookFlags
 	agentFlags
 	DryRun bool `name:"dry-run" help:"Show what would be done; write nothing."`
-	Yes    bool `name:"yes" short:"y" help:"Also take git-memcite out of the hook managers' files git tracks (lefthook.yml, .pre-commit-config.yaml, .husky scripts), which run it for every clone."`
+	Yes    bool `name:"yes" short:"y" help:"Also take git-memcite out of the files git tracks (lefthook.yml, .pre-commit-config.yaml, .husky scripts; with --agent, .claude/settings.json), which run it for every clone."`
 }
 
 func (c *uninstallCmd) Help() string {
@@ -26,6 +28,9 @@ func (c *uninstallCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		if err := gitHookOnly(c.Hooks, false, false); err != nil {
 			return err
 		}
+		if kept, err := c.keepTrackedSettings(ctx, g, env); err != nil || kept {
+			return err
+		}
 		return c.agentFlags.uninstall(g, env, c.DryRun)
 	}
 	res, err := hookinstall.Uninstall(ctx, repoDir(g), hookinstall.UninstallOptions{Hooks: c.Hooks, DryRun: c.DryRun, Yes: c.Yes})
@@ -33,5 +38,40 @@ func (c *uninstallCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return err
 	}
 	render.Uninstall(env.Stdout, env.Stderr, res, c.DryRun)
+	if c.Hooks == nil {
+		// the agent hook is not a git hook: named, never touched
+		var installed []agentinstall.State
+		for _, st := range agentinstall.Status(res.Repo.Top) {
+			if st.Installed {
+				installed = append(installed, st)
+			}
+		}
+		render.AgentHookKept(env.Stdout, res.Repo.Top, installed)
+	}
 	return nil
+}
+
+// keepTrackedSettings leaves a settings file git tracks alone unless
+// --yes: it runs the agent hook for everyone who clones the repository.
+// kept reports that it was left (and said so).
+func (c *uninstallCmd) keepTrackedSettings(ctx context.Context, g *Globals, env *Env) (kept bool, err error) {
+	if c.Yes {
+		return false, nil
+	}
+	top, err := app.AgentTop(repoDir(g))
+	if err != nil {
+		return false, err
+	}
+	p := agentinstall.SettingsFile(top, c.Local)
+	tracked, err := hookinstall.Tracked(ctx, top, []string{p})
+	if err != nil || !tracked[p] {
+		return false, nil // not a repository, or not tracked: the usual uninstall
+	}
+	for _, st := range agentinstall.Status(top) {
+		if st.Path == p && st.Installed {
+			render.AgentSettingsKept(env.Stdout, render.RelPath(top, p), c.Local)
+			return true, nil
+		}
+	}
+	return false, nil
 }

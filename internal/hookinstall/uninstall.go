@@ -182,23 +182,13 @@ func Uninstall(ctx context.Context, dir string, opts UninstallOptions) (Uninstal
 // keepTracked moves the edits of files git tracks from res.Edits to
 // res.Tracked.
 func keepTracked(ctx context.Context, repo Repo, res *UninstallResult) error {
-	args := []string{"ls-files", "-z", "--full-name", "--"}
+	var paths []string
 	for _, e := range res.Edits {
-		rel, err := filepath.Rel(repo.Top, e.Path)
-		if err != nil {
-			return err
-		}
-		args = append(args, ":(literal)"+filepath.ToSlash(rel))
+		paths = append(paths, e.Path)
 	}
-	out, err := git(ctx, repo.Top, args...)
+	tracked, err := Tracked(ctx, repo.Top, paths)
 	if err != nil {
-		return fmt.Errorf("which hook manager files git tracks: %w", err)
-	}
-	tracked := map[string]bool{}
-	for _, p := range strings.Split(out, "\x00") {
-		if p != "" {
-			tracked[filepath.Join(repo.Top, filepath.FromSlash(p))] = true
-		}
+		return err
 	}
 	var edits []Edit
 	for _, e := range res.Edits {
@@ -210,6 +200,34 @@ func keepTracked(ctx context.Context, repo Repo, res *UninstallResult) error {
 	}
 	res.Edits = edits
 	return nil
+}
+
+// Tracked reports which of paths (absolute, in the working tree at top)
+// git tracks: files shared with every clone, which uninstalling in one
+// clone must not edit unasked.
+func Tracked(ctx context.Context, top string, paths []string) (map[string]bool, error) {
+	tracked := map[string]bool{}
+	if len(paths) == 0 {
+		return tracked, nil
+	}
+	args := []string{"ls-files", "-z", "--full-name", "--"}
+	for _, p := range paths {
+		rel, err := filepath.Rel(top, p)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, ":(literal)"+filepath.ToSlash(rel))
+	}
+	out, err := git(ctx, top, args...)
+	if err != nil {
+		return nil, fmt.Errorf("which files git tracks: %w", err)
+	}
+	for _, p := range strings.Split(out, "\x00") {
+		if p != "" {
+			tracked[filepath.Join(top, filepath.FromSlash(p))] = true
+		}
+	}
+	return tracked, nil
 }
 
 // ownGitFiles are the directories git-memcite keeps in this worktree's

@@ -427,6 +427,31 @@ func AgentUninstall(w, errw io.Writer, r agentinstall.Result, rel string, dry bo
 	}
 }
 
+// AgentSettingsKept says that uninstall --agent left a settings file git
+// tracks as it is, and the command that edits it.
+func AgentSettingsKept(w io.Writer, rel string, local bool) {
+	flag := ""
+	if local {
+		flag = " --local"
+	}
+	fmt.Fprintf(w, "%-19s %-8s %s (tracked by git: it runs git-memcite agent-hook for every clone; to take it out for everyone: git memcite uninstall --agent claude%s --yes)\n",
+		"agent hook (claude)", "kept", rel, flag)
+}
+
+// AgentHookKept names, after uninstall of the git hooks, the agent
+// settings files (of the repository at top) that still run git-memcite,
+// with the command that takes it out.
+func AgentHookKept(w io.Writer, top string, sts []agentinstall.State) {
+	for _, st := range sts {
+		flag := ""
+		if filepath.Base(st.Path) == "settings.local.json" {
+			flag = " --local"
+		}
+		fmt.Fprintf(w, "%-17s %-8s %s (runs git-memcite agent-hook for Claude Code; not a git hook: git memcite uninstall --agent claude%s takes it out)\n",
+			"", "kept", relPath(top, st.Path), flag)
+	}
+}
+
 // agentDiff shows a dry run's change.
 func agentDiff(w io.Writer, before, after []byte) {
 	for _, l := range strings.SplitAfter(agentinstall.Diff(before, after), "\n") {
