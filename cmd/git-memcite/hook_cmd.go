@@ -137,7 +137,7 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 		}
 		warnNoHints(env, res.RelocErr)
 		fixes := render.Fixes(res.Items, true)
-		render.AlreadyFixed(fixes, res.Outcome.Stale, res.FixedInWorktree)
+		render.AlreadyFixed(fixes, res.Outcome.Stale, h.FixedInWorktree(ctx, res.Outcome.Blocking(hookrun.Block)))
 		rep := render.HookReport{Hook: in.Hook, Outcome: res.Outcome, Policy: h.Cfg.PreCommit, Fixes: fixes}
 		if err := render.PreCommitText(env.Stderr, rep); err != nil {
 			return err

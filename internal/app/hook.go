@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"slices"
 	"sync"
@@ -11,7 +10,6 @@ import (
 	"github.com/git-memcite/git-memcite/internal/hookrun"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/source"
-	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/trace"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
@@ -191,10 +189,6 @@ type HookResult struct {
 	Applied      []string
 	ApplySkipped string
 	ApplyFailed  []error
-	// FixedInWorktree are the memory files (repo-relative) of blocking
-	// citations whose working-tree copy differs from what is committed
-	// and verifies against it: they only need git add.
-	FixedInWorktree map[string]bool
 }
 
 // PreCommit checks what is being committed against HEAD (incrementally,
@@ -229,7 +223,6 @@ func (h *Hook) PreCommit(ctx context.Context) (*HookResult, error) {
 		// HEAD to the index in one step: no history walk on the commit path.
 		res.Items, _, res.RelocErr = hookrun.Relocation(ctx, h.Repo, "HEAD", "HEAD", out.After, out, drift, relocate.Options{})
 	}
-	res.FixedInWorktree = fixedInWorktree(ctx, h.Repo, h.Src, out.Blocking(hookrun.Block))
 	if h.Cfg.PreCommit != hookrun.Warn {
 		res.Blocked = len(out.Blocking(h.Cfg.PreCommit)) > 0
 		for _, b := range out.Broken {
@@ -291,45 +284,4 @@ func (h *Hook) writeSummary(s *vcache.Summary) {
 		return
 	}
 	trace.Printf("wrote the summary of tree %s in %s", gitrepo.OID(s.Tree).Short(), time.Since(start).Round(time.Millisecond))
-}
-
-// fixedInWorktree returns the memory files of stale whose working-tree
-// copy differs from the one in committed (the index being committed) and
-// has every citation valid against it: the fix is made, and only needs
-// staging. Anything it cannot read counts as not fixed.
-func fixedInWorktree(ctx context.Context, repo *gitrepo.Repo, committed source.Source, stale []hookrun.StaleCitation) map[string]bool {
-	if len(stale) == 0 {
-		return nil
-	}
-	wt, err := repo.Worktree()
-	if err != nil {
-		return nil
-	}
-	var out map[string]bool
-	seen := map[string]bool{}
-	for _, s := range stale {
-		m := s.Memory
-		if seen[m.Path] {
-			continue
-		}
-		seen[m.Path] = true
-		staged, err1 := committed.ReadFile(m.Path)
-		work, err2 := wt.ReadFile(m.Path)
-		if err1 != nil || err2 != nil || bytes.Equal(staged, work) {
-			continue
-		}
-		fixed := &store.Memory{Path: m.Path, Dir: m.Dir}
-		if err := store.LoadAll(ctx, wt, []*store.Memory{fixed}); err != nil || fixed.Err != nil {
-			continue
-		}
-		rep, err := verify.Check(ctx, committed, []*store.Memory{fixed})
-		if err != nil || len(rep.Memories) != 1 || rep.Memories[0].Stale() {
-			continue
-		}
-		if out == nil {
-			out = map[string]bool{}
-		}
-		out[m.Path] = true
-	}
-	return out
 }
