@@ -12,11 +12,13 @@
 # .zip on Windows) by path or URL, or the directory or URL (ending in /)
 # that holds the archives, where the one for this machine is picked. The
 # archive's SHA-256 must match its line in SHA256SUMS next to it (or
-# --checksums PATH|URL); a wrong or missing checksum is refused. When the
-# archive or SHA256SUMS cannot be had, git-memcite is built from source
-# instead: this checkout when it is at that version, else that version from
-# the Go module proxy (go install …@vX.Y.Z). Without --prefix and Go, the
-# binary goes to ~/.local/bin.
+# --checksums PATH|URL); a wrong or missing checksum is refused. A path
+# may be written as a file:// URL. When the archive or SHA256SUMS named
+# cannot be had, install.sh stops with that error (exit 1) and installs
+# nothing: it builds from source only when no --archive is given, this
+# checkout when it is at that version, else that version from the Go
+# module proxy (go install …@vX.Y.Z). Without --prefix and Go, the binary
+# goes to ~/.local/bin.
 #
 # The man page git-memcite.1 (what `git memcite --help` opens) goes to
 # DIR/share/man/man1 beside DIR/bin, where man looks for every bin
@@ -94,6 +96,17 @@ exe=git-memcite ext=tar.gz
 
 is_url() { case "$1" in http://*|https://*) return 0 ;; esac; return 1; }
 
+# local_path URL: the path of a file:// URL (file:///p, file://localhost/p);
+# anything else unchanged
+local_path() {
+  case "$1" in
+    file://localhost/*) printf '%s\n' "${1#file://localhost}" ;;
+    file:///*) printf '%s\n' "${1#file://}" ;;
+    file://*) echo "install.sh: $1: only local file:// URLs (file:///path) are read" >&2; return 1 ;;
+    *) printf '%s\n' "$1" ;;
+  esac
+}
+
 # fetch SRC (a path or URL) to the file DEST; false when it cannot be had
 fetch() {
   if is_url "$1"; then
@@ -129,12 +142,11 @@ install_file() {
   mv -f "$2.$$" "$2"
 }
 
-# install_archive: install from the release archive; when it cannot be had
-# it sets fallback=true (the caller builds from source); a refused archive
-# ends the script with exit 1.
-fallback=false
+# install_archive: install from the release archive; an archive that
+# cannot be had or is refused ends the script with exit 1.
 install_archive() {
-  src=$archive
+  src=$(local_path "$archive") || exit 2
+  [ -z "$checksums" ] || checksums=$(local_path "$checksums") || exit 2
   case "$src" in
     */) dir=${src%/} ;;
     *) if ! is_url "$src" && [ -d "$src" ]; then dir=$src; else dir=""; fi ;;
@@ -169,14 +181,12 @@ install_archive() {
 
   echo "installing git-memcite $version from $src"
   if ! fetch "$src" "$tmp/$base"; then
-    echo "install.sh: cannot get $src" >&2
-    fallback=true
-    return 0
+    echo "install.sh: cannot get $src; not installed (without --archive, install.sh builds from source)" >&2
+    exit 1
   fi
   if ! fetch "$sums" "$tmp/SHA256SUMS"; then
-    echo "install.sh: cannot get $sums to check $base against" >&2
-    fallback=true
-    return 0
+    echo "install.sh: cannot get $sums to check $base against; not installed" >&2
+    exit 1
   fi
   want=$(awk -v f="$base" '$2 == f || $2 == "*" f { print $1; exit }' "$tmp/SHA256SUMS")
   if [ -z "$want" ]; then
@@ -246,9 +256,7 @@ build_from_source() {
 
 if [ -n "$archive" ]; then
   install_archive
-  ! $fallback || echo "install.sh: falling back to building from source"
-fi
-if [ -z "$archive" ] || $fallback; then
+else
   build_from_source
 fi
 

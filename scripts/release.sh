@@ -5,12 +5,14 @@
 #   scripts/release.sh VERSION                      the six archives into dist/
 #   scripts/release.sh --out DIR VERSION            into DIR
 #   scripts/release.sh --targets "linux/amd64 windows/arm64" VERSION
+#   scripts/release.sh --force VERSION              from a commit not tagged VERSION
 #
 # VERSION is the tag, with or without its v (v0.1.0 and 0.1.0 both give
-# 0.1.0). For each target it writes git-memcite_<version>_<os>_<arch>.tar.gz
+# 0.1.0). HEAD must carry that tag (vVERSION or VERSION): a release built
+# from another commit is refused unless --force. For each target it writes git-memcite_<version>_<os>_<arch>.tar.gz
 # (.zip for windows) holding the directory git-memcite_<version>_<os>_<arch>/
 # with the binary git-memcite (git-memcite.exe on windows), README.md,
-# LICENSE when there is one, the man page git-memcite.1 and
+# LICENSE, the man page git-memcite.1 and
 # completions/git-memcite.bash, completions/_git-memcite (zsh) and
 # completions/git-memcite.fish. SHA256SUMS lists the archives in sha256sum
 # format. The version and commit are stamped with -ldflags -X (git memcite
@@ -21,22 +23,31 @@
 # Needs Go, git, GNU tar, gzip, zip and sha256sum.
 set -euo pipefail
 
-out=dist
+out=dist force=false
 targets="linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64"
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) out=${2:?--out needs a directory}; shift 2 ;;
     --targets) targets=${2:?--targets needs os/arch pairs}; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --force) force=true; shift ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "release.sh: unknown option: $1" >&2; exit 2 ;;
     *) break ;;
   esac
 done
-[ $# -eq 1 ] || { echo "usage: scripts/release.sh [--out DIR] [--targets \"OS/ARCH ...\"] VERSION" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: scripts/release.sh [--out DIR] [--targets \"OS/ARCH ...\"] [--force] VERSION" >&2; exit 2; }
 version=${1#v}
 if ! printf '%s\n' "$version" | grep -Eq '^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.]+)?$'; then
   echo "release.sh: $1 is not a release version (like v0.1.0 or 0.1.0-rc.1)" >&2
   exit 2
+fi
+root=$(cd "$(dirname "$0")/.." && pwd)
+if ! $force; then
+  tags=$(git -C "$root" tag --points-at HEAD 2>/dev/null || true)
+  if ! printf '%s\n' "$tags" | grep -Fxq -e "v$version" -e "$version"; then
+    echo "release.sh: HEAD ($(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)) is not tagged v$version; tag it (git tag v$version) or build anyway with --force" >&2
+    exit 2
+  fi
 fi
 for tool in go git tar gzip zip sha256sum; do
   command -v "$tool" >/dev/null 2>&1 || { echo "release.sh: $tool is not installed" >&2; exit 1; }
@@ -44,7 +55,7 @@ done
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-cd "$(dirname "$0")/.."
+cd "$root"
 commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 0)}
 ldflags="-s -w -X main.version=$version -X main.commit=$commit"
@@ -61,7 +72,7 @@ mkdir -p "$work/extra/completions"
 "$work/host/git-memcite" completion zsh >"$work/extra/completions/_git-memcite"
 "$work/host/git-memcite" completion fish >"$work/extra/completions/git-memcite.fish"
 cp README.md "$work/extra/"
-[ ! -f LICENSE ] || cp LICENSE "$work/extra/"
+cp LICENSE "$work/extra/"
 
 archives=()
 for t in $targets; do

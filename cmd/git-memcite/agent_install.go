@@ -12,7 +12,7 @@ import (
 // instead of the git hooks (docs/agent-hook.md).
 type agentFlags struct {
 	Agent string `name:"agent" enum:",claude" default:"" placeholder:"AGENT" help:"Install the agent hook into an AI agent's settings instead of the git hooks: claude (Claude Code's .claude/settings.json), so that an agent reading a memory is told which citations are stale."`
-	Local bool   `name:"local" help:"With --agent: the personal .claude/settings.local.json instead of the project's .claude/settings.json."`
+	Local bool   `name:"local" help:"With --agent: the personal .claude/settings.local.json instead of the project's .claude/settings.json. With install --via pre-commit: a repo: local hook that runs the git-memcite on PATH (language: system; no network, no build)."`
 }
 
 // gitHookOnly refuses the git hooks' flags next to --agent.

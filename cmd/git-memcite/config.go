@@ -12,7 +12,8 @@ type configCmd struct {
 
 func (c *configCmd) Help() string {
 	return "Settings come from, first match wins: flags, MEMCITE_* environment variables, " +
-		"git config memcite.* (personal), .memcite.yaml at the repository root or the file MEMCITE_CONFIG names (team), defaults."
+		"git config memcite.* (personal), .memcite.yaml at the repository root or the file MEMCITE_CONFIG names (team), defaults. " +
+		"The hook settings (memcite.enabled, memcite.preCommit, memcite.postMerge, memcite.requireBinary, memcite.onError) come from git config only."
 }
 
 // Run prints every setting, its value and where it came from.
@@ -21,5 +22,9 @@ func (c *configCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	return render.ConfigText(env.Stdout, ws.Cfg, ws.Src.Name())
+	hooks, err := ws.HookSettings(ctx)
+	if err != nil {
+		return err
+	}
+	return render.ConfigText(env.Stdout, ws.Cfg, hooks, ws.Src.Name())
 }

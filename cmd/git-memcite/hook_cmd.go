@@ -136,7 +136,9 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 			return err
 		}
 		warnNoHints(env, res.RelocErr)
-		rep := render.HookReport{Hook: in.Hook, Outcome: res.Outcome, Policy: h.Cfg.PreCommit, Fixes: render.Fixes(res.Items, true),
+		fixes := render.Fixes(res.Items, true)
+		render.AlreadyFixed(fixes, res.Outcome.Stale, h.FixedInWorktree(ctx, res.Outcome.Blocking(hookrun.Block)))
+		rep := render.HookReport{Hook: in.Hook, Outcome: res.Outcome, Policy: h.Cfg.PreCommit, Fixes: fixes,
 			NotFixed: res.NotFixed, Fixed: map[render.Key]bool{}}
 		for _, f := range res.Fixed {
 			rep.FixedFiles = append(rep.FixedFiles, render.FixedFile{Path: f.Path, Citations: f.Citations})

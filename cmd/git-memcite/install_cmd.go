@@ -3,9 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 
+	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/hookinstall"
 	"github.com/git-memcite/git-memcite/internal/render"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 )
 
 // hookFlags selects hooks for install, uninstall and status.
@@ -42,7 +45,10 @@ func (c *installCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		}
 		return c.agentFlags.install(g, env, c.Manual, c.DryRun)
 	}
-	opts := hookinstall.Options{Hooks: c.Hooks, DryRun: c.DryRun, Rev: releaseRev(), Yes: c.Yes}
+	if c.Local && c.Via != string(hookinstall.ViaPreCommit) {
+		return usageError("--local goes with --agent, or with --via pre-commit (a local hook that runs the git-memcite on PATH)")
+	}
+	opts := hookinstall.Options{Hooks: c.Hooks, DryRun: c.DryRun, Rev: releaseRev(), Yes: c.Yes, Local: c.Local}
 	if c.Via != "" {
 		via, err := hookinstall.ParseRoute(c.Via)
 		if err != nil {
@@ -67,19 +73,37 @@ func (c *installCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		render.Snippets(env.Stdout, plan.Snippets)
 		return nil
 	case plan.Route != hookinstall.ViaGit:
-		return managerInstall(ctx, env, plan)
+		return managerInstall(ctx, g, env, plan)
 	case plan.Refused():
 		render.InstallRefusal(env.Stderr, plan)
 		return silent(exitStale)
 	}
 	render.HookInstall(env.Stdout, env.Stderr, plan, c.DryRun)
+	if !c.DryRun {
+		recordHead(ctx, g, env)
+	}
 	return nil
+}
+
+// recordHead verifies HEAD's memories, says in one line how the store
+// stands, and leaves HEAD's verdicts for the first commit's check. It
+// never fails the install: the hooks work without it.
+func recordHead(ctx context.Context, g *Globals, env *Env) {
+	off := vcache.OffReason(g.NoCache, os.Getenv("MEMCITE_CACHE")) != ""
+	st, ok, err := app.RecordHead(ctx, g.openOptions(SourceFlags{}), off)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "git-memcite: note: HEAD's citations were not checked: %v\n", err)
+		return
+	}
+	if ok {
+		render.HeadState(env.Stdout, st.Summary)
+	}
 }
 
 // managerInstall carries out and renders an install through a hook
 // manager (or the refusal to choose one): once done, it checks that
 // git-memcite now runs at each hook.
-func managerInstall(ctx context.Context, env *Env, plan hookinstall.Plan) error {
+func managerInstall(ctx context.Context, g *Globals, env *Env, plan hookinstall.Plan) error {
 	if plan.Refused() {
 		render.ManagerRefusal(env.Stderr, plan)
 		return silent(exitStale)
@@ -96,6 +120,7 @@ func managerInstall(ctx context.Context, env *Env, plan hookinstall.Plan) error 
 		return err
 	}
 	render.ManagerInstalled(env.Stdout, st)
+	recordHead(ctx, g, env)
 	if !st.OK() {
 		render.StatusProblem(env.Stderr, st)
 		return silent(exitStale)

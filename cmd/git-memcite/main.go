@@ -17,6 +17,9 @@ import (
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/gctune"
 	"github.com/git-memcite/git-memcite/internal/profile"
+	"github.com/git-memcite/git-memcite/internal/progress"
+	"github.com/git-memcite/git-memcite/internal/render"
+	"github.com/git-memcite/git-memcite/internal/term"
 	"github.com/git-memcite/git-memcite/internal/trace"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 )
@@ -43,12 +46,18 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx = vcache.WithSlot(ctx, cache)
 	ctx, endRun := app.WithRun(ctx) // closes the repositories the command opened
 	defer endRun()
+	count := &progress.Counter{} // how far a long command got, for the status line
+	ctx = progress.With(ctx, count)
+	status := "" // the command to show a status line for, if it runs long
 
 	var cli CLI
 	var command func(env *Env) error
-	if isHook {
+	switch {
+	case isHook:
 		command = func(env *Env) error { return hook.Run(ctx, &cli.Globals, env) }
-	} else {
+	case fastAgentHook(args):
+		command = func(env *Env) error { return (&agentHookCmd{}).Run(ctx, &cli.Globals, env) }
+	default:
 		parser, err := newParser(&cli, stdout, stderr, kong.BindTo(ctx, (*context.Context)(nil)))
 		if err != nil {
 			fmt.Fprintf(stderr, "git-memcite: %v\n", err)
@@ -68,6 +77,7 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			kctx.Bind(env)
 			return kctx.Run(&cli.Globals)
 		}
+		status = statusLabel(kctx, &cli.Globals, stderr)
 	}
 	if d := os.Getenv("MEMCITE_DEBUG"); d != "" && d != "0" {
 		trace.Enable(stderr)
@@ -77,7 +87,16 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if vcache.OffReason(cli.Globals.NoCache, os.Getenv("MEMCITE_CACHE")) != "" {
 		cache.Disable()
 	}
-	code, msg := exitCode(command(newEnv(stdin, stdout, stderr)))
+	outW, errW := stdout, stderr
+	var line *render.Status
+	if status != "" {
+		line = render.NewStatus(stderr, status, count)
+		outW, errW = line.Writer(stdout), line.Writer(stderr)
+	}
+	code, msg := exitCode(command(newEnv(stdin, outW, errW)))
+	if line != nil {
+		line.Stop()
+	}
 	if err := cache.Save(); err != nil {
 		trace.Printf("%v (the cache is an optimisation: nothing is lost)", err)
 	}
@@ -112,6 +131,30 @@ func fastHook(args []string) (*hookCmd, bool) {
 		rest = nil
 	}
 	return &hookCmd{Name: args[1], Args: rest}, true
+}
+
+// statusLabel names the command a status line is shown for while it runs
+// silent for more than a second (render.Status): only on a terminal
+// (stderr, not a dumb one), never with --quiet, and never for the hooks,
+// whose output git and agents read.
+func statusLabel(kctx *kong.Context, g *Globals, stderr io.Writer) string {
+	name, _, _ := strings.Cut(kctx.Command(), " ")
+	switch {
+	case g.Quiet, name == "hook", name == "agent-hook", name == "completion", name == "help":
+		return ""
+	case !term.IsTerminal(stderr) || term.Dumb():
+		return ""
+	}
+	return name
+}
+
+// fastAgentHook recognises the command line of the agent hook, which an
+// AI agent runs after every file it reads: `agent-hook` alone, as install
+// --agent writes it. Like fastHook, it spares building the parser's model
+// of the whole command tree; with a flag it goes through the parser
+// (TestFastAgentHookAsParsed).
+func fastAgentHook(args []string) bool {
+	return len(args) == 1 && args[0] == "agent-hook"
 }
 
 // newParser builds the kong parser of the command tree.
@@ -149,10 +192,22 @@ func parse(p *kong.Kong, args []string) (kctx *kong.Context, code int, done bool
 	if err != nil {
 		p.Errorf("%s", err)
 		if pe, ok := err.(*kong.ParseError); ok && pe.Context != nil {
-			p.Stdout = p.Stderr // a usage error is diagnostics: stdout stays clean
-			_ = pe.Context.PrintUsage(true)
+			// a usage error is diagnostics (stderr, stdout stays clean):
+			// the error, with kong's "did you mean", and one usage line,
+			// not the whole help
+			usageLine(p.Stderr, pe.Context.Selected())
 		}
 		return nil, exitError, true
 	}
 	return kctx, 0, false
+}
+
+// usageLine writes the usage of the command a parse error happened in
+// (nil: the top level), and where its help is.
+func usageLine(w io.Writer, n *kong.Node) {
+	if n == nil || n.Type != kong.CommandNode {
+		fmt.Fprintln(w, "Usage: git-memcite <command> [flags]   (the commands: git memcite help)")
+		return
+	}
+	fmt.Fprintf(w, "Usage: git-memcite %s   (its flags: git memcite help %s)\n", n.Summary(), n.Path())
 }

@@ -17,9 +17,17 @@ import (
 	"github.com/git-memcite/git-memcite/internal/testing/longtest"
 )
 
+// testCommit stands for the commit of the build under test.
+const testCommit = "0123456789abcdef0123456789abcdef01234567"
+
 var update = flag.Bool("update", false, "update testscript files and golden files in testdata/")
 
 func TestMain(m *testing.M) {
+	if commit == "unknown" {
+		// a test binary records no commit; a build from a checkout does,
+		// and install --via pre-commit pins it (buildinfo.ReleaseRev)
+		commit = testCommit
+	}
 	testscript.Main(cleanupM{m}, map[string]func(){
 		"git-memcite": main,
 	})

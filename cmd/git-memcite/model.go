@@ -64,18 +64,28 @@ func flagsOf(fs []*kong.Flag) []clidoc.Flag {
 		if f.Hidden || f.Name == "help" {
 			continue
 		}
-		fi := clidoc.Flag{Name: f.Name, Short: f.Short, Help: f.Help, Bool: f.IsBool(), Values: enumOf(f.Enum)}
+		fi := clidoc.Flag{Name: f.Name, Short: f.Short, Help: f.Help, Bool: f.IsBool(), Values: flagValues(f)}
 		if !fi.Bool {
 			fi.Place = f.FormatPlaceHolder()
-		}
-		for _, k := range config.Keys {
-			if k.Flag == "--"+f.Name && k.Allowed != nil && len(fi.Values) == 0 {
-				fi.Values = k.Allowed // a flag checked against its configuration key
-			}
 		}
 		out = append(out, fi)
 	}
 	return out
+}
+
+// flagValues is the fixed set of values a flag takes: its enum, else the
+// values of the configuration key it sets (checked there); nil for any
+// value. --help, the man page and the completions all take it from here.
+func flagValues(f *kong.Flag) []string {
+	if vs := enumOf(f.Enum); len(vs) > 0 {
+		return vs
+	}
+	for _, k := range config.Keys {
+		if k.Flag == "--"+f.Name && k.Allowed != nil {
+			return k.Allowed // a flag checked against its configuration key
+		}
+	}
+	return nil
 }
 
 func enumOf(e string) []string {

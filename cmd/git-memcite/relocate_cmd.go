@@ -22,8 +22,9 @@ type relocateCmd struct {
 }
 
 func (c *relocateCmd) Help() string {
-	return "Follows each cited line from the commit it was verified at (its commit field, else its verified time, " +
-		"else the last commit of the memory file) through the history to HEAD and the working tree, and reports " +
+	return "Follows each cited line from the commit it was written against (its commit field, else the commit that wrote the citation " +
+		"as it stands into the memory file, found in the memory file's history, never from a clock; a citation not committed yet is taken as written) " +
+		"through the history to HEAD and the working tree, and reports " +
 		"where it went. Unchanged text that moved is relocated; edited text only with --accept-changed; " +
 		"deleted or ambiguous lines are reported, never guessed. " + exitHelp
 }

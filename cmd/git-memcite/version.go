@@ -27,6 +27,6 @@ func init() {
 // versionLine is what --version prints (buildinfo.Line).
 func versionLine() string { return buildinfo.Line(version, commit) }
 
-// releaseRev is the tag of this build's release, or "main"
+// releaseRev is the tag of this build's release, else its commit, else ""
 // (buildinfo.ReleaseRev).
-func releaseRev() string { return buildinfo.ReleaseRev(version) }
+func releaseRev() string { return buildinfo.ReleaseRev(version, commit) }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/cite"
 	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/progress"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/store"
 )
@@ -48,7 +49,10 @@ func Adopt(ctx context.Context, ws *Workspace, mems []*store.Memory, o AdoptOpti
 		}
 		defer unlock()
 	}
+	count := progress.From(ctx)
+	count.Set("memories", len(mems))
 	for _, m := range mems {
+		count.Add(1)
 		if m.Err != nil {
 			errs = append(errs, m.Err)
 			continue

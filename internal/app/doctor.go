@@ -16,7 +16,8 @@ import (
 // DoctorFacts gathers what doctor judges (doctor.Run) in a workspace
 // opened without its memories: git's version, the repository's layout
 // and settings, the reads commands make (probeRepository), the hooks, the
-// memory directories and their files, the agent hook's settings.
+// memory directories and their files (verified against the working tree,
+// as verify-all does), the agent hook's settings.
 //
 // cacheTool names the running binary (vcache.Tool); cacheOff, when not
 // empty, says what turned the verification cache off.
@@ -60,6 +61,14 @@ func DoctorFacts(ctx context.Context, ws *Workspace, cacheTool, cacheOff string)
 	if f.Store, f.StoreErr = store.Load(ctx, ws.Src, dirs); f.StoreErr == nil {
 		ws.Store = f.Store
 		ws.DropIgnored()
+		// what verify-all would say of the working tree, so that doctor
+		// never calls healthy a store verify-all fails
+		rep, err := Verify(ctx, ws, ws.Store.Memories)
+		if err != nil {
+			return f, err
+		}
+		sum := rep.Summary()
+		f.Verified = &sum
 	}
 	f.AgentHooks = agentinstall.Status(ws.Top)
 	return f, nil

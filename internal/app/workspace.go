@@ -16,6 +16,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/config"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/graph"
+	"github.com/git-memcite/git-memcite/internal/hookrun"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/trace"
@@ -108,6 +109,11 @@ func (ws *Workspace) openStore(ctx context.Context, load bool) error {
 		ws.Store = &store.Store{Dirs: dirs, Memories: mems}
 	}
 	if errors.Is(err, store.ErrNoDir) && ws.Cfg != nil && ws.Cfg.Get("dirs").Origin == "default" {
+		if ws.Repo == nil {
+			// neither a repository nor memories: most likely the wrong
+			// directory (a CI step run elsewhere), never "0 memories, valid"
+			return fmt.Errorf("%s: %w, and there is no memory directory %s", ws.Top, gitrepo.ErrNotRepo, store.DefaultDir)
+		}
 		trace.Printf("no memory directory %s: no memories", store.DefaultDir)
 		ws.Store, err = &store.Store{Dirs: dirs}, nil
 	}
@@ -277,6 +283,20 @@ func (ws *Workspace) GitConfigMemcite(ctx context.Context) (map[string][]string,
 	}
 	ws.GitConfig = vals
 	return vals, nil
+}
+
+// HookSettings are the hook settings of the repository (memcite.enabled,
+// preCommit, postMerge, requireBinary, onError) and their origins; none
+// outside a repository.
+func (ws *Workspace) HookSettings(ctx context.Context) ([]hookrun.Setting, error) {
+	if ws.Repo == nil {
+		return nil, nil
+	}
+	vals, err := ws.GitConfigMemcite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return hookrun.Settings(vals), nil
 }
 
 // DropIgnored removes the memories that match the ignore globs.

@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/config"
 	"github.com/git-memcite/git-memcite/internal/findings"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
 	"github.com/git-memcite/git-memcite/internal/trace"
 	"github.com/git-memcite/git-memcite/internal/verify"
@@ -107,8 +109,15 @@ func TestOpenWithoutMemories(t *testing.T) {
 		t.Errorf("memories in a repository without any: %d", len(ws.Store.Memories))
 	}
 	plain := t.TempDir() // not a repository: the working tree only
+	// without a memory directory either: an error, not an empty store
+	if _, err = Open(ctx, OpenOptions{RepoRoot: plain}); !errors.Is(err, gitrepo.ErrNotRepo) {
+		t.Errorf("plain directory without memories: %v; want ErrNotRepo", err)
+	}
+	if err := os.MkdirAll(filepath.Join(plain, ".serena", "memories"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if ws, err = Open(ctx, OpenOptions{RepoRoot: plain}); err != nil || ws.Repo != nil {
-		t.Errorf("plain directory: repo %v, %v", ws.Repo, err)
+		t.Errorf("plain directory: %v", err)
 	}
 	if _, err := Open(ctx, OpenOptions{RepoRoot: plain, Staged: true}); err == nil {
 		t.Error("--staged outside a repository: no error")

@@ -61,12 +61,30 @@ func Line(version, commit string) string {
 // describe (0.1.0-3-gabc1234), a pseudo-version or a dirty build.
 var releaseRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.]+)?$`) })
 
-// ReleaseRev is the tag of the release of this version (v0.1.0), the rev
-// the pre-commit framework snippet pins; "main" for a build that is not a
-// release.
-func ReleaseRev(version string) string {
+// ReleaseRev is what a pre-commit framework configuration pins for this
+// build (its "rev:", which must not move): the tag of the release of
+// this version (v0.1.0), else the full commit the build was made from; ""
+// when there is neither (a build with uncommitted changes, or of an
+// unknown commit).
+func ReleaseRev(version, commit string) string {
 	if releaseRe().MatchString(version) && !strings.HasSuffix(version, "-dirty") {
 		return "v" + version
 	}
-	return "main"
+	if fullHex(commit) {
+		return commit
+	}
+	return ""
+}
+
+// fullHex reports whether s is a full object name (SHA-1 or SHA-256).
+func fullHex(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }

@@ -48,7 +48,9 @@ _git_memcite ()
 	local subcommand
 	subcommand="$(__git_find_on_cmdline "$subcommands")"
 	if [ -z "$subcommand" ]; then
-		case "$cur" in
+`)
+	prevCases(&b, globals)
+	b.WriteString(`		case "$cur" in
 `)
 	valueCases(&b, "", globals)
 	fmt.Fprintf(&b, "\t\t--*) __gitcomp %q ;;\n", flagWords(globals))
@@ -57,7 +59,9 @@ _git_memcite ()
 		if strings.Contains(c.Name, " ") {
 			continue
 		}
-		fmt.Fprintf(&b, "\t%s)\n\t\tcase \"$cur\" in\n", c.Name)
+		fmt.Fprintf(&b, "\t%s)\n", c.Name)
+		prevCases(&b, append(append([]Flag{}, c.Flags...), globals...))
+		b.WriteString("\t\tcase \"$cur\" in\n")
 		valueCases(&b, "", append(append([]Flag{}, c.Flags...), globals...))
 		fmt.Fprintf(&b, "\t\t--*) __gitcomp %q ;;\n", flagWords(append(append([]Flag{}, c.Flags...), globals...)))
 		var words []string
@@ -80,7 +84,7 @@ _git_memcite ()
 # provides when it is loaded, or a minimal stand-in.
 _git_memcite_standalone ()
 {
-	local cur="${COMP_WORDS[COMP_CWORD]}" words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
+	local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
 	local __git_cmd_idx=0 # git's __git_find_on_cmdline starts there
 	if ! declare -F __gitcomp >/dev/null; then
 		__gitcomp () { local IFS=$' \t\n'; COMPREPLY=($(compgen -P "${2-}" -W "$1" -- "${3-$cur}")); }
@@ -109,6 +113,21 @@ func takesMemory(c Command) bool {
 		}
 	}
 	return false
+}
+
+// prevCases completes the value of a flag with a fixed set of values
+// given as the next word: --format VALUE ($prev is the flag).
+func prevCases(b *strings.Builder, fs []Flag) {
+	var cases []string
+	for _, f := range fs {
+		if len(f.Values) > 0 {
+			cases = append(cases, fmt.Sprintf("\t\t--%s) __gitcomp %q; return ;;\n", f.Name, strings.Join(f.Values, " ")))
+		}
+	}
+	if len(cases) == 0 {
+		return
+	}
+	b.WriteString("\t\tcase \"$prev\" in\n" + strings.Join(cases, "") + "\t\tesac\n")
 }
 
 // valueCases completes --flag=VALUE for flags with a fixed set of values.

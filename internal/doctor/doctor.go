@@ -25,6 +25,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/vcache"
+	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
 // Level grades a finding.
@@ -89,6 +90,9 @@ type Facts struct {
 	TempDir    string       // where rewrites make temporary files (gitrepo.Repo.TempDir)
 	Store      *store.Store // nil when loading failed
 	StoreErr   error
+	// Verified is verify-all's summary of Store against the working tree
+	// (no baseline); nil when not verified.
+	Verified *verify.Summary
 	// AgentHooks are the agent hook's settings files (agentinstall.Status);
 	// nil when not looked at.
 	AgentHooks []agentinstall.State
@@ -124,6 +128,7 @@ func Run(f Facts) *Report {
 	checkGit(r, f)
 	checkAccess(r, f)
 	checkStore(r, f)
+	checkStale(r, f)
 	checkSerena(r, f)
 	checkHooks(r, f)
 	checkManagers(r, f)
@@ -345,6 +350,22 @@ func checkStore(r *Report, f Facts) {
 	}
 }
 
+// checkStale reports the memories verify-all finds stale in the working
+// tree, with the command that lists them.
+func checkStale(r *Report, f Facts) {
+	v := f.Verified
+	if v == nil || v.Citations == 0 {
+		return
+	}
+	if v.Stale == 0 {
+		r.add("citations", OK, fmt.Sprintf("%s checked in the working tree: all valid", countOf(v.Citations, "citation", "citations")))
+		return
+	}
+	r.add("citations", Warn, fmt.Sprintf("%s of %d stale in the working tree (%s)", countOf(v.Stale, "memory", "memories"), v.Memories,
+		countOf(v.StaleCitations, "stale citation", "stale citations")),
+		"git memcite verify-all --quiet lists them; git memcite relocate says where their lines went")
+}
+
 func checkSerena(r *Report, f Facts) {
 	p := filepath.Join(f.Top, ".serena", "project.yml")
 	data, err := os.ReadFile(p)
@@ -388,18 +409,13 @@ func checkSerena(r *Report, f Facts) {
 		r.add("serena", Info, "Serena's memory-writing tools are excluded; its reading tools are active", readAdvice)
 		return
 	}
-	all := append([]string(nil), cfg.ExcludedTools...)
-	all = append(all, writers...)
-	sort.Strings(all)
-	detail := []string{"active: " + strings.Join(writers, ", "),
-		"They write .serena/memories without citations, so what they write is never checked. Exclude them in .serena/project.yml:",
+	add := append([]string(nil), writers...)
+	sort.Strings(add)
+	detail := []string{"active: " + strings.Join(writers, ", ") + " (Serena's default)",
+		"They write .serena/memories without citations, so what they write is never checked. To have every memory checked, add them to excluded_tools in .serena/project.yml:",
 		"", "excluded_tools:"}
-	seen := map[string]bool{}
-	for _, t := range all {
-		if !seen[t] {
-			seen[t] = true
-			detail = append(detail, "  - "+t)
-		}
+	for _, t := range add {
+		detail = append(detail, "  - "+t)
 	}
 	detail = append(detail, "",
 		"and have agents, instead:",
@@ -409,7 +425,8 @@ func checkSerena(r *Report, f Facts) {
 	if len(readers) > 0 {
 		detail = append(detail, "  "+readAdvice)
 	}
-	r.add("serena", Warn, fmt.Sprintf("%d Serena memory-writing tool(s) active alongside git-memcite", len(writers)), detail...)
+	// Serena's default, and a choice, not a fault: information
+	r.add("serena", Info, fmt.Sprintf("%d Serena memory-writing tool(s) active alongside git-memcite", len(writers)), detail...)
 }
 
 // checkHooks grades what hookinstall reports per hook: whether

@@ -10,6 +10,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/agentinstall"
 	"github.com/git-memcite/git-memcite/internal/hookinstall"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
 // find returns the findings of one check, as "level: message" followed
@@ -58,9 +59,15 @@ func TestChecks(t *testing.T) {
 	}{
 		{name: "no serena", check: "serena", want: "info: no .serena/project.yml"},
 		{name: "serena tools active", files: map[string]string{".serena/project.yml": "excluded_tools: [read_memory]\n"},
-			check: "serena", want: "warn: 4 Serena memory-writing tool(s) active", probs: 1},
+			check: "serena", want: "info: 4 Serena memory-writing tool(s) active"},
+		{name: "serena advice names only the writing tools", files: map[string]string{".serena/project.yml": "excluded_tools: [read_memory, find_symbol]\n"},
+			check: "serena", want: "excluded_tools:\n  - delete_memory\n  - edit_memory\n  - rename_memory\n  - write_memory\n\n"},
 		{name: "serena rename_memory active", files: map[string]string{".serena/project.yml": "excluded_tools: [write_memory, edit_memory, delete_memory]\n"},
-			check: "serena", want: "git rm` or `git mv` the file", probs: 1},
+			check: "serena", want: "git rm` or `git mv` the file"},
+		{name: "stale memories", facts: func(f *Facts) { f.Verified = &verify.Summary{Memories: 5, Stale: 2, Citations: 9, StaleCitations: 3} },
+			check: "citations", want: "warn: 2 memories of 5 stale in the working tree (3 stale citations)\ngit memcite verify-all --quiet lists them", probs: 1},
+		{name: "no stale memories", facts: func(f *Facts) { f.Verified = &verify.Summary{Memories: 5, Citations: 9} },
+			check: "citations", want: "ok: 9 citations checked in the working tree: all valid"},
 		{name: "serena readers active", files: map[string]string{".serena/project.yml": "excluded_tools: [write_memory, edit_memory, delete_memory, rename_memory]\n"},
 			check: "serena", want: "info: Serena's memory-writing tools are excluded; its reading tools are active\nReading is fine: after read_memory or list_memories, agents check what they read with `git memcite verify <id> --json`"},
 		{name: "serena tools excluded", files: map[string]string{".serena/project.yml": "excluded_tools: [write_memory, read_memory, list_memories, delete_memory, edit_memory, rename_memory, find_symbol]\n"},

@@ -26,7 +26,10 @@ func (r *Repo) LockPath() string { return filepath.Join(r.GitDir, "memcite.lock"
 // TempDir is where memory-file rewrites make their temporary files
 // (memfile.WriteFileVia): inside the git directory, so that a write
 // interrupted by a crash leaves nothing in the working tree.
-func (r *Repo) TempDir() string { return filepath.Join(r.GitDir, "memcite-tmp") }
+func (r *Repo) TempDir() string { return TempDirOf(r.GitDir) }
+
+// TempDirOf is TempDir of the worktree whose git directory is gitDir.
+func TempDirOf(gitDir string) string { return filepath.Join(gitDir, "memcite-tmp") }
 
 // removeTemporaries removes what interrupted rewrites left in TempDir.
 // Every rewrite holds the lock, so under it nothing there is in use.

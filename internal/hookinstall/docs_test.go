@@ -19,9 +19,9 @@ func TestDocsShowTheSnippetsInstallPrints(t *testing.T) {
 	repo := Repo{Top: "/r", HooksDir: "/r/.git/hooks"}
 	var all []Snippet
 	for _, m := range []Manager{Husky, Lefthook, PreCommit} {
-		all = append(all, snippets(repo, m, hooks.Names, "v0.1.0")...)
+		all = append(all, snippets(repo, m, hooks.Names, "v0.1.0", false)...)
 	}
-	all = append(all, snippets(repo, GitLFS, []string{"post-merge", "pre-commit"}, "v0.1.0")...)
+	all = append(all, snippets(repo, GitLFS, []string{"post-merge", "pre-commit"}, "v0.1.0", false)...)
 	for _, s := range all {
 		if !strings.Contains(doc, s.Text) {
 			t.Errorf("docs/hooks.md lacks the %s snippet for %s:\n%s", s.Manager, s.File, s.Text)

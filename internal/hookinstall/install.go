@@ -31,8 +31,14 @@ func (m Mode) String() string {
 type Options struct {
 	Hooks  []string // hooks to install; nil means hooks.Names
 	Mode   Mode
-	DryRun bool   // plan only, write nothing
-	Rev    string // pre-commit framework "rev:" for snippets; "main" when empty
+	DryRun bool // plan only, write nothing
+	// Rev is the pre-commit framework's "rev:" for git-memcite's
+	// repository: a release tag or a commit, never a branch ("" when
+	// this build has neither: only Local is then offered).
+	Rev string
+	// Local writes a pre-commit "repo: local" hook that runs the
+	// git-memcite on PATH (language: system): no network, no build.
+	Local bool
 	// Via chooses the route; "" detects the hook manager in charge.
 	Via Route
 	// Yes carries out the plan for a detected hook manager; without it
@@ -96,6 +102,7 @@ type Plan struct {
 	Installer    []string
 	InstallerOut string
 	InstallerErr string
+	InstallerRan bool // the installer was started (InstallerErr: it failed)
 	// Unsupported says why the manager's configuration is not edited;
 	// Snippets then hold the lines to add by hand.
 	Unsupported string
@@ -156,23 +163,35 @@ func Install(ctx context.Context, dir string, opts Options) (Plan, error) {
 		if err != nil || opts.DryRun || opts.Mode == ModeManual || plan.Refused() {
 			return plan, err
 		}
-		return plan, Apply(&plan)
+		if err := Apply(&plan); err != nil {
+			return plan, err
+		}
+		var names []string
+		for _, h := range plan.Hooks {
+			names = append(names, h.Name)
+		}
+		return plan, recordInstalled(repo, names)
 	}
 	names, err := checkNames(opts.Hooks)
 	if err != nil {
 		return Plan{}, err
 	}
 	opts.Hooks = names
-	if opts.Rev == "" {
-		opts.Rev = "main"
+	if route != ViaPreCommit {
+		opts.Local = false
 	}
 	plan := Plan{Repo: repo, Options: opts, Route: route, Detected: why}
+	if route == ViaPreCommit && !opts.Local && opts.Rev == "" && opts.Mode != ModeManual {
+		plan.Refusal = "this build of git-memcite is neither a release nor a commit without local changes, so there is no fixed rev for .pre-commit-config.yaml to pin; " +
+			"git memcite install --via pre-commit --local writes a local hook that runs the git-memcite on PATH"
+		return plan, nil
+	}
 	if opts.Mode == ModeChain || opts.Mode == ModeForce {
 		plan.Refusal = fmt.Sprintf("%s manages these hooks (%s): --chain and --force would stop its own hooks from running; git memcite install --via %s adds git-memcite to its configuration", route, why, route)
 		return plan, nil
 	}
 	if opts.Mode == ModeManual {
-		plan.Snippets = snippets(repo, route.manager(), names, opts.Rev)
+		plan.Snippets = snippets(repo, route.manager(), names, opts.Rev, opts.Local)
 		return plan, nil
 	}
 	if err := managerPlan(&plan); err != nil {
@@ -223,12 +242,12 @@ func PlanInstall(repo Repo, opts Options) (Plan, error) {
 	// A hook manager in charge of the repository gets one snippet for
 	// every hook asked for; otherwise each hook script gets its lines.
 	if m := managerInCharge(repo, plan.Hooks); m != None {
-		plan.Snippets = snippets(repo, m, names, opts.Rev)
+		plan.Snippets = snippets(repo, m, names, opts.Rev, opts.Local)
 		return plan, nil
 	}
 	for _, hp := range plan.Hooks {
 		if hp.Action == Refuse || hp.Action == Manual {
-			plan.Snippets = append(plan.Snippets, snippets(repo, hp.Manager, []string{hp.Name}, opts.Rev)...)
+			plan.Snippets = append(plan.Snippets, snippets(repo, hp.Manager, []string{hp.Name}, opts.Rev, opts.Local)...)
 		}
 	}
 	return plan, nil

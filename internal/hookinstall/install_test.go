@@ -241,7 +241,7 @@ func TestForceBacksUpAndUninstallRestores(t *testing.T) {
 		t.Errorf("second forced install: %s", a)
 	}
 
-	res, err := Uninstall(ctx, dir, nil, false)
+	res, err := Uninstall(ctx, dir, UninstallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +257,7 @@ func TestForceBacksUpAndUninstallRestores(t *testing.T) {
 	if exists(filepath.Join(hooksDir, "pre-commit")) || exists(filepath.Join(hooksDir, "post-merge"+BackupSuffix)) {
 		t.Error("uninstall left files behind")
 	}
-	again, err := Uninstall(ctx, dir, nil, false)
+	again, err := Uninstall(ctx, dir, UninstallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +276,7 @@ func TestUninstallRestoresChainedHookAndLeavesForeignAlone(t *testing.T) {
 	writeFile(t, filepath.Join(hooksDir, "pre-commit"), foreign, 0o700)
 	writeFile(t, filepath.Join(hooksDir, "commit-msg"), foreign, 0o755)
 	mustInstall(t, dir, Options{Mode: ModeChain})
-	res, err := Uninstall(ctx, dir, nil, false)
+	res, err := Uninstall(ctx, dir, UninstallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ func TestUninstallRestoresChainedHookAndLeavesForeignAlone(t *testing.T) {
 	// A foreign hook installed over ours later is never removed.
 	mustInstall(t, dir, Options{})
 	writeFile(t, filepath.Join(hooksDir, "post-merge"), foreign, 0o755)
-	res, err = Uninstall(ctx, dir, nil, false)
+	res, err = Uninstall(ctx, dir, UninstallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,7 +352,7 @@ func TestSnippets(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(string(tc.manager), func(t *testing.T) {
-			got := snippets(repo, tc.manager, tc.names, "v1.2.3")
+			got := snippets(repo, tc.manager, tc.names, "v1.2.3", false)
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("got  %#v\nwant %#v", got, tc.want)
 			}

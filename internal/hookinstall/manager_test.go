@@ -151,7 +151,7 @@ func TestHuskyRoute(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(dir, ".husky", "_", "post-merge"), huskyStub, 0o755)
 
-	res, err := Uninstall(ctx, dir, nil, false)
+	res, err := Uninstall(ctx, dir, UninstallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +225,7 @@ func TestLefthookRouteWithoutLefthookOnPath(t *testing.T) {
 	if st.OK() {
 		t.Error("status OK with hooks lefthook did not install")
 	}
-	if _, err := Uninstall(ctx, dir, nil, false); err != nil {
+	if _, err := Uninstall(ctx, dir, UninstallOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	sameFiles(t, before, snapshot(t, dir))
@@ -261,7 +261,7 @@ func TestStatusFollowsWhatManagersLeave(t *testing.T) {
 			t.Errorf("%s expected although nothing of git-memcite is there", other.Name)
 		}
 	}
-	res, err := Uninstall(ctx, dir, nil, false)
+	res, err := Uninstall(ctx, dir, UninstallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +282,7 @@ func TestStatusFollowsWhatManagersLeave(t *testing.T) {
 	if h := st.Hooks[0]; !h.Runs || !strings.Contains(h.Via, "pre-commit runs pre-commit.legacy") {
 		t.Errorf("after pre-commit install: %+v", h)
 	}
-	if _, err := Uninstall(ctx, dir, nil, false); err != nil {
+	if _, err := Uninstall(ctx, dir, UninstallOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if exists(hp + ".legacy") {

@@ -58,12 +58,39 @@ func stageNames(hook string) []string {
 	return []string{hook}
 }
 
+// localHooks are the lines, after "id:", of the "repo: local" hooks
+// install --via pre-commit --local writes: they run the git-memcite on
+// PATH (language: system), as .pre-commit-hooks.yaml's hooks run the one
+// pre-commit builds.
+var localHooks = map[string][]string{
+	"memcite": {"name: memory-file citations", "entry: git-memcite hook pre-commit", "language: system",
+		"pass_filenames: false", "always_run: true", "require_serial: true"},
+	"memcite-post-merge": {"name: citations a merge made stale", "entry: git-memcite hook post-merge", "language: system",
+		"pass_filenames: false", "always_run: true", "verbose: true", "stages: [post-merge]"},
+	"memcite-post-rewrite": {"name: citations a rebase made stale", "entry: git-memcite hook post-rewrite", "language: system",
+		"pass_filenames: false", "always_run: true", "verbose: true", "stages: [post-rewrite]"},
+}
+
+// localHookKeys are the keys a local hook of ours has.
+var localHookKeys = []string{"id", "name", "entry", "language", "pass_filenames", "always_run", "require_serial", "verbose", "stages"}
+
 // itemLayout is where the parts of a repos entry go: the column of its
 // "-", of its keys, of the "-" of its hooks and of their keys.
 type itemLayout struct{ dash, key, hookDash, hookKey int }
 
-// preCommitItem is the repository entry install adds to repos.
-func preCommitItem(l itemLayout, url, rev string, ids []string) []string {
+// preCommitItem is the repository entry install adds to repos: url at
+// rev, or with local a "repo: local" entry (localHooks).
+func preCommitItem(l itemLayout, url, rev string, ids []string, local bool) []string {
+	if local {
+		ls := []string{pad(l.dash) + "-" + pad(l.key-l.dash-1) + "repo: local", pad(l.key) + "hooks:"}
+		for _, id := range ids {
+			ls = append(ls, pad(l.hookDash)+"-"+pad(l.hookKey-l.hookDash-1)+"id: "+id)
+			for _, kv := range localHooks[id] {
+				ls = append(ls, pad(l.hookKey)+kv)
+			}
+		}
+		return ls
+	}
 	ls := []string{
 		pad(l.dash) + "-" + pad(l.key-l.dash-1) + "repo: " + url,
 		pad(l.key) + "rev: " + rev,
@@ -99,7 +126,7 @@ func (t text) layoutOf(first *yaml.Node) (itemLayout, bool) {
 // at the end of the file when there is none). Hooks for which the
 // configuration already runs git-memcite are left alone. It returns the
 // new content and the hooks added.
-func preCommitAdd(src []byte, hooks []string, url, rev string) ([]byte, []string, error) {
+func preCommitAdd(src []byte, hooks []string, url, rev string, local bool) ([]byte, []string, error) {
 	root, err := parseYAML(src)
 	if err != nil {
 		return nil, nil, err
@@ -126,13 +153,13 @@ func preCommitAdd(src []byte, hooks []string, url, rev string) ([]byte, []string
 			col = root.Content[0].Column - 1
 		}
 		d := col + t.unitIndent()
-		t.insert(len(t.lines), append([]string{pad(col) + "repos:"}, preCommitItem(itemLayout{d, d + 2, d + 4, d + 6}, url, rev, ids)...))
+		t.insert(len(t.lines), append([]string{pad(col) + "repos:"}, preCommitItem(itemLayout{d, d + 2, d + 4, d + 6}, url, rev, ids, local)...))
 	case block(v, yaml.SequenceNode):
 		l, ok := t.layoutOf(v.Content[0])
 		if !ok {
 			return nil, nil, fmt.Errorf("repos: %w", errUnsupported)
 		}
-		t.insert(t.blockEnd(k.Line-1, k.Column-1, true), preCommitItem(l, url, rev, ids))
+		t.insert(t.blockEnd(k.Line-1, k.Column-1, true), preCommitItem(l, url, rev, ids, local))
 	default:
 		return nil, nil, fmt.Errorf("repos: %w", errUnsupported)
 	}
@@ -187,14 +214,18 @@ func preCommitRemove(src []byte) ([]byte, []string, error) {
 }
 
 // ourPreCommitItem reports whether a repos entry is one install adds: keys
-// repo, rev and hooks only, and hooks that are nothing but our ids.
+// repo, rev and hooks only, and hooks that are nothing but our ids; or a
+// "repo: local" entry of our local hooks only (localHooks).
 func ourPreCommitItem(item *yaml.Node) ([]string, bool) {
+	if repo, _ := scalar(item, "repo"); repo == "local" {
+		return ourLocalItem(item)
+	}
 	for _, key := range keys(item) {
 		if key != "repo" && key != "rev" && key != "hooks" {
 			return nil, false
 		}
 	}
-	if repo, _ := scalar(item, "repo"); repo == "local" || repo == "meta" {
+	if repo, _ := scalar(item, "repo"); repo == "meta" {
 		return nil, false
 	}
 	_, hv := lookup(item, "hooks")
@@ -206,6 +237,38 @@ func ourPreCommitItem(item *yaml.Node) ([]string, bool) {
 		id, _ := scalar(h, "id")
 		if _, ours := manifest[id]; !ours || len(h.Content) != 2 {
 			return nil, false
+		}
+		ids = append(ids, id)
+	}
+	return ids, true
+}
+
+// ourLocalItem reports whether a "repo: local" entry holds nothing but
+// the hooks install --local writes: our ids, running our entry with
+// language system, with no key of their own.
+func ourLocalItem(item *yaml.Node) ([]string, bool) {
+	for _, key := range keys(item) {
+		if key != "repo" && key != "hooks" {
+			return nil, false
+		}
+	}
+	_, hv := lookup(item, "hooks")
+	if !block(hv, yaml.SequenceNode) {
+		return nil, false
+	}
+	var ids []string
+	for _, h := range hv.Content {
+		id, _ := scalar(h, "id")
+		entry, _ := scalar(h, "entry")
+		lang, _ := scalar(h, "language")
+		m, ours := manifest[id]
+		if !ours || entry != m.entry || lang != "system" {
+			return nil, false
+		}
+		for _, k := range keys(h) {
+			if !slices.Contains(localHookKeys, k) {
+				return nil, false
+			}
 		}
 		ids = append(ids, id)
 	}
@@ -234,6 +297,9 @@ func stripPreCommit(m map[string]any) {
 }
 
 func ourDecodedItem(rm map[string]any) bool {
+	if rm["repo"] == "local" {
+		return ourDecodedLocal(rm)
+	}
 	for k := range rm {
 		if k != "repo" && k != "rev" && k != "hooks" {
 			return false
@@ -251,6 +317,36 @@ func ourDecodedItem(rm map[string]any) bool {
 		id, _ := hm["id"].(string)
 		if _, ours := manifest[id]; !ours {
 			return false
+		}
+	}
+	return true
+}
+
+// ourDecodedLocal is ourLocalItem for a decoded entry.
+func ourDecodedLocal(rm map[string]any) bool {
+	for k := range rm {
+		if k != "repo" && k != "hooks" {
+			return false
+		}
+	}
+	hs, ok := rm["hooks"].([]any)
+	if !ok || len(hs) == 0 {
+		return false
+	}
+	for _, h := range hs {
+		hm, ok := h.(map[string]any)
+		if !ok {
+			return false
+		}
+		id, _ := hm["id"].(string)
+		m, ours := manifest[id]
+		if !ours || hm["entry"] != m.entry || hm["language"] != "system" {
+			return false
+		}
+		for k := range hm {
+			if !slices.Contains(localHookKeys, k) {
+				return false
+			}
 		}
 	}
 	return true

@@ -1,6 +1,7 @@
 package hookinstall
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"reflect"
@@ -91,14 +92,14 @@ repos:
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, _, err := preCommitAdd([]byte(tc.src), tc.hooks, testURL, "v0.1.0")
+			got, _, err := preCommitAdd([]byte(tc.src), tc.hooks, testURL, "v0.1.0", false)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if string(got) != tc.want {
 				t.Fatalf("preCommitAdd:\n%s\nwant:\n%s", got, tc.want)
 			}
-			if again, added, err := preCommitAdd(got, tc.hooks, testURL, "v0.1.0"); err != nil || string(again) != tc.want || len(added) != 0 {
+			if again, added, err := preCommitAdd(got, tc.hooks, testURL, "v0.1.0", false); err != nil || string(again) != tc.want || len(added) != 0 {
 				t.Errorf("second preCommitAdd changed the file (%v, %v)", err, added)
 			}
 			back, _, err := preCommitRemove(got)
@@ -131,7 +132,7 @@ func TestPreCommitAddUnsupported(t *testing.T) {
 		"flow repos": "repos: []\n",
 		"flow":       "{repos: [{repo: local, hooks: []}]}\n",
 	} {
-		if _, _, err := preCommitAdd([]byte(src), hooks.Names, testURL, "v1"); !errors.Is(err, errUnsupported) {
+		if _, _, err := preCommitAdd([]byte(src), hooks.Names, testURL, "v1", false); !errors.Is(err, errUnsupported) {
 			t.Errorf("%s: err %v; want errUnsupported", name, err)
 		}
 	}
@@ -264,7 +265,7 @@ func FuzzPreCommitEdit(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		out, added, err := preCommitAdd([]byte(src), hooks.Names, testURL, "v0.1.0")
+		out, added, err := preCommitAdd([]byte(src), hooks.Names, testURL, "v0.1.0", false)
 		if err != nil || len(added) == 0 {
 			return
 		}
@@ -282,4 +283,46 @@ func FuzzPreCommitEdit(f *testing.F) {
 			t.Fatalf("round trip of %q:\n%q\ngave %q (%v)", src, out, back, err)
 		}
 	})
+}
+
+// TestPreCommitLocal: install --via pre-commit --local writes a "repo:
+// local" entry that runs the git-memcite on PATH (no rev, no network);
+// status sees it run at every hook, a second add changes nothing, and
+// uninstall gives the file back byte for byte.
+func TestPreCommitLocal(t *testing.T) {
+	for name, src := range map[string]string{
+		"empty":         "",
+		"team's hooks":  "# team\nrepos:\n  - repo: local\n    hooks:\n      - id: lint\n        name: lint\n        entry: make lint\n        language: system\n",
+		"no repos key":  "minimum_pre_commit_version: '3.0.0'\n",
+		"indent 4/dash": "repos:\n-   repo: https://example.com/x\n    rev: v1\n    hooks:\n    -   id: x\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			out, added, err := preCommitAdd([]byte(src), hooks.Names, testURL, "", true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(added) != len(hooks.Names) || !strings.Contains(string(out), "repo: local") || strings.Contains(string(out), "rev:") && !strings.Contains(src, "rev:") {
+				t.Fatalf("added %v:\n%s", added, out)
+			}
+			if !strings.Contains(string(out), "entry: git-memcite hook pre-commit") || !strings.Contains(string(out), "language: system") {
+				t.Errorf("not a local system hook:\n%s", out)
+			}
+			root, err := parseYAML(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range hooks.Names {
+				if where, _ := preCommitHookRuns(root, h); where == "" {
+					t.Errorf("%s does not run:\n%s", h, out)
+				}
+			}
+			if again, added, err := preCommitAdd(out, hooks.Names, testURL, "", true); err != nil || !bytes.Equal(again, out) || len(added) != 0 {
+				t.Errorf("second add changed the file (%v, %v)", err, added)
+			}
+			back, ids, err := preCommitRemove(out)
+			if err != nil || string(back) != src || len(ids) == 0 {
+				t.Errorf("remove: %v %v\n%q\nwant\n%q", ids, err, back, src)
+			}
+		})
+	}
 }

@@ -110,7 +110,7 @@ func managerPlan(plan *Plan) error {
 	}
 	if errors.Is(err, errUnsupported) {
 		plan.Unsupported = err.Error()
-		plan.Snippets = snippets(repo, plan.Route.manager(), names, plan.Options.Rev)
+		plan.Snippets = snippets(repo, plan.Route.manager(), names, plan.Options.Rev, plan.Options.Local)
 		return nil
 	}
 	return err
@@ -205,7 +205,7 @@ func preCommitPlan(plan *Plan, names []string) error {
 		}
 		src, e.Before = b, b
 	}
-	out, added, err := preCommitAdd(src, names, RepoURL, plan.Options.Rev)
+	out, added, err := preCommitAdd(src, names, RepoURL, plan.Options.Rev, plan.Options.Local)
 	if err != nil {
 		return fmt.Errorf("%s: %w", e.Rel, err)
 	}
@@ -234,6 +234,9 @@ func applyManager(ctx context.Context, plan *Plan) error {
 		}
 		plan.Applied = true
 	}
+	if err := recordInstalled(plan.Repo, plan.Options.Hooks); err != nil {
+		return err
+	}
 	if len(plan.Installer) == 0 {
 		return nil
 	}
@@ -248,7 +251,7 @@ func applyManager(ctx context.Context, plan *Plan) error {
 		before[n] = exists(filepath.Join(repo.HooksDir, n))
 	}
 	out, err := gitrepo.Program(ctx, repo.Top, bin, plan.Installer[1:]...)
-	plan.InstallerOut = out
+	plan.InstallerOut, plan.InstallerRan = out, true
 	if err != nil {
 		plan.InstallerErr = err.Error()
 	}
@@ -262,6 +265,26 @@ func applyManager(ctx context.Context, plan *Plan) error {
 			rec.Created[p] = plan.Route.manager()
 		}
 	}
+	return writeRecord(repo, rec)
+}
+
+// recordInstalled adds the hooks names of the repository's hooks
+// directory to those the record says git-memcite was installed at.
+func recordInstalled(repo Repo, names []string) error {
+	rec, err := readRecord(repo)
+	if err != nil {
+		return err
+	}
+	n := len(rec.Installed)
+	for _, name := range names {
+		if p := filepath.Join(repo.HooksDir, name); !slices.Contains(rec.Installed, p) {
+			rec.Installed = append(rec.Installed, p)
+		}
+	}
+	if len(rec.Installed) == n {
+		return nil
+	}
+	slices.Sort(rec.Installed)
 	return writeRecord(repo, rec)
 }
 
@@ -294,6 +317,10 @@ func writeEdit(e Edit) error {
 // worktrees).
 type record struct {
 	Created map[string]Manager `json:"created"` // hook file → the manager whose script it is
+	// Installed are the hook files (absolute paths: each hooks directory
+	// has its own) install put git-memcite at, by any route: status
+	// expects it to run there until uninstall takes it out.
+	Installed []string `json:"installed,omitempty"`
 }
 
 func recordPath(repo Repo) string { return filepath.Join(repo.CommonDir, "memcite-hooks.json") }
@@ -317,7 +344,7 @@ func readRecord(repo Repo) (record, error) {
 }
 
 func writeRecord(repo Repo, rec record) error {
-	if len(rec.Created) == 0 {
+	if len(rec.Created) == 0 && len(rec.Installed) == 0 {
 		if err := os.Remove(recordPath(repo)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}

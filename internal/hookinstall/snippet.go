@@ -3,6 +3,7 @@ package hookinstall
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -21,7 +22,7 @@ type Snippet struct {
 // snippets returns what to add, for the manager in charge, so that the
 // named hooks run git-memcite. rev is the release for the pre-commit
 // framework's "rev:".
-func snippets(r Repo, m Manager, names []string, rev string) []Snippet {
+func snippets(r Repo, m Manager, names []string, rev string, local bool) []Snippet {
 	switch m {
 	case Husky:
 		var out []Snippet
@@ -45,20 +46,18 @@ func snippets(r Repo, m Manager, names []string, rev string) []Snippet {
 		return []Snippet{{Manager: Lefthook, File: lefthookFile(r), Text: b.String(), Then: "lefthook install"}}
 	case PreCommit:
 		var b strings.Builder
-		fmt.Fprintf(&b, "  - repo: %s\n    rev: %s\n    hooks:\n", RepoURL, rev)
-		var types []string
-		pre := false
+		var types, ids []string
 		for _, n := range names {
 			types = append(types, "-t "+n)
-			switch n {
-			case "pre-commit", "pre-merge-commit":
-				if !pre {
-					b.WriteString("      - id: memcite\n")
-					pre = true
-				}
-			default:
-				fmt.Fprintf(&b, "      - id: memcite-%s\n", n)
+			if id := preCommitID(n); !slices.Contains(ids, id) {
+				ids = append(ids, id)
 			}
+		}
+		if rev == "" {
+			local = true // nothing fixed to pin: the git-memcite on PATH
+		}
+		for _, l := range preCommitItem(itemLayout{2, 4, 6, 8}, RepoURL, rev, ids, local) {
+			b.WriteString(l + "\n")
 		}
 		return []Snippet{{
 			Manager: PreCommit, File: ".pre-commit-config.yaml", Text: b.String(),

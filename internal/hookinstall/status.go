@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/git-memcite/git-memcite/hooks"
@@ -35,8 +36,9 @@ type HookStatus struct {
 	Via string
 	Why string
 	// Expected: git-memcite should run at this hook: the hook was asked
-	// for, or something of an installation is there (our script or the
-	// copy a manager moved aside, a configuration naming git-memcite).
+	// for, install put it there (and uninstall has not taken it out), or
+	// something of an installation is there (our script or the copy a
+	// manager moved aside, a configuration naming git-memcite).
 	Expected bool
 	// Problems are broken setups even where git-memcite runs, such as a
 	// husky script that no longer runs; Notes are remarks.
@@ -51,7 +53,8 @@ type Status struct {
 	Repo  Repo
 	Hooks []HookStatus
 	// Found: something of git-memcite is there for one of the hooks (our
-	// script, a copy of it, a manager configuration naming git-memcite).
+	// script, a copy of it, a manager configuration naming git-memcite),
+	// or install's record names a hook.
 	Found bool
 }
 
@@ -99,15 +102,17 @@ func (s Status) Broken() []HookStatus {
 }
 
 // OK reports whether git-memcite runs at every expected hook, through
-// current scripts, with nothing broken.
+// current scripts, with nothing broken. A repository where git-memcite
+// was never installed (or was uninstalled) is OK: nothing is expected.
 func (s Status) OK() bool {
-	return s.Installed() && len(s.NotRunning()) == 0 && !s.Outdated() && len(s.Broken()) == 0
+	return len(s.NotRunning()) == 0 && !s.Outdated() && len(s.Broken()) == 0
 }
 
 // GetStatus inspects the hooks of the repository containing dir. names
 // nil means every hook git-memcite provides, and then the hooks expected
-// to run it are those where something of an installation is found (all of
-// them when nothing is).
+// to run it are those install put it at (its record, until uninstall) and
+// those where something of an installation is found; none when nothing
+// is.
 func GetStatus(ctx context.Context, dir string, names []string) (Status, error) {
 	repo, err := Locate(ctx, dir)
 	if err != nil {
@@ -128,10 +133,16 @@ func GetStatus(ctx context.Context, dir string, names []string) (Status, error) 
 		traces = traces || h.trace
 		st.Hooks = append(st.Hooks, h)
 	}
-	st.Found = traces
-	for i := range st.Hooks {
-		st.Hooks[i].Expected = asked || !traces || st.Hooks[i].trace
+	rec, err := readRecord(repo)
+	if err != nil {
+		return st, err
 	}
+	for i, h := range st.Hooks {
+		recorded := slices.Contains(rec.Installed, h.Path)
+		st.Hooks[i].Expected = asked || h.trace || recorded
+		traces = traces || recorded
+	}
+	st.Found = traces
 	return st, nil
 }
 

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/git-memcite/git-memcite/hooks"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -38,12 +40,30 @@ type UninstallHook struct {
 	Note  string
 }
 
+// UninstallOptions say what uninstall takes out.
+type UninstallOptions struct {
+	Hooks  []string // nil: every hook, and git-memcite's own files in the git directory
+	DryRun bool     // plan only
+	// Yes also edits the hook managers' files git tracks (lefthook.yml,
+	// .pre-commit-config.yaml, .husky/<hook>): they run git-memcite for
+	// everyone who clones the repository, not only in this clone.
+	Yes bool
+}
+
 // UninstallResult lists what uninstall did, or would do.
 type UninstallResult struct {
 	Repo  Repo
 	Hooks []UninstallHook
 	// Edits take git-memcite out of the hook managers' files.
 	Edits []Edit
+	// Tracked are the edits left undone because git tracks the file (and
+	// UninstallOptions.Yes was not given): git-memcite still runs from
+	// them, for this clone and every other.
+	Tracked []Edit
+	// GitDirs are git-memcite's own directories in the git directory (the
+	// verification cache, the temporary directory of rewrites), removed by
+	// an uninstall of every hook.
+	GitDirs []string
 	// Removed are hook files a manager's installer created for
 	// git-memcite (recorded by install) that nothing needs any more.
 	Removed []string
@@ -53,7 +73,7 @@ type UninstallResult struct {
 
 // Changes reports whether uninstall removes or moves any file.
 func (r UninstallResult) Changes() bool {
-	if len(r.Edits) > 0 || len(r.Removed) > 0 {
+	if len(r.Edits) > 0 || len(r.Removed) > 0 || len(r.GitDirs) > 0 {
 		return true
 	}
 	for _, h := range r.Hooks {
@@ -71,13 +91,18 @@ func (r UninstallResult) Changes() bool {
 // lefthook's, husky's and pre-commit's files, and the hook files their
 // installers created for it. What install added is removed exactly, so a
 // file install edited is given back byte for byte. It never touches a hook
-// without our marker, and running it twice is harmless. names nil means
-// every hook.
-func Uninstall(ctx context.Context, dir string, names []string, dryRun bool) (UninstallResult, error) {
+// without our marker, and running it twice is harmless.
+//
+// Uninstalling in one clone does not uninstall for the team: a manager's
+// file that git tracks is edited only with opts.Yes; without it the edit
+// is listed in Tracked and left undone. An uninstall of every hook also
+// removes git-memcite's own files in the git directory.
+func Uninstall(ctx context.Context, dir string, opts UninstallOptions) (UninstallResult, error) {
 	repo, err := Locate(ctx, dir)
 	if err != nil {
 		return UninstallResult{}, err
 	}
+	names, dryRun := opts.Hooks, opts.DryRun
 	all := names == nil
 	names, err = checkNames(names)
 	if err != nil {
@@ -93,6 +118,11 @@ func Uninstall(ctx context.Context, dir string, names []string, dryRun bool) (Un
 	}
 	if err := uninstallEdits(repo, names, all, &res); err != nil {
 		return res, err
+	}
+	if !opts.Yes && len(res.Edits) > 0 {
+		if err := keepTracked(ctx, repo, &res); err != nil {
+			return res, err
+		}
 	}
 	rec, err := readRecord(repo)
 	if err != nil {
@@ -110,6 +140,16 @@ func Uninstall(ctx context.Context, dir string, names []string, dryRun bool) (Un
 		res.Removed = append(res.Removed, p)
 	}
 	slices.Sort(res.Removed)
+	rec.Installed = slices.DeleteFunc(rec.Installed, func(p string) bool {
+		return filepath.Dir(p) == repo.HooksDir && slices.Contains(names, filepath.Base(p))
+	})
+	if all {
+		for _, p := range ownGitFiles(repo) {
+			if _, err := os.Lstat(p); err == nil {
+				res.GitDirs = append(res.GitDirs, p)
+			}
+		}
+	}
 	if dryRun {
 		return res, nil
 	}
@@ -127,8 +167,74 @@ func Uninstall(ctx context.Context, dir string, names []string, dryRun bool) (Un
 		}
 		delete(rec.Created, p)
 	}
+	if err := writeRecord(repo, rec); err != nil {
+		return res, err
+	}
+	for _, p := range res.GitDirs {
+		if err := os.RemoveAll(p); err != nil {
+			return res, fmt.Errorf("remove %s: %w", p, err)
+		}
+	}
 	res.Applied = res.Changes()
-	return res, writeRecord(repo, rec)
+	return res, nil
+}
+
+// keepTracked moves the edits of files git tracks from res.Edits to
+// res.Tracked.
+func keepTracked(ctx context.Context, repo Repo, res *UninstallResult) error {
+	var paths []string
+	for _, e := range res.Edits {
+		paths = append(paths, e.Path)
+	}
+	tracked, err := Tracked(ctx, repo.Top, paths)
+	if err != nil {
+		return err
+	}
+	var edits []Edit
+	for _, e := range res.Edits {
+		if tracked[e.Path] {
+			res.Tracked = append(res.Tracked, e)
+		} else {
+			edits = append(edits, e)
+		}
+	}
+	res.Edits = edits
+	return nil
+}
+
+// Tracked reports which of paths (absolute, in the working tree at top)
+// git tracks: files shared with every clone, which uninstalling in one
+// clone must not edit unasked.
+func Tracked(ctx context.Context, top string, paths []string) (map[string]bool, error) {
+	tracked := map[string]bool{}
+	if len(paths) == 0 {
+		return tracked, nil
+	}
+	args := []string{"ls-files", "-z", "--full-name", "--"}
+	for _, p := range paths {
+		rel, err := filepath.Rel(top, p)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, ":(literal)"+filepath.ToSlash(rel))
+	}
+	out, err := git(ctx, top, args...)
+	if err != nil {
+		return nil, fmt.Errorf("which files git tracks: %w", err)
+	}
+	for _, p := range strings.Split(out, "\x00") {
+		if p != "" {
+			tracked[filepath.Join(top, filepath.FromSlash(p))] = true
+		}
+	}
+	return tracked, nil
+}
+
+// ownGitFiles are the directories git-memcite keeps in this worktree's
+// git directory: the verification cache and the temporary directory of
+// rewrites. (The install record goes when it lists nothing more.)
+func ownGitFiles(repo Repo) []string {
+	return []string{vcache.Dir(repo.GitDir), gitrepo.TempDirOf(repo.GitDir)}
 }
 
 // applyUninstall removes our scripts and puts back what they replaced.

@@ -578,6 +578,12 @@ func (f *File) valueSpan(m, k, v *yaml.Node) (int, int, error) {
 		s = ke + bytes.IndexByte(f.Src[ke:], ':') + 1
 	}
 	end := f.blockEnd(f.lineOf(k), k.Column-1)
+	if v.Kind == yaml.SequenceNode && len(v.Content) > 0 && v.Column <= k.Column {
+		// an indentless sequence (PyYAML's default style): its "-" are in
+		// the key's column, so the block ends after its last item
+		last := v.Content[len(v.Content)-1]
+		end = max(end, f.blockEnd(f.lineOf(last), v.Column-1))
+	}
 	// keep the line break that ends the block
 	for end > s && (f.Src[end-1] == '\n' || f.Src[end-1] == '\r') {
 		end--

@@ -5,17 +5,74 @@ import (
 	"strings"
 )
 
-// UnifiedDiff returns a unified diff of old and new (one hunk spanning all
-// changes, three lines of context), labelled a/name and b/name; "" when
-// they are equal. Edits to a memory file are few and close together, so
-// one hunk between the common head and tail is enough. It is the one diff
-// every --dry-run prints, and `git apply` accepts it: control characters
-// inside lines are escaped for the terminal (Safe), line endings kept.
+// UnifiedDiff returns a unified diff of old and new (three lines of
+// context, a hunk per group of changes), labelled a/name and b/name; ""
+// when they are equal. Only changed lines are shown as removed and added:
+// a line both sides share (an unchanged snippet: between two edited
+// lines of a citation) is context. It is the one diff every --dry-run
+// prints, and `git apply` accepts it: control characters inside lines are
+// escaped for the terminal (Safe), line endings kept.
 func UnifiedDiff(name string, old, new []byte) string {
 	if string(old) == string(new) {
 		return ""
 	}
 	a, b := diffLines(string(old)), diffLines(string(new))
+	ops := lineOps(a, b)
+	const ctx = 3
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "--- a/%s\n+++ b/%s\n", Safe(name), Safe(name))
+	for i := 0; i < len(ops); {
+		if ops[i].kind == ' ' {
+			i++
+			continue
+		}
+		// a hunk: from ctx lines before this change to ctx lines after the
+		// last change that is at most 2*ctx unchanged lines from the next
+		first := max(i-ctx, 0)
+		for first < i && ops[first].kind != ' ' {
+			first++
+		}
+		last := i
+		for j := i; j < len(ops); j++ {
+			if ops[j].kind != ' ' {
+				last = j
+				continue
+			}
+			if j-last > 2*ctx {
+				break
+			}
+		}
+		stop := min(last+ctx+1, len(ops))
+		ha, hb := 0, 0
+		for _, o := range ops[first:stop] {
+			if o.kind != '+' {
+				ha++
+			}
+			if o.kind != '-' {
+				hb++
+			}
+		}
+		fmt.Fprintf(&sb, "@@ -%s +%s @@\n", hunkRange(ops[first].a, ha), hunkRange(ops[first].b, hb))
+		for _, o := range ops[first:stop] {
+			sb.WriteString(string(o.kind) + safeLine(o.line))
+		}
+		i = stop
+	}
+	return sb.String()
+}
+
+// lineOp is one line of a diff: ' ' both sides, '-' only old, '+' only
+// new; a and b are how many lines of old and new come before it.
+type lineOp struct {
+	kind byte
+	line string
+	a, b int
+}
+
+// lineOps aligns a and b on a longest common subsequence of their lines
+// (the common head and tail first; what is between is small for memory
+// files, and past a bound it is all changed, as a whole block).
+func lineOps(a, b []string) []lineOp {
 	head := 0
 	for head < len(a) && head < len(b) && a[head] == b[head] {
 		head++
@@ -24,26 +81,54 @@ func UnifiedDiff(name string, old, new []byte) string {
 	for tail < len(a)-head && tail < len(b)-head && a[len(a)-1-tail] == b[len(b)-1-tail] {
 		tail++
 	}
-	const ctx = 3
-	start := max(head-ctx, 0)
-	endA := min(len(a)-tail+ctx, len(a))
-	endB := min(len(b)-tail+ctx, len(b))
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "--- a/%s\n+++ b/%s\n", Safe(name), Safe(name))
-	fmt.Fprintf(&sb, "@@ -%s +%s @@\n", hunkRange(start, endA-start), hunkRange(start, endB-start))
-	for _, l := range a[start:head] {
-		sb.WriteString(" " + safeLine(l))
+	var ops []lineOp
+	add := func(kind byte, line string, i, j int) { ops = append(ops, lineOp{kind, line, i, j}) }
+	for i := range head {
+		add(' ', a[i], i, i)
 	}
-	for _, l := range a[head : len(a)-tail] {
-		sb.WriteString("-" + safeLine(l))
+	ma, mb := a[head:len(a)-tail], b[head:len(b)-tail]
+	if len(ma)*len(mb) > 1<<22 {
+		for i, l := range ma {
+			add('-', l, head+i, head)
+		}
+		for j, l := range mb {
+			add('+', l, head+len(ma), head+j)
+		}
+	} else {
+		// lcs[i][j]: the longest common subsequence of ma[i:] and mb[j:]
+		lcs := make([][]int, len(ma)+1)
+		for i := range lcs {
+			lcs[i] = make([]int, len(mb)+1)
+		}
+		for i := len(ma) - 1; i >= 0; i-- {
+			for j := len(mb) - 1; j >= 0; j-- {
+				if ma[i] == mb[j] {
+					lcs[i][j] = lcs[i+1][j+1] + 1
+				} else {
+					lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+				}
+			}
+		}
+		i, j := 0, 0
+		for i < len(ma) || j < len(mb) {
+			switch {
+			case i < len(ma) && j < len(mb) && ma[i] == mb[j]:
+				add(' ', ma[i], head+i, head+j)
+				i, j = i+1, j+1
+			case j < len(mb) && (i == len(ma) || lcs[i][j+1] > lcs[i+1][j]):
+				add('+', mb[j], head+i, head+j)
+				j++
+			default:
+				add('-', ma[i], head+i, head+j)
+				i++
+			}
+		}
 	}
-	for _, l := range b[head : len(b)-tail] {
-		sb.WriteString("+" + safeLine(l))
+	for k := range tail {
+		i, j := len(a)-tail+k, len(b)-tail+k
+		add(' ', a[i], i, j)
 	}
-	for _, l := range a[len(a)-tail : endA] {
-		sb.WriteString(" " + safeLine(l))
-	}
-	return sb.String()
+	return ops
 }
 
 // safeLine escapes control characters in a diff line, keeping carriage

@@ -14,13 +14,26 @@ import (
 // HealthJSON writes the health report as one JSON document.
 func HealthJSON(w io.Writer, r *health.Report) error { return writeJSON(w, r) }
 
-// pct writes a share as a percentage, with a decimal below 1% so that a
-// small share is not shown as 0%.
-func pct(x float64) string {
-	if x > 0 && x < 0.01 {
-		return fmt.Sprintf("%.1f%%", x*100)
+// pctOf writes a of b as a percentage from the counts themselves (the
+// report's shares are rounded to two decimals): a share that is not
+// nothing is never shown as 0%, nor one that is not all as 100%.
+func pctOf(a, b int) string {
+	if b <= 0 || a <= 0 {
+		return "0%"
 	}
-	return fmt.Sprintf("%.0f%%", x*100)
+	if a >= b {
+		return "100%"
+	}
+	x := float64(a) / float64(b) * 100
+	switch {
+	case x < 0.1:
+		return "<0.1%"
+	case x > 99.9:
+		return ">99.9%"
+	case x < 1 || x > 99:
+		return fmt.Sprintf("%.1f%%", x)
+	}
+	return fmt.Sprintf("%.0f%%", x)
 }
 
 // HealthMarkdown writes the report as markdown (a "Memory Health
@@ -34,12 +47,12 @@ func HealthMarkdown(w io.Writer, r *health.Report) error {
 	b.WriteString("## Summary\n\n| Metric | Value |\n| --- | --- |\n")
 	rows := [][2]string{
 		{"Memories", fmt.Sprint(t.Memories)},
-		{"With ≥ 1 citation (coverage)", fmt.Sprintf("%d (%s)", t.WithCitations, pct(t.Coverage))},
+		{"With ≥ 1 citation (coverage)", fmt.Sprintf("%d (%s)", t.WithCitations, pctOf(t.WithCitations, t.Memories))},
 		{"Citations (valid / stale)", fmt.Sprintf("%d (%d / %d)", t.Citations, t.ValidCitations, t.StaleCitations)},
 		{"Citations per cited memory", fmt.Sprintf("%.2f", t.CitationsPerMemory)},
 		{"Citations without a snippet (line number only)", fmt.Sprint(t.LineOnly)},
 		{"Healthy / stale memories", fmt.Sprintf("%d / %d", t.Healthy, t.Stale)},
-		{"Stale share (of cited memories)", pct(t.StaleShare)},
+		{"Stale share (of cited memories)", pctOf(t.Stale, t.WithCitations)},
 		{"Never verified", fmt.Sprint(t.NeverVerified)},
 		{"All citations in deleted files", fmt.Sprint(t.AllDeleted)},
 		{"Uncited / exempt / errors", fmt.Sprintf("%d / %d / %d", t.Uncited, t.Exempt, t.Errors)},
@@ -84,7 +97,7 @@ func HealthMarkdown(w io.Writer, r *health.Report) error {
 	}
 	b.WriteString("\n## Folders\n\n| Folder | Memories | Cited | Stale | Stale share |\n| --- | --- | --- | --- | --- |\n")
 	for _, f := range r.Folders {
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %s |\n", mdCell(f.Folder), f.Memories, f.WithCitations, f.Stale, pct(f.StaleShare))
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %s |\n", mdCell(f.Folder), f.Memories, f.WithCitations, f.Stale, pctOf(f.Stale, f.WithCitations))
 	}
 	if len(r.Dangling) > 0 {
 		b.WriteString("\n## Dangling links\n\n")
@@ -145,7 +158,7 @@ func HealthHTML(w io.Writer, r *health.Report) error {
 	}
 	bars := make([]bar, 0, len(charted))
 	for i, f := range charted {
-		bars = append(bars, bar{Folder: f.Folder, Y: 8 + i*22, W: int(f.StaleShare*300 + 0.5), TextY: 8 + i*22 + 14, Share: pct(f.StaleShare), Stale: f.Stale, Cited: f.WithCitations})
+		bars = append(bars, bar{Folder: f.Folder, Y: 8 + i*22, W: int(f.StaleShare*300 + 0.5), TextY: 8 + i*22 + 14, Share: pctOf(f.Stale, f.WithCitations), Stale: f.Stale, Cited: f.WithCitations})
 	}
 	data := struct {
 		R       *health.Report
@@ -163,7 +176,7 @@ const maxBars = 40
 // healthTmpl is parsed when first used (not when any command starts).
 var healthTmpl = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("health").Funcs(template.FuncMap{
-		"pct":   pct,
+		"pctOf": pctOf,
 		"safe":  Safe,
 		"count": count,
 		"ratio": func(v, t int) string {
@@ -198,11 +211,11 @@ svg text { font: 12px system-ui, sans-serif; }
 <h2>Summary</h2>
 <table id="summary">
 <tr><th>Memories</th><td class="num">{{.R.Totals.Memories}}</td></tr>
-<tr><th>With ≥ 1 citation (coverage)</th><td class="num">{{.R.Totals.WithCitations}} ({{pct .R.Totals.Coverage}})</td></tr>
+<tr><th>With ≥ 1 citation (coverage)</th><td class="num">{{.R.Totals.WithCitations}} ({{pctOf .R.Totals.WithCitations .R.Totals.Memories}})</td></tr>
 <tr><th>Citations (valid / stale)</th><td class="num">{{.R.Totals.Citations}} ({{.R.Totals.ValidCitations}} / {{.R.Totals.StaleCitations}})</td></tr>
 <tr><th>Citations per cited memory</th><td class="num">{{printf "%.2f" .R.Totals.CitationsPerMemory}}</td></tr>
 <tr><th>Citations without a snippet (line number only)</th><td class="num">{{.R.Totals.LineOnly}}</td></tr>
-<tr><th>Stale share (of cited memories)</th><td class="num">{{pct .R.Totals.StaleShare}}</td></tr>
+<tr><th>Stale share (of cited memories)</th><td class="num">{{pctOf .R.Totals.Stale .R.Totals.WithCitations}}</td></tr>
 <tr><th>Never verified</th><td class="num">{{.R.Totals.NeverVerified}}</td></tr>
 <tr><th>All citations in deleted files</th><td class="num">{{.R.Totals.AllDeleted}}</td></tr>
 <tr><th>Uncited / exempt / errors</th><td class="num">{{.R.Totals.Uncited}} / {{.R.Totals.Exempt}} / {{.R.Totals.Errors}}</td></tr>
@@ -229,7 +242,7 @@ svg text { font: 12px system-ui, sans-serif; }
 </table>
 <h2>Folders</h2>
 <table id="folders"><tr><th>Folder</th><th>Memories</th><th>Cited</th><th>Stale</th><th>Stale share</th></tr>
-{{range .R.Folders}}<tr><td>{{safe .Folder}}</td><td class="num">{{.Memories}}</td><td class="num">{{.WithCitations}}</td><td class="num">{{.Stale}}</td><td class="num">{{pct .StaleShare}}</td></tr>
+{{range .R.Folders}}<tr><td>{{safe .Folder}}</td><td class="num">{{.Memories}}</td><td class="num">{{.WithCitations}}</td><td class="num">{{.Stale}}</td><td class="num">{{pctOf .Stale .WithCitations}}</td></tr>
 {{end}}</table>
 {{if .R.Dangling}}<h2>Dangling links</h2><ul id="dangling">
 {{range .R.Dangling}}<li>{{safe .FromPath}}:{{.Line}}: {{safe .From}} {{.Type}} → {{safe .Target}} ({{safe .Reason}})</li>

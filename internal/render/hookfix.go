@@ -37,6 +37,17 @@ func Fixes(items []relocate.Item, staged bool) map[Key]Fix {
 	return out
 }
 
+// AlreadyFixed replaces, in fixes, the advice for the stale citations
+// whose memory file is fixed in the working tree (fixed: by repo-relative
+// path) with the one step left: staging it.
+func AlreadyFixed(fixes map[Key]Fix, stale []hookrun.StaleCitation, fixed map[string]bool) {
+	for _, s := range stale {
+		if fixed[s.Memory.Path] {
+			fixes[Key{Memory: s.Memory.Path, Index: s.Result.Citation.Index}] = Fix{Command: "already fixed in the working tree: git add " + ShellWord(s.Memory.Path)}
+		}
+	}
+}
+
 // ChangeName names what a post-* hook reports on: the merge, the rebase …
 func ChangeName(in hookrun.Invocation) string {
 	switch {

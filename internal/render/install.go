@@ -8,6 +8,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/agentinstall"
 	"github.com/git-memcite/git-memcite/internal/hookinstall"
+	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
 // The output of install, uninstall and status: git hooks, hook managers
@@ -182,7 +183,9 @@ func ManagerInstall(w, errw io.Writer, plan hookinstall.Plan) {
 	if len(plan.Edits) == 0 && len(plan.Cleanup) == 0 {
 		fmt.Fprintf(w, "%s already runs git-memcite at %s\n", plan.Route, strings.Join(plan.Options.Hooks, ", "))
 	}
-	if len(plan.Installer) > 0 {
+	if len(plan.Installer) > 0 && (plan.InstallerRan || !plan.Applied) {
+		// only what was run: an installer that could not be started is
+		// named in the warning below, with the command to run
 		fmt.Fprintf(w, "%s %s\n", verb("ran:", "then run:"), strings.Join(plan.Installer, " "))
 		if out := strings.TrimSpace(plan.InstallerOut); out != "" {
 			for _, l := range strings.Split(out, "\n") {
@@ -287,6 +290,9 @@ func StatusText(w io.Writer, st hookinstall.Status, agents []agentinstall.State)
 		fmt.Fprintf(w, "%-17s %-18s %s%s\n", h.Name, state, relPath(r.Top, h.Path), extra)
 	}
 	HookStatus(w, st)
+	if !st.Found {
+		fmt.Fprintln(w, "git-memcite is not installed in this repository's hooks: git memcite install")
+	}
 	if len(r.Managers) > 0 {
 		var ms []string
 		for _, m := range r.Managers {
@@ -325,7 +331,14 @@ func agentStatus(w io.Writer, top string, sts []agentinstall.State) {
 // the hook scripts and the hook managers' files; notes go to errw.
 func Uninstall(w, errw io.Writer, res hookinstall.UninstallResult, dry bool) {
 	top := res.Repo.Top
+	removed := map[string]bool{}
+	for _, p := range res.Removed {
+		removed[p] = true
+	}
 	for _, h := range res.Hooks {
+		if removed[h.Path] {
+			continue // one line per file: the removal below says it
+		}
 		line := fmt.Sprintf("%-17s %-8s %s", h.Name, h.Action, relPath(top, h.Path))
 		if h.Action == hookinstall.Restore {
 			line += fmt.Sprintf(" (put back from %s)", filepath.Base(h.Restored))
@@ -345,15 +358,34 @@ func Uninstall(w, errw io.Writer, res hookinstall.UninstallResult, dry bool) {
 		}
 		fmt.Fprintf(w, "%-17s %-8s %s (git-memcite at %s)\n", "", what, e.Rel, strings.Join(e.Hooks, ", "))
 	}
+	for _, e := range res.Tracked {
+		fmt.Fprintf(w, "%-17s %-8s %s (tracked by git: it runs git-memcite at %s for every clone; to take it out for everyone: git memcite uninstall --yes)\n",
+			"", "kept", e.Rel, strings.Join(e.Hooks, ", "))
+	}
 	for _, p := range res.Removed {
 		fmt.Fprintf(w, "%-17s %-8s %s (a hook its manager installed for git-memcite)\n", "", "remove", relPath(top, p))
+	}
+	for _, p := range res.GitDirs {
+		fmt.Fprintf(w, "%-17s %-8s %s/ (git-memcite's %s)\n", "", "remove", relPath(top, p), gitDirRole(p))
 	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(errw, "note: %s\n", n)
 	}
+	if len(res.Tracked) > 0 && !dry {
+		fmt.Fprintln(errw, "note: git-memcite still runs here through the tracked files above; to skip it in this clone only: git config memcite.enabled false")
+	}
 	if dry {
 		fmt.Fprintln(w, dryRunNote)
 	}
+}
+
+// gitDirRole names what one of git-memcite's directories in the git
+// directory holds.
+func gitDirRole(p string) string {
+	if filepath.Base(p) == "memcite" {
+		return "verification cache"
+	}
+	return "temporary files"
 }
 
 // AgentSnippet writes install --agent --manual: the settings to add to
@@ -395,6 +427,31 @@ func AgentUninstall(w, errw io.Writer, r agentinstall.Result, rel string, dry bo
 	}
 }
 
+// AgentSettingsKept says that uninstall --agent left a settings file git
+// tracks as it is, and the command that edits it.
+func AgentSettingsKept(w io.Writer, rel string, local bool) {
+	flag := ""
+	if local {
+		flag = " --local"
+	}
+	fmt.Fprintf(w, "%-19s %-8s %s (tracked by git: it runs git-memcite agent-hook for every clone; to take it out for everyone: git memcite uninstall --agent claude%s --yes)\n",
+		"agent hook (claude)", "kept", rel, flag)
+}
+
+// AgentHookKept names, after uninstall of the git hooks, the agent
+// settings files (of the repository at top) that still run git-memcite,
+// with the command that takes it out.
+func AgentHookKept(w io.Writer, top string, sts []agentinstall.State) {
+	for _, st := range sts {
+		flag := ""
+		if filepath.Base(st.Path) == "settings.local.json" {
+			flag = " --local"
+		}
+		fmt.Fprintf(w, "%-17s %-8s %s (runs git-memcite agent-hook for Claude Code; not a git hook: git memcite uninstall --agent claude%s takes it out)\n",
+			"", "kept", relPath(top, st.Path), flag)
+	}
+}
+
 // agentDiff shows a dry run's change.
 func agentDiff(w io.Writer, before, after []byte) {
 	for _, l := range strings.SplitAfter(agentinstall.Diff(before, after), "\n") {
@@ -420,3 +477,22 @@ func agentVerb(a agentinstall.Action, dry bool) string {
 
 // RelPath shows p relative to top when inside it.
 func RelPath(top, p string) string { return relPath(top, p) }
+
+// HeadState writes, in one line, the store as install found it at HEAD
+// (s: verify-all's summary of HEAD against HEAD).
+func HeadState(w io.Writer, s verify.Summary) {
+	line := fmt.Sprintf("memories at HEAD: %s", count(s.Memories, "memory", "memories"))
+	switch {
+	case s.Citations == 0:
+		line += ", no citations checked"
+	case s.StaleCitations == 0:
+		line += fmt.Sprintf(" (%d with citations), %s, all valid", s.WithCitations, count(s.Citations, "citation", "citations"))
+	default:
+		line += fmt.Sprintf(" (%d with citations), %s, %d stale in %s: already stale, they do not block a commit (git memcite verify-all --rev HEAD lists them)",
+			s.WithCitations, count(s.Citations, "citation", "citations"), s.StaleCitations, count(s.Stale, "memory", "memories"))
+	}
+	if s.Errors > 0 {
+		line += fmt.Sprintf("; %s cannot be parsed", count(s.Errors, "memory file", "memory files"))
+	}
+	fmt.Fprintln(w, line)
+}

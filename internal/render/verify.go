@@ -252,6 +252,11 @@ func SummaryLine(r *verify.Report) string {
 	line := fmt.Sprintf("Summary: %s (%d with citations): %d valid, %d stale, %s; %s, %d stale",
 		count(s.Memories, "memory", "memories"), s.WithCitations, s.Valid, s.Stale, count(s.Errors, "error", "errors"),
 		count(s.Citations, "citation", "citations"), s.StaleCitations)
+	if s.Citations == 0 && s.Baselined == 0 {
+		// nothing was checked: "N valid" would claim what was not verified
+		line = fmt.Sprintf("Summary: %s (0 with citations): no citations checked, %s",
+			count(s.Memories, "memory", "memories"), count(s.Errors, "error", "errors"))
+	}
 	if s.Exempt > 0 {
 		line += fmt.Sprintf("; %d exempt", s.Exempt)
 	}

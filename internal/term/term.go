@@ -7,8 +7,19 @@ import (
 	"os"
 )
 
-// IsTerminal reports whether w is a terminal (a character device).
+// Wrapper is a writer that passes what it is given on to another: a
+// terminal wrapped (by a status line that clears itself before output)
+// is still a terminal.
+type Wrapper interface {
+	Underlying() io.Writer
+}
+
+// IsTerminal reports whether w is a terminal (a character device), or a
+// Wrapper of one.
 func IsTerminal(w any) bool {
+	if u, ok := w.(Wrapper); ok {
+		return IsTerminal(u.Underlying())
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

@@ -2,6 +2,7 @@ package term
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -35,5 +36,34 @@ func TestColor(t *testing.T) {
 	}
 	if IsTerminal(&bytes.Buffer{}) || IsTerminal(f) {
 		t.Error("IsTerminal: a buffer or a regular file taken for a terminal")
+	}
+}
+
+type wrapped struct{ w *os.File }
+
+func (w wrapped) Write(p []byte) (int, error) { return w.w.Write(p) }
+func (w wrapped) Underlying() io.Writer       { return w.w }
+
+// TestIsTerminalThroughWrapper: a terminal (here a character device)
+// wrapped by a Wrapper is still one; a wrapped file is not.
+func TestIsTerminalThroughWrapper(t *testing.T) {
+	dev, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer dev.Close()
+	if !IsTerminal(dev) {
+		t.Skip("the null device is no character device here")
+	}
+	if !IsTerminal(wrapped{dev}) {
+		t.Error("a wrapped terminal is not a terminal")
+	}
+	f, err := os.Create(filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if IsTerminal(wrapped{f}) {
+		t.Error("a wrapped file is a terminal")
 	}
 }

@@ -8,6 +8,9 @@ _git_memcite ()
 	local subcommand
 	subcommand="$(__git_find_on_cmdline "$subcommands")"
 	if [ -z "$subcommand" ]; then
+		case "$prev" in
+		--color) __gitcomp "auto always never"; return ;;
+		esac
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--repo-root= --dir= --color= --quiet --no-cache --version" ;;
@@ -17,6 +20,11 @@ _git_memcite ()
 	fi
 	case "$subcommand" in
 	verify)
+		case "$prev" in
+		--format) __gitcomp "text json github sarif gitlab"; return ;;
+		--fail-on) __gitcomp "error warning note never"; return ;;
+		--color) __gitcomp "auto always never"; return ;;
+		esac
 		case "$cur" in
 		--format=*) __gitcomp "text json github sarif gitlab" "" "${cur##--format=}" ;;
 		--fail-on=*) __gitcomp "error warning note never" "" "${cur##--fail-on=}" ;;
@@ -26,6 +34,11 @@ _git_memcite ()
 		esac
 		;;
 	verify-all)
+		case "$prev" in
+		--format) __gitcomp "text json github sarif gitlab"; return ;;
+		--fail-on) __gitcomp "error warning note never"; return ;;
+		--color) __gitcomp "auto always never"; return ;;
+		esac
 		case "$cur" in
 		--format=*) __gitcomp "text json github sarif gitlab" "" "${cur##--format=}" ;;
 		--fail-on=*) __gitcomp "error warning note never" "" "${cur##--fail-on=}" ;;
@@ -34,6 +47,9 @@ _git_memcite ()
 		esac
 		;;
 	relocate)
+		case "$prev" in
+		--color) __gitcomp "auto always never"; return ;;
+		esac
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--fix --accept-changed --dry-run --json --to= --staged --repo-root= --dir= --color= --quiet --no-cache --version" ;;
@@ -41,6 +57,10 @@ _git_memcite ()
 		esac
 		;;
 	install)
+		case "$prev" in
+		--agent) __gitcomp "claude"; return ;;
+		--color) __gitcomp "auto always never"; return ;;
+		esac
 		case "$cur" in
 		--agent=*) __gitcomp "claude" "" "${cur##--agent=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
@@ -48,31 +68,47 @@ _git_memcite ()
 		esac
 		;;
 	uninstall)
+		case "$prev" in
+		--agent) __gitcomp "claude"; return ;;
+		--color) __gitcomp "auto always never"; return ;;
+		esac
 		case "$cur" in
 		--agent=*) __gitcomp "claude" "" "${cur##--agent=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--hooks= --agent= --local --dry-run --repo-root= --dir= --color= --quiet --no-cache --version" ;;
+		--*) __gitcomp "--hooks= --agent= --local --dry-run --yes --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		esac
 		;;
 	status)
+		case "$prev" in
+		--color) __gitcomp "auto always never"; return ;;
+		esac
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--hooks= --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		esac
 		;;
 	agent-hook)
+		case "$prev" in
+		--color) __gitcomp "auto always never"; return ;;
+		esac
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		esac
 		;;
 	config)
+		case "$prev" in
+		--color) __gitcomp "auto always never"; return ;;
+		esac
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--staged --rev= --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		esac
 		;;
 	completion)
+		case "$prev" in
+		--color) __gitcomp "auto always never"; return ;;
+		esac
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--repo-root= --dir= --color= --quiet --no-cache --version" ;;
@@ -80,6 +116,9 @@ _git_memcite ()
 		esac
 		;;
 	help)
+		case "$prev" in
+		--color) __gitcomp "auto always never"; return ;;
+		esac
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--repo-root= --dir= --color= --quiet --no-cache --version" ;;
@@ -87,6 +126,11 @@ _git_memcite ()
 		esac
 		;;
 	graph)
+		case "$prev" in
+		--strategy) __gitcomp "bfs dfs"; return ;;
+		--format) __gitcomp "dot mermaid json"; return ;;
+		--color) __gitcomp "auto always never"; return ;;
+		esac
 		case "$cur" in
 		--strategy=*) __gitcomp "bfs dfs" "" "${cur##--strategy=}" ;;
 		--format=*) __gitcomp "dot mermaid json" "" "${cur##--format=}" ;;
@@ -96,6 +140,10 @@ _git_memcite ()
 		esac
 		;;
 	health)
+		case "$prev" in
+		--format) __gitcomp "markdown json html"; return ;;
+		--color) __gitcomp "auto always never"; return ;;
+		esac
 		case "$cur" in
 		--format=*) __gitcomp "markdown json html" "" "${cur##--format=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
@@ -103,6 +151,9 @@ _git_memcite ()
 		esac
 		;;
 	add-citation)
+		case "$prev" in
+		--color) __gitcomp "auto always never"; return ;;
+		esac
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--snippet= --force --dry-run --repo-root= --dir= --color= --quiet --no-cache --version" ;;
@@ -110,6 +161,9 @@ _git_memcite ()
 		esac
 		;;
 	list-citations)
+		case "$prev" in
+		--color) __gitcomp "auto always never"; return ;;
+		esac
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--json --repo-root= --dir= --color= --quiet --no-cache --version" ;;
@@ -117,6 +171,9 @@ _git_memcite ()
 		esac
 		;;
 	remove-citation)
+		case "$prev" in
+		--color) __gitcomp "auto always never"; return ;;
+		esac
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--dry-run --repo-root= --dir= --color= --quiet --no-cache --version" ;;
@@ -124,6 +181,9 @@ _git_memcite ()
 		esac
 		;;
 	update-confidence)
+		case "$prev" in
+		--color) __gitcomp "auto always never"; return ;;
+		esac
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--dry-run --repo-root= --dir= --color= --quiet --no-cache --version" ;;
@@ -131,6 +191,9 @@ _git_memcite ()
 		esac
 		;;
 	adopt)
+		case "$prev" in
+		--color) __gitcomp "auto always never"; return ;;
+		esac
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--fix --dry-run --json --repo-root= --dir= --color= --quiet --no-cache --version" ;;
@@ -138,6 +201,9 @@ _git_memcite ()
 		esac
 		;;
 	doctor)
+		case "$prev" in
+		--color) __gitcomp "auto always never"; return ;;
+		esac
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--json --repo-root= --dir= --color= --quiet --no-cache --version" ;;
@@ -150,7 +216,7 @@ _git_memcite ()
 # provides when it is loaded, or a minimal stand-in.
 _git_memcite_standalone ()
 {
-	local cur="${COMP_WORDS[COMP_CWORD]}" words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
+	local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" words=("${COMP_WORDS[@]}") cword=$COMP_CWORD
 	local __git_cmd_idx=0 # git's __git_find_on_cmdline starts there
 	if ! declare -F __gitcomp >/dev/null; then
 		__gitcomp () { local IFS=$' \t\n'; COMPREPLY=($(compgen -P "${2-}" -W "$1" -- "${3-$cur}")); }

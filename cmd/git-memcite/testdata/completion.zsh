@@ -105,6 +105,7 @@ _git-memcite() {
 				'--agent=[Install the agent hook into an AI agent'\''s settings instead of the git hooks\: claude (Claude Code'\''s .claude/settings.json), so that an agent reading a memory is told which citations are stale]:agent:(claude)' \
 				'--local[With --agent\: the personal .claude/settings.local.json instead of the project'\''s .claude/settings.json]' \
 				'--dry-run[Show what would be done; write nothing]' \
+				'--yes[Also take git-memcite out of the files git tracks (lefthook.yml, .pre-commit-config.yaml, .husky scripts; with --agent, .claude/settings.json), which run it for every clone]' \
 				'*:file:_files'
 			;;
 		status)
