@@ -58,9 +58,12 @@ type Judge struct {
 	// callers that explain them (the agent hook).
 	Record map[*memfile.Citation]gitblame.Result
 
-	parentOnce sync.Once
-	parent     gitblame.Hash
-	changed    map[string]bool // paths the head changed from parent; nil: unknown
+	parentOnce           sync.Once
+	hasParent            bool // the head has one parent, read
+	parent               gitblame.Hash
+	headTree, parentTree gitblame.Hash
+	asked                int             // paths compared with the parent so far
+	changed              map[string]bool // paths the head changed from parent, once listed
 }
 
 // View is the kind of content a verification checked.
@@ -238,8 +241,8 @@ func (j *Judge) Apply(ctx context.Context, rep *verify.Report) error {
 					}
 				}
 				if ok {
-					if r, ok := decodeResult(v); ok {
-						o.set(r, true)
+					if r, keep, ok := j.decodeCited(rep, v); ok {
+						o.set(r, keep)
 						nCached++
 						continue
 					}
@@ -276,8 +279,18 @@ func (j *Judge) Apply(ctx context.Context, rep *verify.Report) error {
 			r := follow[i].Result
 			ok := cacheable(follow[i].Citation, r) && keys[i] != (vcache.Key{})
 			followed[i].set(r, ok)
-			if ok {
+			switch {
+			case ok:
 				j.Cache.PutVerdict(keys[i], encodeResult(r))
+			case keys[i] != (vcache.Key{}) && movedAway(follow[i].Citation, r):
+				// lines found in another file: cached with that file's
+				// content name, checked when it is looked up (and not
+				// with the memory's or the report's verdicts)
+				if id, named := j.nameOf(rep, r.Location.Path); named {
+					v := encodeResult(r)
+					v.Reason = "\x03" + id + "\x03" + v.Reason
+					j.Cache.PutVerdict(keys[i], v)
+				}
 			}
 		}
 	}
@@ -583,25 +596,45 @@ func decodeBases(s string) (map[int]base, bool) {
 }
 
 // sameInParent returns the head's first parent when the head holds path
-// as its parent does. The paths the head changed are listed once.
+// as its parent does. The first few paths are compared one by one; after
+// that the paths the head changed are listed once (one diff), which is
+// cheaper for many.
 func (j *Judge) sameInParent(path string) (gitblame.Hash, bool) {
 	j.parentOnce.Do(func() {
 		hc, err := j.H.Commit(j.Head)
 		if err != nil || len(hc.Parents) != 1 {
 			return // a root commit, or a merge: its first parent may differ in any path
 		}
-		changes, err := j.H.Changes(hc.Parents[0], j.Head, false)
+		pc, err := j.H.Commit(hc.Parents[0])
 		if err != nil {
 			return
+		}
+		j.parent, j.headTree, j.parentTree, j.hasParent = pc.Hash, hc.Tree, pc.Tree, true
+	})
+	if !j.hasParent {
+		return gitblame.Hash{}, false
+	}
+	if j.asked++; j.asked <= 32 {
+		a, ok1, err1 := j.H.Entry(j.headTree, path)
+		b, ok2, err2 := j.H.Entry(j.parentTree, path)
+		if err1 != nil || err2 != nil || ok1 != ok2 || a != b {
+			return gitblame.Hash{}, false
+		}
+		return j.parent, true
+	}
+	if j.changed == nil {
+		changes, err := j.H.Changes(j.parent, j.Head, false)
+		if err != nil {
+			j.hasParent = false
+			return gitblame.Hash{}, false
 		}
 		j.changed = map[string]bool{}
 		for _, ch := range changes {
 			j.changed[ch.From] = true
 			j.changed[ch.To] = true
 		}
-		j.parent = hc.Parents[0]
-	})
-	if j.changed == nil || j.changed[path] {
+	}
+	if j.changed[path] {
 		return gitblame.Hash{}, false
 	}
 	return j.parent, true
@@ -728,6 +761,52 @@ func cacheable(c *memfile.Citation, r gitblame.Result) bool {
 		return r.Break != nil && r.Break.Commit != nil
 	}
 	return false
+}
+
+// movedAway: lines found (unchanged or edited) in another file than the
+// cited one.
+func movedAway(c *memfile.Citation, r gitblame.Result) bool {
+	cp, err := source.Clean(c.Path)
+	if err != nil {
+		return false
+	}
+	switch r.Status {
+	case gitblame.Unchanged, gitblame.Moved, gitblame.Changed:
+		return r.Location.Path != "" && r.Location.Path != cp
+	}
+	return false
+}
+
+// nameOf names the target's content of path p: as verification named it,
+// else from the target.
+func (j *Judge) nameOf(rep *verify.Report, p string) (string, bool) {
+	if id, ok := rep.ContentID(p); ok {
+		return id, true
+	}
+	return j.contentID(p)
+}
+
+// decodeCited reads a citation's cached verdict. One whose lines are in
+// another file holds that file's content name, which must still be the
+// target's: such a verdict is used, but not kept with its memory's or the
+// report's (keep is false).
+func (j *Judge) decodeCited(rep *verify.Report, v vcache.Verdict) (r gitblame.Result, keep, ok bool) {
+	if rest, found := strings.CutPrefix(v.Reason, "\x03"); found {
+		id, reason, found := strings.Cut(rest, "\x03")
+		if !found {
+			return r, false, false
+		}
+		v.Reason = reason
+		if r, ok = decodeResult(v); !ok {
+			return r, false, false
+		}
+		if now, named := j.nameOf(rep, r.Location.Path); !named || now != id {
+			return r, false, false
+		}
+		return r, false, true
+	}
+	r, ok = decodeResult(v)
+	return r, true, ok
 }
 
 // encodeResult keeps what apply reads of a result.
