@@ -12,11 +12,14 @@ import (
 )
 
 // TestAgentHookPayloads feeds the hook events in testdata/agent-hook
-// (written by hand from Claude Code's hook protocol; $REPO stands for the
-// repository) to `git memcite agent-hook` in the repository of
-// testdata/repos/agent-hook.txtar, and compares stdout with the golden
-// files (-update rewrites them). Every run exits 0 with nothing on
-// stderr.
+// (written by hand from each agent's hooks reference, named in
+// docs/agent-hook.md: claude-*, gemini-*, codex-*, and the unprefixed
+// ones of Claude Code; $REPO stands for the repository) to `git memcite
+// agent-hook` in the repository of testdata/repos/agent-hook.txtar, with
+// the memories of the case written into its working tree as an agent
+// would, and compares stdout with the golden files (-update rewrites
+// them). Every run exits 0 with nothing on stderr, and every answer has
+// the shape the agent's reference requires (checkAnswerShape).
 func TestAgentHookPayloads(t *testing.T) {
 	repo := gitfixture.Replay(t, filepath.Join("..", "..", "testdata", "repos", "agent-hook.txtar"))
 	data, err := filepath.Abs(filepath.Join("testdata", "agent-hook"))
@@ -25,7 +28,8 @@ func TestAgentHookPayloads(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name, payload string
-		config        []string // git config key value, set for this case only
+		config        []string // git config key value pairs, set for this case only
+		memories      []string // testdata/agent-hook/memories/<name>.md written into .serena/memories for this case
 	}{
 		{name: "read-stale", payload: "read-stale"},
 		{name: "read-valid", payload: "read-valid"},
@@ -37,25 +41,52 @@ func TestAgentHookPayloads(t *testing.T) {
 		{name: "pre-tool-use", payload: "pre-tool-use"},
 		{name: "malformed", payload: "malformed"},
 		{name: "empty", payload: "empty"},
+		{name: "claude-write-wrong", payload: "claude-write-wrong", memories: []string{"written"}},
+		{name: "claude-edit-correct", payload: "claude-edit-correct", memories: []string{"correct"}},
+		{name: "claude-edit-correct-verbose", payload: "claude-edit-correct", memories: []string{"correct"}, config: []string{"memcite.agentHook", "verbose"}},
+		{name: "claude-serena-plugin-read", payload: "claude-serena-plugin-read"},
+		{name: "claude-serena-write-memory", payload: "claude-serena-write-memory", memories: []string{"written"}},
+		{name: "claude-session-start", payload: "claude-session-start"},
+		{name: "claude-session-start-clean", payload: "claude-session-start", config: []string{"memcite.ignore", "**/stale.md"}},
+		{name: "claude-session-start-clean-verbose", payload: "claude-session-start", config: []string{"memcite.ignore", "**/stale.md", "memcite.agentHook", "verbose"}},
+		{name: "gemini-read-file", payload: "gemini-read-file"},
+		{name: "gemini-write-file", payload: "gemini-write-file", memories: []string{"written"}},
+		{name: "gemini-serena-read", payload: "gemini-serena-read"},
+		{name: "gemini-session-start", payload: "gemini-session-start"},
+		{name: "codex-apply-patch", payload: "codex-apply-patch", memories: []string{"written"}},
+		{name: "codex-serena-read", payload: "codex-serena-read"},
+		{name: "codex-session-start", payload: "codex-session-start"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			payload, err := os.ReadFile(filepath.Join(data, tc.payload+".json"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tc.config != nil {
-				if _, err := gitfixture.Git(repo, 0, append([]string{"config"}, tc.config...)...); err != nil {
+			for i := 0; i+1 < len(tc.config); i += 2 {
+				key := tc.config[i]
+				if _, err := gitfixture.Git(repo, 0, "config", key, tc.config[i+1]); err != nil {
 					t.Fatal(err)
 				}
-				t.Cleanup(func() { _, _ = gitfixture.Git(repo, 0, "config", "--unset", tc.config[0]) })
+				t.Cleanup(func() { _, _ = gitfixture.Git(repo, 0, "config", "--unset", key) })
+			}
+			for _, m := range tc.memories {
+				content, err := os.ReadFile(filepath.Join(data, "memories", m+".md"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				p := filepath.Join(repo, ".serena", "memories", m+".md")
+				if err := os.WriteFile(p, content, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _ = os.Remove(p) })
 			}
 			got, stderr, code := agentHook(t, repo, payload)
 			if code != exitOK || stderr != "" {
 				t.Fatalf("exit %d, stderr %q; want 0 and nothing", code, stderr)
 			}
 			got = strings.ReplaceAll(got, jsonString(t, repo), "$REPO")
-			if got != "" && !json.Valid([]byte(got)) {
-				t.Errorf("stdout is not JSON: %q", got)
+			if got != "" {
+				checkAnswerShape(t, payload, got)
 			}
 			golden := filepath.Join(data, tc.name+".golden")
 			if *update {
@@ -72,6 +103,39 @@ func TestAgentHookPayloads(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", got, want)
 			}
 		})
+	}
+}
+
+// checkAnswerShape checks an answer against the shape every agent's
+// reference requires of an answer that gives the agent text: one JSON
+// object whose only member is hookSpecificOutput, holding exactly
+// hookEventName — the event's own name (Claude Code's and Codex's
+// PostToolUse and SessionStart, Gemini CLI's AfterTool and SessionStart)
+// — and additionalContext, a non-empty string. Codex's output schemas
+// allow no other member (additionalProperties: false).
+func checkAnswerShape(t *testing.T, payload []byte, got string) {
+	t.Helper()
+	var ev struct {
+		Name string `json:"hook_event_name"`
+	}
+	if err := json.Unmarshal(payload, &ev); err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]map[string]any
+	dec := json.NewDecoder(strings.NewReader(got))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&out); err != nil {
+		t.Fatalf("stdout is not a JSON object of objects: %v\n%s", err, got)
+	}
+	hso, ok := out["hookSpecificOutput"]
+	if len(out) != 1 || !ok || len(hso) != 2 {
+		t.Fatalf("answer %s; want only hookSpecificOutput with two members", got)
+	}
+	if name, _ := hso["hookEventName"].(string); name != ev.Name {
+		t.Errorf("hookEventName %q; want the event's %q", name, ev.Name)
+	}
+	if text, _ := hso["additionalContext"].(string); text == "" {
+		t.Errorf("additionalContext is not a non-empty string: %v", hso["additionalContext"])
 	}
 }
 

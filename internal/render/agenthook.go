@@ -250,13 +250,14 @@ const surveyShown = 5
 func AgentSurveyText(s *agenthook.Survey, verbose bool) string {
 	if len(s.Stale) == 0 {
 		if verbose && s.Memories > 0 {
-			return fmt.Sprintf("git-memcite: all %d memories hold (checked against the %s).", s.Memories, s.Source)
+			return fmt.Sprintf("git-memcite: %s (checked against the %s).", pick(s.Memories == 1, "the 1 memory holds", fmt.Sprintf("all %d memories hold", s.Memories)), s.Source)
 		}
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "git-memcite: %d of %d memories have stale citations (%d in all; checked against the %s). Do not rely on what they cite without checking",
-		len(s.Stale), s.Memories, s.Citations, s.Source)
+	fmt.Fprintf(&b, "git-memcite: %s stale citations (%d in all; checked against the %s). Do not rely on what %s cite%s without checking",
+		pick(s.Memories == 1, "the 1 memory has", fmt.Sprintf("%d of %d memories have", len(s.Stale), s.Memories)), s.Citations, s.Source,
+		pick(len(s.Stale) == 1, "it", "they"), pick(len(s.Stale) == 1, "s", ""))
 	if len(s.Stale) > surveyShown {
 		fmt.Fprintf(&b, "; the %d worst:\n", surveyShown)
 	} else {
