@@ -219,3 +219,69 @@ func TestAgentHookFixes(t *testing.T) {
 		t.Errorf("after the fixes: exit %d, stdout %q, stderr %q; want nothing", code, out, stderr)
 	}
 }
+
+// TestAgentHookRecorded feeds the events recorded from a running Gemini
+// CLI (testdata/agent-hook/recorded/*-<version>.json, docs/agent-hook.md
+// says how) to the hook in the repository they were recorded in
+// (testdata/repos/agent-hook-recorded.txtar; a write event's file is
+// written from its tool_input.content first, as the agent had written
+// it), and compares the answers with the golden files: the answers Gemini
+// CLI took from this build and gave to the model then.
+func TestAgentHookRecorded(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("testdata", "agent-hook", "recorded"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixture, err := filepath.Abs(filepath.Join("..", "..", "testdata", "repos", "agent-hook-recorded.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil || len(events) == 0 {
+		t.Fatalf("no recorded events: %v", err)
+	}
+	for _, ev := range events {
+		name := strings.TrimSuffix(filepath.Base(ev), ".json")
+		t.Run(name, func(t *testing.T) {
+			repo := gitfixture.Replay(t, fixture)
+			payload, err := os.ReadFile(ev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var in struct {
+				ToolInput struct {
+					FilePath string `json:"file_path"`
+					Content  *string
+				} `json:"tool_input"`
+			}
+			if err := json.Unmarshal(payload, &in); err != nil {
+				t.Fatal(err)
+			}
+			if in.ToolInput.Content != nil {
+				p := filepath.Join(repo, filepath.FromSlash(in.ToolInput.FilePath))
+				if err := os.WriteFile(p, []byte(*in.ToolInput.Content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, stderr, code := agentHook(t, repo, payload)
+			if code != exitOK || stderr != "" || got == "" {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want 0, an answer, nothing on stderr", code, got, stderr)
+			}
+			checkAnswerShape(t, payload, got)
+			golden := filepath.Join(dir, name+".golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				t.Errorf("got\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}
