@@ -13,7 +13,7 @@ import (
 
 // TestAgentHookPayloads feeds the hook events in testdata/agent-hook
 // (written by hand from each agent's hooks reference, named in
-// docs/agent-hook.md: claude-*, gemini-*, codex-*, and the unprefixed
+// docs/agent-hook.md: claude-*, gemini-*, codex-*, vscode-*, and the unprefixed
 // ones of Claude Code; $REPO stands for the repository) to `git memcite
 // agent-hook` in the repository of testdata/repos/agent-hook.txtar, with
 // the memories of the case written into its working tree as an agent
@@ -56,6 +56,8 @@ func TestAgentHookPayloads(t *testing.T) {
 		{name: "codex-apply-patch", payload: "codex-apply-patch", memories: []string{"written"}},
 		{name: "codex-serena-read", payload: "codex-serena-read"},
 		{name: "codex-session-start", payload: "codex-session-start"},
+		{name: "vscode-edit-files", payload: "vscode-edit-files", memories: []string{"written"}},
+		{name: "vscode-session-start", payload: "vscode-session-start"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			payload, err := os.ReadFile(filepath.Join(data, tc.payload+".json"))
@@ -116,10 +118,14 @@ func TestAgentHookPayloads(t *testing.T) {
 func checkAnswerShape(t *testing.T, payload []byte, got string) {
 	t.Helper()
 	var ev struct {
-		Name string `json:"hook_event_name"`
+		Name      string `json:"hook_event_name"`
+		NameCamel string `json:"hookEventName"` // VS Code
 	}
 	if err := json.Unmarshal(payload, &ev); err != nil {
 		t.Fatal(err)
+	}
+	if ev.Name == "" {
+		ev.Name = ev.NameCamel
 	}
 	var out map[string]map[string]any
 	dec := json.NewDecoder(strings.NewReader(got))

@@ -84,7 +84,9 @@ var ErrEmpty = errors.New("no hook event on stdin")
 // Event is one hook event, reduced to what the hook needs. The fields are
 // found by their names in the event itself, whichever agent sent it.
 type Event struct {
-	Name string // hook_event_name: PostToolUse, AfterTool, SessionStart, …
+	// Name is hook_event_name (hookEventName in VS Code's events):
+	// PostToolUse, AfterTool, SessionStart, …
+	Name string
 	Tool string // tool_name
 	Cwd  string // the agent's working directory
 	// FilePath is the file a file tool read or wrote: tool_input's
@@ -112,6 +114,7 @@ func Parse(data []byte) (Event, error) {
 	}
 	var raw struct {
 		Name      json.RawMessage `json:"hook_event_name"`
+		NameCamel json.RawMessage `json:"hookEventName"` // VS Code's common field
 		Tool      json.RawMessage `json:"tool_name"`
 		Cwd       json.RawMessage `json:"cwd"`
 		ToolInput json.RawMessage `json:"tool_input"`
@@ -119,7 +122,7 @@ func Parse(data []byte) (Event, error) {
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return Event{}, fmt.Errorf("hook event: %w", err)
 	}
-	ev := Event{Name: str(raw.Name), Tool: str(raw.Tool), Cwd: str(raw.Cwd)}
+	ev := Event{Name: first(str(raw.Name), str(raw.NameCamel)), Tool: str(raw.Tool), Cwd: str(raw.Cwd)}
 	var in struct {
 		FilePath       json.RawMessage `json:"file_path"`
 		AbsolutePath   json.RawMessage `json:"absolute_path"`

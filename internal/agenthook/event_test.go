@@ -29,6 +29,8 @@ func TestParse(t *testing.T) {
 			want: Event{Name: "PostToolUse", Tool: "editFiles", FilePath: "a.md"}},
 		{name: "codex apply_patch", in: `{"hook_event_name": "PostToolUse", "tool_name": "apply_patch", "tool_input": {"command": "*** Begin Patch"}}`,
 			want: Event{Name: "PostToolUse", Tool: "apply_patch", Patch: "*** Begin Patch"}},
+		{name: "vs code event name", in: `{"hookEventName": "PostToolUse", "sessionId": "s", "cwd": "/r", "tool_name": "editFiles", "tool_input": {"files": ["/r/a.md"]}}`,
+			want: Event{Name: "PostToolUse", Tool: "editFiles", Cwd: "/r", FilePath: "/r/a.md"}},
 		{name: "write content", in: `{"hook_event_name": "PostToolUse", "tool_name": "Write", "tool_input": {"file_path": "/r/a.md", "content": "---\n"}}`,
 			want: Event{Name: "PostToolUse", Tool: "Write", FilePath: "/r/a.md", Content: "---\n"}},
 		{name: "both names: memory_name wins", in: `{"tool_input": {"memory_file_name": "old", "memory_name": "new"}}`, want: Event{Memory: "new"}},
