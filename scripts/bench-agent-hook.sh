@@ -4,7 +4,10 @@
 # (10,000 source files, 2,000 memories; scripts/genrepo -agent): the wall
 # time of the binary, process start included, with the relocation hint;
 # then the same with one cited line also deleted in the working tree (the
-# last step then asks git status which files changed).
+# last step then asks git status which files changed); then a session
+# start (every memory verified, 2,000 memories with 10,000 citations,
+# with the verification cache the runs before wrote) and the write of a
+# memory with five citations, two of them wrong.
 #   scripts/bench-agent-hook.sh [RUNS]    (default 21; prints the medians)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,10 +30,11 @@ if [ "$moved" -ne 5 ]; then
 fi
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-timeit() { # the median wall time in ms of the hook answering the event
-  for _ in 1 2 3; do "$work/git-memcite" agent-hook < "$work/event.json" >/dev/null; done
+timeit() { # the median wall time in ms of the hook answering the event in ${1:-event.json}
+  ev="$work/${1:-event.json}"
+  for _ in 1 2 3; do "$work/git-memcite" agent-hook < "$ev" >/dev/null; done
   for _ in $(seq "$runs"); do
-    s=$(date +%s%N); "$work/git-memcite" agent-hook < "$work/event.json" >/dev/null; e=$(date +%s%N)
+    s=$(date +%s%N); "$work/git-memcite" agent-hook < "$ev" >/dev/null; e=$(date +%s%N)
     echo $(( (e - s) / 1000 ))
   done | median | awk '{printf "%.1f", $1/1000}'
 }
@@ -44,5 +48,34 @@ f="$repo/pkg000/sub0/file00000.go"
 sed -i '24,26d' "$f"
 "$work/git-memcite" agent-hook < "$work/event.json" | grep -q 'was deleted in the working tree'
 uncommitted=$(timeit)
+
+# a session start: every memory of the store, verdicts from the cache
+printf '{"hook_event_name": "SessionStart", "cwd": "%s", "source": "startup"}' "$repo" > "$work/start.json"
+"$work/git-memcite" agent-hook < "$work/start.json" | grep -q 'memories have stale citations'
+session=$(timeit start.json)
+
+# the write of a memory: five citations, two wrong (a line past the end,
+# a snippet not on its line), and a path:line in the text
+written="$repo/.serena/memories/agent/written.md"
+cat > "$written" <<'MEM'
+---
+citations:
+  - pkg000/sub0/file00000.go:1
+  - pkg000/sub0/file00000.go:99999
+  - path: pkg000/sub0/file00000.go
+    line: 1
+    snippet: func NotThere()
+  - pkg000/sub0/file00007.go:1
+  - pkg000/sub0/file00014.go:2
+---
+See pkg000/sub0/file00021.go:1.
+MEM
+printf '{"hook_event_name": "PostToolUse", "tool_name": "Write", "cwd": "%s", "tool_input": {"file_path": "%s"}}' \
+  "$repo" "$written" > "$work/write.json"
+"$work/git-memcite" agent-hook < "$work/write.json" | grep -q '2 of 6 citations and references do not hold'
+write=$(timeit write.json)
+
 echo "agent-hook, one memory, 5 moved citations, 10,000 files: ${committed} ms (median of $runs)"
 echo "the same with a cited line deleted in the working tree:  ${uncommitted} ms"
+echo "session start, 2,000 memories, 10,000 citations (cache): ${session} ms"
+echo "write of a memory, 5 citations (2 wrong) + 1 reference:  ${write} ms"

@@ -291,3 +291,68 @@ func TestAgentHookRecorded(t *testing.T) {
 		})
 	}
 }
+
+// TestAgentHookPin: with agent_hook: pin, the write of a memory whose
+// file holds exactly what the agent wrote gets its citations that hold
+// pinned to HEAD (commit and verified fields), and the agent is told to
+// read the file again; a file that no longer holds what the agent wrote,
+// or an edit of part of it, is left as it is.
+func TestAgentHookPin(t *testing.T) {
+	repo := gitfixture.Replay(t, filepath.Join("..", "..", "testdata", "repos", "agent-hook.txtar"))
+	if _, err := gitfixture.Git(repo, 0, "config", "memcite.agentHook", "pin"); err != nil {
+		t.Fatal(err)
+	}
+	content, err := os.ReadFile(filepath.Join("testdata", "agent-hook", "memories", "correct.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := filepath.Join(repo, ".serena", "memories", "correct.md")
+	event := func(tool, written string) []byte {
+		b, err := json.Marshal(map[string]any{"hook_event_name": "PostToolUse", "tool_name": tool, "cwd": repo,
+			"tool_input": map[string]string{"file_path": mem, "content": written}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for _, tc := range []struct {
+		name, tool, written, onDisk string
+		pinned                      bool
+	}{
+		{name: "what the agent wrote", tool: "Write", written: string(content), onDisk: string(content), pinned: true},
+		{name: "changed since", tool: "Write", written: string(content), onDisk: string(content) + "More.\n"},
+		{name: "an edit of part of it", tool: "Edit", onDisk: string(content)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := os.WriteFile(mem, []byte(tc.onDisk), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, stderr, code := agentHook(t, repo, event(tc.tool, tc.written))
+			if code != exitOK || stderr != "" {
+				t.Fatalf("exit %d, stderr %q", code, stderr)
+			}
+			after, err := os.ReadFile(mem)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tc.pinned {
+				if out != "" || string(after) != tc.onDisk {
+					t.Errorf("not to pin, yet answer %q and the file is now\n%s", out, after)
+				}
+				return
+			}
+			checkAnswerShape(t, event(tc.tool, tc.written), out)
+			if !strings.Contains(out, "pinned the 1 citation that holds of memory") || !strings.Contains(out, "read the file again") {
+				t.Errorf("answer %s", out)
+			}
+			if strings.Count(string(after), "commit: ") != 1 || !strings.Contains(string(after), "last_verified:") {
+				t.Errorf("the mapping citation is not pinned:\n%s", after)
+			}
+			var o, e bytes.Buffer
+			t.Chdir(repo)
+			if code := run([]string{"verify", "correct"}, &o, &e); code != exitOK {
+				t.Errorf("the pinned memory does not verify: exit %d\n%s%s", code, o.String(), e.String())
+			}
+		})
+	}
+}

@@ -26,6 +26,11 @@ type Written struct {
 	// Unpinned counts the citations that hold but name no commit, which
 	// git memcite verify --record records.
 	Unpinned int
+	// Pinned counts the citations the hook pinned to PinCommit itself
+	// (agent_hook: pin); PinNote says why it pinned none, when it tried.
+	Pinned    int
+	PinCommit string
+	PinNote   string
 }
 
 // Wrong is one citation or prose reference that does not hold.

@@ -1,18 +1,22 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/git-memcite/git-memcite/internal/agenthook"
 	"github.com/git-memcite/git-memcite/internal/hookrun"
+	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/term"
+	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
 // NoAnswer ends an agent hook run that has nothing to say, with the
@@ -114,6 +118,9 @@ func AgentCheck(ctx context.Context, o OpenOptions, ev *agenthook.Event) (*Agent
 			if err != nil {
 				return nil, err
 			}
+			if res.Mode == "pin" && w.Unpinned > 0 {
+				pinWritten(ctx, ws, ev, w)
+			}
 			res.Writes = append(res.Writes, w)
 			continue
 		}
@@ -127,4 +134,78 @@ func AgentCheck(ctx context.Context, o OpenOptions, ev *agenthook.Event) (*Agent
 		return nil, NoAnswer(fmt.Sprintf("not a memory of the repository %s (memory directories: %v)", ws.Top, dirs))
 	}
 	return res, nil
+}
+
+// pinLockWait is how long the hook waits for the rewrite lock before it
+// gives up pinning: the agent is waiting.
+const pinLockWait = time.Second
+
+// pinWritten pins the citations of the memory w that hold and name no
+// commit (agent_hook: pin), as git memcite verify --record does: under
+// the rewrite lock, and only when the file still holds exactly what the
+// agent wrote (the event's whole content; a tool that edits part of a
+// file gives none, and nothing is pinned). What it did, or why not, goes
+// into w (Pinned, PinNote).
+func pinWritten(ctx context.Context, ws *Workspace, ev *agenthook.Event, w *agenthook.Written) {
+	m := w.Memory
+	switch {
+	case ev.Content == "":
+		w.PinNote = "the tool edited part of the file, so what the agent wrote is not known"
+		return
+	case ws.Repo == nil:
+		w.PinNote = ErrRecordNoRepository.Error()
+		return
+	case m.File == nil || !bytes.Equal(m.File.Src, []byte(ev.Content)):
+		w.PinNote = "the file does not hold what the agent wrote"
+		return
+	}
+	head, ok, err := ws.Repo.Head()
+	if err != nil || !ok {
+		w.PinNote = ErrRecordNoCommit.Error()
+		return
+	}
+	headHash, _ := head.Hash()
+	hist, err := ws.Repo.History()
+	if err != nil {
+		w.PinNote = err.Error()
+		return
+	}
+	defer hist.Close()
+	unlock, err := ws.Repo.Lock(ctx, pinLockWait)
+	if err != nil {
+		w.PinNote = "another git-memcite is rewriting memories: " + err.Error()
+		return
+	}
+	defer unlock()
+	cur := store.LoadFile(ctx, ws.Src, m.Path, m.Dir)
+	if cur.Err != nil || !bytes.Equal(cur.File.Src, []byte(ev.Content)) {
+		w.PinNote = "the file changed since the agent wrote it"
+		return
+	}
+	rep, err := verify.Check(ctx, ws.Src, []*store.Memory{cur})
+	if err != nil {
+		w.PinNote = err.Error()
+		return
+	}
+	stamp := memfile.Timestamp(Now().UTC().Format(time.RFC3339))
+	dirty := Dirty(hist, headHash, ws.Src)
+	pinned := 0
+	for _, c := range rep.Memories[0].Citations {
+		if c.Status == verify.Valid && c.Citation.Form == memfile.FormMapping && c.Citation.Commit == "" && !dirty(c.Citation.Path) {
+			pinned++
+		}
+	}
+	out, _, err := recordOne(&rep.Memories[0], head.String(), stamp, dirty)
+	if err != nil || out == nil {
+		if err != nil {
+			w.PinNote = err.Error()
+		}
+		return
+	}
+	if err := WriteMemory(ws.Repo, ws.Top, m.Path, cur.File.Src, out); err != nil {
+		w.PinNote = err.Error()
+		return
+	}
+	w.Pinned, w.PinCommit = pinned, head.String()
+	w.Unpinned -= min(pinned, w.Unpinned)
 }

@@ -161,10 +161,31 @@ func eventText(e *gitblame.Event) string {
 // told ("" for nothing to say): each citation and prose reference that
 // does not hold in the working tree, what is there instead, the nearest
 // line holding the cited text, and the commands that check and pin the
-// memory.
+// memory; and, with agent_hook: pin, the citations the hook pinned.
 func AgentWrittenText(w *agenthook.Written, verbose bool) string {
 	m := w.Memory
 	name := fmt.Sprintf("memory %q (%s)", Safe(m.ID), Safe(m.Path))
+	pinned := ""
+	switch {
+	case w.Pinned > 0:
+		pinned = fmt.Sprintf("git-memcite: pinned %s of %s to commit %s (as git memcite verify --record does: commit and verified fields added); read the file again before editing it.",
+			pick(w.Pinned == 1, "the 1 citation that holds", fmt.Sprintf("the %d citations that hold", w.Pinned)), name, Safe(shortCommit(w.PinCommit)))
+	case verbose && w.PinNote != "":
+		pinned = fmt.Sprintf("git-memcite: %s not pinned: %s.", name, Safe(w.PinNote))
+	}
+	body := writtenBody(w, name, verbose && pinned == "")
+	switch {
+	case pinned == "":
+		return body
+	case body == "":
+		return pinned
+	}
+	return body + "\n" + pinned
+}
+
+// writtenBody is AgentWrittenText without what pinning did.
+func writtenBody(w *agenthook.Written, name string, verbose bool) string {
+	m := w.Memory
 	arg := ShellWord(m.Path)
 	switch {
 	case m.Err != nil:
@@ -192,6 +213,14 @@ func AgentWrittenText(w *agenthook.Written, verbose bool) string {
 		fmt.Fprintf(&b, "Then check: git memcite verify %s", arg)
 	}
 	return b.String()
+}
+
+// shortCommit is a commit's name cut to 7 characters.
+func shortCommit(h string) string {
+	if len(h) > 7 {
+		return h[:7]
+	}
+	return h
 }
 
 // wrongLine explains one citation or reference that does not hold.
