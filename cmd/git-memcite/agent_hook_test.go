@@ -356,3 +356,58 @@ func TestAgentHookPin(t *testing.T) {
 		})
 	}
 }
+
+// TestAgentHookSwitches: every switch silences every kind of answer —
+// the read, the write and the session start.
+func TestAgentHookSwitches(t *testing.T) {
+	repo := gitfixture.Replay(t, filepath.Join("..", "..", "testdata", "repos", "agent-hook.txtar"))
+	data, err := filepath.Abs(filepath.Join("testdata", "agent-hook"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	written, err := os.ReadFile(filepath.Join(data, "memories", "written.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, ".serena", "memories", "written.md"), written, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var payloads [][]byte
+	for _, name := range []string{"read-stale", "claude-write-wrong", "claude-session-start", "gemini-session-start"} {
+		p, err := os.ReadFile(filepath.Join(data, name+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out, _, _ := agentHook(t, repo, p); out == "" {
+			t.Fatalf("%s: no answer without a switch", name)
+		}
+		payloads = append(payloads, p)
+	}
+	for _, sw := range []struct {
+		name, env, value, config string
+	}{
+		{name: "MEMCITE=0", env: "MEMCITE", value: "0"},
+		{name: "SKIP=memcite", env: "SKIP", value: "memcite"},
+		{name: "SKIP=memcite-agent-hook", env: "SKIP", value: "memcite-agent-hook"},
+		{name: "memcite.enabled false", config: "memcite.enabled=false"},
+		{name: "memcite.agentHook off", config: "memcite.agentHook=off"},
+	} {
+		t.Run(sw.name, func(t *testing.T) {
+			if sw.env != "" {
+				t.Setenv(sw.env, sw.value)
+			}
+			if sw.config != "" {
+				key, value, _ := strings.Cut(sw.config, "=")
+				if _, err := gitfixture.Git(repo, 0, "config", key, value); err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _, _ = gitfixture.Git(repo, 0, "config", "--unset", key) })
+			}
+			for _, p := range payloads {
+				if out, stderr, code := agentHook(t, repo, p); out != "" || stderr != "" || code != exitOK {
+					t.Errorf("exit %d, stdout %q, stderr %q; want 0 and nothing", code, out, stderr)
+				}
+			}
+		})
+	}
+}

@@ -137,3 +137,24 @@ func TestNearest(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMentionCitation: any text reads as a citation or not, without a
+// panic; one that reads gives a location that reads back the same.
+func FuzzMentionCitation(f *testing.F) {
+	for _, s := range []string{"src/a.go:12", "a.go:1-3", "a.go#L3-L5", "a.go#L3-5", "a.go:", ":3", "a.go:0", "../a.go:1", "a:b:3", "a.go:99999999999999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		c, ok := mentionCitation(text)
+		if !ok {
+			return
+		}
+		if c.Line < 1 || (c.LineEnd != 0 && c.LineEnd <= c.Line) {
+			t.Fatalf("%q: line %d-%d", text, c.Line, c.LineEnd)
+		}
+		again, ok := mentionCitation(c.Location())
+		if !ok || again.Location() != c.Location() {
+			t.Fatalf("%q: %q does not read back: %q, %v", text, c.Location(), again.Location(), ok)
+		}
+	})
+}
