@@ -42,14 +42,14 @@ _git_memcite ()
 		;;
 	install)
 		case "$cur" in
-		--agent=*) __gitcomp "claude" "" "${cur##--agent=}" ;;
+		--agent=*) __gitcomp "claude gemini codex" "" "${cur##--agent=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--hooks= --agent= --local --via= --yes --chain --force --manual --dry-run --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		esac
 		;;
 	uninstall)
 		case "$cur" in
-		--agent=*) __gitcomp "claude" "" "${cur##--agent=}" ;;
+		--agent=*) __gitcomp "claude gemini codex" "" "${cur##--agent=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--hooks= --agent= --local --dry-run --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		esac
