@@ -232,7 +232,9 @@ func TestAgentHookFixes(t *testing.T) {
 // (testdata/repos/agent-hook-recorded.txtar; a write event's file is
 // written from its tool_input.content first, as the agent had written
 // it), and compares the answers with the golden files: the answers Gemini
-// CLI took from this build and gave to the model then.
+// CLI took from this build and gave to the model then (and the silence
+// it took without a warning after the read of a file that is not a
+// memory).
 func TestAgentHookRecorded(t *testing.T) {
 	dir, err := filepath.Abs(filepath.Join("testdata", "agent-hook", "recorded"))
 	if err != nil {
@@ -270,10 +272,12 @@ func TestAgentHookRecorded(t *testing.T) {
 				}
 			}
 			got, stderr, code := agentHook(t, repo, payload)
-			if code != exitOK || stderr != "" || got == "" {
-				t.Fatalf("exit %d, stdout %q, stderr %q; want 0, an answer, nothing on stderr", code, got, stderr)
+			if code != exitOK || stderr != "" {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want 0 and nothing on stderr", code, got, stderr)
 			}
-			checkAnswerShape(t, payload, got)
+			if got != "" {
+				checkAnswerShape(t, payload, got)
+			}
 			golden := filepath.Join(dir, name+".golden")
 			if *update {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
