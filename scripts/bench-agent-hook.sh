@@ -49,10 +49,17 @@ sed -i '24,26d' "$f"
 "$work/git-memcite" agent-hook < "$work/event.json" | grep -q 'was deleted in the working tree'
 uncommitted=$(timeit)
 
-# a session start: every memory of the store, verdicts from the cache
+# a session start: every memory of the store, verdicts from the cache;
+# then verify-all of the same store, which does the same work
 printf '{"hook_event_name": "SessionStart", "cwd": "%s", "source": "startup"}' "$repo" > "$work/start.json"
 "$work/git-memcite" agent-hook < "$work/start.json" | grep -q 'memories have stale citations'
 session=$(timeit start.json)
+# the same store verified by verify-all, warm, for comparison (exit 1: stale)
+verifyall=$(cd "$repo" && for _ in 1 2 3; do "$work/git-memcite" verify-all >/dev/null || true; done
+  for _ in $(seq "$runs"); do
+    s=$(date +%s%N); "$work/git-memcite" verify-all >/dev/null || true; e=$(date +%s%N)
+    echo $(( (e - s) / 1000 ))
+  done | median | awk '{printf "%.1f", $1/1000}')
 
 # the write of a memory: five citations, two wrong (a line past the end,
 # a snippet not on its line), and a path:line in the text
@@ -77,5 +84,5 @@ write=$(timeit write.json)
 
 echo "agent-hook, one memory, 5 moved citations, 10,000 files: ${committed} ms (median of $runs)"
 echo "the same with a cited line deleted in the working tree:  ${uncommitted} ms"
-echo "session start, 2,000 memories, 10,000 citations (cache): ${session} ms"
+echo "session start, 2,000 memories, 10,000 citations (cache): ${session} ms (verify-all of the same store: ${verifyall} ms)"
 echo "write of a memory, 5 citations (2 wrong) + 1 reference:  ${write} ms"
