@@ -406,7 +406,7 @@ func AgentInstall(w, errw io.Writer, r agentinstall.Result, rel string, local, d
 	for _, e := range a.Events {
 		events = append(events, e.Name)
 	}
-	fmt.Fprintf(w, "%s now runs git memcite agent-hook on %s: after it reads or writes a file or a Serena memory, and when a session starts; remove: git memcite uninstall --agent %s%s\n",
+	fmt.Fprintf(w, "%s now runs git memcite agent-hook on %s: after its file tools and Serena's memory tools, and when a session starts; remove: git memcite uninstall --agent %s%s\n",
 		a.Title, strings.Join(events, " and "), a.Name, flag)
 }
 
