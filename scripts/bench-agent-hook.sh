@@ -4,14 +4,26 @@
 # (10,000 source files, 2,000 memories; scripts/genrepo -agent): the wall
 # time of the binary, process start included, with the relocation hint;
 # then the same with one cited line also deleted in the working tree (the
-# last step then asks git status which files changed).
+# last step then asks git status which files changed); then a session
+# start (every memory verified, 2,000 memories with 10,000 citations,
+# with the verification cache the runs before wrote) and the write of a
+# memory with five citations, two of them wrong.
 #   scripts/bench-agent-hook.sh [RUNS]    (default 21; prints the medians)
+#   BASE=<commit> scripts/bench-agent-hook.sh [RUNS]
+#                                         also times that commit's binary
+#                                         answering the same read, after
+#                                         this one's runs
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-21}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/git-memcite" ./cmd/git-memcite
+if [ -n "${BASE:-}" ]; then
+  mkdir "$work/base"
+  git archive "$BASE" | tar -x -C "$work/base"
+  (cd "$work/base" && go build -o "$work/git-memcite-base" ./cmd/git-memcite)
+fi
 go run ./scripts/genrepo -out "$work/repo" -agent
 repo="$work/repo"
 mem="$repo/.serena/memories/agent/handlers.md"
@@ -27,10 +39,12 @@ if [ "$moved" -ne 5 ]; then
 fi
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-timeit() { # the median wall time in ms of the hook answering the event
-  for _ in 1 2 3; do "$work/git-memcite" agent-hook < "$work/event.json" >/dev/null; done
+timeit() { # the median wall time in ms of the hook answering the event in ${1:-event.json} (binary ${2:-git-memcite})
+  ev="$work/${1:-event.json}"
+  bin="$work/${2:-git-memcite}"
+  for _ in 1 2 3; do "$bin" agent-hook < "$ev" >/dev/null; done
   for _ in $(seq "$runs"); do
-    s=$(date +%s%N); "$work/git-memcite" agent-hook < "$work/event.json" >/dev/null; e=$(date +%s%N)
+    s=$(date +%s%N); "$bin" agent-hook < "$ev" >/dev/null; e=$(date +%s%N)
     echo $(( (e - s) / 1000 ))
   done | median | awk '{printf "%.1f", $1/1000}'
 }
@@ -38,11 +52,58 @@ timeit() { # the median wall time in ms of the hook answering the event
 sync
 sleep "${SETTLE:-30}"
 committed=$(timeit)
+if [ -n "${BASE:-}" ]; then
+  base=$(timeit event.json git-memcite-base)
+  again=$(timeit)
+fi
 
 # delete HEAD's lines 24-26 of the cited file (a cited line among them)
 f="$repo/pkg000/sub0/file00000.go"
 sed -i '24,26d' "$f"
 "$work/git-memcite" agent-hook < "$work/event.json" | grep -q 'was deleted in the working tree'
 uncommitted=$(timeit)
+if [ -n "${BASE:-}" ]; then
+  base=$(timeit event.json git-memcite-base)
+  again=$(timeit)
+fi
+
+# a session start: every memory of the store, verdicts from the cache;
+# then verify-all of the same store, which does the same work
+printf '{"hook_event_name": "SessionStart", "cwd": "%s", "source": "startup"}' "$repo" > "$work/start.json"
+"$work/git-memcite" agent-hook < "$work/start.json" | grep -q 'memories have stale citations'
+session=$(timeit start.json)
+# the same store verified by verify-all, warm, for comparison (exit 1: stale)
+verifyall=$(cd "$repo" && for _ in 1 2 3; do "$work/git-memcite" verify-all >/dev/null || true; done
+  for _ in $(seq "$runs"); do
+    s=$(date +%s%N); "$work/git-memcite" verify-all >/dev/null || true; e=$(date +%s%N)
+    echo $(( (e - s) / 1000 ))
+  done | median | awk '{printf "%.1f", $1/1000}')
+
+# the write of a memory: five citations, two wrong (a line past the end,
+# a snippet not on its line), and a path:line in the text
+written="$repo/.serena/memories/agent/written.md"
+cat > "$written" <<'MEM'
+---
+citations:
+  - pkg000/sub0/file00000.go:1
+  - pkg000/sub0/file00000.go:99999
+  - path: pkg000/sub0/file00000.go
+    line: 1
+    snippet: func NotThere()
+  - pkg000/sub0/file00007.go:1
+  - pkg000/sub0/file00014.go:2
+---
+See pkg000/sub0/file00021.go:1.
+MEM
+printf '{"hook_event_name": "PostToolUse", "tool_name": "Write", "cwd": "%s", "tool_input": {"file_path": "%s"}}' \
+  "$repo" "$written" > "$work/write.json"
+"$work/git-memcite" agent-hook < "$work/write.json" | grep -q '2 of 6 citations and references do not hold'
+write=$(timeit write.json)
+
 echo "agent-hook, one memory, 5 moved citations, 10,000 files: ${committed} ms (median of $runs)"
+if [ -n "${BASE:-}" ]; then
+  echo "  $BASE's binary, the same read, after it: ${base} ms; this binary again after that: ${again} ms"
+fi
 echo "the same with a cited line deleted in the working tree:  ${uncommitted} ms"
+echo "session start, 2,000 memories, 10,000 citations (cache): ${session} ms (verify-all of the same store: ${verifyall} ms)"
+echo "write of a memory, 5 citations (2 wrong) + 1 reference:  ${write} ms"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"path/filepath"
 
 	"github.com/git-memcite/git-memcite/internal/agentinstall"
 	"github.com/git-memcite/git-memcite/internal/app"
@@ -11,8 +12,21 @@ import (
 // agentFlags select an AI agent's settings for install and uninstall,
 // instead of the git hooks (docs/agent-hook.md).
 type agentFlags struct {
-	Agent string `name:"agent" enum:",claude" default:"" placeholder:"AGENT" help:"Install the agent hook into an AI agent's settings instead of the git hooks: claude (Claude Code's .claude/settings.json), so that an agent reading a memory is told which citations are stale."`
-	Local bool   `name:"local" help:"With --agent: the personal .claude/settings.local.json instead of the project's .claude/settings.json. With install --via pre-commit: a repo: local hook that runs the git-memcite on PATH (language: system; no network, no build)."`
+	Agent string `name:"agent" enum:",claude,gemini,codex" default:"" placeholder:"AGENT" help:"Install the agent hook into an AI agent's settings instead of the git hooks: claude (.claude/settings.json), gemini (.gemini/settings.json) or codex (.codex/hooks.json), so that an agent is told which citations are stale when it reads or writes a memory and when its session starts."`
+	Local bool   `name:"local" help:"With --agent claude: the personal .claude/settings.local.json instead of the project's .claude/settings.json. With install --via pre-commit: a repo: local hook that runs the git-memcite on PATH (language: system; no network, no build)."`
+}
+
+// agent is the agent --agent names; --local only for an agent with a
+// personal settings file.
+func (a agentFlags) agent() (agentinstall.Agent, error) {
+	ag, ok := agentinstall.Lookup(a.Agent)
+	switch {
+	case !ok:
+		return ag, usageError("unknown agent " + a.Agent)
+	case a.Local && !ag.HasLocal():
+		return ag, usageError("--local: " + ag.Title + " has no personal settings file in the repository; its hooks go into " + filepath.ToSlash(filepath.Join(ag.Dir, ag.File)))
+	}
+	return ag, nil
 }
 
 // gitHookOnly refuses the git hooks' flags next to --agent.
@@ -30,16 +44,20 @@ func usageError(msg string) error { return &exitErr{code: exitError, err: errors
 
 // install runs install --agent.
 func (a agentFlags) install(g *Globals, env *Env, manual, dryRun bool) error {
+	ag, err := a.agent()
+	if err != nil {
+		return err
+	}
 	top, err := app.AgentTop(repoDir(g))
 	if err != nil {
 		return err
 	}
-	rel := render.RelPath(top, agentinstall.SettingsFile(top, a.Local))
+	rel := render.RelPath(top, ag.SettingsFile(top, a.Local))
 	if manual {
-		render.AgentSnippet(env.Stdout, rel)
+		render.AgentSnippet(env.Stdout, ag, rel)
 		return nil
 	}
-	r, err := agentinstall.Install(top, a.Local, dryRun)
+	r, err := agentinstall.Install(top, ag, a.Local, dryRun)
 	if err != nil {
 		return err
 	}
@@ -49,11 +67,15 @@ func (a agentFlags) install(g *Globals, env *Env, manual, dryRun bool) error {
 
 // uninstall runs uninstall --agent.
 func (a agentFlags) uninstall(g *Globals, env *Env, dryRun bool) error {
+	ag, err := a.agent()
+	if err != nil {
+		return err
+	}
 	top, err := app.AgentTop(repoDir(g))
 	if err != nil {
 		return err
 	}
-	r, err := agentinstall.Uninstall(top, a.Local, dryRun)
+	r, err := agentinstall.Uninstall(top, ag, a.Local, dryRun)
 	if err != nil {
 		return err
 	}

@@ -142,4 +142,10 @@ func BenchmarkAgentHook(b *testing.B) {
 		b.ResetTimer()
 		run(b, "was deleted in the working tree", 1)
 	})
+	// a session start: every memory verified, with the cache the runs
+	// before wrote (scripts/bench-agent-hook.sh measures the binary)
+	b.Run("session-start", func(b *testing.B) {
+		payload = []byte(fmt.Sprintf(`{"hook_event_name": "SessionStart", "cwd": %q, "source": "startup"}`, dir))
+		run(b, "memories have stale citations", 1)
+	})
 }

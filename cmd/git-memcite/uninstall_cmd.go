@@ -62,14 +62,18 @@ func (c *uninstallCmd) keepTrackedSettings(ctx context.Context, g *Globals, env 
 	if err != nil {
 		return false, err
 	}
-	p := agentinstall.SettingsFile(top, c.Local)
+	ag, err := c.agentFlags.agent()
+	if err != nil {
+		return false, err
+	}
+	p := ag.SettingsFile(top, c.Local)
 	tracked, err := hookinstall.Tracked(ctx, top, []string{p})
 	if err != nil || !tracked[p] {
 		return false, nil // not a repository, or not tracked: the usual uninstall
 	}
 	for _, st := range agentinstall.Status(top) {
 		if st.Path == p && st.Installed {
-			render.AgentSettingsKept(env.Stdout, render.RelPath(top, p), c.Local)
+			render.AgentSettingsKept(env.Stdout, render.RelPath(top, p), ag.Name, c.Local)
 			return true, nil
 		}
 	}

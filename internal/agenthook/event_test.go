@@ -21,6 +21,18 @@ func TestParse(t *testing.T) {
 			want: Event{Name: "PostToolUse", Tool: "mcp__serena__read_memory", Memory: "auth/flow"}},
 		{name: "older serena", in: `{"hook_event_name": "PostToolUse", "tool_name": "mcp__serena__read_memory", "tool_input": {"memory_file_name": "flow.md"}}`,
 			want: Event{Name: "PostToolUse", Tool: "mcp__serena__read_memory", Memory: "flow.md"}},
+		{name: "gemini read_file", in: `{"hook_event_name": "AfterTool", "tool_name": "read_file", "tool_input": {"absolute_path": "/r/a.md"}}`,
+			want: Event{Name: "AfterTool", Tool: "read_file", FilePath: "/r/a.md"}},
+		{name: "copilot view", in: `{"hook_event_name": "PostToolUse", "tool_name": "view", "tool_input": {"path": "a.md"}}`,
+			want: Event{Name: "PostToolUse", Tool: "view", FilePath: "a.md"}},
+		{name: "vs code files", in: `{"hook_event_name": "PostToolUse", "tool_name": "editFiles", "tool_input": {"files": ["a.md", "b.md"]}}`,
+			want: Event{Name: "PostToolUse", Tool: "editFiles", FilePath: "a.md"}},
+		{name: "codex apply_patch", in: `{"hook_event_name": "PostToolUse", "tool_name": "apply_patch", "tool_input": {"command": "*** Begin Patch"}}`,
+			want: Event{Name: "PostToolUse", Tool: "apply_patch", Patch: "*** Begin Patch"}},
+		{name: "vs code event name", in: `{"hookEventName": "PostToolUse", "sessionId": "s", "cwd": "/r", "tool_name": "editFiles", "tool_input": {"files": ["/r/a.md"]}}`,
+			want: Event{Name: "PostToolUse", Tool: "editFiles", Cwd: "/r", FilePath: "/r/a.md"}},
+		{name: "write content", in: `{"hook_event_name": "PostToolUse", "tool_name": "Write", "tool_input": {"file_path": "/r/a.md", "content": "---\n"}}`,
+			want: Event{Name: "PostToolUse", Tool: "Write", FilePath: "/r/a.md", Content: "---\n"}},
 		{name: "both names: memory_name wins", in: `{"tool_input": {"memory_file_name": "old", "memory_name": "new"}}`, want: Event{Memory: "new"}},
 		{name: "wrong types are absent", in: `{"hook_event_name": 3, "tool_name": ["Read"], "cwd": null, "tool_input": {"file_path": {"x": 1}}}`, want: Event{}},
 		{name: "tool_input not an object", in: `{"tool_name": "Read", "tool_input": "a.md"}`, want: Event{Tool: "Read"}},
@@ -75,7 +87,12 @@ func TestLocate(t *testing.T) {
 		{"serena global", serena("global/style"), "", ""},
 		{"serena escape", serena("../../etc/passwd"), "", ""},
 		{"pre tool use", Event{Name: "PreToolUse", Tool: ReadTool, FilePath: filepath.Join(top, ".serena/memories/a.md")}, "", ""},
-		{"another tool", Event{Name: PostToolUse, Tool: "Edit", FilePath: filepath.Join(top, ".serena/memories/a.md")}, "", ""},
+		{"another tool", Event{Name: PostToolUse, Tool: "Bash", FilePath: filepath.Join(top, ".serena/memories/a.md")}, "", ""},
+		{"a write", Event{Name: PostToolUse, Tool: "Edit", FilePath: filepath.Join(top, ".serena/memories/a.md")}, ".serena/memories/a.md", ".serena/memories"},
+		{"gemini read", Event{Name: AfterTool, Tool: "read_file", Cwd: top, FilePath: ".serena/memories/a.md"}, ".serena/memories/a.md", ".serena/memories"},
+		{"serena write", Event{Name: PostToolUse, Tool: "mcp__plugin_serena_serena__write_memory", Memory: "a", Content: "x"}, ".serena/memories/a.md", ".serena/memories"},
+		{"codex patch", Event{Name: PostToolUse, Tool: "apply_patch", Cwd: top, Patch: "*** Begin Patch\n*** Update File: src/a.go\n@@\n-x\n+y\n*** Add File: docs/mem/n.md\n+hi\n*** End Patch\n"}, "docs/mem/n.md", "docs/mem"},
+		{"session start", Event{Name: SessionStartEvent, Cwd: top}, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rel, dir, ok := Locate(tc.ev, top, dirs)
@@ -97,10 +114,60 @@ func TestIsSerenaReadMemory(t *testing.T) {
 		"mcp__plugin_serena_serena__read_memory": true,
 		"mcp__other__read_memory":                false,
 		"mcp__serena__write_memory":              false,
-		"read_memory":                            false,
+		"read_memory":                            true, // Gemini CLI: an MCP tool under its own name
+		"mcp_serena_read_memory":                 true,
+		"mcp__github__read_memory_bank":          false,
+		"Read":                                   false,
 	} {
 		if got := IsSerenaReadMemory(tool); got != want {
 			t.Errorf("%s: %v; want %v", tool, got, want)
+		}
+	}
+}
+
+func TestKind(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		ev   Event
+		want Kind
+	}{
+		{Event{Name: PostToolUse, Tool: "Read", FilePath: "a.md"}, Read},
+		{Event{Name: PostToolUse, Tool: "Read"}, NotOurs},
+		{Event{Name: AfterTool, Tool: "read_file", FilePath: "a.md"}, Read},
+		{Event{Name: PostToolUse, Tool: "Write", FilePath: "a.md"}, Write},
+		{Event{Name: PostToolUse, Tool: "MultiEdit", FilePath: "a.md"}, Write},
+		{Event{Name: AfterTool, Tool: "replace", FilePath: "a.md"}, Write},
+		{Event{Name: PostToolUse, Tool: "apply_patch", Patch: "*** Begin Patch"}, Write},
+		{Event{Name: PostToolUse, Tool: "mcp__serena__read_memory", Memory: "a"}, Read},
+		{Event{Name: PostToolUse, Tool: "mcp__plugin_serena_serena__read_memory", Memory: "a"}, Read},
+		{Event{Name: PostToolUse, Tool: "mcp__serena__edit_memory", Memory: "a"}, Write},
+		{Event{Name: AfterTool, Tool: "write_memory", Memory: "a"}, Write},
+		{Event{Name: PostToolUse, Tool: "mcp__serena__write_memory"}, NotOurs},
+		{Event{Name: "PreToolUse", Tool: "Read", FilePath: "a.md"}, NotOurs},
+		{Event{Name: "BeforeTool", Tool: "read_file", FilePath: "a.md"}, NotOurs},
+		{Event{Name: PostToolUse, Tool: "Bash", FilePath: "a.md"}, NotOurs},
+		{Event{Name: SessionStartEvent}, SessionStart},
+		{Event{Name: "sessionStart"}, SessionStart},
+		{Event{Name: "Stop"}, NotOurs},
+		{Event{}, NotOurs},
+	} {
+		if got := tc.ev.Kind(); got != tc.want {
+			t.Errorf("%+v: %s; want %s", tc.ev, got, tc.want)
+		}
+	}
+}
+
+func TestPatchFiles(t *testing.T) {
+	t.Parallel()
+	patch := "*** Begin Patch\r\n*** Update File: a/b.md\r\n*** Move to: c/d.md\r\n@@\r\n-x\r\n+y\r\n*** Delete File: gone.md\r\n*** Add File: new.md\r\n+z\r\n*** End Patch"
+	got := PatchFiles(patch)
+	want := []string{"a/b.md", "c/d.md", "new.md"}
+	if len(got) != len(want) {
+		t.Fatalf("got %q; want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("got %q; want %q", got, want)
 		}
 	}
 }
@@ -126,7 +193,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse accepted %q, which is not a JSON object", data)
 		}
 		b, err := json.Marshal(map[string]any{"hook_event_name": ev.Name, "tool_name": ev.Tool, "cwd": ev.Cwd,
-			"tool_input": map[string]string{"file_path": ev.FilePath, "memory_name": ev.Memory}})
+			"tool_input": map[string]string{"file_path": ev.FilePath, "memory_name": ev.Memory, "command": ev.Patch, "content": ev.Content}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +201,8 @@ func FuzzParse(f *testing.F) {
 		if err != nil || again != ev {
 			t.Fatalf("%+v does not read back: %+v, %v", ev, again, err)
 		}
-		_ = ev.MemoryRead()
-		_, _, _ = Locate(ev, "/repo", []string{".serena/memories"})
+		_ = ev.Kind()
+		_ = LocateAll(ev, "/repo", []string{".serena/memories"})
+		_ = PatchFiles(ev.Patch)
 	})
 }

@@ -42,7 +42,7 @@ func writeSettings(t *testing.T, local bool, content string) string {
 	t.Helper()
 	top := t.TempDir()
 	if content != "" {
-		p := SettingsFile(top, local)
+		p := Claude.SettingsFile(top, local)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -67,8 +67,8 @@ func TestRoundTrip(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			top := writeSettings(t, false, tc.src)
-			p := SettingsFile(top, false)
-			r, err := Install(top, false, false)
+			p := Claude.SettingsFile(top, false)
+			r, err := Install(top, Claude, false, false)
 			if err != nil || r.Action != Added {
 				t.Fatalf("install: %v, %v", r.Action, err)
 			}
@@ -83,8 +83,12 @@ func TestRoundTrip(t *testing.T) {
 			hooks, _ := after["hooks"].(map[string]any)
 			post, _ := hooks["PostToolUse"].([]any)
 			last, _ := json.Marshal(post[len(post)-1])
-			if string(last) != `{"hooks":[{"command":"git memcite agent-hook","type":"command"}],"matcher":"Read|mcp__serena__read_memory"}` {
+			if string(last) != `{"hooks":[{"command":"command -v git-memcite \u003e/dev/null 2\u003e\u00261 \u0026\u0026 git memcite agent-hook || true","type":"command"}],"matcher":"Read|Write|Edit|MultiEdit|mcp__.*serena.*__(read|write|edit)_memory"}` {
 				t.Errorf("added group %s", last)
+			}
+			start, _ := hooks["SessionStart"].([]any)
+			if first, _ := json.Marshal(start[len(start)-1]); string(first) != `{"hooks":[{"command":"command -v git-memcite \u003e/dev/null 2\u003e\u00261 \u0026\u0026 git memcite agent-hook || true","type":"command"}]}` {
+				t.Errorf("added session start group %s", first)
 			}
 			delete(after, "hooks")
 			delete(before, "hooks")
@@ -94,21 +98,21 @@ func TestRoundTrip(t *testing.T) {
 			if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o600 {
 				t.Errorf("mode %v; want 0600 kept", fi.Mode().Perm())
 			}
-			if r, err := Install(top, false, false); err != nil || r.Action != Unchanged {
+			if r, err := Install(top, Claude, false, false); err != nil || r.Action != Unchanged {
 				t.Errorf("install again: %v, %v", r.Action, err)
 			}
 			again, _ := os.ReadFile(p)
 			if string(again) != string(got) {
 				t.Error("installing again changed the file")
 			}
-			if r, err := Uninstall(top, false, false); err != nil || r.Action != Removed {
+			if r, err := Uninstall(top, Claude, false, false); err != nil || r.Action != Removed {
 				t.Fatalf("uninstall: %v, %v", r.Action, err)
 			}
 			back, _ := os.ReadFile(p)
 			if string(back) != tc.src {
 				t.Errorf("uninstall gives\n%q\nwant\n%q", back, tc.src)
 			}
-			if r, err := Uninstall(top, false, false); err != nil || r.Action != Absent {
+			if r, err := Uninstall(top, Claude, false, false); err != nil || r.Action != Absent {
 				t.Errorf("uninstall again: %v, %v", r.Action, err)
 			}
 		})
@@ -118,24 +122,24 @@ func TestRoundTrip(t *testing.T) {
 func TestCreateAndDelete(t *testing.T) {
 	for _, local := range []bool{false, true} {
 		top := writeSettings(t, false, "")
-		p := SettingsFile(top, local)
-		if r, err := Install(top, local, true); err != nil || r.Action != Created || string(r.After) != Snippet() {
+		p := Claude.SettingsFile(top, local)
+		if r, err := Install(top, Claude, local, true); err != nil || r.Action != Created || string(r.After) != Snippet(Claude) {
 			t.Fatalf("dry run: %v %v", r.Action, err)
 		}
 		if _, err := os.Stat(filepath.Join(top, ".claude")); !errors.Is(err, os.ErrNotExist) {
 			t.Fatal("a dry run wrote")
 		}
-		if r, err := Install(top, local, false); err != nil || r.Action != Created {
+		if r, err := Install(top, Claude, local, false); err != nil || r.Action != Created {
 			t.Fatalf("install: %v %v", r.Action, err)
 		}
 		got, _ := os.ReadFile(p)
-		if string(got) != Snippet() {
-			t.Errorf("new file:\n%s\nwant\n%s", got, Snippet())
+		if string(got) != Snippet(Claude) {
+			t.Errorf("new file:\n%s\nwant\n%s", got, Snippet(Claude))
 		}
-		if st := Status(top); st[boolIndex(local)].Installed != true || len(st[boolIndex(local)].Missing) != 0 || st[1-boolIndex(local)].Exists {
+		if st := StatusOf(top, Claude); st[boolIndex(local)].Installed != true || len(st[boolIndex(local)].Missing) != 0 || st[1-boolIndex(local)].Exists {
 			t.Errorf("status %+v", st)
 		}
-		if r, err := Uninstall(top, local, false); err != nil || r.Action != Deleted {
+		if r, err := Uninstall(top, Claude, local, false); err != nil || r.Action != Deleted {
 			t.Fatalf("uninstall: %v %v", r.Action, err)
 		}
 		if _, err := os.Stat(filepath.Join(top, ".claude")); !errors.Is(err, os.ErrNotExist) {
@@ -147,10 +151,10 @@ func TestCreateAndDelete(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(top, ".claude", "commands"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Install(top, false, false); err != nil {
+	if _, err := Install(top, Claude, false, false); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Uninstall(top, false, false); err != nil {
+	if _, err := Uninstall(top, Claude, false, false); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(top, ".claude", "commands")); err != nil {
@@ -170,11 +174,21 @@ func TestSnippet(t *testing.T) {
   "hooks": {
     "PostToolUse": [
       {
-        "matcher": "Read|mcp__serena__read_memory",
+        "matcher": "Read|Write|Edit|MultiEdit|mcp__.*serena.*__(read|write|edit)_memory",
         "hooks": [
           {
             "type": "command",
-            "command": "git memcite agent-hook"
+            "command": "command -v git-memcite >/dev/null 2>&1 && git memcite agent-hook || true"
+          }
+        ]
+      }
+    ],
+    "SessionStart": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "command -v git-memcite >/dev/null 2>&1 && git memcite agent-hook || true"
           }
         ]
       }
@@ -182,12 +196,12 @@ func TestSnippet(t *testing.T) {
   }
 }
 `
-	if Snippet() != want {
-		t.Errorf("got\n%s\nwant\n%s", Snippet(), want)
+	if Snippet(Claude) != want {
+		t.Errorf("got\n%s\nwant\n%s", Snippet(Claude), want)
 	}
 	// a new file holds what adding the hook to an empty object gives
 	top := writeSettings(t, false, "{}\n")
-	if r, err := Install(top, false, true); err != nil || string(r.After) != Snippet() {
+	if r, err := Install(top, Claude, false, true); err != nil || string(r.After) != Snippet(Claude) {
 		t.Errorf("install into {}: %v\n%s", err, r.After)
 	}
 }
@@ -201,14 +215,14 @@ func TestRefused(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			top := writeSettings(t, false, tc.src)
-			for _, f := range []func(string, bool, bool) (Result, error){Install, Uninstall} {
-				_, err := f(top, false, false)
+			for _, f := range []func(string, Agent, bool, bool) (Result, error){Install, Uninstall} {
+				_, err := f(top, Claude, false, false)
 				var se *SettingsError
 				if !errors.As(err, &se) || !strings.Contains(err.Error(), tc.want) || !strings.HasSuffix(err.Error(), "; not changed") {
 					t.Errorf("got %v; want %q", err, tc.want)
 				}
 			}
-			if got, _ := os.ReadFile(SettingsFile(top, false)); string(got) != tc.src {
+			if got, _ := os.ReadFile(Claude.SettingsFile(top, false)); string(got) != tc.src {
 				t.Error("the file changed")
 			}
 		})
@@ -218,18 +232,20 @@ func TestRefused(t *testing.T) {
 func TestOtherSpellings(t *testing.T) {
 	src := `{"hooks": {"PostToolUse": [{"matcher": "Read", "hooks": [{"type": "command", "command": "/usr/local/bin/git-memcite agent-hook"}]}]}}`
 	top := writeSettings(t, false, src)
-	if r, err := Install(top, false, false); err != nil || r.Action != Unchanged {
-		t.Errorf("install: %v %v", r.Action, err)
-	}
-	st := Status(top)[0]
-	if !st.Installed || !reflect.DeepEqual(st.Missing, []string{"mcp__serena__read_memory"}) || st.Matchers[0] != "Read" {
+	st := StatusOf(top, Claude)[0]
+	if !st.Installed || len(st.Missing) != len(Claude.Tools)-1 || st.Missing[0] != "Write" || st.Matchers[0] != "Read" ||
+		!reflect.DeepEqual(st.Events, []string{"SessionStart"}) || len(st.Unguarded) != 1 || st.Outdated {
 		t.Errorf("status %+v", st)
 	}
-	r, err := Uninstall(top, false, false)
-	if err != nil || r.Action != Absent || len(r.Others) != 1 {
+	// the hand-written PostToolUse hook counts; SessionStart is added
+	if r, err := Install(top, Claude, false, false); err != nil || r.Action != Added || strings.Count(string(r.After), "agent-hook") != 2 {
+		t.Errorf("install: %v %v\n%s", r.Action, err, r.After)
+	}
+	r, err := Uninstall(top, Claude, false, false)
+	if err != nil || r.Action != Removed || len(r.Others) != 1 {
 		t.Errorf("uninstall: %+v %v", r, err)
 	}
-	if got, _ := os.ReadFile(SettingsFile(top, false)); string(got) != src {
+	if got, _ := os.ReadFile(Claude.SettingsFile(top, false)); string(got) != src {
 		t.Error("a hook install did not write was removed")
 	}
 }
@@ -237,12 +253,12 @@ func TestOtherSpellings(t *testing.T) {
 // Our command added by hand into a group of other hooks: uninstall takes
 // out the command only.
 func TestUninstallFromSharedGroup(t *testing.T) {
-	src := "{\n  \"hooks\": {\n    \"PostToolUse\": [\n      {\n        \"matcher\": \"*\",\n        \"hooks\": [\n          {\"type\": \"command\", \"command\": \"log\"},\n          {\"type\": \"command\", \"command\": \"git memcite agent-hook\"}\n        ]\n      }\n    ]\n  }\n}\n"
+	src := "{\n  \"hooks\": {\n    \"PostToolUse\": [\n      {\n        \"matcher\": \"*\",\n        \"hooks\": [\n          {\"type\": \"command\", \"command\": \"log\"},\n          {\"type\": \"command\", \"command\": \"command -v git-memcite >/dev/null 2>&1 && git memcite agent-hook || true\"}\n        ]\n      }\n    ]\n  }\n}\n"
 	top := writeSettings(t, false, src)
-	if r, err := Uninstall(top, false, false); err != nil || r.Action != Removed {
+	if r, err := Uninstall(top, Claude, false, false); err != nil || r.Action != Removed {
 		t.Fatalf("%v %v", r.Action, err)
 	}
-	got, _ := os.ReadFile(SettingsFile(top, false))
+	got, _ := os.ReadFile(Claude.SettingsFile(top, false))
 	want := "{\n  \"hooks\": {\n    \"PostToolUse\": [\n      {\n        \"matcher\": \"*\",\n        \"hooks\": [\n          {\"type\": \"command\", \"command\": \"log\"}\n        ]\n      }\n    ]\n  }\n}\n"
 	if string(got) != want {
 		t.Errorf("got\n%s", got)
@@ -290,19 +306,20 @@ func TestRunsAgentHook(t *testing.T) {
 // PostToolUse list or hooks object the hook went into is removed with it;
 // a file left holding nothing is deleted.
 func FuzzInstall(f *testing.F) {
-	for _, s := range []string{teamSettings, "{}", "{\n}\n", `{"hooks": {}}`, `{"hooks": {"PostToolUse": []}}`, "{\"a\": [1,\n 2]}", `{"hooks":{"PostToolUse":[{"hooks":[{"command":"git memcite agent-hook"}]}]}}`} {
+	for _, s := range []string{teamSettings, "{}", "{\n}\n", `{"hooks": {}}`, `{"hooks": {"PostToolUse": []}}`, `{"hooks": {"SessionStart": [], "PostToolUse": [{"matcher": "Read|mcp__serena__read_memory", "hooks": [{"type": "command", "command": "git memcite agent-hook"}]}]}}`, "{\"a\": [1,\n 2]}", `{"hooks":{"PostToolUse":[{"hooks":[{"command":"git memcite agent-hook"}]}]}}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		top := t.TempDir()
-		p := SettingsFile(top, false)
+		p := Claude.SettingsFile(top, false)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		r, err := Install(top, false, false)
+		outdated := StatusOf(top, Claude)[0].Outdated // an old install is updated: no round trip
+		r, err := Install(top, Claude, false, false)
 		if err != nil {
 			var se *SettingsError
 			if !errors.As(err, &se) {
@@ -311,16 +328,16 @@ func FuzzInstall(f *testing.F) {
 			return
 		}
 		got, _ := os.ReadFile(p)
-		if st := Status(top)[0]; st.Err != nil || !st.Installed {
+		if st := StatusOf(top, Claude)[0]; st.Err != nil || !st.Installed {
 			t.Fatalf("after install of %q: %+v\n%s", src, st, got)
 		}
-		if r2, err := Install(top, false, false); err != nil || r2.Action != Unchanged {
+		if r2, err := Install(top, Claude, false, false); err != nil || r2.Action != Unchanged {
 			t.Fatalf("install again: %v %v", r2.Action, err)
 		}
-		if r.Action == Unchanged {
+		if r.Action == Unchanged || outdated {
 			return
 		}
-		if _, err := Uninstall(top, false, false); err != nil {
+		if _, err := Uninstall(top, Claude, false, false); err != nil {
 			t.Fatalf("uninstall: %v", err)
 		}
 		back, err := os.ReadFile(p)
@@ -347,13 +364,15 @@ func decodeObject(t *testing.T, b []byte) map[string]any {
 	return v
 }
 
-// withoutEmptyHooks is a settings object without an empty PostToolUse
-// list, and then without an empty hooks object.
+// withoutEmptyHooks is a settings object without an empty list of the
+// agent's events, and then without an empty hooks object.
 func withoutEmptyHooks(t *testing.T, b []byte) map[string]any {
 	v := decodeObject(t, b)
 	if h, ok := v["hooks"].(map[string]any); ok {
-		if p, ok := h["PostToolUse"].([]any); ok && len(p) == 0 {
-			delete(h, "PostToolUse")
+		for _, ev := range Claude.Events {
+			if p, ok := h[ev.Name].([]any); ok && len(p) == 0 {
+				delete(h, ev.Name)
+			}
 		}
 		if len(h) == 0 {
 			delete(v, "hooks")

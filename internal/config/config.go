@@ -55,8 +55,8 @@ var Keys = []Key{
 	{Name: "color", Flag: "--color", Env: "MEMCITE_COLOR", Git: "memcite.color", Default: []string{"auto"},
 		Allowed: []string{"auto", "always", "never"}, Help: "colour output"},
 	{Name: "agent-hook", Env: "MEMCITE_AGENT_HOOK", Git: "memcite.agentHook", Default: []string{"quiet"},
-		Allowed: []string{"quiet", "verbose", "off"},
-		Help:    "what the agent hook tells an agent that reads a memory: stale citations only (quiet), also one line for a valid memory (verbose), nothing (off)"},
+		Allowed: []string{"quiet", "verbose", "pin", "off"},
+		Help:    "what the agent hook tells an agent that reads or writes a memory or starts a session: stale citations only (quiet), also one line when all hold (verbose), as quiet and the hook pins the citations that hold of a memory the agent wrote (pin), nothing (off)"},
 }
 
 // Value is a resolved setting.

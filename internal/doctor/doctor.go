@@ -213,35 +213,60 @@ func checkTemporaries(r *Report, f Facts) {
 	}
 }
 
-// checkAgentHook reports the agent hook in Claude Code's settings: where
-// it is installed, a matcher that misses a memory-reading tool, a
-// settings file that cannot be read; and, when Claude Code is configured
-// here without it, how to install it.
+// checkAgentHook reports the agent hook in each agent's settings: where
+// it is installed, a matcher that misses a memory tool, an event without
+// it, a command that fails where git-memcite is not installed, a settings
+// file that cannot be read; and, for an agent configured here without it,
+// how to install it.
 func checkAgentHook(r *Report, f Facts) {
-	var installed, partial []string
-	configured := false
+	type agentFacts struct {
+		title              string
+		installed, partial []string
+		configured         bool
+	}
+	byName := map[string]*agentFacts{}
+	var order []string
 	for _, st := range f.AgentHooks {
+		a := byName[st.Agent.Name]
+		if a == nil {
+			a = &agentFacts{title: st.Agent.Title}
+			byName[st.Agent.Name] = a
+			order = append(order, st.Agent.Name)
+		}
 		rel := st.Path
 		if p, err := filepath.Rel(f.Top, st.Path); err == nil {
 			rel = filepath.ToSlash(p)
 		}
-		configured = configured || st.Exists
+		a.configured = a.configured || st.Exists
+		var gaps []string
+		if len(st.Missing) > 0 {
+			gaps = append(gaps, fmt.Sprintf("the hook's matcher (%s) misses %s", strings.Join(st.Matchers, ", "), strings.Join(st.Missing, ", ")))
+		}
+		if len(st.Events) > 0 {
+			gaps = append(gaps, "no hook on "+strings.Join(st.Events, ", "))
+		}
+		if len(st.Unguarded) > 0 {
+			gaps = append(gaps, "the command fails on every tool call where git-memcite is not installed: "+strings.Join(st.Unguarded, "; "))
+		}
 		switch {
 		case st.Err != nil:
 			r.add("agent hook", Warn, "cannot read the agent's settings: "+st.Err.Error())
-		case st.Installed && len(st.Missing) > 0:
-			partial = append(partial, fmt.Sprintf("%s: the hook's matcher (%s) misses %s", rel, strings.Join(st.Matchers, ", "), strings.Join(st.Missing, ", ")))
+		case st.Installed && len(gaps) > 0:
+			a.partial = append(a.partial, rel+": "+strings.Join(gaps, "; "))
 		case st.Installed:
-			installed = append(installed, rel)
+			a.installed = append(a.installed, rel)
 		}
 	}
-	switch {
-	case len(partial) > 0:
-		r.add("agent hook", Warn, "the agent hook does not run after every memory read; git memcite install --agent claude adds one that does", partial...)
-	case len(installed) > 0:
-		r.add("agent hook", OK, "agent hook installed: Claude Code is told of stale citations when it reads a memory", installed...)
-	case configured:
-		r.add("agent hook", Info, "Claude Code is configured here without the agent hook: agents verify memories only when they run git memcite verify (git memcite install --agent claude)")
+	for _, name := range order {
+		a := byName[name]
+		switch {
+		case len(a.partial) > 0:
+			r.add("agent hook", Warn, fmt.Sprintf("the agent hook of %s does not run on every memory read, write and session start, or fails without git-memcite; git memcite install --agent %s adds one that does", a.title, name), a.partial...)
+		case len(a.installed) > 0:
+			r.add("agent hook", OK, fmt.Sprintf("agent hook installed: %s is told of stale citations when it reads or writes a memory and when a session starts", a.title), a.installed...)
+		case a.configured:
+			r.add("agent hook", Info, fmt.Sprintf("%s is configured here without the agent hook: agents verify memories only when they run git memcite verify (git memcite install --agent %s)", a.title, name))
+		}
 	}
 }
 

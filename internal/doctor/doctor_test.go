@@ -43,6 +43,7 @@ func agent(sts ...agentinstall.State) func(*Facts) {
 	return func(f *Facts) {
 		for _, st := range sts {
 			st.Path = filepath.Join(f.Top, ".claude", st.Path)
+			st.Agent = agentinstall.Claude
 			f.AgentHooks = append(f.AgentHooks, st)
 		}
 	}

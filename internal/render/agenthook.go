@@ -7,10 +7,13 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/agenthook"
 	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
-// agentHookOutput is Claude Code's answer to a PostToolUse hook: text the
-// agent reads along with the tool's result.
+// agentHookOutput is the answer to an agent's hook: text the agent reads
+// along with the tool's result, or at the start of its session. Claude
+// Code (PostToolUse, SessionStart), Gemini CLI (AfterTool, SessionStart),
+// Codex and VS Code take this shape, with the event's own name.
 type agentHookOutput struct {
 	HookSpecificOutput struct {
 		HookEventName     string `json:"hookEventName"`
@@ -23,12 +26,17 @@ type agentHookOutput struct {
 // and the command that fixes each; nothing for a valid memory, unless
 // verbose asks for one line.
 func AgentHookJSON(w io.Writer, a *agenthook.Answer, verbose bool) error {
-	text := AgentHookText(a, verbose)
+	return AgentContextJSON(w, agenthook.PostToolUse, AgentHookText(a, verbose))
+}
+
+// AgentContextJSON writes the answer to the hook event named event that
+// gives text to the agent; nothing when text is empty.
+func AgentContextJSON(w io.Writer, event, text string) error {
 	if text == "" {
 		return nil
 	}
 	var out agentHookOutput
-	out.HookSpecificOutput.HookEventName = agenthook.PostToolUse
+	out.HookSpecificOutput.HookEventName = event
 	out.HookSpecificOutput.AdditionalContext = text
 	return writeJSON(w, out)
 }
@@ -147,4 +155,155 @@ func eventText(e *gitblame.Event) string {
 		return "in the " + Safe(e.View) + " (not committed)"
 	}
 	return fmt.Sprintf("in %s '%s'", e.Commit.Hash.Short(), Safe(e.Commit.Subject))
+}
+
+// AgentWrittenText is what an agent that just wrote or edited a memory is
+// told ("" for nothing to say): each citation and prose reference that
+// does not hold in the working tree, what is there instead, the nearest
+// line holding the cited text, and the commands that check and pin the
+// memory; and, with agent_hook: pin, the citations the hook pinned.
+func AgentWrittenText(w *agenthook.Written, verbose bool) string {
+	m := w.Memory
+	name := fmt.Sprintf("memory %q (%s)", Safe(m.ID), Safe(m.Path))
+	pinned := ""
+	switch {
+	case w.Pinned > 0:
+		pinned = fmt.Sprintf("git-memcite: pinned %s of %s to commit %s (as git memcite verify --record does: commit and verified fields added); read the file again before editing it.",
+			pick(w.Pinned == 1, "the 1 citation that holds", fmt.Sprintf("the %d citations that hold", w.Pinned)), name, Safe(shortCommit(w.PinCommit)))
+	case verbose && w.PinNote != "":
+		pinned = fmt.Sprintf("git-memcite: %s not pinned: %s.", name, Safe(w.PinNote))
+	}
+	body := writtenBody(w, name, verbose && pinned == "")
+	switch {
+	case pinned == "":
+		return body
+	case body == "":
+		return pinned
+	}
+	return body + "\n" + pinned
+}
+
+// writtenBody is AgentWrittenText without what pinning did.
+func writtenBody(w *agenthook.Written, name string, verbose bool) string {
+	m := w.Memory
+	arg := ShellWord(m.Path)
+	switch {
+	case m.Err != nil:
+		return fmt.Sprintf("git-memcite: the %s just written cannot be read: %s. Its citations are not checked until it can.", name, Safe(m.Err.Error()))
+	case len(w.Wrong) == 0 && !verbose:
+		return ""
+	case w.Exempt:
+		return fmt.Sprintf("git-memcite: %s is exempt from verification.", name)
+	case w.Total == 0:
+		return fmt.Sprintf("git-memcite: %s has no citations to verify.", name)
+	case len(w.Wrong) == 0:
+		return fmt.Sprintf("git-memcite: %s as written: all %d citations and references hold in the working tree.", name, w.Total)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "git-memcite: %s as written: %d of %d citations and references do not hold in the working tree. Correct them now, while the code is in front of you:\n",
+		name, len(w.Wrong), w.Total)
+	for _, wr := range w.Wrong {
+		b.WriteString("- ")
+		b.WriteString(wrongLine(wr, arg))
+		b.WriteByte('\n')
+	}
+	if w.Unpinned > 0 {
+		fmt.Fprintf(&b, "Once they hold, pin them to the current commit: git memcite verify --record %s", arg)
+	} else {
+		fmt.Fprintf(&b, "Then check: git memcite verify %s", arg)
+	}
+	return b.String()
+}
+
+// shortCommit is a commit's name cut to 7 characters.
+func shortCommit(h string) string {
+	if len(h) > 7 {
+		return h[:7]
+	}
+	return h
+}
+
+// wrongLine explains one citation or reference that does not hold.
+func wrongLine(wr agenthook.Wrong, arg string) string {
+	c := wr.Citation
+	cited := "`" + Safe(c.Location()) + "`"
+	if wr.Prose {
+		cited = fmt.Sprintf("%s (in the text, line %d)", cited, wr.BodyLine)
+	}
+	var what string
+	switch {
+	case wr.Blank:
+		what = fmt.Sprintf("%s names a blank line", cited)
+	case wr.Kind == verify.KindNotFound:
+		what = fmt.Sprintf("%s: no such file in the working tree", cited)
+	case wr.Kind == verify.KindPastEOF:
+		what = fmt.Sprintf("%s: %s has %d lines", cited, Safe(c.Path), wr.Lines)
+	case wr.Kind == verify.KindSnippetMismatch && wr.Found != "":
+		what = fmt.Sprintf("%s: the line holds '%s', not '%s'", cited, Safe(clip(wr.Found)), Safe(clip(firstLine(c.Snippet))))
+	default:
+		what = fmt.Sprintf("%s: %s", cited, Safe(wr.Reason))
+	}
+	if wr.Nearest > 0 {
+		what += fmt.Sprintf("; the cited text is on line %d: cite `%s:%d`", wr.Nearest, Safe(c.Path), wr.Nearest)
+	}
+	if wr.Prose {
+		return what + "; correct the reference in the text"
+	}
+	return what + "; correct it, or remove it: git memcite remove-citation " + arg + " " + ShellWord(c.Location())
+}
+
+// firstLine is the first non-blank line of s, trimmed.
+func firstLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if t := strings.TrimSpace(l); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+// clip shortens a line of code to 80 characters.
+func clip(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:77]) + "..."
+	}
+	return s
+}
+
+// surveyShown is how many stale memories a session start names.
+const surveyShown = 5
+
+// AgentSurveyText is what an agent starting a session is told ("" for
+// nothing to say): how many memories have stale citations, the worst few
+// with one line each, and the command that lists them all.
+func AgentSurveyText(s *agenthook.Survey, verbose bool) string {
+	if len(s.Stale) == 0 {
+		if verbose && s.Memories > 0 {
+			return fmt.Sprintf("git-memcite: %s (checked against the %s).", pick(s.Memories == 1, "the 1 memory holds", fmt.Sprintf("all %d memories hold", s.Memories)), s.Source)
+		}
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "git-memcite: %s stale citations (%d in all; checked against the %s). Do not rely on what %s cite%s without checking",
+		pick(s.Memories == 1, "the 1 memory has", fmt.Sprintf("%d of %d memories have", len(s.Stale), s.Memories)), s.Citations, s.Source,
+		pick(len(s.Stale) == 1, "it", "they"), pick(len(s.Stale) == 1, "s", ""))
+	if len(s.Stale) > surveyShown {
+		fmt.Fprintf(&b, "; the %d worst:\n", surveyShown)
+	} else {
+		b.WriteString(":\n")
+	}
+	for i, sm := range s.Stale {
+		if i == surveyShown {
+			break
+		}
+		m := sm.Memory
+		name := fmt.Sprintf("%q (%s)", Safe(m.ID), Safe(m.Path))
+		if sm.Err != nil {
+			fmt.Fprintf(&b, "- %s cannot be read: %s\n", name, Safe(sm.Err.Error()))
+			continue
+		}
+		fmt.Fprintf(&b, "- %s: %s stale, first `%s` (%s)\n", name, ofCitations(sm.Stale, sm.Total), Safe(sm.First), Safe(sm.Reason))
+	}
+	b.WriteString("All of them: git memcite verify-all; where their lines went and the fix: git memcite relocate <memory>")
+	return b.String()
 }

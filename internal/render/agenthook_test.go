@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -69,5 +70,33 @@ func TestAgentHookText(t *testing.T) {
 				t.Errorf("JSON: %v %s", err, b.String())
 			}
 		})
+	}
+}
+
+// A session start names the five worst memories and says how many there
+// are in all; nothing when none is stale.
+func TestAgentSurveyText(t *testing.T) {
+	s := &agenthook.Survey{Source: "working tree", Memories: 340}
+	if got := AgentSurveyText(s, false); got != "" {
+		t.Errorf("a clean store: %q", got)
+	}
+	for i := 0; i < 12; i++ {
+		m := &store.Memory{ID: fmt.Sprintf("m%02d", i), Path: fmt.Sprintf(".serena/memories/m%02d.md", i)}
+		s.Stale = append(s.Stale, agenthook.StaleMemory{Memory: m, Stale: 12 - i, Total: 12, First: "a.go:1", Reason: "File not found: a.go"})
+		s.Citations += 12 - i
+	}
+	got := AgentSurveyText(s, false)
+	for _, want := range []string{
+		"git-memcite: 12 of 340 memories have stale citations (78 in all; checked against the working tree)",
+		"the 5 worst:\n- \"m00\" (.serena/memories/m00.md): all 12 citations are stale, first `a.go:1` (File not found: a.go)\n",
+		"- \"m04\" (.serena/memories/m04.md): 8 of 12 citations are stale",
+		"\nAll of them: git memcite verify-all",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "m05") || strings.Count(got, "\n- ") != 5 {
+		t.Errorf("more than the 5 worst:\n%s", got)
 	}
 }

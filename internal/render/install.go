@@ -303,28 +303,51 @@ func StatusText(w io.Writer, st hookinstall.Status, agents []agentinstall.State)
 	agentStatus(w, r.Top, agents)
 }
 
-// agentStatus writes each settings file that holds the agent hook, or one
-// line when Claude Code is configured here without it.
+// agentStatus writes each agent settings file that holds the agent hook,
+// or one line per agent configured here without it.
 func agentStatus(w io.Writer, top string, sts []agentinstall.State) {
-	shown := false
+	shown, configured := map[string]bool{}, map[string]bool{}
 	for _, st := range sts {
 		rel := relPath(top, st.Path)
+		what := "agent hook (" + st.Agent.Name + ")"
+		configured[st.Agent.Name] = configured[st.Agent.Name] || st.Exists
 		switch {
 		case st.Err != nil:
-			fmt.Fprintf(w, "%-17s %-18s %s\n", "agent hook", "unreadable", Safe(st.Err.Error()))
-		case st.Installed && len(st.Missing) > 0:
-			fmt.Fprintf(w, "%-17s %-18s %s (its matcher %q misses %s)\n", "agent hook", "partial", rel,
-				Safe(strings.Join(st.Matchers, ", ")), strings.Join(st.Missing, ", "))
+			fmt.Fprintf(w, "%-17s %-18s %s\n", what, "unreadable", Safe(st.Err.Error()))
+		case st.Installed && agentGaps(st) != "":
+			fmt.Fprintf(w, "%-17s %-18s %s (%s)\n", what, "partial", rel, agentGaps(st))
 		case st.Installed:
-			fmt.Fprintf(w, "%-17s %-18s %s\n", "agent hook", "installed", rel)
+			fmt.Fprintf(w, "%-17s %-18s %s\n", what, "installed", rel)
 		default:
 			continue
 		}
-		shown = true
+		shown[st.Agent.Name] = true
 	}
-	if !shown && len(sts) > 1 && (sts[0].Exists || sts[1].Exists) {
-		fmt.Fprintf(w, "%-17s %-18s %s\n", "agent hook", "not installed", "(git memcite install --agent claude)")
+	for _, a := range agentinstall.Agents {
+		if configured[a.Name] && !shown[a.Name] {
+			fmt.Fprintf(w, "%-17s %-18s %s\n", "agent hook ("+a.Name+")", "not installed", "(git memcite install --agent "+a.Name+")")
+		}
 	}
+}
+
+// agentGaps says what an installed agent hook misses ("" for nothing):
+// tools its matcher does not select, events without it, a command that
+// fails without git-memcite.
+func agentGaps(st agentinstall.State) string {
+	var gaps []string
+	if len(st.Missing) > 0 {
+		gaps = append(gaps, fmt.Sprintf("its matcher %q misses %s", Safe(strings.Join(st.Matchers, ", ")), strings.Join(st.Missing, ", ")))
+	}
+	if len(st.Events) > 0 {
+		gaps = append(gaps, "not on "+strings.Join(st.Events, ", "))
+	}
+	if len(st.Unguarded) > 0 {
+		gaps = append(gaps, "fails where git-memcite is not installed")
+	}
+	if len(gaps) > 0 && st.Outdated {
+		gaps = append(gaps, "git memcite install --agent "+st.Agent.Name+" updates it")
+	}
+	return strings.Join(gaps, "; ")
 }
 
 // Uninstall writes what uninstall took out (or, dry, would take out) of
@@ -389,16 +412,17 @@ func gitDirRole(p string) string {
 }
 
 // AgentSnippet writes install --agent --manual: the settings to add to
-// the file rel.
-func AgentSnippet(w io.Writer, rel string) {
-	fmt.Fprintf(w, "# add to %s (merge into its \"hooks\" if it has them):\n%s", rel, agentinstall.Snippet())
+// the agent's file rel.
+func AgentSnippet(w io.Writer, a agentinstall.Agent, rel string) {
+	fmt.Fprintf(w, "# add to %s (merge into its \"hooks\" if it has them):\n%s", rel, agentinstall.Snippet(a))
 }
 
 // AgentInstall writes what install --agent did to the settings file rel
 // (a diff when dry); local says it is the personal settings file (a note
 // to keep it out of commits goes to errw).
 func AgentInstall(w, errw io.Writer, r agentinstall.Result, rel string, local, dry bool) {
-	fmt.Fprintf(w, "%-19s %-10s %s\n", "agent hook (claude)", agentVerb(r.Action, dry), rel)
+	a := r.Agent
+	fmt.Fprintf(w, "%-19s %-10s %s\n", "agent hook ("+a.Name+")", agentVerb(r.Action, dry), rel)
 	if dry {
 		agentDiff(w, r.Before, r.After)
 		return
@@ -410,15 +434,19 @@ func AgentInstall(w, errw io.Writer, r agentinstall.Result, rel string, local, d
 	if local {
 		flag = " --local"
 	}
-	fmt.Fprintf(w, "Claude Code now runs `%s` after it reads a file or a Serena memory; remove: git memcite uninstall --agent claude%s\n",
-		agentinstall.Command, flag)
+	var events []string
+	for _, e := range a.Events {
+		events = append(events, e.Name)
+	}
+	fmt.Fprintf(w, "%s now runs git memcite agent-hook on %s: after its file tools and Serena's memory tools, and when a session starts; remove: git memcite uninstall --agent %s%s\n",
+		a.Title, strings.Join(events, " and "), a.Name, flag)
 }
 
 // AgentUninstall writes what uninstall --agent did to the settings file
 // rel (a diff when dry); hooks it did not write that still run the agent
 // hook are noted on errw.
 func AgentUninstall(w, errw io.Writer, r agentinstall.Result, rel string, dry bool) {
-	fmt.Fprintf(w, "%-19s %-8s %s\n", "agent hook (claude)", r.Action, rel)
+	fmt.Fprintf(w, "%-19s %-8s %s\n", "agent hook ("+r.Agent.Name+")", r.Action, rel)
 	for _, c := range r.Others {
 		fmt.Fprintf(errw, "note: %s: a hook install did not write still runs the agent hook: %s\n", rel, Safe(c))
 	}
@@ -429,13 +457,13 @@ func AgentUninstall(w, errw io.Writer, r agentinstall.Result, rel string, dry bo
 
 // AgentSettingsKept says that uninstall --agent left a settings file git
 // tracks as it is, and the command that edits it.
-func AgentSettingsKept(w io.Writer, rel string, local bool) {
+func AgentSettingsKept(w io.Writer, rel, agent string, local bool) {
 	flag := ""
 	if local {
 		flag = " --local"
 	}
-	fmt.Fprintf(w, "%-19s %-8s %s (tracked by git: it runs git-memcite agent-hook for every clone; to take it out for everyone: git memcite uninstall --agent claude%s --yes)\n",
-		"agent hook (claude)", "kept", rel, flag)
+	fmt.Fprintf(w, "%-19s %-8s %s (tracked by git: it runs git-memcite agent-hook for every clone; to take it out for everyone: git memcite uninstall --agent %s%s --yes)\n",
+		"agent hook ("+agent+")", "kept", rel, agent, flag)
 }
 
 // AgentHookKept names, after uninstall of the git hooks, the agent
@@ -471,6 +499,8 @@ func agentVerb(a agentinstall.Action, dry bool) string {
 		return "create"
 	case agentinstall.Added:
 		return "add"
+	case agentinstall.Updated:
+		return "update"
 	}
 	return string(a)
 }

@@ -62,7 +62,7 @@ _git_memcite ()
 		--color) __gitcomp "auto always never"; return ;;
 		esac
 		case "$cur" in
-		--agent=*) __gitcomp "claude" "" "${cur##--agent=}" ;;
+		--agent=*) __gitcomp "claude gemini codex" "" "${cur##--agent=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--hooks= --agent= --local --via= --yes --chain --force --manual --dry-run --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		esac
@@ -73,7 +73,7 @@ _git_memcite ()
 		--color) __gitcomp "auto always never"; return ;;
 		esac
 		case "$cur" in
-		--agent=*) __gitcomp "claude" "" "${cur##--agent=}" ;;
+		--agent=*) __gitcomp "claude gemini codex" "" "${cur##--agent=}" ;;
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
 		--*) __gitcomp "--hooks= --agent= --local --dry-run --yes --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		esac

@@ -89,8 +89,8 @@ _git-memcite() {
 		install)
 			_arguments \
 				'--hooks=[Hooks, comma-separated (default\: pre-commit,pre-merge-commit,post-merge,post-rewrite)]:list,...:_files' \
-				'--agent=[Install the agent hook into an AI agent'\''s settings instead of the git hooks\: claude (Claude Code'\''s .claude/settings.json), so that an agent reading a memory is told which citations are stale]:agent:(claude)' \
-				'--local[With --agent\: the personal .claude/settings.local.json instead of the project'\''s .claude/settings.json]' \
+				'--agent=[Install the agent hook into an AI agent'\''s settings instead of the git hooks\: claude (.claude/settings.json), gemini (.gemini/settings.json) or codex (.codex/hooks.json), so that an agent is told which citations are stale when it reads or writes a memory and when its session starts]:agent:(claude gemini codex)' \
+				'--local[With --agent claude\: the personal .claude/settings.local.json instead of the project'\''s .claude/settings.json]' \
 				'--via=[Install through lefthook (lefthook.yml, then lefthook install), husky (the .husky/<hook> scripts), pre-commit (.pre-commit-config.yaml, then pre-commit install) or git (git-memcite'\''s scripts in the hooks directory)]:manager:_files' \
 				'--yes[Carry out the plan for the hook manager detected (without it, install only says what it would do)]' \
 				'--chain[Keep an existing hook as <hook>.memcite-prev and run it first]' \
@@ -102,8 +102,8 @@ _git-memcite() {
 		uninstall)
 			_arguments \
 				'--hooks=[Hooks, comma-separated (default\: pre-commit,pre-merge-commit,post-merge,post-rewrite)]:list,...:_files' \
-				'--agent=[Install the agent hook into an AI agent'\''s settings instead of the git hooks\: claude (Claude Code'\''s .claude/settings.json), so that an agent reading a memory is told which citations are stale]:agent:(claude)' \
-				'--local[With --agent\: the personal .claude/settings.local.json instead of the project'\''s .claude/settings.json]' \
+				'--agent=[Install the agent hook into an AI agent'\''s settings instead of the git hooks\: claude (.claude/settings.json), gemini (.gemini/settings.json) or codex (.codex/hooks.json), so that an agent is told which citations are stale when it reads or writes a memory and when its session starts]:agent:(claude gemini codex)' \
+				'--local[With --agent claude\: the personal .claude/settings.local.json instead of the project'\''s .claude/settings.json]' \
 				'--dry-run[Show what would be done; write nothing]' \
 				'--yes[Also take git-memcite out of the files git tracks (lefthook.yml, .pre-commit-config.yaml, .husky scripts; with --agent, .claude/settings.json), which run it for every clone]' \
 				'*:file:_files'
