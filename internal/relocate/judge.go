@@ -254,7 +254,7 @@ func (j *Judge) Apply(ctx context.Context, rep *verify.Report) error {
 			}
 			var r gitblame.Result
 			switch {
-			case !held:
+			case !held && !c.HasSnippet:
 				// wrong when written: there is no line to follow;
 				// verification's verdict stands
 			case named && id == "blob:"+blob.String():

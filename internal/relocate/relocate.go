@@ -171,9 +171,10 @@ func Prepare(h gitblame.History, lines Lines, head gitblame.Hash, mems []*store.
 				if err != nil {
 					return nil, fmt.Errorf("relocate: %s: %w", m.Path, err)
 				}
-				if !held {
+				if !held && !c.HasSnippet {
 					// wrong when it was written (or written against other
 					// content than its commit holds): nothing to follow
+					// (a snippet is looked for instead)
 					it.Action = Keep
 					it.BaseNote = join(note, fmt.Sprintf("not there in %s, where it was written: taken as written", base.Short()))
 				}

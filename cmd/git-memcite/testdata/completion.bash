@@ -58,7 +58,7 @@ _git_memcite ()
 		;;
 	install)
 		case "$prev" in
-		--agent) __gitcomp "claude"; return ;;
+		--agent) __gitcomp "claude gemini codex"; return ;;
 		--color) __gitcomp "auto always never"; return ;;
 		esac
 		case "$cur" in
@@ -69,7 +69,7 @@ _git_memcite ()
 		;;
 	uninstall)
 		case "$prev" in
-		--agent) __gitcomp "claude"; return ;;
+		--agent) __gitcomp "claude gemini codex"; return ;;
 		--color) __gitcomp "auto always never"; return ;;
 		esac
 		case "$cur" in
