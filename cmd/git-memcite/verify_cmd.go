@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/verify"
@@ -31,6 +32,11 @@ func (c *verifyCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return err
 	}
 	mems, failed := selectMemories(ctx, ws, c.Memories, env.Stderr)
+	ctx, done, err := app.WithProse(ctx, ws)
+	if err != nil {
+		return err
+	}
+	defer done()
 	rep, err := verify.Check(ctx, ws.Src, mems)
 	if err != nil {
 		return err
@@ -133,6 +139,11 @@ func (c *verifyAllCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
+	ctx, done, err := app.WithProse(ctx, ws)
+	if err != nil {
+		return err
+	}
+	defer done()
 	rep, err := verify.Check(ctx, ws.Src, ws.Store.Memories)
 	if err != nil {
 		return err

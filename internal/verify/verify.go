@@ -116,6 +116,9 @@ func Kinds() []Kind {
 }
 
 func (k Kind) String() string {
+	if n, ok := proseKindName(k); ok {
+		return n
+	}
 	if int(k) >= len(kindNames) {
 		return "kind(" + strconv.Itoa(int(k)) + ")"
 	}
@@ -135,6 +138,9 @@ type CitationResult struct {
 	// track it, so its content is not in the repository. SharedReason
 	// leaves that content out.
 	Untracked bool
+	// Prose: the citation is a reference in the memory's prose
+	// (prose.go); nil for the frontmatter's citations.
+	Prose *ProseRef
 }
 
 // SharedReason is Reason for logs other people read (CI annotations,
@@ -300,6 +306,9 @@ func Check(ctx context.Context, src source.Source, mems []*store.Memory) (*Repor
 		}
 	}
 	if err := readAll(ctx, src, need, cc); err != nil {
+		return nil, err
+	}
+	if err := checkProse(ctx, src, r, mems); err != nil {
 		return nil, err
 	}
 	for i := range r.Memories {
