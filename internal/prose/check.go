@@ -324,7 +324,13 @@ func (j *judge) gone(ctx context.Context, pc verify.ProseCitation, q string, wri
 		pc.Ref.Changed = at.String()
 		in = " in " + at.Short()
 	}
-	if to != "" {
+	if to == q {
+		if _, err := j.src.Stat(q); err == nil {
+			pc.Status, pc.Reason = verify.Valid, ""
+			return pc, true, nil
+		}
+	}
+	if to != "" && to != q {
 		if _, err := j.src.Stat(to); err == nil {
 			pc.Kind, pc.Ref.Now = moved, to
 			pc.Reason = fmt.Sprintf("%s %s moved to %s%s", titleWhat(what), q, to, in)
@@ -384,6 +390,16 @@ func (c *Checker) fate(ctx context.Context, p string, from gitblame.Hash) (to st
 	return cur, at, nil
 }
 
+// inDirs reports whether a path is below a memory directory.
+func (c *Checker) inDirs(p string) bool {
+	for _, d := range c.Dirs {
+		if d == "." || d == "" || strings.HasPrefix(p, strings.TrimSuffix(d, "/")+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 func titleWhat(w string) string {
 	if w == "" {
 		return ""
@@ -441,7 +457,7 @@ func (j *judge) memoryRef(ctx context.Context, m *store.Memory, r Ref, written g
 		return pc, true, nil
 	}
 	// a link to a document that is not a memory is a path
-	if r.Form == FormLink || r.Form == FormBackticked {
+	if r.Form != FormName && (strings.Contains(r.Target, "/") || strings.HasSuffix(strings.ToLower(r.Target), ".md")) {
 		for _, cand := range candidates(m, r) {
 			if p, _ := j.now.resolve(cand, false); p != "" {
 				pc.Ref.Kind = KindPath.String()
@@ -465,6 +481,10 @@ func (j *judge) memoryRef(ctx context.Context, m *store.Memory, r Ref, written g
 			return pc, false, err
 		} else if ok {
 			pc.Citation.Path, pc.Ref.Target = cand, cand
+			if !j.c.inDirs(cand) {
+				pc.Ref.Kind = KindPath.String()
+				return j.gone(ctx, pc, cand, written, verify.KindPathMoved, verify.KindPathDeleted, "file")
+			}
 			return j.gone(ctx, pc, cand, written, verify.KindMemoryRenamed, verify.KindMemoryDeleted, "memory")
 		}
 	}

@@ -129,27 +129,29 @@ func checkProse(ctx context.Context, src source.Source, r *Report, mems []*store
 		}
 		res := &r.Memories[at[k]]
 		base := len(res.Memory.File.Citations)
-		rs := make([]CitationResult, len(pcs))
+		first := len(res.Citations)
 		for j := range pcs {
 			pc := &pcs[j]
 			c := pc.Citation
 			c.Index = base + j
 			ref := pc.Ref
-			rs[j] = CitationResult{Citation: &c, Status: pc.Status, Kind: pc.Kind, Reason: pc.Reason, Prose: &ref}
-			if pc.Lines != nil && pc.Status != Skipped && pc.Kind == KindNone {
-				probe := &CitationResult{Citation: pc.Lines}
-				w := need[pc.Lines.Path]
-				if w == nil {
-					w = &want{}
-					need[pc.Lines.Path] = w
-				}
-				w.cites = append(w.cites, probe)
-				end := max(pc.Lines.Line, pc.Lines.LineEnd)
-				w.add(max(pc.Lines.Line, 1), end)
-				checks = append(checks, lineCheck{probe, &rs[j]})
-			}
+			res.Citations = append(res.Citations, CitationResult{Citation: &c, Status: pc.Status, Kind: pc.Kind, Reason: pc.Reason, Prose: &ref})
 		}
-		res.Citations = append(res.Citations, rs...)
+		for j := range pcs {
+			pc := &pcs[j]
+			if pc.Lines == nil || pc.Status == Skipped || pc.Kind != KindNone {
+				continue
+			}
+			probe := &CitationResult{Citation: pc.Lines}
+			w := need[pc.Lines.Path]
+			if w == nil {
+				w = &want{}
+				need[pc.Lines.Path] = w
+			}
+			w.cites = append(w.cites, probe)
+			w.add(max(pc.Lines.Line, 1), max(pc.Lines.Line, pc.Lines.LineEnd))
+			checks = append(checks, lineCheck{probe, &res.Citations[first+j]})
+		}
 	}
 	if len(need) > 0 {
 		if err := readAll(ctx, src, need, nil); err != nil {
