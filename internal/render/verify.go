@@ -68,7 +68,7 @@ func MemoryText(w io.Writer, m *verify.MemoryResult, st Style) error {
 			fmt.Fprintf(&b, "  Skipped: %d URL citation(s)\n", m.Skipped)
 		}
 		for _, c := range m.StaleCitations() {
-			fmt.Fprintf(&b, "  %s %s\n", st.Yellow("[STALE]"), Safe(c.Citation.Location()))
+			fmt.Fprintf(&b, "  %s %s%s\n", st.Yellow("[STALE]"), Safe(c.Citation.Location()), proseWhere(c))
 			fmt.Fprintf(&b, "    Reason: %s\n", Safe(c.Reason))
 		}
 	}
@@ -79,12 +79,13 @@ func MemoryText(w io.Writer, m *verify.MemoryResult, st Style) error {
 // staleJSON is a stale citation in the per-memory JSON
 // (docs/citation-schema.md).
 type staleJSON struct {
-	Path           string  `json:"path"`
-	Line           *int    `json:"line"`
-	LineEnd        *int    `json:"line_end,omitempty"`
-	Snippet        *string `json:"snippet"`
-	MismatchReason string  `json:"mismatch_reason"`
-	Why            *Why    `json:"why,omitempty"`
+	Path           string     `json:"path"`
+	Line           *int       `json:"line"`
+	LineEnd        *int       `json:"line_end,omitempty"`
+	Snippet        *string    `json:"snippet"`
+	MismatchReason string     `json:"mismatch_reason"`
+	Why            *Why       `json:"why,omitempty"`
+	Prose          *ProseJSON `json:"prose,omitempty"`
 }
 
 // Why is the history behind a stale citation (verify --why --json): what
@@ -157,6 +158,7 @@ func toJSON(m *verify.MemoryResult, why WhyIndex) memoryJSON {
 	for _, c := range m.StaleCitations() {
 		s := staleOf(*c.Citation, c.Reason)
 		s.Why = why[m.Memory.Path][c.Citation.Index]
+		s.Prose = proseJSONOf(c)
 		stale = append(stale, s)
 	}
 	j.StaleCitations = &stale
@@ -231,6 +233,7 @@ func SummaryLine(r *verify.Report) string {
 	if s.Baselined > 0 {
 		line += fmt.Sprintf("; %d known stale in the baseline", s.Baselined)
 	}
+	line += proseSummary(r)
 	return line + fmt.Sprintf(" (%s, %.1fms)", r.Source, float64(r.Elapsed.Microseconds())/1000)
 }
 
@@ -243,14 +246,18 @@ type allJSON struct {
 
 type summaryJSON struct {
 	verify.Summary
-	ElapsedMS float64 `json:"elapsed_ms"`
+	Prose     *verify.ProseSummary `json:"prose,omitempty"`
+	ElapsedMS float64              `json:"elapsed_ms"`
 }
 
 // AllJSON writes one document: the source, the summary and the listed
 // memories' objects, plus parse warnings.
 func AllJSON(w io.Writer, r *verify.Report) error {
 	doc := allJSON{Source: r.Source, Memories: []memoryJSON{}, Warnings: []string{}}
-	doc.Summary = summaryJSON{r.Summary(), float64(r.Elapsed.Microseconds()) / 1000}
+	doc.Summary = summaryJSON{Summary: r.Summary(), ElapsedMS: float64(r.Elapsed.Microseconds()) / 1000}
+	if ps := r.ProseSummary(); ps != (verify.ProseSummary{}) {
+		doc.Summary.Prose = &ps
+	}
 	for i := range r.Memories {
 		m := &r.Memories[i]
 		if Listed(m) {

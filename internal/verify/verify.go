@@ -324,7 +324,9 @@ func count(res *MemoryResult) {
 	for j := range res.Citations {
 		cr := &res.Citations[j]
 		if cr.Status == Skipped {
-			res.Skipped++
+			if cr.Prose == nil { // an unresolved prose reference is no URL
+				res.Skipped++
+			}
 			continue
 		}
 		if cr.Kind != KindNone {

@@ -1,0 +1,47 @@
+package render
+
+import (
+	"fmt"
+
+	"github.com/git-memcite/git-memcite/internal/verify"
+)
+
+// ProseJSON describes a citation found in a memory's prose
+// (docs/prose-references.md).
+type ProseJSON struct {
+	Kind       string `json:"kind"` // path, lines, symbol, memory
+	Form       string `json:"form"`
+	Text       string `json:"text"`        // as written
+	MemoryLine int    `json:"memory_line"` // line of the memory file
+	Written    string `json:"written,omitempty"`
+	Now        string `json:"now,omitempty"`
+	Changed    string `json:"changed,omitempty"`
+	Unresolved bool   `json:"unresolved,omitempty"`
+}
+
+func proseJSONOf(c verify.CitationResult) *ProseJSON {
+	p := c.Prose
+	if p == nil {
+		return nil
+	}
+	return &ProseJSON{Kind: p.Kind, Form: p.Form, Text: p.Text, MemoryLine: p.Line, Written: p.Written,
+		Now: p.Now, Changed: p.Changed, Unresolved: p.Unresolved}
+}
+
+// proseWhere says where in the memory a prose reference is written, as
+// it was written.
+func proseWhere(c verify.CitationResult) string {
+	if c.Prose == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (prose, line %d: %s)", c.Prose.Line, Safe(c.Prose.Text))
+}
+
+// proseSummary is the prose part of verify-all's summary line.
+func proseSummary(r *verify.Report) string {
+	ps := r.ProseSummary()
+	if ps == (verify.ProseSummary{}) {
+		return ""
+	}
+	return fmt.Sprintf("; prose: %d references, %d stale, %d unresolved", ps.References, ps.Stale, ps.Unresolved)
+}
