@@ -130,6 +130,12 @@ func (j *judge) memory(ctx context.Context, m *store.Memory) ([]verify.ProseCita
 	lines := strings.Split(string(m.File.Src), "\n")
 	var out []verify.ProseCitation
 	seen := map[string]bool{}
+	// a file the frontmatter cites is judged by its citations, the
+	// stricter form (adopt pins prose to them)
+	cited := map[string]bool{}
+	for _, c := range m.File.Citations {
+		cited[c.Path] = true
+	}
 	for _, r := range refs {
 		if r.Kind == KindSymbol {
 			continue // judged by the symbol checker (symbols.go) when there is one
@@ -147,6 +153,9 @@ func (j *judge) memory(ctx context.Context, m *store.Memory) ([]verify.ProseCita
 			return nil, err
 		}
 		if !ok {
+			continue
+		}
+		if (pc.Ref.Kind == "path" || pc.Ref.Kind == "lines") && cited[pc.Citation.Path] {
 			continue
 		}
 		key := pc.Ref.Kind + "\x00" + pc.Citation.Location()
