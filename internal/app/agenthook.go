@@ -88,6 +88,16 @@ func AgentCheck(ctx context.Context, o OpenOptions, ev *agenthook.Event) (*agent
 	if errors.Is(m.Err, source.ErrNotExist) {
 		return nil, mode, NoAnswer(rel + ": no such memory file")
 	}
+	// the prose of the memory is checked too: the other memories are
+	// listed (not read) for the names it may mention
+	if err := ws.FindStore(ctx); err != nil {
+		return nil, mode, err
+	}
+	ctx, done, err := WithProse(ctx, ws)
+	if err != nil {
+		return nil, mode, err
+	}
+	defer done()
 	ans, err := agenthook.Check(ctx, ws.Repo, ws.Src, m, agenthook.Options{})
 	return ans, mode, err
 }
