@@ -48,6 +48,9 @@ type Stale struct {
 	// by a shallow clone, …).
 	Note string
 	Fix  Fix
+	// Prose: the citation is a reference in the memory's prose, fixed by
+	// editing the sentence (nil for a frontmatter citation).
+	Prose *verify.ProseRef
 }
 
 // Fix is the one command that fixes a stale citation.
@@ -94,7 +97,7 @@ func Check(ctx context.Context, repo *gitrepo.Repo, src source.Source, m *store.
 	mr := &rep.Memories[0]
 	ans.Exempt, ans.Total, ans.Valid = mr.Exempt, mr.Total, mr.ValidCount
 	for _, c := range mr.StaleCitations() {
-		ans.Stale = append(ans.Stale, Stale{Citation: *c.Citation, Reason: c.Reason, Fix: FixEdit})
+		ans.Stale = append(ans.Stale, Stale{Citation: *c.Citation, Reason: c.Reason, Fix: FixEdit, Prose: c.Prose})
 	}
 	if len(ans.Stale) == 0 {
 		return ans, nil

@@ -342,7 +342,11 @@ func (j *judge) gone(ctx context.Context, pc verify.ProseCitation, q string, wri
 	if to != "" && to != q {
 		if _, err := j.src.Stat(to); err == nil {
 			pc.Kind, pc.Ref.Now = moved, to
-			pc.Reason = fmt.Sprintf("%s %s moved to %s%s", titleWhat(what), q, to, in)
+			verb := "moved"
+			if what == "memory" {
+				verb = "renamed"
+			}
+			pc.Reason = fmt.Sprintf("%s %s %s to %s%s", titleWhat(what), q, verb, to, in)
 			return pc, true, nil
 		}
 	}

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 
+	"github.com/git-memcite/git-memcite/internal/agenthook"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
@@ -44,4 +45,12 @@ func proseSummary(r *verify.Report) string {
 		return ""
 	}
 	return fmt.Sprintf("; prose: %d references, %d stale, %d unresolved", ps.References, ps.Stale, ps.Unresolved)
+}
+
+// proseStaleLine tells an agent about a stale reference in a memory's
+// prose: what the sentence names, what became of it and in which commit
+// (the reason says both), and that the sentence is to be corrected.
+func proseStaleLine(s agenthook.Stale, arg string) string {
+	return fmt.Sprintf("line %d of the memory names `%s`: %s. Fix: correct that sentence of %s by hand",
+		s.Prose.Line, Safe(s.Prose.Text), Safe(s.Reason), Safe(arg))
 }
