@@ -45,7 +45,7 @@ func WithProse(ctx context.Context, ws *Workspace) (context.Context, func(), err
 				hist.Close()
 				return ctx, done, err
 			}
-			c.H, c.Log, c.Head = hist, proseLog{hist}, head
+			c.H, c.Log, c.Sym, c.Head = hist, proseLog{hist}, hist, head
 			done = func() { hist.Close() }
 		}
 	}

@@ -211,3 +211,31 @@ func TestProseOff(t *testing.T) {
 		t.Errorf("prose: error: got %v", got)
 	}
 }
+
+func TestProseSymbols(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	git("init", "-q", "-b", "main")
+	w := func(p, s string) { gitfixture.Write(t, dir, p, s) }
+	w("a.go", "package a\n\nfunc KeepMe() {}\n\nfunc remove_me() {}\n")
+	w("b.py", "def load_config():\n    pass\n")
+	w(".serena/memories/m.md", "`KeepMe()` stays, `remove_me()` goes, `load_config` reads, `planned_thing()` will come.\n")
+	git("add", "-A")
+	git("commit", "-q", "-m", "first")
+	w("a.go", "package a\n\nfunc KeepMe() {}\n")
+	git("commit", "-qam", "drop remove_me")
+	dropped := git("rev-parse", "--short=7", "HEAD")
+	got := proseVerdicts(t, dir)
+	want := map[string]string{
+		"m: KeepMe":        "valid",
+		"m: remove_me":     "symbol-gone @" + dropped,
+		"m: load_config":   "valid",
+		"m: planned_thing": "unresolved",
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: got %q; want %q (all: %v)", k, got[k], v, got)
+		}
+	}
+}

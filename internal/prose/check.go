@@ -60,6 +60,7 @@ type Log interface {
 type Checker struct {
 	H    gitblame.History // nil without commits
 	Log  Log              // nil without commits
+	Sym  Symbols          // nil without commits: symbols are judged now only
 	Head gitblame.Hash
 	Dirs []string        // the memory directories
 	All  []*store.Memory // every memory of the store, for memory names
@@ -105,11 +106,15 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 		if m.File == nil {
 			continue
 		}
+		j.mem = i
 		pcs, err := j.memory(ctx, m)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", m.Path, err)
 		}
 		out[i] = pcs
+	}
+	if err := j.symbols(ctx, j.syms, out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -120,6 +125,8 @@ type judge struct {
 	src  source.Source
 	now  *tracked
 	mems *memIndex
+	mem  int      // the memory being read
+	syms []symRef // symbol references, judged together at the end
 }
 
 func (j *judge) memory(ctx context.Context, m *store.Memory) ([]verify.ProseCitation, error) {
@@ -137,9 +144,6 @@ func (j *judge) memory(ctx context.Context, m *store.Memory) ([]verify.ProseCita
 		cited[c.Path] = true
 	}
 	for _, r := range refs {
-		if r.Kind == KindSymbol {
-			continue // judged by the symbol checker (symbols.go) when there is one
-		}
 		text := ""
 		if r.MemLine-1 < len(lines) {
 			text = strings.TrimRight(lines[r.MemLine-1], "\r")
@@ -147,6 +151,12 @@ func (j *judge) memory(ctx context.Context, m *store.Memory) ([]verify.ProseCita
 		written, err := j.c.writtenAt(ctx, m.Path, text)
 		if err != nil {
 			return nil, err
+		}
+		if r.Kind == KindSymbol {
+			if name := symbolName(r.Target); len(name) >= 3 {
+				j.syms = append(j.syms, symRef{mem: j.mem, ref: r, written: written, name: name})
+			}
+			continue
 		}
 		pc, ok, err := j.ref(ctx, m, r, written)
 		if err != nil {
