@@ -534,7 +534,9 @@ func Symbol(t string) (string, bool) {
 		t, call = t[:i], true
 	}
 	t = strings.TrimSuffix(t, "!") // Rust macros
-	if t == "" || len(t) > 200 {
+	if t == "" || len(t) > 200 || strings.HasPrefix(t, "$") {
+		// $name: a shell or PowerShell variable ($PSScriptRoot), the
+		// language's rather than the code's
 		return "", false
 	}
 	var parts []string

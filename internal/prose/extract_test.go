@@ -77,6 +77,7 @@ func TestExtractBody(t *testing.T) {
 		{"dotted name", "`graph.New` builds", []string{"symbol symbol graph.New"}},
 		{"scoped name", "`Foo::bar` and `Foo#baz`", []string{"symbol symbol Foo::bar", "symbol symbol Foo#baz"}},
 		{"rust macro", "`vec!`", nil},
+		{"shell variables are not symbols", "`$PSScriptRoot` and `$env:HOME`", nil},
 		{"english words are not symbols", "`true`, `Memory`, `the`, `README`, `HTTP`", nil},
 		{"flags and commands are not symbols", "`--fix` and `git log -p`", nil},
 		{"a file name is not a symbol", "`config.yaml`", []string{"path backticked config.yaml"}},

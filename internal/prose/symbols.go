@@ -114,7 +114,12 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 			names = compactStrings(names)
 			found, err := j.c.Sym.GrepWords(ctx, c, names, pathspecs)
 			if err != nil {
-				return err
+				if ctx.Err() != nil {
+					return err
+				}
+				// a tree git cannot search (objects missing from a partial
+				// clone): its names stay unresolved, the run goes on
+				found = nil
 			}
 			then[c] = found
 		}
