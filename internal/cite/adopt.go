@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/prose"
+	"github.com/git-memcite/git-memcite/internal/source"
 )
 
 // Mention outcomes.
@@ -89,6 +91,14 @@ func NewTracked(paths []string) *Tracked {
 // subfolder), else by file name when p has no folder.
 func (t *Tracked) resolve(p string) (string, []string) {
 	p = strings.TrimPrefix(p, "./")
+	if !strings.Contains(p, "/") {
+		// a bare name several files have is ambiguous, even when one of
+		// them is at the root (README.md, go.mod)
+		if hits := t.byBase[p]; len(hits) != 1 {
+			return "", hits
+		}
+		return t.byBase[p][0], nil
+	}
 	if t.paths[p] {
 		return p, nil
 	}
@@ -373,6 +383,15 @@ func (ad *adoption) checkLines(m *Mention, p string, line, end int) bool {
 	case end > 0 && end < line:
 		m.Status, m.Reason = Invalid, fmt.Sprintf("range %d-%d ends before it starts", line, end)
 		return false
+	case end > line:
+		// a range's snippet is its most distinctive line, not its first
+		// (which may be blank, or an if that recurs in the file)
+		if s := rangeSnippet(ad.env.Src, p, line, end); s != "" {
+			m.Snippet = s
+			return true
+		}
+		m.Status, m.Reason = Trivial, fmt.Sprintf("lines %d-%d are blank or trivial", line, end)
+		return false
 	case trivialRe().MatchString(text):
 		m.Status, m.Reason = Trivial, fmt.Sprintf("line %d is blank or trivial (%q)", line, strings.TrimSpace(text))
 		return false
@@ -381,10 +400,24 @@ func (ad *adoption) checkLines(m *Mention, p string, line, end int) bool {
 	return true
 }
 
+// rangeSnippet is the most distinctive line of lines line-end of p
+// (prose.Distinctive), "" when they are all trivial or cannot be read.
+func rangeSnippet(src source.Source, p string, line, end int) string {
+	data, err := src.ReadFile(p)
+	if err != nil {
+		return ""
+	}
+	all := splitLines(string(data))
+	if line < 1 || end > len(all) {
+		return ""
+	}
+	return prose.Distinctive(all[line-1:end], all)
+}
+
 // add adds a proposed mention's citation to the file as edited so far
 // (as Add would); one that does not verify after all is Invalid.
 func (ad *adoption) add(ctx context.Context, m *Mention) error {
-	pl, _, err := Add(ctx, ad.cur, ad.env, m.Location, AddOptions{})
+	pl, _, err := Add(ctx, ad.cur, ad.env, m.Location, AddOptions{Snippet: m.Snippet, HasSnippet: m.Snippet != ""})
 	if errors.Is(err, ErrStale) || errors.Is(err, ErrDuplicate) {
 		m.Status, m.Reason = Invalid, err.Error()
 		return nil
