@@ -167,3 +167,12 @@ func FuzzExtract(f *testing.F) {
 		}
 	})
 }
+
+func TestEachWord(t *testing.T) {
+	var got []string
+	eachWord([]byte("func x_1(a2 int) { $v := 3abc; ÿname }"), func(w []byte) { got = append(got, string(w)) })
+	want := "func|x_1|a2|int|$v|name"
+	if strings.Join(got, "|") != want {
+		t.Errorf("got %q; want %q", strings.Join(got, "|"), want)
+	}
+}

@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/memfile"
@@ -44,7 +42,31 @@ const maxBlame = 10
 // are gone now, in one run.
 const maxGreps = 16
 
-var wordRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z_$][\w$-]*[\w$]|[A-Za-z_$]`) })
+// eachWord calls f with every identifier of data (letters, digits, _ and
+// $, not starting with a digit).
+func eachWord(data []byte, f func([]byte)) {
+	start := -1
+	for i := 0; i <= len(data); i++ {
+		c := byte(0)
+		if i < len(data) {
+			c = data[i]
+		}
+		ident := c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		switch {
+		case ident && start == -1:
+			if c < '0' || c > '9' {
+				start = i
+			} else {
+				start = -2 // inside a number: skip to its end
+			}
+		case !ident && start != -1:
+			if start >= 0 {
+				f(data[start:i])
+			}
+			start = -1
+		}
+	}
+}
 
 // symRef is a symbol reference waiting for the symbol pass.
 type symRef struct {
@@ -176,11 +198,11 @@ func (j *judge) wordsNow(want map[string]bool) (map[string]bool, error) {
 		if err != nil {
 			continue // unreadable now: its words do not count
 		}
-		for _, w := range wordRe().FindAllString(string(data), -1) {
-			if want[w] {
-				found[w] = true
+		eachWord(data, func(w []byte) {
+			if want[string(w)] { // no allocation: the compiler looks the bytes up
+				found[string(w)] = true
 			}
-		}
+		})
 		if len(found) == len(want) {
 			break
 		}
