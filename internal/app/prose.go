@@ -45,8 +45,12 @@ func WithProse(ctx context.Context, ws *Workspace) (context.Context, func(), err
 				hist.Close()
 				return ctx, done, err
 			}
-			c.H, c.Log, c.Sym, c.Head = hist, proseLog{hist}, hist, head
-			done = func() { hist.Close() }
+			cache := newCachingGit(ws.Repo.GitDir, head, proseGit{proseLog{hist}, hist})
+			c.H, c.Log, c.Sym, c.Head = hist, cache, cache, head
+			done = func() {
+				cache.save()
+				hist.Close()
+			}
 		}
 	}
 	return verify.WithProse(ctx, c), done, nil
@@ -90,4 +94,21 @@ func convertLog(log []gitrepo.LogCommit) []prose.LogCommit {
 		}
 	}
 	return out
+}
+
+// proseGit is what the prose checker asks git: the logs (proseLog) and
+// the symbol searches (gitrepo.History).
+type proseGit struct {
+	proseLog
+	*gitrepo.History
+}
+
+// the logs are proseLog's (gitrepo.History has methods of the same names
+// with its own types)
+func (g proseGit) PathLog(ctx context.Context, head gitblame.Hash, dirs []string) ([]prose.LogCommit, error) {
+	return g.proseLog.PathLog(ctx, head, dirs)
+}
+
+func (g proseGit) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.Hash, []prose.LogCommit, error) {
+	return g.proseLog.Moves(ctx, head)
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -237,5 +238,13 @@ func TestProseSymbols(t *testing.T) {
 		if got[k] != v {
 			t.Errorf("%s: got %q; want %q (all: %v)", k, got[k], v, got)
 		}
+	}
+	// the second run answers from the cache of git's answers for this HEAD
+	if _, err := os.Stat(filepath.Join(dir, ".git", proseCacheFile)); err != nil {
+		t.Fatalf("no cache written: %v", err)
+	}
+	again := proseVerdicts(t, dir)
+	if fmt.Sprint(again) != fmt.Sprint(got) {
+		t.Errorf("from the cache: %v; first run: %v", again, got)
 	}
 }
