@@ -24,7 +24,6 @@ func TestResolveBareNameAmbiguousEvenAtRoot(t *testing.T) {
 	}
 }
 
-
 func TestRangeSnippetIsTheMostDistinctiveLine(t *testing.T) {
 	file := strings.Join([]string{
 		`if (x == "lot") {`, // 1

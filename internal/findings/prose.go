@@ -18,7 +18,7 @@ func init() {
 	Rules = append(Rules,
 		Rule{RuleProsePath, "ProsePath", "File named in the prose was moved or deleted",
 			"A file the memory's prose names (a path, a bare file name, a markdown link) existed when the sentence was written and has since been moved or deleted.",
-			"Update the path in the memory (the finding names where the file went and in which commit), or the sentence.", Error},
+			"Update the path in the memory (git memcite relocate --prose --fix rewrites a moved one), or the sentence.", Error},
 		Rule{RuleProseLines, "ProseLines", "Lines named in the prose changed",
 			"Lines the memory's prose names (path:17, path#L17, \"line 17\") no longer hold the text they held when the sentence was written.",
 			"Check that the memory is still true and update the line numbers.", Error},
@@ -27,7 +27,7 @@ func init() {
 			"Check that the memory is still true and update the name.", Error},
 		Rule{RuleProseMemory, "ProseMemory", "Memory linked from the prose was renamed or deleted",
 			"Another memory the prose links (markdown link, wiki link, related:-style list, backticked name) existed when it was written and has since been renamed or deleted.",
-			"Update the link to the new name the finding gives, or remove it.", Error},
+			"Update the link to the new name (git memcite relocate --prose --fix), or remove it.", Error},
 	)
 }
 

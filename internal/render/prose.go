@@ -2,6 +2,8 @@ package render
 
 import (
 	"fmt"
+	"io"
+	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/agenthook"
 	"github.com/git-memcite/git-memcite/internal/verify"
@@ -53,4 +55,35 @@ func proseSummary(r *verify.Report) string {
 func proseStaleLine(s agenthook.Stale, arg string) string {
 	return fmt.Sprintf("line %d of the memory names `%s`: %s. Fix: correct that sentence of %s by hand",
 		s.Prose.Line, Safe(s.Prose.Text), Safe(s.Reason), Safe(arg))
+}
+
+// ProseFixLine is one rewrite of relocate --prose.
+type ProseFixLine struct {
+	Memory   string
+	Line     int
+	Old, New string
+	Written  bool
+}
+
+// ProseFixText lists the rewrites of relocate --prose and a summary.
+func ProseFixText(w io.Writer, lines []ProseFixLine) error {
+	var b strings.Builder
+	written := 0
+	for _, l := range lines {
+		state := "to rewrite"
+		if l.Written {
+			state, written = "rewritten", written+1
+		}
+		fmt.Fprintf(&b, "%s:%d: `%s` → `%s` (%s)\n", Safe(l.Memory), l.Line, Safe(l.Old), Safe(l.New), state)
+	}
+	switch {
+	case len(lines) == 0:
+		b.WriteString("no moved path or renamed memory link in the prose\n")
+	case written == len(lines):
+		fmt.Fprintf(&b, "%d prose reference(s) rewritten\n", written)
+	default:
+		fmt.Fprintf(&b, "%d prose reference(s) to rewrite (use --fix)\n", len(lines)-written)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
