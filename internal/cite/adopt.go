@@ -30,6 +30,9 @@ const (
 	// sentence, the file did not exist, the sentence says the number is
 	// wrong, or the line cannot be followed to today).
 	Unanchored = "unanchored"
+	// MemoryLink: the mention names another memory, not code: it is a
+	// link (verify checks it in the prose), never a code citation.
+	MemoryLink = "memory-link"
 )
 
 // Anchorer places a mention where its words were written: it finds the
@@ -297,6 +300,10 @@ func (ad *adoption) propose(ctx context.Context, m *Mention) (bool, error) {
 	if !ok {
 		return false, nil
 	}
+	if inDirs(p, ad.env.MemoryDirs) {
+		m.Status, m.Reason = MemoryLink, "a memory, not code: verify checks it as a link of the prose"
+		return false, nil
+	}
 	var anchored *Anchored
 	if line > 0 && ad.env.Anchor != nil {
 		a, err := ad.env.Anchor.AnchorMention(ctx, ad.f.Name, m.body, p, line, end)
@@ -432,4 +439,14 @@ func (ad *adoption) add(ctx context.Context, m *Mention) error {
 	ad.plan.New, ad.plan.File, ad.plan.Changed = pl.New, pl.File, true
 	ad.cur = pl.File
 	return nil
+}
+
+// inDirs reports whether p is below one of dirs.
+func inDirs(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if d = strings.TrimSuffix(d, "/"); d != "" && d != "." && strings.HasPrefix(p, d+"/") {
+			return true
+		}
+	}
+	return false
 }
