@@ -49,6 +49,9 @@ type Stale struct {
 	// by a shallow clone, …).
 	Note string
 	Fix  Fix
+	// Prose: the citation is a reference in the memory's prose, fixed by
+	// editing the sentence (nil for a frontmatter citation).
+	Prose *verify.ProseRef
 }
 
 // Fix is the one command that fixes a stale citation.
@@ -113,7 +116,7 @@ func Check(ctx context.Context, repo *gitrepo.Repo, src source.Source, m *store.
 	mr := &rep.Memories[0]
 	ans.Exempt, ans.Total, ans.Valid = mr.Exempt, mr.Total, mr.ValidCount
 	for _, c := range mr.StaleCitations() {
-		ans.Stale = append(ans.Stale, Stale{Citation: *c.Citation, Reason: c.Reason, Fix: FixEdit})
+		ans.Stale = append(ans.Stale, Stale{Citation: *c.Citation, Reason: c.Reason, Fix: FixEdit, Prose: c.Prose})
 	}
 	if len(ans.Stale) == 0 {
 		return ans, nil
@@ -125,7 +128,11 @@ func Check(ctx context.Context, repo *gitrepo.Repo, src source.Source, m *store.
 	// line identity followed these already: where their lines went
 	all := true
 	for i := range ans.Stale {
-		c := &m.File.Citations[ans.Stale[i].Citation.Index]
+		k := ans.Stale[i].Citation.Index
+		if ans.Stale[i].Prose != nil || k < 0 || k >= len(m.File.Citations) {
+			continue // a reference in the prose: its reason says where it went
+		}
+		c := &m.File.Citations[k]
 		if r, ok := judged[c]; ok {
 			it := relocate.Item{Memory: m, Citation: c, Result: r}
 			relocate.Decide(&it)

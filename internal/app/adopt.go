@@ -73,6 +73,9 @@ func Adopt(ctx context.Context, ws *Workspace, mems []*store.Memory, o AdoptOpti
 // (relocate.MentionAnchorer). done releases the history reader.
 func adoptEnv(ctx context.Context, ws *Workspace) (cite.Env, func(), error) {
 	cenv, err := ws.CiteEnv(ctx)
+	if ws.Store != nil {
+		cenv.MemoryDirs = ws.Store.Dirs
+	}
 	if err != nil || cenv.Head == nil {
 		return cenv, func() {}, err
 	}

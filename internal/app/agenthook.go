@@ -105,7 +105,22 @@ func AgentCheck(ctx context.Context, o OpenOptions, ev *agenthook.Event) (*Agent
 	if err != nil {
 		return nil, err
 	}
-	for _, t := range agenthook.LocateAll(*ev, ws.Top, dirs) {
+	targets := agenthook.LocateAll(*ev, ws.Top, dirs)
+	readCtx := ctx
+	if len(targets) > 0 && ev.Kind() != agenthook.Write {
+		// a memory read: the references in its prose are judged too (the
+		// other memories are listed, not read, for the names it may
+		// mention); a write checks its text as written itself
+		if err := ws.FindStore(ctx); err != nil {
+			return nil, err
+		}
+		var done func()
+		if readCtx, done, err = WithProse(ctx, ws); err != nil {
+			return nil, err
+		}
+		defer done()
+	}
+	for _, t := range targets {
 		if ws.Cfg.Ignored(t.Rel) {
 			continue
 		}
@@ -124,7 +139,7 @@ func AgentCheck(ctx context.Context, o OpenOptions, ev *agenthook.Event) (*Agent
 			res.Writes = append(res.Writes, w)
 			continue
 		}
-		ans, err := agenthook.Check(ctx, ws.Repo, ws.Src, m, agenthook.Options{})
+		ans, err := agenthook.Check(readCtx, ws.Repo, ws.Src, m, agenthook.Options{})
 		if err != nil {
 			return nil, err
 		}

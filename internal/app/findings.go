@@ -100,7 +100,13 @@ func Judge(ctx context.Context, ws *Workspace, fr *findings.Report, o ReportOpti
 	if since == "" && os.Getenv("GITHUB_BASE_REF") != "" {
 		since = "origin/" + os.Getenv("GITHUB_BASE_REF") // a pull request's base
 	}
-	policy := Policy{Levels: cfg.Levels(), Baseline: o.Baseline, ChangedSince: since, ChangedSinceGiven: o.ChangedSince != ""}
+	levels := cfg.Levels()
+	if ws.ProseLevel() == "warn" {
+		for _, r := range findings.ProseRules {
+			levels[r] = findings.Warning
+		}
+	}
+	policy := Policy{Levels: levels, Baseline: o.Baseline, ChangedSince: since, ChangedSinceGiven: o.ChangedSince != ""}
 	if err := Apply(ctx, ws.Repo, fr, policy); err != nil {
 		return "", err
 	}

@@ -16,6 +16,11 @@ import (
 // report. With since (a revision), the report also compares with the
 // store and code at that commit; worse says a memory got worse.
 func Health(ctx context.Context, ws *Workspace, since string) (rep *health.Report, worse bool, err error) {
+	ctx, done, err := WithProse(ctx, ws)
+	if err != nil {
+		return nil, false, err
+	}
+	defer done()
 	rep, err = healthOf(ctx, ws.Repo, ws.Src, ws.Rev, ws.Staged, ws.Store)
 	if err != nil || since == "" {
 		return rep, false, err
@@ -62,7 +67,9 @@ func healthOf(ctx context.Context, repo *gitrepo.Repo, src source.Source, rev st
 		return nil, err
 	}
 	vr.Source = src.Name()
-	w, err := graph.FromStore(st).Build(ctx, nil)
+	g := graph.FromStore(st)
+	g.NoProse = verify.ProseFrom(ctx) == nil
+	w, err := g.Build(ctx, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -13,10 +13,16 @@ import (
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
-// Verify checks mems against the workspace's source and judges their
-// citations of lines by line identity (JudgeLines): the verdict every
-// command gives.
+// Verify checks mems against the workspace's source, with the references
+// in their prose (WithProse), and judges their citations of lines by line
+// identity (JudgeLines): the verdict every command gives.
 func Verify(ctx context.Context, ws *Workspace, mems []*store.Memory) (*verify.Report, error) {
+	// the references in the memories' prose are judged with the citations
+	ctx, done, err := WithProse(ctx, ws)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	rep, err := verify.Check(ctx, ws.Src, mems)
 	if err != nil {
 		return nil, err

@@ -490,5 +490,10 @@ func OpenGraph(ctx context.Context, o OpenOptions) (*graph.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	return graph.New(ws.Src, dirs, ws.Cfg.Ignored)
+	g, err := graph.New(ws.Src, dirs, ws.Cfg.Ignored)
+	if err != nil {
+		return nil, err
+	}
+	g.NoProse = ws.ProseLevel() == "off"
+	return g, nil
 }

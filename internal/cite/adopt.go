@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/prose"
+	"github.com/git-memcite/git-memcite/internal/source"
 )
 
 // Mention outcomes.
@@ -28,6 +30,9 @@ const (
 	// sentence, the file did not exist, the sentence says the number is
 	// wrong, or the line cannot be followed to today).
 	Unanchored = "unanchored"
+	// MemoryLink: the mention names another memory, not code: it is a
+	// link (verify checks it in the prose), never a code citation.
+	MemoryLink = "memory-link"
 )
 
 // Anchorer places a mention where its words were written: it finds the
@@ -89,6 +94,14 @@ func NewTracked(paths []string) *Tracked {
 // subfolder), else by file name when p has no folder.
 func (t *Tracked) resolve(p string) (string, []string) {
 	p = strings.TrimPrefix(p, "./")
+	if !strings.Contains(p, "/") {
+		// a bare name several files have is ambiguous, even when one of
+		// them is at the root (README.md, go.mod)
+		if hits := t.byBase[p]; len(hits) != 1 {
+			return "", hits
+		}
+		return t.byBase[p][0], nil
+	}
 	if t.paths[p] {
 		return p, nil
 	}
@@ -287,6 +300,10 @@ func (ad *adoption) propose(ctx context.Context, m *Mention) (bool, error) {
 	if !ok {
 		return false, nil
 	}
+	if inDirs(p, ad.env.MemoryDirs) {
+		m.Status, m.Reason = MemoryLink, "a memory, not code: verify checks it as a link of the prose"
+		return false, nil
+	}
 	var anchored *Anchored
 	if line > 0 && ad.env.Anchor != nil {
 		a, err := ad.env.Anchor.AnchorMention(ctx, ad.f.Name, m.body, p, line, end)
@@ -373,6 +390,15 @@ func (ad *adoption) checkLines(m *Mention, p string, line, end int) bool {
 	case end > 0 && end < line:
 		m.Status, m.Reason = Invalid, fmt.Sprintf("range %d-%d ends before it starts", line, end)
 		return false
+	case end > line:
+		// a range's snippet is its most distinctive line, not its first
+		// (which may be blank, or an if that recurs in the file)
+		if s := rangeSnippet(ad.env.Src, p, line, end); s != "" {
+			m.Snippet = s
+			return true
+		}
+		m.Status, m.Reason = Trivial, fmt.Sprintf("lines %d-%d are blank or trivial", line, end)
+		return false
 	case trivialRe().MatchString(text):
 		m.Status, m.Reason = Trivial, fmt.Sprintf("line %d is blank or trivial (%q)", line, strings.TrimSpace(text))
 		return false
@@ -381,10 +407,24 @@ func (ad *adoption) checkLines(m *Mention, p string, line, end int) bool {
 	return true
 }
 
+// rangeSnippet is the most distinctive line of lines line-end of p
+// (prose.Distinctive), "" when they are all trivial or cannot be read.
+func rangeSnippet(src source.Source, p string, line, end int) string {
+	data, err := src.ReadFile(p)
+	if err != nil {
+		return ""
+	}
+	all := splitLines(string(data))
+	if line < 1 || end > len(all) {
+		return ""
+	}
+	return prose.Distinctive(all[line-1:end], all)
+}
+
 // add adds a proposed mention's citation to the file as edited so far
 // (as Add would); one that does not verify after all is Invalid.
 func (ad *adoption) add(ctx context.Context, m *Mention) error {
-	pl, _, err := Add(ctx, ad.cur, ad.env, m.Location, AddOptions{})
+	pl, _, err := Add(ctx, ad.cur, ad.env, m.Location, AddOptions{Snippet: m.Snippet, HasSnippet: m.Snippet != ""})
 	if errors.Is(err, ErrStale) || errors.Is(err, ErrDuplicate) {
 		m.Status, m.Reason = Invalid, err.Error()
 		return nil
@@ -399,4 +439,14 @@ func (ad *adoption) add(ctx context.Context, m *Mention) error {
 	ad.plan.New, ad.plan.File, ad.plan.Changed = pl.New, pl.File, true
 	ad.cur = pl.File
 	return nil
+}
+
+// inDirs reports whether p is below one of dirs.
+func inDirs(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if d = strings.TrimSuffix(d, "/"); d != "" && d != "." && strings.HasPrefix(p, d+"/") {
+			return true
+		}
+	}
+	return false
 }

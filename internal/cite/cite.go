@@ -45,6 +45,9 @@ type Env struct {
 	// Anchor, when set, anchors adopted mentions where their words were
 	// written (Adopt).
 	Anchor Anchorer
+	// MemoryDirs are the memory directories: a mention of a file below
+	// them is a memory link, not a code citation (Adopt).
+	MemoryDirs []string
 }
 
 // Stamp is the verified timestamp for now (RFC 3339, UTC, seconds).

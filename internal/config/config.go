@@ -57,6 +57,9 @@ var Keys = []Key{
 	{Name: "agent-hook", Env: "MEMCITE_AGENT_HOOK", Git: "memcite.agentHook", Default: []string{"quiet"},
 		Allowed: []string{"quiet", "verbose", "pin", "off"},
 		Help:    "what the agent hook tells an agent that reads or writes a memory or starts a session: stale citations only (quiet), also one line when all hold (verbose), as quiet and the hook pins the citations that hold of a memory the agent wrote (pin), nothing (off)"},
+	{Name: "prose", Env: "MEMCITE_PROSE", Git: "memcite.prose", Default: []string{"error"},
+		Allowed: []string{"error", "warn", "block", "off"},
+		Help:    "references in the prose of memories: stale ones fail verification (error), are warnings (warn), also block commits in the pre-commit hook (block), or are not checked (off)"},
 }
 
 // Value is a resolved setting.
@@ -92,6 +95,7 @@ type File struct {
 	FailOn    string            `yaml:"fail_on"`
 	Color     string            `yaml:"color"`
 	AgentHook string            `yaml:"agent_hook"`
+	Prose     string            `yaml:"prose"`
 	Severity  map[string]string `yaml:"severity"`
 }
 
@@ -124,6 +128,8 @@ func (f *File) values(k string) []string {
 		return nonEmpty(f.Color)
 	case "agent-hook":
 		return nonEmpty(f.AgentHook)
+	case "prose":
+		return nonEmpty(f.Prose)
 	}
 	return nil
 }

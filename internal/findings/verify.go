@@ -45,6 +45,9 @@ func FromVerify(command string, rep *verify.Report) *Report {
 				continue
 			}
 			rule := RuleFor(c.Kind)
+			if c.Prose != nil {
+				rule = ProseRuleFor(c.Kind, c.Prose)
+			}
 			f := Finding{
 				RuleID: rule, Level: Error, MemoryID: m.Memory.ID, MemoryFile: m.Memory.Path,
 				MemoryLine: c.Citation.SrcLine, CitedPath: c.Citation.Path,
@@ -79,7 +82,11 @@ func fingerprints(m *verify.MemoryResult) []string {
 		if n := seen[key]; n > 1 { // the same citation twice in one memory
 			key += "\x00" + strconv.Itoa(n)
 		}
-		out[i] = Fingerprint(RuleFor(c.Kind), m.Memory.Path, key)
+		rule := RuleFor(c.Kind)
+		if c.Prose != nil {
+			rule = ProseRuleFor(c.Kind, c.Prose)
+		}
+		out[i] = Fingerprint(rule, m.Memory.Path, key)
 	}
 	return out
 }

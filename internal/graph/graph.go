@@ -69,6 +69,8 @@ type Graph struct {
 	byID    map[string][]int
 	dirList []string // memory directories
 	edges   [][]Edge // outgoing edges per memory, resolved on first use
+	// NoProse leaves out the links of the memories' prose (prose.go).
+	NoProse bool
 }
 
 // Edge is one link of a memory.
@@ -280,6 +282,11 @@ func (g *Graph) Edges(ctx context.Context, i int) ([]Edge, error) {
 			}
 			out = append(out, e)
 		}
+		pe, err := g.proseEdges(ctx, i)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, pe...)
 	}
 	g.edges[i] = out
 	return out, nil
@@ -327,7 +334,7 @@ func contains(list []string, s string) bool {
 // CheckTypes rejects link types the schema does not know.
 func CheckTypes(types []string) error {
 	for _, t := range types {
-		if !contains(memfile.LinkTypes, t) {
+		if !contains(memfile.LinkTypes, t) && t != TypeReferences {
 			return fmt.Errorf("unknown link type %q (known: %s)", t, strings.Join(memfile.LinkTypes, ", "))
 		}
 	}

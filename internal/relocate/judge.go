@@ -119,7 +119,7 @@ func NewJudge(h gitblame.History, head gitblame.Hash, src source.Source, view Vi
 func NeedsLines(rep *verify.Report) bool {
 	for i := range rep.Memories {
 		for _, cr := range rep.Memories[i].Citations {
-			if c := cr.Citation; c.HasLine && c.URL == "" {
+			if c := cr.Citation; c.HasLine && c.URL == "" && cr.Prose == nil {
 				return true
 			}
 		}
@@ -510,6 +510,9 @@ func inPlace(c *memfile.Citation) gitblame.Result {
 // judgeable: a citation of lines that line identity can speak for.
 func judgeable(cr *verify.CitationResult) bool {
 	c := cr.Citation
+	if cr.Prose != nil {
+		return false // a reference in the prose: anchored where its sentence was written (internal/prose)
+	}
 	if cr.Status == verify.Skipped || c.URL != "" || c.Path == "" || !c.HasLine || c.Line < 1 || (c.LineEnd != 0 && c.LineEnd < c.Line) {
 		return false
 	}

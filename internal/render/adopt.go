@@ -47,6 +47,9 @@ func AdoptText(w io.Writer, results []AdoptResult, quiet bool, diffs string) err
 	}
 	fmt.Fprintf(&b, "Summary: %d proposed, %d added, %d ambiguous, %d not found, %d trivial, %d invalid, %d duplicates, %d unanchored",
 		counts[cite.Proposed], counts[cite.Added], counts[cite.Ambiguous], counts[cite.NotFound], counts[cite.Trivial], counts[cite.Invalid], counts[cite.Duplicate], counts[cite.Unanchored])
+	if n := counts[cite.MemoryLink]; n > 0 {
+		fmt.Fprintf(&b, ", %d memory links (not code: checked as links of the prose)", n)
+	}
 	if counts[cite.Proposed] > 0 {
 		b.WriteString(" (run with --fix to add them)")
 	}

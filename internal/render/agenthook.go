@@ -124,6 +124,9 @@ func staleLine(s agenthook.Stale, arg string) string {
 			what += " (" + Safe(s.Note) + ")"
 		}
 	}
+	if s.Prose != nil {
+		return proseStaleLine(s, arg)
+	}
 	loc := ShellWord(s.Citation.Location())
 	switch s.Fix {
 	case agenthook.FixRelocate:

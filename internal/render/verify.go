@@ -68,7 +68,7 @@ func MemoryText(w io.Writer, m *verify.MemoryResult, st Style) error {
 			fmt.Fprintf(&b, "  Skipped: %d URL citation(s)\n", m.Skipped)
 		}
 		for _, c := range m.StaleCitations() {
-			fmt.Fprintf(&b, "  %s %s\n", st.Yellow("[STALE]"), Safe(c.Citation.Location()))
+			fmt.Fprintf(&b, "  %s %s%s\n", st.Yellow("[STALE]"), Safe(c.Citation.Location()), proseWhere(c))
 			fmt.Fprintf(&b, "    Reason: %s\n", Safe(c.Reason))
 			if c.Now != nil && c.Kind != verify.KindMoved && c.Kind != verify.KindEdited {
 				// a snippet's verdict, and line identity knows where the lines went
@@ -101,7 +101,8 @@ type staleJSON struct {
 	ChangedCommit string        `json:"changed_commit,omitempty"`
 	// Unanchored: no base commit is known; judged as written.
 	Unanchored bool `json:"unanchored,omitempty"`
-	Why        *Why `json:"why,omitempty"`
+	Why        *Why       `json:"why,omitempty"`
+	Prose      *ProseJSON `json:"prose,omitempty"`
 }
 
 // Why is the history behind a stale citation (verify --why --json): what
@@ -182,6 +183,7 @@ func toJSON(m *verify.MemoryResult, why WhyIndex) memoryJSON {
 		}
 		s.Now, s.ChangedIn, s.ChangedCommit, s.Unanchored = c.Now, c.ChangedIn, c.ChangedCommit, c.Unanchored
 		s.Why = why[m.Memory.Path][c.Citation.Index]
+		s.Prose = proseJSONOf(c)
 		stale = append(stale, s)
 	}
 	for _, c := range m.Citations {
@@ -266,6 +268,7 @@ func SummaryLine(r *verify.Report) string {
 	if s.Baselined > 0 {
 		line += fmt.Sprintf("; %d known stale in the baseline", s.Baselined)
 	}
+	line += proseSummary(r)
 	return line + fmt.Sprintf(" (%s, %.1fms)", r.Source, float64(r.Elapsed.Microseconds())/1000)
 }
 
@@ -278,14 +281,18 @@ type allJSON struct {
 
 type summaryJSON struct {
 	verify.Summary
-	ElapsedMS float64 `json:"elapsed_ms"`
+	Prose     *verify.ProseSummary `json:"prose,omitempty"`
+	ElapsedMS float64              `json:"elapsed_ms"`
 }
 
 // AllJSON writes one document: the source, the summary and the listed
 // memories' objects, plus parse warnings.
 func AllJSON(w io.Writer, r *verify.Report) error {
 	doc := allJSON{Source: r.Source, Memories: []memoryJSON{}, Warnings: []string{}}
-	doc.Summary = summaryJSON{r.Summary(), float64(r.Elapsed.Microseconds()) / 1000}
+	doc.Summary = summaryJSON{Summary: r.Summary(), ElapsedMS: float64(r.Elapsed.Microseconds()) / 1000}
+	if ps := r.ProseSummary(); ps != (verify.ProseSummary{}) {
+		doc.Summary.Prose = &ps
+	}
 	for i := range r.Memories {
 		m := &r.Memories[i]
 		if Listed(m) {

@@ -127,6 +127,9 @@ func Kinds() []Kind {
 }
 
 func (k Kind) String() string {
+	if n, ok := proseKindName(k); ok {
+		return n
+	}
 	if int(k) >= len(kindNames) {
 		return "kind(" + strconv.Itoa(int(k)) + ")"
 	}
@@ -146,6 +149,9 @@ type CitationResult struct {
 	// track it, so its content is not in the repository. SharedReason
 	// leaves that content out.
 	Untracked bool
+	// Prose: the citation is a reference in the memory's prose
+	// (prose.go); nil for the frontmatter's citations.
+	Prose *ProseRef
 	// Line identity (relocate.Judge), for citations of lines: Now is
 	// where the cited lines are now when they are no longer where the
 	// citation says (moved or edited; nil when in place, deleted or not
@@ -353,6 +359,9 @@ func Check(ctx context.Context, src source.Source, mems []*store.Memory) (*Repor
 	if err := readAll(ctx, src, need, cc); err != nil {
 		return nil, err
 	}
+	if err := checkProse(ctx, src, r, mems); err != nil {
+		return nil, err
+	}
 	for i := range r.Memories {
 		count(&r.Memories[i])
 	}
@@ -381,7 +390,9 @@ func count(res *MemoryResult) {
 	for j := range res.Citations {
 		cr := &res.Citations[j]
 		if cr.Status == Skipped {
-			res.Skipped++
+			if cr.Prose == nil { // an unresolved prose reference is no URL
+				res.Skipped++
+			}
 			continue
 		}
 		if cr.Kind != KindNone {

@@ -52,7 +52,7 @@ _git_memcite ()
 		esac
 		case "$cur" in
 		--color=*) __gitcomp "auto always never" "" "${cur##--color=}" ;;
-		--*) __gitcomp "--fix --accept-changed --dry-run --json --to= --staged --repo-root= --dir= --color= --quiet --no-cache --version" ;;
+		--*) __gitcomp "--fix --accept-changed --dry-run --json --to= --staged --prose --repo-root= --dir= --color= --quiet --no-cache --version" ;;
 		*) __gitcomp "$(git-memcite __complete memories 2>/dev/null)" ;;
 		esac
 		;;

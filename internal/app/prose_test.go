@@ -1,0 +1,250 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
+	"github.com/git-memcite/git-memcite/internal/verify"
+)
+
+// proseVerdicts verifies every memory of dir with prose references and
+// returns "memory-stem: kind target status/kind" for each of them.
+func proseVerdicts(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	ctx := context.Background()
+	ws, err := Open(ctx, OpenOptions{RepoRoot: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ws.Repo != nil {
+		defer ws.Repo.Close()
+	}
+	pctx, done, err := WithProse(ctx, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	rep, err := verify.Check(pctx, ws.Src, ws.Store.Memories)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, m := range rep.Memories {
+		for _, c := range m.Citations {
+			if c.Prose == nil {
+				continue
+			}
+			v := c.Status.String()
+			if c.Status == verify.Stale {
+				v = c.Kind.String()
+			}
+			if c.Prose.Unresolved {
+				v = "unresolved"
+			}
+			if c.Prose.Now != "" {
+				v += " → " + c.Prose.Now
+			}
+			if c.Prose.Changed != "" {
+				v += " @" + c.Prose.Changed[:7]
+			}
+			out[m.Memory.Stem()+": "+c.Prose.Text] = v
+		}
+	}
+	return out
+}
+
+func TestProseVerdicts(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	git("init", "-q", "-b", "main")
+	w := func(p, s string) { gitfixture.Write(t, dir, p, s) }
+	w("src/shop.go", "package src\n\n// Order is an order.\ntype Order struct{}\n\nfunc Total() int {\n\treturn 42\n}\n")
+	w("src/keep.go", "package src\n")
+	w("src/gone.py", "x = 1\n")
+	w("README.md", "# r\n")
+	w("lib/solo.rb", "x = 1\n")
+	w("docs/README.md", "# d\n")
+	w(".serena/memories/other-note.md", "# other\n")
+	w(".serena/memories/old-name.md", "# old\n")
+	w(".serena/memories/notes.md", strings.Join([]string{
+		"# Notes",
+		"The shop lives in `src/shop.go` and `src/keep.go`.",
+		"Totals are computed at src/shop.go:6-8 (`return 42`).",
+		"The python helper `src/gone.py` sets x.",
+		"See [other](other-note.md) and [[old-name]].",
+		"A planned `src/planned.go` will come.",
+		"Plain mention of README.md is ambiguous, and `solo.rb` is unique.",
+		"",
+	}, "\n"))
+	git("add", "-A")
+	git("commit", "-q", "-m", "first")
+	base := git("rev-parse", "HEAD")
+	_ = base
+	// history moves things on
+	git("mv", "src/shop.go", "src/order.go")
+	git("commit", "-q", "-m", "rename shop to order")
+	moved := git("rev-parse", "--short=7", "HEAD")
+	git("rm", "-q", "src/gone.py")
+	git("mv", ".serena/memories/old-name.md", ".serena/memories/new-name.md")
+	git("commit", "-q", "-m", "drop gone.py, rename a memory")
+	dropped := git("rev-parse", "--short=7", "HEAD")
+	// a sentence written after the move names the new place
+	f := filepath.Join(dir, ".serena/memories/notes.md")
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f, append(b, []byte("Now `src/order.go` holds it; `src/never.go` never existed.\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	got := proseVerdicts(t, dir)
+	want := map[string]string{
+		"notes: src/shop.go":      "path-moved → src/order.go @" + moved,
+		"notes: src/keep.go":      "valid",
+		"notes: src/gone.py":      "path-deleted @" + dropped,
+		"notes: other-note.md":    "valid",
+		"notes: old-name":         "memory-renamed → .serena/memories/new-name.md @" + dropped,
+		"notes: src/planned.go":   "unresolved",
+		"notes: solo.rb":          "valid",
+		"notes: src/order.go":     "valid",
+		"notes: src/never.go":     "unresolved",
+		"notes: README.md":        "", // an ambiguous bare name is no reference
+		"notes: return 42":        "",
+		"notes: src/shop.go:6-8?": "",
+	}
+	// the range on line 3 names the moved file: a path verdict, once per
+	// memory (the same location counts once)
+	var keys []string
+	for k := range got {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for k, v := range want {
+		if v == "" {
+			if _, ok := got[k]; ok && !strings.HasSuffix(k, "?") {
+				t.Errorf("%s: got %q; want no reference", k, got[k])
+			}
+			continue
+		}
+		if got[k] != v {
+			t.Errorf("%s: got %q; want %q (all: %q)", k, got[k], v, keys)
+		}
+	}
+}
+
+func TestProseLinesAndUnresolvedNeverStale(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	git("init", "-q", "-b", "main")
+	w := func(p, s string) { gitfixture.Write(t, dir, p, s) }
+	w("a.go", "package a\n\nfunc One() {}\n\nfunc Two() {}\n")
+	w(".serena/memories/m.md", "`a.go` line 3 defines One; a.go:9 was wrong from the start.\n")
+	git("add", "-A")
+	git("commit", "-q", "-m", "first")
+	// One moves down two lines: the line reference is stale, the
+	// reference that never resolved stays unresolved
+	w("a.go", "package a\n\n// doc\n// more\nfunc One() {}\n\nfunc Two() {}\n")
+	git("commit", "-qam", "move One")
+	got := proseVerdicts(t, dir)
+	_ = got
+	// both references are to a.go: check the report itself
+	ctx := context.Background()
+	ws, err := Open(ctx, OpenOptions{RepoRoot: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Repo.Close()
+	pctx, done, err := WithProse(ctx, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	rep, err := verify.Check(pctx, ws.Src, ws.Store.Memories)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sawUnresolved, sawStale bool
+	for _, c := range rep.Memories[0].Citations {
+		switch c.Citation.Line {
+		case 9:
+			sawUnresolved = c.Prose.Unresolved && c.Status == verify.Skipped
+		case 3:
+			sawStale = c.Status == verify.Stale && c.Kind == verify.KindSnippetMismatch && strings.Contains(c.Reason, "func One() {}")
+		}
+	}
+	if !sawStale {
+		t.Errorf("a.go line 3 (One moved down) is not stale: %+v", rep.Memories[0].Citations)
+	}
+	if !sawUnresolved {
+		t.Errorf("a.go:9 (past the end when written) is not unresolved: %+v", rep.Memories[0].Citations)
+	}
+	if !rep.Memories[0].Stale() {
+		t.Error("a stale prose reference does not make its memory stale")
+	}
+}
+
+func TestProseOff(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	git("init", "-q", "-b", "main")
+	gitfixture.Write(t, dir, ".serena/memories/m.md", "`src/x.go` is gone\n")
+	gitfixture.Write(t, dir, "src/x.go", "package x\n")
+	gitfixture.Write(t, dir, ".memcite.yaml", "prose: off\n")
+	git("add", "-A")
+	git("commit", "-q", "-m", "first")
+	git("rm", "-q", "src/x.go")
+	git("commit", "-q", "-m", "drop")
+	if got := proseVerdicts(t, dir); len(got) != 0 {
+		t.Errorf("prose: off: got %v", got)
+	}
+	gitfixture.Write(t, dir, ".memcite.yaml", "prose: error\n")
+	if got := proseVerdicts(t, dir); got["m: src/x.go"] == "" || !strings.HasPrefix(got["m: src/x.go"], "path-deleted") {
+		t.Errorf("prose: error: got %v", got)
+	}
+}
+
+func TestProseSymbols(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	git("init", "-q", "-b", "main")
+	w := func(p, s string) { gitfixture.Write(t, dir, p, s) }
+	w("a.go", "package a\n\nfunc KeepMe() {}\n\nfunc remove_me() {}\n")
+	w("b.py", "def load_config():\n    pass\n")
+	w(".serena/memories/m.md", "`KeepMe()` stays, `remove_me()` goes, `load_config` reads, `planned_thing()` will come.\n")
+	git("add", "-A")
+	git("commit", "-q", "-m", "first")
+	w("a.go", "package a\n\nfunc KeepMe() {}\n")
+	git("commit", "-qam", "drop remove_me")
+	dropped := git("rev-parse", "--short=7", "HEAD")
+	got := proseVerdicts(t, dir)
+	want := map[string]string{
+		"m: KeepMe":        "valid",
+		"m: remove_me":     "symbol-gone @" + dropped,
+		"m: load_config":   "valid",
+		"m: planned_thing": "unresolved",
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: got %q; want %q (all: %v)", k, got[k], v, got)
+		}
+	}
+	// the second run answers from the cache of git's answers for this HEAD
+	if _, err := os.Stat(filepath.Join(dir, ".git", proseCacheFile)); err != nil {
+		t.Fatalf("no cache written: %v", err)
+	}
+	again := proseVerdicts(t, dir)
+	if fmt.Sprint(again) != fmt.Sprint(got) {
+		t.Errorf("from the cache: %v; first run: %v", again, got)
+	}
+}

@@ -1,0 +1,227 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/prose"
+)
+
+// proseCacheFile holds, in the git directory, what git answered the
+// prose checker for one HEAD: the logs, the trees searched for names and
+// the commits that removed them. A run at another HEAD starts afresh.
+const proseCacheFile = "memcite-prose-cache"
+
+// proseCacheVersion changes when the cached answers change meaning.
+const proseCacheVersion = 1
+
+// cachedLog is a log of commits as hash strings (gitblame.Hash has no
+// exported fields to encode).
+type cachedLog struct {
+	Hashes  []string
+	Changes [][]cachedChange
+}
+
+type cachedChange struct {
+	Status           byte
+	From, To         string
+	FromBlob, ToBlob string
+}
+
+// proseAnswers are the cached answers.
+type proseAnswers struct {
+	Version  int
+	Head     string
+	PathLogs map[string]cachedLog
+	Order    []string
+	Moves    *cachedLog
+	Greps    map[string][]string // commit + NUL + names → names found
+	Changes  map[string]string   // from + NUL + word → commit ("" none)
+}
+
+// cachingGit answers prose.Log and prose.Symbols from the cache, asking
+// git (next) for what it does not hold.
+type cachingGit struct {
+	next interface {
+		prose.Log
+		prose.Symbols
+	}
+	path  string
+	mu    sync.Mutex
+	a     proseAnswers
+	dirty bool
+}
+
+func newCachingGit(gitDir string, head gitblame.Hash, next interface {
+	prose.Log
+	prose.Symbols
+}) *cachingGit {
+	c := &cachingGit{next: next, path: filepath.Join(gitDir, proseCacheFile)}
+	if data, err := os.ReadFile(c.path); err == nil {
+		var a proseAnswers
+		if gob.NewDecoder(bytes.NewReader(data)).Decode(&a) == nil && a.Version == proseCacheVersion && a.Head == head.String() {
+			c.a = a
+		}
+	}
+	if c.a.Head == "" {
+		c.a = proseAnswers{Version: proseCacheVersion, Head: head.String()}
+	}
+	if c.a.PathLogs == nil {
+		c.a.PathLogs = map[string]cachedLog{}
+	}
+	if c.a.Greps == nil {
+		c.a.Greps = map[string][]string{}
+	}
+	if c.a.Changes == nil {
+		c.a.Changes = map[string]string{}
+	}
+	return c
+}
+
+// save writes the cache when it learnt something; a cache that cannot be
+// written costs the next run time, nothing else.
+func (c *cachingGit) save() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.dirty {
+		return
+	}
+	var buf bytes.Buffer
+	if gob.NewEncoder(&buf).Encode(&c.a) == nil {
+		_ = WriteReport(c.path, buf.Bytes())
+	}
+}
+
+func toCached(log []prose.LogCommit) cachedLog {
+	var out cachedLog
+	for _, lc := range log {
+		out.Hashes = append(out.Hashes, lc.Hash.String())
+		var chs []cachedChange
+		for _, ch := range lc.Changes {
+			chs = append(chs, cachedChange{ch.Status, ch.From, ch.To, ch.FromBlob.String(), ch.ToBlob.String()})
+		}
+		out.Changes = append(out.Changes, chs)
+	}
+	return out
+}
+
+func hashOf(s string) gitblame.Hash {
+	if s == "" {
+		return gitblame.ZeroHash
+	}
+	h, err := gitblame.ParseHash(s)
+	if err != nil {
+		return gitblame.ZeroHash
+	}
+	return h
+}
+
+func fromCached(cl cachedLog) []prose.LogCommit {
+	out := make([]prose.LogCommit, len(cl.Hashes))
+	for i, h := range cl.Hashes {
+		out[i].Hash = hashOf(h)
+		for _, ch := range cl.Changes[i] {
+			out[i].Changes = append(out[i].Changes, prose.FileChange{Status: ch.Status, From: ch.From, To: ch.To,
+				FromBlob: hashOf(ch.FromBlob), ToBlob: hashOf(ch.ToBlob)})
+		}
+	}
+	return out
+}
+
+func (c *cachingGit) PathLog(ctx context.Context, head gitblame.Hash, dirs []string) ([]prose.LogCommit, error) {
+	key := strings.Join(dirs, "\x00")
+	c.mu.Lock()
+	cl, ok := c.a.PathLogs[key]
+	c.mu.Unlock()
+	if ok {
+		return fromCached(cl), nil
+	}
+	log, err := c.next.PathLog(ctx, head, dirs)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.a.PathLogs[key], c.dirty = toCached(log), true
+	c.mu.Unlock()
+	return log, nil
+}
+
+func (c *cachingGit) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.Hash, []prose.LogCommit, error) {
+	c.mu.Lock()
+	moves, order := c.a.Moves, c.a.Order
+	c.mu.Unlock()
+	if moves != nil {
+		hs := make([]gitblame.Hash, len(order))
+		for i, s := range order {
+			hs[i] = hashOf(s)
+		}
+		return hs, fromCached(*moves), nil
+	}
+	hs, log, err := c.next.Moves(ctx, head)
+	if err != nil {
+		return nil, nil, err
+	}
+	cl := toCached(log)
+	strs := make([]string, len(hs))
+	for i, h := range hs {
+		strs[i] = h.String()
+	}
+	c.mu.Lock()
+	c.a.Moves, c.a.Order, c.dirty = &cl, strs, true
+	c.mu.Unlock()
+	return hs, log, nil
+}
+
+func (c *cachingGit) GrepWords(ctx context.Context, commit gitblame.Hash, names, pathspecs []string) (map[string]bool, error) {
+	key := commit.String() + "\x00" + strings.Join(names, "\x00")
+	c.mu.Lock()
+	got, ok := c.a.Greps[key]
+	c.mu.Unlock()
+	if ok {
+		found := map[string]bool{}
+		for _, n := range got {
+			found[n] = true
+		}
+		return found, nil
+	}
+	found, err := c.next.GrepWords(ctx, commit, names, pathspecs)
+	if err != nil {
+		return nil, err
+	}
+	list := []string{}
+	for n := range found {
+		list = append(list, n)
+	}
+	c.mu.Lock()
+	c.a.Greps[key], c.dirty = list, true
+	c.mu.Unlock()
+	return found, nil
+}
+
+func (c *cachingGit) LastChangeOf(ctx context.Context, from, head gitblame.Hash, word string) (gitblame.Hash, error) {
+	key := from.String() + "\x00" + word
+	c.mu.Lock()
+	got, ok := c.a.Changes[key]
+	c.mu.Unlock()
+	if ok {
+		return hashOf(got), nil
+	}
+	h, err := c.next.LastChangeOf(ctx, from, head, word)
+	if err != nil {
+		return h, err
+	}
+	s := ""
+	if !h.IsZero() {
+		s = h.String()
+	}
+	c.mu.Lock()
+	c.a.Changes[key], c.dirty = s, true
+	c.mu.Unlock()
+	return h, nil
+}

@@ -1,0 +1,179 @@
+package gitrepo
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/git-memcite/git-memcite/internal/gitblame"
+)
+
+// FileChange is one file changed by a commit of a PathLog: git log --raw's
+// status (A, M, D, R, C, T) with the paths and blobs on each side.
+type FileChange struct {
+	Status           byte
+	From, To         string
+	FromBlob, ToBlob gitblame.Hash
+}
+
+// LogCommit is one commit of a PathLog and the files it changed below
+// the pathspecs.
+type LogCommit struct {
+	Hash    gitblame.Hash
+	Changes []FileChange
+}
+
+// PathLog lists the first-parent history from head of the files below
+// dirs, newest first, with renames paired (as git log --first-parent -M
+// --raw -- dirs). A commit that changed nothing below dirs is left out.
+func (h *History) PathLog(ctx context.Context, head gitblame.Hash, dirs []string) ([]LogCommit, error) {
+	args := []string{"log", "--first-parent", "-M", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", head.String(), "--"}
+	args = append(args, dirs...)
+	out, err := h.repo.cmd().Run(ctx, args...)
+	if err != nil {
+		return nil, fmt.Errorf("log of %s: %w", strings.Join(dirs, ", "), err)
+	}
+	return parsePathLog(out)
+}
+
+// parsePathLog reads the output of PathLog's git log: "\x01<hash>" and
+// then, after a NUL-separated newline, raw records
+// ":<mode> <mode> <blob> <blob> <status>\0<path>\0[<path>\0]".
+func parsePathLog(out []byte) ([]LogCommit, error) {
+	var log []LogCommit
+	fields := bytes.Split(out, []byte{0})
+	for i := 0; i < len(fields); i++ {
+		f := bytes.TrimLeft(fields[i], "\n")
+		if len(f) == 0 {
+			continue
+		}
+		if f[0] == 1 {
+			hs := strings.TrimSpace(string(f[1:]))
+			if j := strings.IndexByte(hs, '\n'); j >= 0 {
+				// the header and the first raw record share a field
+				rest := []byte(hs[j+1:])
+				hs = hs[:j]
+				fields[i] = rest
+				i--
+			}
+			hh, err := gitblame.ParseHash(hs)
+			if err != nil {
+				return nil, fmt.Errorf("log: %q: %w", hs, err)
+			}
+			log = append(log, LogCommit{Hash: hh})
+			continue
+		}
+		if f[0] != ':' || len(log) == 0 {
+			continue
+		}
+		meta := strings.Fields(string(f[1:]))
+		if len(meta) < 5 || i+1 >= len(fields) {
+			return nil, fmt.Errorf("log: bad record %q", f)
+		}
+		var ch FileChange
+		ch.Status = meta[4][0]
+		from, _ := gitblame.ParseHash(meta[2])
+		to, _ := gitblame.ParseHash(meta[3])
+		i++
+		first := string(fields[i])
+		switch ch.Status {
+		case 'R', 'C':
+			if i+1 >= len(fields) {
+				return nil, fmt.Errorf("log: bad rename record %q", f)
+			}
+			i++
+			ch.From, ch.To = first, string(fields[i])
+			ch.FromBlob, ch.ToBlob = from, to
+		case 'A':
+			ch.To, ch.ToBlob = first, to
+		case 'D':
+			ch.From, ch.FromBlob = first, from
+		default:
+			ch.From, ch.To, ch.FromBlob, ch.ToBlob = first, first, from, to
+		}
+		last := &log[len(log)-1]
+		last.Changes = append(last.Changes, ch)
+	}
+	return log, nil
+}
+
+// Moves lists the first-parent commits from head, newest first, and the
+// deletions and renames of the whole tree among them (git log
+// --first-parent -M --diff-filter=DR --raw): where every file went.
+func (h *History) Moves(ctx context.Context, head gitblame.Hash) (order []gitblame.Hash, log []LogCommit, err error) {
+	out, err := h.repo.cmd().Run(ctx, "rev-list", "--first-parent", head.String())
+	if err != nil {
+		return nil, nil, fmt.Errorf("rev-list: %w", err)
+	}
+	for _, l := range strings.Fields(string(out)) {
+		hh, err := gitblame.ParseHash(l)
+		if err != nil {
+			return nil, nil, fmt.Errorf("rev-list: %q: %w", l, err)
+		}
+		order = append(order, hh)
+	}
+	out, err = h.repo.cmd().Run(ctx, "log", "--first-parent", "-M", "--diff-filter=DR", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", head.String())
+	if err != nil {
+		return nil, nil, fmt.Errorf("log of renames and deletions: %w", err)
+	}
+	log, err = parsePathLog(out)
+	return order, log, err
+}
+
+// GrepWords reports which of names occur as a whole word in the files of
+// commit's tree whose paths match pathspecs (git grep -w -F -o -h); one
+// git process for every name.
+func (h *History) GrepWords(ctx context.Context, commit gitblame.Hash, names, pathspecs []string) (map[string]bool, error) {
+	found := map[string]bool{}
+	if len(names) == 0 {
+		return found, nil
+	}
+	args := []string{"grep", "-I", "-w", "-F", "-o", "-h", "--no-color"}
+	for _, n := range names {
+		args = append(args, "-e", n)
+	}
+	args = append(args, commit.String(), "--")
+	args = append(args, pathspecs...)
+	out, err := h.repo.cmd().Run(ctx, args...)
+	if err != nil && ExitCode(err) != 1 { // 1: nothing found
+		return nil, fmt.Errorf("grep in %s: %w", commit.Short(), err)
+	}
+	for _, l := range strings.Split(string(out), "\n") {
+		// "<commit>:<word>" with -h? git grep on a tree prints no file
+		// name with -h, only the match
+		if i := strings.LastIndexByte(l, ':'); i >= 0 {
+			l = l[i+1:]
+		}
+		if l != "" {
+			found[l] = true
+		}
+	}
+	return found, nil
+}
+
+// LastChangeOf returns the newest first-parent commit in from..head whose
+// diff adds or removes a line with word (git log -G'\bword\b'), zero when
+// none does.
+func (h *History) LastChangeOf(ctx context.Context, from, head gitblame.Hash, word string) (gitblame.Hash, error) {
+	out, err := h.repo.cmd().Run(ctx, "log", "--first-parent", "-1", "--format=%H", "-G", `\b`+regexpQuote(word)+`\b`, from.String()+".."+head.String())
+	if err != nil {
+		return gitblame.ZeroHash, fmt.Errorf("log -G %s: %w", word, err)
+	}
+	s := strings.TrimSpace(string(out))
+	if s == "" {
+		return gitblame.ZeroHash, nil
+	}
+	return gitblame.ParseHash(s)
+}
+
+func regexpQuote(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		if strings.ContainsRune(`\.+*?()|[]{}^$`, c) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}

@@ -1,0 +1,780 @@
+package prose
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/verify"
+)
+
+// FileChange is one file a commit of a Log changed: git log --raw's
+// status (A, M, D, R, C, T) with the paths and blobs on each side.
+type FileChange struct {
+	Status           byte
+	From, To         string
+	FromBlob, ToBlob gitblame.Hash
+}
+
+// LogCommit is one commit of a Log and the files it changed.
+type LogCommit struct {
+	Hash    gitblame.Hash
+	Changes []FileChange
+}
+
+// Log is the history the checker asks git for (internal/gitrepo).
+type Log interface {
+	// PathLog lists the first-parent history from head of the files below
+	// dirs, newest first, renames paired.
+	PathLog(ctx context.Context, head gitblame.Hash, dirs []string) ([]LogCommit, error)
+	// Moves lists the first-parent commits from head, newest first, and
+	// the deletions and renames (paired) of the whole tree among them.
+	Moves(ctx context.Context, head gitblame.Hash) (order []gitblame.Hash, log []LogCommit, err error)
+}
+
+// Checker judges the references of memories' prose where their words
+// were written (verify.ProseChecker):
+//
+//  1. Extract the references of the memory file.
+//  2. Find the commit that wrote each reference's line of the memory file:
+//     the oldest version of the file, back from HEAD through its renames,
+//     of the newest run of versions that all hold the line. A line HEAD's
+//     version does not hold is not committed: it is judged against the
+//     content checked, as written now.
+//  3. Resolve the reference in that commit's tree: a path (exactly, by a
+//     unique path suffix, or a bare file name naming exactly one tracked
+//     file), a memory, the cited lines. What did not resolve there is
+//     unresolved: information, never stale.
+//  4. Judge it now: a path that is gone was moved (git's rename pairing
+//     between the commit and HEAD) or deleted, with the commit that did
+//     it; lines are checked with the text they had then as the snippet;
+//     a memory link whose memory is gone was renamed or deleted.
+//
+// Without history (no commits), every reference is judged as written now.
+type Checker struct {
+	H    gitblame.History // nil without commits
+	Log  Log              // nil without commits
+	Sym  Symbols          // nil without commits: symbols are judged now only
+	Head gitblame.Hash
+	Dirs []string        // the memory directories
+	All  []*store.Memory // every memory of the store, for memory names
+	Opt  Options
+
+	once     sync.Once
+	logErr   error
+	versions map[string][]version // memory path at HEAD → versions, newest first
+	trees    map[gitblame.Hash]gitblame.Hash
+	// the first-parent history's renames and deletions (fate)
+	movesOnce sync.Once
+	movesErr  error
+	order     map[gitblame.Hash]int // commit → position, HEAD first
+	moves     []LogCommit
+	gone      *tracked // the paths of moves' deletions and renames
+	lines     map[gitblame.Hash][]string
+}
+
+// version is one version of a memory file in its history.
+type version struct {
+	commit gitblame.Hash // the commit that wrote it
+	blob   gitblame.Hash
+	lines  map[string]bool
+}
+
+// maxVersions bounds how far back a memory's history is read.
+const maxVersions = 200
+
+var _ verify.ProseChecker = (*Checker)(nil)
+
+// CheckProse implements verify.ProseChecker.
+func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*store.Memory) ([][]verify.ProseCitation, error) {
+	paths, err := src.List("")
+	if err != nil {
+		return nil, fmt.Errorf("prose: listing %s: %w", src.Name(), err)
+	}
+	j := &judge{c: c, src: src, now: newTracked(paths), mems: newMemIndex(c.All)}
+	out := make([][]verify.ProseCitation, len(mems))
+	for i, m := range mems {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if m.File == nil {
+			continue
+		}
+		j.mem = i
+		pcs, err := j.memory(ctx, m)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", m.Path, err)
+		}
+		out[i] = pcs
+	}
+	if err := j.symbols(ctx, j.syms, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// judge is one CheckProse run.
+type judge struct {
+	c    *Checker
+	src  source.Source
+	now  *tracked
+	mems *memIndex
+	mem  int      // the memory being read
+	syms []symRef // symbol references, judged together at the end
+}
+
+func (j *judge) memory(ctx context.Context, m *store.Memory) ([]verify.ProseCitation, error) {
+	refs := Extract(m.File.Src, j.c.Opt)
+	if len(refs) == 0 {
+		return nil, nil
+	}
+	lines := strings.Split(string(m.File.Src), "\n")
+	var out []verify.ProseCitation
+	seen := map[string]bool{}
+	// a file the frontmatter cites is judged by its citations, the
+	// stricter form (adopt pins prose to them)
+	cited := map[string]bool{}
+	for _, c := range m.File.Citations {
+		cited[c.Path] = true
+	}
+	for _, r := range refs {
+		text := ""
+		if r.MemLine-1 < len(lines) {
+			text = strings.TrimRight(lines[r.MemLine-1], "\r")
+		}
+		written, err := j.c.writtenAt(ctx, m.Path, text)
+		if err != nil {
+			return nil, err
+		}
+		if r.Kind == KindSymbol {
+			if name := symbolName(r.Target); len(name) >= 3 {
+				j.syms = append(j.syms, symRef{mem: j.mem, ref: r, written: written, name: name})
+			}
+			continue
+		}
+		pc, ok, err := j.ref(ctx, m, r, written)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		if (pc.Ref.Kind == "path" || pc.Ref.Kind == "lines") && cited[pc.Citation.Path] {
+			continue
+		}
+		key := pc.Ref.Kind + "\x00" + pc.Citation.Location()
+		if seen[key] {
+			continue // the same reference twice in one memory counts once
+		}
+		seen[key] = true
+		out = append(out, pc)
+	}
+	return out, nil
+}
+
+// ref judges one reference written at commit written (zero: not
+// committed). ok is false for what is left out: a bare or backticked name
+// that names nothing, which is prose, not a reference.
+func (j *judge) ref(ctx context.Context, m *store.Memory, r Ref, written gitblame.Hash) (verify.ProseCitation, bool, error) {
+	pc := verify.ProseCitation{Ref: verify.ProseRef{Kind: r.Kind.String(), Form: r.Form, Text: r.Target, Line: r.MemLine, Start: r.Start, Stop: r.Stop}}
+	if !written.IsZero() {
+		pc.Ref.Written = written.String()
+	}
+	// a citation of the prose is never rewritten as a frontmatter one: a
+	// string, which --record leaves alone
+	pc.Citation = memfile.Citation{Path: r.Target, SrcLine: r.MemLine, Commit: pc.Ref.Written, Form: memfile.FormString}
+	if r.Line > 0 {
+		pc.Ref.Kind = "lines"
+		pc.Citation.HasLine, pc.Citation.Line, pc.Citation.LineEnd = true, r.Line, r.End
+	}
+	if r.Kind == KindMemory {
+		return j.memoryRef(ctx, m, r, written, pc)
+	}
+	return j.pathRef(ctx, m, r, written, pc)
+}
+
+func unresolved(pc verify.ProseCitation, why string) (verify.ProseCitation, bool, error) {
+	pc.Ref.Unresolved = true
+	pc.Status, pc.Reason = verify.Skipped, "unresolved: "+why
+	return pc, true, nil
+}
+
+// candidates are the paths a written path may name, most likely first: a
+// markdown link's target relative to the memory's folder, then the
+// repository root.
+func candidates(m *store.Memory, r Ref) []string {
+	t := strings.TrimPrefix(r.Target, "./")
+	var out []string
+	if r.Form == FormLink || strings.HasPrefix(r.Target, "../") || strings.HasPrefix(r.Target, "./") {
+		out = append(out, path.Join(path.Dir(m.Path), t))
+	}
+	if c, err := source.Clean(t); err == nil {
+		out = append(out, c)
+	}
+	return out
+}
+
+// pathRef judges a reference to a file.
+func (j *judge) pathRef(ctx context.Context, m *store.Memory, r Ref, written gitblame.Hash, pc verify.ProseCitation) (verify.ProseCitation, bool, error) {
+	weak := r.Bare || (r.Form == FormBackticked && !strings.Contains(r.Target, "/")) // a name, not a path
+	p, cands := "", []string(nil)
+	for _, cand := range candidates(m, r) {
+		if p, cands = j.now.resolve(cand, !strings.Contains(r.Target, "/")); p != "" || len(cands) > 1 {
+			break
+		}
+	}
+	if p == "" && len(cands) > 1 {
+		if weak && r.Line == 0 {
+			return pc, false, nil // an ambiguous bare name is no reference
+		}
+		return unresolved(pc, fmt.Sprintf("%d tracked files are named %s", len(cands), path.Base(r.Target)))
+	}
+	if p != "" {
+		pc.Citation.Path, pc.Ref.Target = p, p
+		if !written.IsZero() {
+			tree, err := j.c.tree(written)
+			if err != nil {
+				return pc, false, err
+			}
+			if _, ok, err := j.c.H.Entry(tree, p); err != nil {
+				return pc, false, err
+			} else if !ok && weak {
+				return pc, false, nil // the name meant no file of ours when written
+			}
+		}
+		return j.lines(ctx, pc, p, written)
+	}
+	// nothing of that name now: what did it name where it was written?
+	if written.IsZero() {
+		if weak {
+			return pc, false, nil
+		}
+		return unresolved(pc, "no tracked file "+r.Target)
+	}
+	q, err := j.resolveAt(ctx, written, m, r)
+	if err != nil {
+		return pc, false, err
+	}
+	if q == "" {
+		if weak {
+			return pc, false, nil
+		}
+		return unresolved(pc, fmt.Sprintf("no tracked file %s in %s, where it was written", r.Target, written.Short()))
+	}
+	pc.Citation.Path, pc.Ref.Target = q, q
+	return j.gone(ctx, pc, q, written, verify.KindPathMoved, verify.KindPathDeleted, "file")
+}
+
+// resolveAt resolves a written path in the tree of commit c. A file
+// that was there and is not in the content checked now was deleted or
+// renamed since, so only the paths that history deleted or renamed away
+// are looked up, never the whole tree.
+func (j *judge) resolveAt(ctx context.Context, c gitblame.Hash, m *store.Memory, r Ref) (string, error) {
+	tree, err := j.c.tree(c)
+	if err != nil {
+		return "", err
+	}
+	gone, err := j.c.goneIndex(ctx)
+	if err != nil || gone == nil {
+		return "", err
+	}
+	bare := !strings.Contains(r.Target, "/")
+	for _, cand := range candidates(m, r) {
+		_, cands := gone.resolve(cand, bare)
+		if p, _ := gone.resolve(cand, bare); p != "" {
+			cands = []string{p}
+		}
+		var hits []string
+		for _, q := range cands {
+			if _, ok, err := j.c.H.Entry(tree, q); err != nil {
+				return "", err
+			} else if ok {
+				hits = append(hits, q)
+			}
+		}
+		if len(hits) == 1 {
+			return hits[0], nil
+		}
+		if len(hits) > 1 {
+			return "", nil // ambiguous then
+		}
+	}
+	return "", nil
+}
+
+// goneIndex indexes the paths history renamed or deleted away.
+func (c *Checker) goneIndex(ctx context.Context) (*tracked, error) {
+	if _, _, err := c.fate(ctx, "", gitblame.ZeroHash); err != nil {
+		return nil, err
+	}
+	if c.gone == nil {
+		seen := map[string]bool{}
+		var paths []string
+		for _, lc := range c.moves {
+			for _, ch := range lc.Changes {
+				if ch.From != "" && !seen[ch.From] {
+					seen[ch.From] = true
+					paths = append(paths, ch.From)
+				}
+			}
+		}
+		c.gone = newTracked(paths)
+	}
+	return c.gone, nil
+}
+
+// gone judges a file that resolved at commit written and is not in the
+// content checked: moved (renamed, its content mostly kept, maybe in
+// several steps) or deleted, with the commit that did it.
+func (j *judge) gone(ctx context.Context, pc verify.ProseCitation, q string, written gitblame.Hash, moved, deleted verify.Kind, what string) (verify.ProseCitation, bool, error) {
+	pc.Status = verify.Stale
+	to, at, err := j.c.fate(ctx, q, written)
+	if err != nil {
+		return pc, false, err
+	}
+	in := " in the " + j.src.Name()
+	if !at.IsZero() {
+		pc.Ref.Changed = at.String()
+		in = " in " + at.Short()
+	}
+	if to == q {
+		if _, err := j.src.Stat(q); err == nil {
+			pc.Status, pc.Reason = verify.Valid, ""
+			return pc, true, nil
+		}
+	}
+	if to != "" && to != q {
+		if _, err := j.src.Stat(to); err == nil {
+			pc.Kind, pc.Ref.Now = moved, to
+			verb := "moved"
+			if what == "memory" {
+				verb = "renamed"
+			}
+			pc.Reason = fmt.Sprintf("%s %s %s to %s%s", titleWhat(what), q, verb, to, in)
+			return pc, true, nil
+		}
+	}
+	pc.Kind = deleted
+	pc.Reason = fmt.Sprintf("%s %s deleted%s", titleWhat(what), q, in)
+	return pc, true, nil
+}
+
+// fate follows a path from commit from to HEAD through the renames and
+// deletions of the first-parent history: where it went ("" when deleted)
+// and the commit that moved or deleted it last (zero: HEAD still has it,
+// only the content checked does not).
+func (c *Checker) fate(ctx context.Context, p string, from gitblame.Hash) (to string, at gitblame.Hash, err error) {
+	c.movesOnce.Do(func() {
+		order, log, err := c.Log.Moves(ctx, c.Head)
+		if err != nil {
+			c.movesErr = err
+			return
+		}
+		c.order = make(map[gitblame.Hash]int, len(order))
+		for i, h := range order {
+			c.order[h] = i
+		}
+		c.moves = log
+	})
+	if c.movesErr != nil {
+		return "", gitblame.ZeroHash, c.movesErr
+	}
+	start, ok := c.order[from]
+	if !ok {
+		return "", gitblame.ZeroHash, nil
+	}
+	cur := p
+	for i := len(c.moves) - 1; i >= 0; i-- { // oldest first
+		lc := c.moves[i]
+		if pos, ok := c.order[lc.Hash]; !ok || pos >= start {
+			continue // before the sentence was written
+		}
+		for _, ch := range lc.Changes {
+			if ch.From != cur || ch.To == cur {
+				continue
+			}
+			at = lc.Hash
+			if ch.To == "" {
+				return "", at, nil
+			}
+			cur = ch.To
+			break
+		}
+	}
+	if cur == p {
+		return p, gitblame.ZeroHash, nil // HEAD has it
+	}
+	return cur, at, nil
+}
+
+// inDirs reports whether a path is below a memory directory.
+func (c *Checker) inDirs(p string) bool {
+	for _, d := range c.Dirs {
+		if d == "." || d == "" || strings.HasPrefix(p, strings.TrimSuffix(d, "/")+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func titleWhat(w string) string {
+	if w == "" {
+		return ""
+	}
+	return strings.ToUpper(w[:1]) + w[1:]
+}
+
+// lines judges the cited lines of a file that exists: they must have
+// existed where the sentence was written, and are then checked with
+// the text they had (their most distinctive line) as the snippet.
+func (j *judge) lines(ctx context.Context, pc verify.ProseCitation, p string, written gitblame.Hash) (verify.ProseCitation, bool, error) {
+	if !pc.Citation.HasLine {
+		pc.Status = verify.Valid
+		return pc, true, nil
+	}
+	var then []string
+	if written.IsZero() {
+		data, err := j.src.ReadFile(p)
+		if err != nil {
+			return unresolved(pc, fmt.Sprintf("%s cannot be read", p))
+		}
+		then = splitLines(string(data))
+	} else {
+		l, err := j.c.fileLines(written, p)
+		if err != nil {
+			return pc, false, err
+		}
+		then = l
+	}
+	end := max(pc.Citation.Line, pc.Citation.LineEnd)
+	if end > len(then) {
+		where := "now"
+		if !written.IsZero() {
+			where = "in " + written.Short() + ", where it was written"
+		}
+		return unresolved(pc, fmt.Sprintf("%s had no line %d %s", p, end, where))
+	}
+	check := memfile.Citation{Path: p, HasLine: true, Line: pc.Citation.Line, LineEnd: pc.Citation.LineEnd, Commit: pc.Citation.Commit}
+	if s := Distinctive(then[pc.Citation.Line-1:end], then); s != "" {
+		check.Snippet, check.HasSnippet = s, true
+	}
+	pc.Lines = &check
+	pc.Status = verify.Valid
+	return pc, true, nil
+}
+
+// memoryRef judges a reference to another memory.
+func (j *judge) memoryRef(ctx context.Context, m *store.Memory, r Ref, written gitblame.Hash, pc verify.ProseCitation) (verify.ProseCitation, bool, error) {
+	weak := r.Form == FormName
+	if mm := j.mems.find(m, r); mm != "" {
+		if mm == m.Path && weak {
+			return pc, false, nil
+		}
+		pc.Citation.Path, pc.Ref.Target, pc.Status = mm, mm, verify.Valid
+		return pc, true, nil
+	}
+	// a link to a document that is not a memory is a path
+	if r.Form != FormName && (strings.Contains(r.Target, "/") || strings.HasSuffix(strings.ToLower(r.Target), ".md")) {
+		for _, cand := range candidates(m, r) {
+			if p, _ := j.now.resolve(cand, false); p != "" {
+				pc.Ref.Kind = KindPath.String()
+				pc.Citation.Path, pc.Ref.Target, pc.Status = p, p, verify.Valid
+				return pc, true, nil
+			}
+		}
+	}
+	if written.IsZero() {
+		if weak {
+			return pc, false, nil
+		}
+		return unresolved(pc, "no memory "+r.Target)
+	}
+	tree, err := j.c.tree(written)
+	if err != nil {
+		return pc, false, err
+	}
+	for _, cand := range memoryCandidates(m, r, j.c.Dirs) {
+		if _, ok, err := j.c.H.Entry(tree, cand); err != nil {
+			return pc, false, err
+		} else if ok {
+			pc.Citation.Path, pc.Ref.Target = cand, cand
+			if !j.c.inDirs(cand) {
+				pc.Ref.Kind = KindPath.String()
+				return j.gone(ctx, pc, cand, written, verify.KindPathMoved, verify.KindPathDeleted, "file")
+			}
+			return j.gone(ctx, pc, cand, written, verify.KindMemoryRenamed, verify.KindMemoryDeleted, "memory")
+		}
+	}
+	if weak {
+		return pc, false, nil
+	}
+	return unresolved(pc, fmt.Sprintf("no memory %s in %s, where it was written", r.Target, written.Short()))
+}
+
+// memoryCandidates are the files a memory reference may have named.
+func memoryCandidates(m *store.Memory, r Ref, dirs []string) []string {
+	t := strings.TrimPrefix(r.Target, "./")
+	withMD := t
+	if !strings.HasSuffix(strings.ToLower(t), ".md") {
+		withMD = t + ".md"
+	}
+	var out []string
+	if r.Form == FormLink {
+		out = append(out, path.Join(path.Dir(m.Path), t))
+	}
+	out = append(out, path.Join(path.Dir(m.Path), withMD))
+	for _, d := range append([]string{m.Dir}, dirs...) {
+		out = append(out, path.Join(d, withMD))
+	}
+	if c, err := source.Clean(withMD); err == nil {
+		out = append(out, c)
+	}
+	return out
+}
+
+// writtenAt returns the commit that wrote a line of a memory file (step 2
+// of Checker); zero when it is not committed.
+func (c *Checker) writtenAt(ctx context.Context, memPath, line string) (gitblame.Hash, error) {
+	if c.H == nil || c.Log == nil {
+		return gitblame.ZeroHash, nil
+	}
+	if err := c.loadLog(ctx); err != nil {
+		return gitblame.ZeroHash, err
+	}
+	vs := c.versions[memPath]
+	var oldest gitblame.Hash
+	for i := range vs {
+		v := &vs[i]
+		if v.lines == nil {
+			data, err := c.H.Blob(v.blob)
+			if err != nil {
+				// an object missing from the repository (a partial
+				// clone): the versions before it are not known
+				break
+			}
+			v.lines = map[string]bool{}
+			for _, l := range strings.Split(string(data), "\n") {
+				v.lines[strings.TrimRight(l, "\r")] = true
+			}
+		}
+		if !v.lines[line] {
+			break
+		}
+		oldest = v.commit
+	}
+	return oldest, nil
+}
+
+// loadLog reads the history of the memory directories once and builds
+// the chain of versions of every memory of the store, newest first,
+// following renames back to the commit that added it.
+func (c *Checker) loadLog(ctx context.Context) error {
+	c.once.Do(func() {
+		c.versions = map[string][]version{}
+		log, err := c.Log.PathLog(ctx, c.Head, c.Dirs)
+		if err != nil {
+			c.logErr = err
+			return
+		}
+		alias := map[string]string{} // path as of the commit being read → path now
+		for _, m := range c.All {
+			alias[m.Path] = m.Path
+		}
+		for _, lc := range log {
+			for _, ch := range lc.Changes {
+				head, ok := alias[ch.To]
+				if ch.To == "" || !ok {
+					continue
+				}
+				delete(alias, ch.To)
+				if len(c.versions[head]) >= maxVersions {
+					continue
+				}
+				c.versions[head] = append(c.versions[head], version{commit: lc.Hash, blob: ch.ToBlob})
+				if ch.Status != 'A' {
+					alias[ch.From] = head
+				}
+			}
+		}
+	})
+	return c.logErr
+}
+
+func (c *Checker) tree(commit gitblame.Hash) (gitblame.Hash, error) {
+	if t, ok := c.trees[commit]; ok {
+		return t, nil
+	}
+	cm, err := c.H.Commit(commit)
+	if err != nil {
+		return gitblame.ZeroHash, err
+	}
+	if c.trees == nil {
+		c.trees = map[gitblame.Hash]gitblame.Hash{}
+	}
+	c.trees[commit] = cm.Tree
+	return cm.Tree, nil
+}
+
+// fileLines reads a file's lines at a commit (cached by blob).
+func (c *Checker) fileLines(commit gitblame.Hash, p string) ([]string, error) {
+	tree, err := c.tree(commit)
+	if err != nil {
+		return nil, err
+	}
+	blob, ok, err := c.H.Entry(tree, p)
+	if err != nil || !ok {
+		return nil, err
+	}
+	if l, ok := c.lines[blob]; ok {
+		return l, nil
+	}
+	data, err := c.H.Blob(blob)
+	if err != nil {
+		return nil, nil // a missing object: the lines are not known
+	}
+	l := splitLines(string(data))
+	if c.lines == nil {
+		c.lines = map[gitblame.Hash][]string{}
+	}
+	c.lines[blob] = l
+	return l, nil
+}
+
+// splitLines splits at LF, CRLF or CR; a final break starts no line.
+func splitLines(s string) []string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	s = strings.TrimSuffix(s, "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// Distinctive returns the most distinctive line of a range, trimmed: of
+// the lines that are not blank or punctuation only, the one that occurs
+// least often in the whole file (the longest of those). "" when every
+// line is trivial.
+func Distinctive(rng, file []string) string {
+	count := map[string]int{}
+	for _, l := range file {
+		count[strings.TrimSpace(l)]++
+	}
+	best, bestN := "", 0
+	for _, l := range rng {
+		t := strings.TrimSpace(l)
+		if trivial(t) {
+			continue
+		}
+		n := count[t]
+		if best == "" || n < bestN || (n == bestN && len(t) > len(best)) {
+			best, bestN = t, n
+		}
+	}
+	return best
+}
+
+// trivial: blank, punctuation only, or a bare keyword that closes a block.
+func trivial(t string) bool {
+	if strings.Trim(t, " \t{}()[];,.:") == "" {
+		return true
+	}
+	switch t {
+	case "end", "else", "fi", "done", "esac", "*/", "/*", "//", "#", "--", "}else{", "} else {", "return", "break", "continue", "pass":
+		return true
+	}
+	return false
+}
+
+// tracked is a set of paths with lookups by file name.
+type tracked struct {
+	paths  map[string]bool
+	byBase map[string][]string
+}
+
+func newTracked(paths []string) *tracked {
+	t := &tracked{paths: make(map[string]bool, len(paths)), byBase: map[string][]string{}}
+	for _, p := range paths {
+		t.paths[p] = true
+		b := path.Base(p)
+		t.byBase[b] = append(t.byBase[b], p)
+	}
+	return t
+}
+
+// resolve finds the tracked file a written path names: itself; else the
+// only tracked path ending in "/"+p; else, for a bare name, the only file
+// of that name. A name several files have is ambiguous (cands), even when
+// one of them is at the root.
+func (t *tracked) resolve(p string, bare bool) (string, []string) {
+	p = strings.TrimPrefix(p, "./")
+	if bare {
+		hits := t.byBase[p]
+		if len(hits) == 1 {
+			return hits[0], nil
+		}
+		return "", hits
+	}
+	if t.paths[p] {
+		return p, nil
+	}
+	var hits []string
+	for _, q := range t.byBase[path.Base(p)] {
+		if strings.HasSuffix(q, "/"+p) {
+			hits = append(hits, q)
+		}
+	}
+	if len(hits) == 1 {
+		return hits[0], nil
+	}
+	return "", hits
+}
+
+// memIndex finds memories by path, id, stem and path below their folder.
+type memIndex struct {
+	byKey map[string][]string
+}
+
+func newMemIndex(all []*store.Memory) *memIndex {
+	x := &memIndex{byKey: map[string][]string{}}
+	add := func(k, p string) {
+		k = strings.ToLower(k)
+		for _, q := range x.byKey[k] {
+			if q == p {
+				return
+			}
+		}
+		x.byKey[k] = append(x.byKey[k], p)
+	}
+	for _, m := range all {
+		add(m.Path, m.Path)
+		add(m.Stem(), m.Path)
+		add(m.RelID(), m.Path)
+		if m.ID != "" {
+			add(m.ID, m.Path)
+		}
+	}
+	return x
+}
+
+// find returns the path of the memory a reference names now, or "".
+func (x *memIndex) find(from *store.Memory, r Ref) string {
+	t := strings.TrimPrefix(r.Target, "./")
+	keys := []string{}
+	if r.Form == FormLink || strings.HasPrefix(r.Target, "../") {
+		keys = append(keys, path.Join(path.Dir(from.Path), t))
+	}
+	keys = append(keys, t, strings.TrimSuffix(t, ".md"), path.Join(path.Dir(from.Path), strings.TrimSuffix(t, ".md")+".md"))
+	for _, k := range keys {
+		if hits := x.byKey[strings.ToLower(k)]; len(hits) == 1 {
+			return hits[0]
+		}
+	}
+	return ""
+}

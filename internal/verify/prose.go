@@ -1,0 +1,201 @@
+package verify
+
+import (
+	"context"
+
+	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/store"
+)
+
+// Kinds of stale prose references (docs/prose-references.md): what the
+// prose of a memory names that held when its sentence was written and no
+// longer does. Line references of the prose are judged with the kinds
+// of citations.
+const (
+	KindPathMoved     Kind = 100 + iota // the file named was moved; Now says where
+	KindPathDeleted                     // the file named was deleted
+	KindSymbolGone                      // the symbol named is no longer in the code
+	KindSymbolMoved                     // the symbol named is defined in another file now
+	KindMemoryRenamed                   // the memory linked was renamed; Now is its new path
+	KindMemoryDeleted                   // the memory linked was deleted
+)
+
+var proseKindNames = map[Kind]string{
+	KindPathMoved:     "path-moved",
+	KindPathDeleted:   "path-deleted",
+	KindSymbolGone:    "symbol-gone",
+	KindSymbolMoved:   "symbol-moved",
+	KindMemoryRenamed: "memory-renamed",
+	KindMemoryDeleted: "memory-deleted",
+}
+
+// ProseKinds lists the kinds of stale prose references.
+func ProseKinds() []Kind {
+	return []Kind{KindPathMoved, KindPathDeleted, KindSymbolGone, KindSymbolMoved, KindMemoryRenamed, KindMemoryDeleted}
+}
+
+// ProseRef says where a citation judged from a memory's prose comes from
+// (CitationResult.Prose): what was written and where it stands.
+type ProseRef struct {
+	Kind   string // path, lines, symbol, memory
+	Form   string // how it is written (prose.Form…)
+	Text   string // the target as written
+	Line   int    // line of the memory file
+	Start  int    // byte offsets of Text in the memory file (-1: unknown)
+	Stop   int
+	Target string // what it resolved to where it was written: a path, a memory's path, a symbol's file
+	// Written is the commit that wrote the sentence ("" when it is not
+	// committed yet: resolved against the content checked).
+	Written string
+	// Unresolved: it did not resolve where it was written (a path not
+	// tracked, a symbol not in the code, a memory that did not exist):
+	// information, never stale.
+	Unresolved bool
+	Now        string // where it is now: the new path or memory (moved, renamed), the symbol's file
+	Changed    string // the commit that made it stale ("" for the content checked, or unknown)
+}
+
+// ProseCitation is one reference a ProseChecker judged.
+type ProseCitation struct {
+	Ref ProseRef
+	// Citation is the citation the reference amounts to: the path (or
+	// the memory's path, or the symbol) and lines, SrcLine its line in
+	// the memory, Commit the commit that wrote its sentence.
+	Citation memfile.Citation
+	// Lines, when set, is the citation Check judges the lines with, as
+	// for a frontmatter citation (its snippet is the text of the lines
+	// where the sentence was written); Kind and Reason are then Check's.
+	Lines  *memfile.Citation
+	Status Status // Valid, Stale, or Skipped (unresolved)
+	Kind   Kind
+	Reason string
+}
+
+// ProseChecker judges the references in the prose of memories: the
+// prose package implements it over history. Check asks the one in its
+// context (WithProse) and reports what it finds with the citations.
+type ProseChecker interface {
+	CheckProse(ctx context.Context, src source.Source, mems []*store.Memory) ([][]ProseCitation, error)
+}
+
+type proseKey struct{}
+
+// WithProse returns a context in which Check also judges the prose of
+// memories with p.
+func WithProse(ctx context.Context, p ProseChecker) context.Context {
+	return context.WithValue(ctx, proseKey{}, p)
+}
+
+// ProseFrom returns the checker of ctx, or nil.
+func ProseFrom(ctx context.Context) ProseChecker {
+	p, _ := ctx.Value(proseKey{}).(ProseChecker)
+	return p
+}
+
+// checkProse judges the prose of the memories of r with the checker of
+// ctx and adds its references to their citations, after the
+// frontmatter's: resolved ones count as citations, unresolved ones are
+// skipped.
+func checkProse(ctx context.Context, src source.Source, r *Report, mems []*store.Memory) error {
+	p := ProseFrom(ctx)
+	if p == nil {
+		return nil
+	}
+	var todo []*store.Memory
+	var at []int
+	for i, m := range mems {
+		if m.File != nil && !m.File.Exempt {
+			todo = append(todo, m)
+			at = append(at, i)
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	found, err := p.CheckProse(ctx, src, todo)
+	if err != nil {
+		return err
+	}
+	need := map[string]*want{}
+	type lineCheck struct {
+		probe *CitationResult
+		into  *CitationResult
+	}
+	var checks []lineCheck
+	for k, pcs := range found {
+		if len(pcs) == 0 {
+			continue
+		}
+		res := &r.Memories[at[k]]
+		base := len(res.Memory.File.Citations)
+		first := len(res.Citations)
+		for j := range pcs {
+			pc := &pcs[j]
+			c := pc.Citation
+			c.Index = base + j
+			ref := pc.Ref
+			res.Citations = append(res.Citations, CitationResult{Citation: &c, Status: pc.Status, Kind: pc.Kind, Reason: pc.Reason, Prose: &ref})
+		}
+		for j := range pcs {
+			pc := &pcs[j]
+			if pc.Lines == nil || pc.Status == Skipped || pc.Kind != KindNone {
+				continue
+			}
+			probe := &CitationResult{Citation: pc.Lines}
+			w := need[pc.Lines.Path]
+			if w == nil {
+				w = &want{}
+				need[pc.Lines.Path] = w
+			}
+			w.cites = append(w.cites, probe)
+			w.add(max(pc.Lines.Line, 1), max(pc.Lines.Line, pc.Lines.LineEnd))
+			checks = append(checks, lineCheck{probe, &res.Citations[first+j]})
+		}
+	}
+	if len(need) > 0 {
+		if err := readAll(ctx, src, need, nil); err != nil {
+			return err
+		}
+		for _, lc := range checks {
+			lc.into.Kind, lc.into.Reason, lc.into.Untracked = lc.probe.Kind, lc.probe.Reason, lc.probe.Untracked
+		}
+	}
+	return nil
+}
+
+// IsProse reports whether a citation result comes from a memory's prose.
+func (cr CitationResult) IsProse() bool { return cr.Prose != nil }
+
+// ProseSummary counts the prose references of a report.
+type ProseSummary struct {
+	References int `json:"references"` // resolved where written: counted as citations
+	Stale      int `json:"stale"`
+	Unresolved int `json:"unresolved"` // did not resolve where written: information
+}
+
+// ProseSummary counts the prose references of the report's memories.
+func (r *Report) ProseSummary() ProseSummary {
+	var s ProseSummary
+	for i := range r.Memories {
+		for _, c := range r.Memories[i].Citations {
+			switch {
+			case c.Prose == nil:
+			case c.Prose.Unresolved:
+				s.Unresolved++
+			case c.Status == Stale && !c.Known:
+				s.References++
+				s.Stale++
+			default:
+				s.References++
+			}
+		}
+	}
+	return s
+}
+
+// proseKindName names the prose kinds (Kind.String).
+func proseKindName(k Kind) (string, bool) {
+	n, ok := proseKindNames[k]
+	return n, ok
+}

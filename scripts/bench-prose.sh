@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Counts and times what git memcite verify-all finds in the prose of a
+# clone's memories (docs/prose-references.md):
+#   scripts/bench-prose.sh <clone> [git-memcite binary]
+# Prints references per kind and form, stale and unresolved ones, and the
+# wall time of a cold run (first in this process tree) and of a warm one
+# (the same command again, with the cache the first run wrote). Uses
+# python3 to count the --json report.
+set -euo pipefail
+clone=${1:?usage: bench-prose.sh <clone> [git-memcite]}
+bin=${2:-git-memcite}
+json=$(mktemp)
+trap 'rm -f "$json"' EXIT
+# cold: without the cache of git's answers the prose checker keeps per HEAD
+rm -f "$(git -C "$clone" rev-parse --absolute-git-dir)/memcite-prose-cache"
+t0=$(date +%s.%N)
+(cd "$clone" && "$bin" verify-all --json >"$json" 2>/dev/null) || true
+t1=$(date +%s.%N)
+(cd "$clone" && "$bin" verify-all --json >/dev/null 2>&1) || true
+t2=$(date +%s.%N)
+python3 - "$json" <<'PY'
+import collections, json, sys
+d = json.load(open(sys.argv[1]))
+s = d["summary"]
+p = s.get("prose") or {}
+print(f"memories {s['memories']}  with references {s['with_citations']}  stale memories {s['stale']}")
+print(f"prose references {p.get('references', 0)}  stale {p.get('stale', 0)}  unresolved {p.get('unresolved', 0)}")
+by = collections.Counter()
+for m in d["memories"]:
+    for c in m.get("stale_citations") or []:
+        pr = c.get("prose")
+        if pr:
+            by[(pr["kind"], pr["form"])] += 1
+for (k, f), n in sorted(by.items()):
+    print(f"  stale {k:7} {f:14} {n}")
+PY
+awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "verify-all: cold %.2fs, warm %.2fs\n", b-a, c-b }'
