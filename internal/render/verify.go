@@ -100,7 +100,7 @@ type staleJSON struct {
 	ChangedIn     string        `json:"changed_in,omitempty"`
 	ChangedCommit string        `json:"changed_commit,omitempty"`
 	// Unanchored: no base commit is known; judged as written.
-	Unanchored bool `json:"unanchored,omitempty"`
+	Unanchored bool       `json:"unanchored,omitempty"`
 	Why        *Why       `json:"why,omitempty"`
 	Prose      *ProseJSON `json:"prose,omitempty"`
 }
