@@ -29,6 +29,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/regfile"
 	"github.com/git-memcite/git-memcite/internal/trace"
 )
 
@@ -198,7 +199,7 @@ func discoverPlain(abs string) *Repo {
 			if _, err := os.Lstat(filepath.Join(gd, "commondir")); err == nil {
 				return nil
 			}
-			cfg, err := os.ReadFile(filepath.Join(gd, "config"))
+			cfg, err := regfile.ReadFile(filepath.Join(gd, "config"))
 			if err != nil {
 				return nil
 			}
@@ -235,7 +236,7 @@ func discoverWithoutGit(abs string) (*Repo, error) {
 				}
 			}
 			r := &Repo{Top: d, GitDir: gd, CommonDir: gd, ObjectFormat: "sha1", RefFormat: "files"}
-			if b, err := os.ReadFile(filepath.Join(gd, "commondir")); err == nil {
+			if b, err := regfile.ReadFile(filepath.Join(gd, "commondir")); err == nil {
 				r.CommonDir = absFrom(strings.TrimSpace(string(b)), gd)
 			}
 			return r, nil
@@ -256,7 +257,7 @@ func absFrom(p, base string) string {
 }
 
 func readGitfile(p string) (string, error) {
-	b, err := os.ReadFile(p)
+	b, err := regfile.ReadFile(p)
 	if err != nil {
 		return "", fmt.Errorf("read %s: %w", p, err)
 	}
