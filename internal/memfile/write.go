@@ -118,7 +118,7 @@ func replace(tdir, path string, mode os.FileMode, data []byte) error {
 	if err := fault("create"); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(tdir, "."+filepath.Base(path)+".memcite-*")
+	tmp, err := atomicfile.CreateTemp(tdir, "."+filepath.Base(path)+".memcite-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}

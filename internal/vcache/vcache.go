@@ -405,7 +405,7 @@ func writeReplacing(dst, tmpDir, pattern string, write func(io.Writer) error) er
 	if err := os.MkdirAll(tmpDir, 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(tmpDir, pattern)
+	f, err := atomicfile.CreateTemp(tmpDir, pattern)
 	if err != nil {
 		return err
 	}
