@@ -6,8 +6,9 @@
 //
 // Objects are read in-process with go-git's storage where it can read the
 // repository (SHA-1 object format), with a `git cat-file --batch` process
-// behind it for whatever that storage cannot find (relative or chained
-// alternates, blobs a partial clone fetches lazily). Where go-git cannot
+// behind it for whatever that storage cannot find (blobs a partial clone
+// fetches lazily). The object directories a repository borrows from
+// (objects/info/alternates) are each opened once beside it (alternates.go). Where go-git cannot
 // read the repository at all (SHA-256), every read goes to the git binary,
 // history included (git cat-file --batch, git diff-tree --stdin).
 // MEMCITE_BACKEND=git chooses the git binary for any repository. The
