@@ -193,4 +193,3 @@ func BenchmarkAlternates(b *testing.B) {
 		})
 	}
 }
-
