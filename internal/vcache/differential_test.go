@@ -287,17 +287,17 @@ func randomMemory(rng *rand.Rand) string {
 	b.WriteString("---\ncitations:\n")
 	for i, n := 0, 1+rng.Intn(5); i < n; i++ {
 		p := fmt.Sprintf("src/f%d.txt", rng.Intn(nFiles+1))
-		switch rng.Intn(5) {
+		switch rng.Intn(6) {
 		case 0:
 			fmt.Fprintf(&b, "  - %s\n", p)
 		case 1:
 			fmt.Fprintf(&b, "  - %s:%d\n", p, rng.Intn(7))
 		case 2:
 			fmt.Fprintf(&b, "  - path: %s\n    line: %d\n    line_end: %d\n", p, 1+rng.Intn(4), rng.Intn(6))
+		case 3:
+			fmt.Fprintf(&b, "  - path: %s\n    line: %d\n    snippet: \"line $Id$\"\n", p, 1+rng.Intn(5))
 		default:
 			fmt.Fprintf(&b, "  - path: %s\n    line: %d\n    snippet: \"line %c\"\n", p, 1+rng.Intn(5), 'a'+rng.Intn(3))
-		case 4:
-			fmt.Fprintf(&b, "  - path: %s\n    line: %d\n    snippet: \"line $Id$\"\n", p, 1+rng.Intn(5))
 		}
 	}
 	if rng.Intn(5) == 0 {
