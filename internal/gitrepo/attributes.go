@@ -3,6 +3,11 @@ package gitrepo
 import (
 	"bytes"
 	"context"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"hash"
 	"maps"
 	"os"
 	"path"
@@ -167,15 +172,27 @@ func (r *Repo) attrSources(cfg map[string][]string, files []string, attrFiles []
 			dirs[d] = true
 		}
 	}
+	inWorktree := map[string]string{} // .gitattributes path -> its blob id
 	for d := range dirs {
+		n := len(srcs)
 		add(filepath.Join(r.Top, filepath.FromSlash(d), ".gitattributes"), d == ".")
+		if len(srcs) > n {
+			inWorktree[path.Join(d, ".gitattributes")] = r.blobID(srcs[n].data)
+		}
 	}
 	if len(attrFiles) > 0 {
-		objs, err := r.objects()
-		if err != nil {
-			return srcs, "objects: " + err.Error()
-		}
+		var objs *objects
 		for _, f := range attrFiles {
+			if inWorktree[f.path] == f.oid {
+				continue // read already: the working tree holds the same
+			}
+			if objs == nil {
+				o, err := r.objects()
+				if err != nil {
+					return srcs, "objects: " + err.Error()
+				}
+				objs = o
+			}
 			b, err := objs.readBlob(f.oid)
 			if err != nil {
 				return srcs, "cannot read " + f.path + " of the index"
@@ -184,6 +201,20 @@ func (r *Repo) attrSources(cfg map[string][]string, files []string, attrFiles []
 		}
 	}
 	return srcs, unknown
+}
+
+// blobID is the object id git gives a blob of content data, in the
+// repository's object format.
+func (r *Repo) blobID(data []byte) string {
+	var h hash.Hash
+	if r.ObjectFormat == "sha256" {
+		h = sha256.New()
+	} else {
+		h = sha1.New()
+	}
+	fmt.Fprintf(h, "blob %d\x00", len(data))
+	h.Write(data)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // expandHome expands a leading ~/ as git does for core.attributesFile.

@@ -23,14 +23,20 @@ func TestContentIDPerPath(t *testing.T) {
 	for _, tc := range []struct {
 		name, attrs, info string
 		converted         []string // the others are named
+		// after: the working tree's .gitattributes once staged ("-":
+		// removed; "": left as staged)
+		after string
 	}{
-		{"no attributes", "", "", nil},
-		{"attributes that convert nothing", "* -text\n*.go linguist-generated\n*.png binary\n[attr]gen -diff linguist-generated\ngen/* gen\n", "", nil},
-		{"some paths text", "*.md text\n*.go linguist-language=Go\n", "", []string{"doc/x.md"}},
-		{"eol in a subdirectory's file", "", "", []string{"doc/y.txt"}},
-		{"ident through a macro", "[attr]keyword ident\ngen/*.go keyword\n", "", []string{"gen/z.go"}},
-		{"filter in info/attributes", "* -text\n", "a.go filter=fmt\n", []string{"a.go"}},
-		{"-text after text", "* text\n*.go -text\n", "", []string{"doc/x.md", "doc/y.txt"}},
+		{"no attributes", "", "", nil, ""},
+		{"attributes that convert nothing", "* -text\n*.go linguist-generated\n*.png binary\n[attr]gen -diff linguist-generated\ngen/* gen\n", "", nil, ""},
+		{"some paths text", "*.md text\n*.go linguist-language=Go\n", "", []string{"doc/x.md"}, ""},
+		{"eol in a subdirectory's file", "", "", []string{"doc/y.txt"}, ""},
+		{"ident through a macro", "[attr]keyword ident\ngen/*.go keyword\n", "", []string{"gen/z.go"}, ""},
+		{"filter in info/attributes", "* -text\n", "a.go filter=fmt\n", []string{"a.go"}, ""},
+		{"-text after text", "* text\n*.go -text\n", "", []string{"doc/x.md", "doc/y.txt"}, ""},
+		{"staged only: the working tree's removed", "*.md ident\n", "", []string{"doc/x.md"}, "-"},
+		{"staged differs from the working tree's", "*.md ident\n", "", []string{"doc/x.md", "a.go"}, "a.go ident\n"},
+		{"untracked only", "", "", []string{"gen/z.go"}, "gen/** filter=x\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -54,6 +60,15 @@ func TestContentIDPerPath(t *testing.T) {
 				gitfixture.Write(t, dir, ".git/info/attributes", tc.info)
 			}
 			git("add", "-A")
+			switch tc.after {
+			case "":
+			case "-":
+				if err := os.Remove(filepath.Join(dir, ".gitattributes")); err != nil {
+					t.Fatal(err)
+				}
+			default:
+				gitfixture.Write(t, dir, ".gitattributes", tc.after)
+			}
 			r, err := Discover(dir)
 			if err != nil {
 				t.Fatal(err)
