@@ -101,7 +101,7 @@ func (r *Repo) conversions(ctx context.Context, files []string, attrFiles []attr
 		trace.Printf("attributes: core.autocrlf: every path may convert")
 		return &conversions{all: true}
 	}
-	srcs, unknown := r.attrSources(cfg, files, attrFiles)
+	srcs, unknown, same := r.attrSources(cfg, files, attrFiles)
 	switch {
 	case unknown == "" && !mayConvert(srcs):
 		return &conversions{}
@@ -112,12 +112,17 @@ func (r *Repo) conversions(ctx context.Context, files []string, attrFiles []attr
 		trace.Printf("attributes: %s: git is asked", unknown)
 	}
 	// both directions at once: the working tree's attributes first (what
-	// `git add` applies), and the index's (what a checkout applied)
+	// `git add` applies), and the index's (what a checkout applied), unless
+	// the working tree's .gitattributes files are the index's
+	directions := []bool{false, true}
+	if same {
+		directions = directions[:1]
+	}
 	c := &conversions{paths: map[string]bool{}}
-	var found [2]map[string]bool
-	var errs [2]error
+	found := make([]map[string]bool, len(directions))
+	errs := make([]error, len(directions))
 	var wg sync.WaitGroup
-	for i, cached := range []bool{false, true} {
+	for i, cached := range directions {
 		found[i] = map[string]bool{}
 		wg.Add(1)
 		go func() {
@@ -138,8 +143,10 @@ func (r *Repo) conversions(ctx context.Context, files []string, attrFiles []attr
 }
 
 // attrSources reads every attributes file git would read for files; a
-// non-empty unknown says that one of them could not be known or read.
-func (r *Repo) attrSources(cfg map[string][]string, files []string, attrFiles []attrFile) (srcs []attrSource, unknown string) {
+// non-empty unknown says that one of them could not be known or read;
+// same, that the working tree's .gitattributes files are the index's
+// (the same paths, the same blobs).
+func (r *Repo) attrSources(cfg map[string][]string, files []string, attrFiles []attrFile) (srcs []attrSource, unknown string, same bool) {
 	add := func(name string, macros bool) {
 		b, err := regfile.ReadFile(name)
 		switch {
@@ -180,27 +187,27 @@ func (r *Repo) attrSources(cfg map[string][]string, files []string, attrFiles []
 			inWorktree[path.Join(d, ".gitattributes")] = r.blobID(srcs[n].data)
 		}
 	}
-	if len(attrFiles) > 0 {
-		var objs *objects
-		for _, f := range attrFiles {
-			if inWorktree[f.path] == f.oid {
-				continue // read already: the working tree holds the same
-			}
-			if objs == nil {
-				o, err := r.objects()
-				if err != nil {
-					return srcs, "objects: " + err.Error()
-				}
-				objs = o
-			}
-			b, err := objs.readBlob(f.oid)
-			if err != nil {
-				return srcs, "cannot read " + f.path + " of the index"
-			}
-			srcs = append(srcs, attrSource{":" + f.path, b, f.path == ".gitattributes"})
+	same = len(inWorktree) == len(attrFiles)
+	var objs *objects
+	for _, f := range attrFiles {
+		if inWorktree[f.path] == f.oid {
+			continue // read already: the working tree holds the same
 		}
+		same = false
+		if objs == nil {
+			o, err := r.objects()
+			if err != nil {
+				return srcs, "objects: " + err.Error(), false
+			}
+			objs = o
+		}
+		b, err := objs.readBlob(f.oid)
+		if err != nil {
+			return srcs, "cannot read " + f.path + " of the index", false
+		}
+		srcs = append(srcs, attrSource{":" + f.path, b, f.path == ".gitattributes"})
 	}
-	return srcs, unknown
+	return srcs, unknown, same
 }
 
 // blobID is the object id git gives a blob of content data, in the

@@ -113,12 +113,12 @@ func TestSystemAttributes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srcs, unknown := r.attrSources(cfg, []string{"a.txt"}, nil)
+	srcs, unknown, _ := r.attrSources(cfg, []string{"a.txt"}, nil)
 	if unknown != "" || !mayConvert(srcs) {
 		t.Errorf("the system file's ident is not seen (%q, sources %d)", unknown, len(srcs))
 	}
 	systemAttributes = func() (string, string) { return "", "" }
-	if srcs, _ := r.attrSources(cfg, []string{"a.txt"}, nil); mayConvert(srcs) {
+	if srcs, _, _ := r.attrSources(cfg, []string{"a.txt"}, nil); mayConvert(srcs) {
 		t.Errorf("attributes seen without the system file")
 	}
 }
