@@ -101,7 +101,9 @@ func (r *Repo) conversions(ctx context.Context, files []string, attrFiles []attr
 		trace.Printf("attributes: core.autocrlf: every path may convert")
 		return &conversions{all: true}
 	}
+	trace.Printf("attributes: reading the sources for %d paths", len(files))
 	srcs, unknown, same := r.attrSources(cfg, files, attrFiles)
+	trace.Printf("attributes: %d sources read", len(srcs))
 	switch {
 	case unknown == "" && !mayConvert(srcs):
 		return &conversions{}
