@@ -30,8 +30,11 @@ mkdir "$work/base-src"
 git archive "$base" | tar -x -C "$work/base-src"
 (cd "$work/base-src" && go build -o "$work/old" ./cmd/git-memcite)
 from=()
-[ -n "${FROM:-}" ] && from=(-from "$FROM")
 corpora=${CORPORA:-small attrs large}
+if [ -n "${FROM:-}" ]; then
+  from=(-from "$FROM")
+  corpora=${corpora/attrs/} # a clone has the .gitattributes it has
+fi
 go run ./scripts/genrepo "${from[@]}" -out "$work/small" -list "$work/small.txt" >/dev/null
 case " $corpora " in
 *" attrs "*) go run ./scripts/genrepo "${from[@]}" -gitattributes -out "$work/attrs" -list "$work/attrs.txt" >/dev/null ;;
