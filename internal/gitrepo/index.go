@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -81,33 +82,48 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 		return nil, fmt.Errorf("%w: %s", ErrUnmerged, strings.Join(unmerged, ", "))
 	}
 	// where git may convert content (line endings, filters, encodings) the
-	// working tree is not the staged content: judge git's bytes, the blobs
-	files := make([]string, 0, len(es))
-	var attrFiles []attrFile
-	for _, e := range es {
-		if e.mode.IsRegular() && e.sub == nil {
-			files = append(files, e.path)
-			if isAttrFile(e.path) {
-				attrFiles = append(attrFiles, attrFile{e.path, e.oid})
+	// working tree is not the staged content: judge git's bytes, the blobs.
+	// Found when a file is first read: a commit check that reads none
+	// looks at no attributes.
+	conv := sync.OnceValue(func() *conversions {
+		files := make([]string, 0, len(es))
+		var attrFiles []attrFile
+		for _, e := range es {
+			if e.mode.IsRegular() && e.sub == nil {
+				files = append(files, e.path)
+				if isAttrFile(e.path) {
+					attrFiles = append(attrFiles, attrFile{e.path, e.oid})
+				}
 			}
 		}
-	}
-	conv := r.conversions(ctx, files, attrFiles, false)
+		return r.conversions(ctx, files, attrFiles, false)
+	})
 	var gitClean func(string) bool // entries git calls clean, without stat data of ours
-	if fromGit && !conv.all {
-		if dirty, err := r.cleanByGit(ctx); err == nil {
-			gitClean = func(p string) bool { return !dirty[p] && !skip[p] }
+	if fromGit {
+		dirty := sync.OnceValue(func() map[string]bool {
+			if conv().all {
+				return nil
+			}
+			dirty, err := r.cleanByGit(ctx)
+			if err != nil {
+				return nil
+			}
+			return dirty
+		})
+		gitClean = func(p string) bool {
+			d := dirty()
+			return d != nil && !d[p] && !skip[p]
 		}
 	}
 	wt, _ := source.NewWorktree(r.Top)
 	blob := r.blobReader(objs)
 	read := func(e entry) (io.ReadCloser, error) {
-		if e.stat != nil && !conv.converts(e.path) && wt != nil && e.mode != filemode.Symlink {
+		if e.stat != nil && wt != nil && e.mode != filemode.Symlink && !conv().converts(e.path) {
 			if rc := cleanWorktreeFile(wt, e.path, *e.stat, indexMtime); rc != nil {
 				return rc, nil
 			}
 		}
-		if gitClean != nil && wt != nil && e.mode.IsRegular() && gitClean(e.path) && !conv.converts(e.path) {
+		if gitClean != nil && wt != nil && e.mode.IsRegular() && gitClean(e.path) && !conv().converts(e.path) {
 			if rc, err := wt.Open(e.path); err == nil {
 				return rc, nil
 			}
