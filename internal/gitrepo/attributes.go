@@ -176,8 +176,14 @@ func (r *Repo) attrSources(cfg map[string][]string, files []string, attrFiles []
 	// the working tree's .gitattributes in every directory that holds a
 	// file of the index (tracked or not: git reads them both)
 	dirs := map[string]bool{".": true}
+	last := "."
 	for _, f := range files {
-		for d := path.Dir(f); !dirs[d]; d = path.Dir(d) {
+		i := strings.LastIndexByte(f, '/')
+		if i < 0 || f[:i] == last {
+			continue // (files are sorted: a directory's files are together)
+		}
+		last = f[:i]
+		for d := last; !dirs[d]; d = path.Dir(d) {
 			dirs[d] = true
 		}
 	}
