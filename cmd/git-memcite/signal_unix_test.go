@@ -102,7 +102,7 @@ func TestSIGTERMEndsBlockedHook(t *testing.T) {
 	if err := syscall.SetNonblock(int(r.Fd()), false); err != nil {
 		t.Fatal(err)
 	}
-	took, code := startStopped(t, dir, r, 500*time.Millisecond, "hook", "post-rewrite", "rebase")
+	took, code := startStopped(t, dir, r, 2*time.Second, "hook", "post-rewrite", "rebase") // (started, and past signal.Notify, on a loaded machine)
 	if took > time.Second {
 		t.Errorf("ended %v after SIGTERM, want within 1 s", took)
 	}
