@@ -11,6 +11,8 @@
 # command in three setups, interleaved: SHA-1 in-process, SHA-1 through the
 # git binary (MEMCITE_BACKEND=git), SHA-256 (the git binary), and the ratio
 # of each to the first.
+# FROM=<clone> uses an existing repository's files instead of generated
+# ones (genrepo -from clones it and adds the memories).
 #
 # Usage: scripts/bench-backend.sh [RUNS]   (default 11)
 set -euo pipefail
@@ -21,7 +23,7 @@ trap 'rm -rf "$work"' EXIT
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
 go build -o "$work/git-memcite" ./cmd/git-memcite
-go run ./scripts/genrepo -out "$work/gen" >/dev/null
+go run ./scripts/genrepo ${FROM:+-from "$FROM"} -out "$work/gen" >/dev/null
 for fmt in sha1 sha256; do
   git init -q --object-format=$fmt "$work/$fmt"
   (cd "$work/gen" && git ls-files -z | xargs -0 cp --parents -t "$work/$fmt")

@@ -13,9 +13,14 @@
 # figure.
 #   scripts/bench-cache.sh [RUNS]    (default 7; prints medians)
 # BASE=<rev> compares with another revision than main; CORPORA="small"
-# measures the 11k-file corpus only; RELOCATE=1 adds relocate (no
-# --fix) on the 50,000-memory store. GENFLAGS=-no-snippets writes every
-# citation as a shorthand path:N (judged by line identity).
+# measures the 11k-file corpus only ("attrs": the same corpus with a
+# .gitattributes like the Go tree's, * -text); RELOCATE=1 adds relocate
+# (no --fix) on the 50,000-memory store.
+# FROM=<clone> uses an existing repository (a clone of a public one)
+# instead of the generated source files: genrepo -from clones it and adds
+# the memories (2,000 or 50,000 x 5 citations) citing its files.
+# GENFLAGS=-no-snippets writes every citation as a shorthand path:N
+# (judged by line identity).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-7}
@@ -26,10 +31,18 @@ go build -o "$work/new" ./cmd/git-memcite
 mkdir "$work/base-src"
 git archive "$base" | tar -x -C "$work/base-src"
 (cd "$work/base-src" && go build -o "$work/old" ./cmd/git-memcite)
-go run ./scripts/genrepo ${GENFLAGS:-} -out "$work/small" -list "$work/small.txt" >/dev/null
-corpora=${CORPORA:-small large}
+from=()
+corpora=${CORPORA:-small attrs large}
+if [ -n "${FROM:-}" ]; then
+  from=(-from "$FROM")
+  corpora=${corpora/attrs/} # a clone has the .gitattributes it has
+fi
+go run ./scripts/genrepo ${GENFLAGS:-} "${from[@]}" -out "$work/small" -list "$work/small.txt" >/dev/null
 case " $corpora " in
-*" large "*) go run ./scripts/genrepo ${GENFLAGS:-} -out "$work/large" -memories 50000 -citations 5 -list "$work/large.txt" >/dev/null ;;
+*" attrs "*) go run ./scripts/genrepo ${GENFLAGS:-} "${from[@]}" -gitattributes -out "$work/attrs" -list "$work/attrs.txt" >/dev/null ;;
+esac
+case " $corpora " in
+*" large "*) go run ./scripts/genrepo ${GENFLAGS:-} "${from[@]}" -out "$work/large" -memories 50000 -citations 5 -list "$work/large.txt" >/dev/null ;;
 esac
 sync
 sleep "${SETTLE:-20}"
@@ -74,7 +87,7 @@ for corpus in $corpora; do
   xargs cat < "$work/$corpus.txt" >/dev/null
   for _ in 1 2 3; do "$work/new" verify-all >/dev/null 2>&1 || true; git status >/dev/null; done
   echo
-  echo "### $corpus: $(git ls-files .serena/memories | wc -l) memories, $(wc -l < "$work/$corpus.txt") cited files, $(git ls-files | wc -l) tracked files"
+  echo "### $corpus${FROM:+ (from $(basename "$FROM"))}: $(git ls-files .serena/memories | wc -l) memories, $(wc -l < "$work/$corpus.txt") cited files, $(git ls-files | wc -l) tracked files"
   echo
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo

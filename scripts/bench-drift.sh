@@ -10,7 +10,9 @@
 # The difference is what the drift report costs.
 #
 # Usage: scripts/bench-drift.sh [RUNS]   (default 9; env FILES=10000,
-#        MEMORIES=2000, SHIFT=200, KEEP=1 to keep the repository)
+#        MEMORIES=2000, SHIFT=200, KEEP=1 to keep the repository,
+#        FROM=<clone> to cite an existing repository's files instead of
+#        generated ones: genrepo -from)
 set -euo pipefail
 RUNS=${1:-9}
 FILES=${FILES:-10000}
@@ -27,7 +29,7 @@ unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE MEMCITE SKIP
 printf "[gc]\n\tauto = 0\n" >"$GIT_CONFIG_GLOBAL" # no background gc racing the timings
 
 (cd "$root" && go build -o "$work/git-memcite" ./cmd/git-memcite &&
-	go run ./scripts/genrepo -out "$work/repo" -files "$FILES" -memories "$MEMORIES" -stale 0 >/dev/null)
+	go run ./scripts/genrepo ${FROM:+-from "$FROM"} -out "$work/repo" -files "$FILES" -memories "$MEMORIES" -stale 0 >/dev/null)
 cd "$work/repo"
 find .serena -name '*.md' -exec sed -i '/^    snippet:/d' {} +
 git commit -q -a -m 'no snippets'

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # bench-precommit.sh: what the installed pre-commit hook adds to 'git
 # commit' on large repositories, before and after the incremental check.
+# FROM=<clone> cites an existing repository's files instead of generated
+# ones (genrepo -from clones it and adds the memories).
 #
 # It builds git-memcite twice: BASE (default main; extracted with git
 # archive, no worktree is added) and the working tree. It generates two
@@ -79,7 +81,7 @@ printf '| memories | commit | with hook, %s | with hook, this tree | --no-verify
 printf '| --- | --- | --- | --- | --- | --- | --- |\n'
 for size in $SIZES; do
 	repo="$work/repo-$size"
-	"$work/genrepo" ${GENFLAGS:-} -out "$repo" -files "$FILES" -memories "$size" -list "$work/cited-$size" >"$work/gen-$size.txt"
+	"$work/genrepo" ${GENFLAGS:-} ${FROM:+-from "$FROM"} -out "$repo" -files "$FILES" -memories "$size" -list "$work/cited-$size" >"$work/gen-$size.txt"
 	cd "$repo"
 	PATH="$work/after/bin:$PATH0" git memcite install >/dev/null 2>&1
 	# eleven code files no citation names (the large store cites every
@@ -92,7 +94,7 @@ for size in $SIZES; do
 	free10="free/f1.go free/f2.go free/f3.go free/f4.go free/f5.go free/f6.go free/f7.go free/f8.go free/f9.go free/f10.go"
 	cited=$(sed -n 1p "$work/cited-$size")
 	mem=
-	for m in $(git ls-files '.serena/memories/topic00/*.md' | awk 'NR <= 50'); do
+	for m in $(git ls-files '.serena/memories/topic00/*.md' '.serena/memories/memcite-bench/topic00/*.md' | awk 'NR <= 50'); do
 		id=$(basename "$m" .md)
 		if PATH="$work/after/bin:$PATH0" git memcite verify "$id" >/dev/null 2>&1; then mem=$m && break; fi
 	done

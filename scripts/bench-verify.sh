@@ -3,13 +3,15 @@
 # 2,000 memories x 5 citations, 10% stale) against the cost of reading the
 # cited files with cat, and --staged against the working tree.
 #   scripts/bench-verify.sh [RUNS]    (default 15; prints medians)
+# FROM=<clone> uses an existing repository instead of the generated source
+# files: genrepo -from clones it and adds the memories, citing its files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-15}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/git-memcite" ./cmd/git-memcite
-go run ./scripts/genrepo -out "$work/repo" -list "$work/cited.txt"
+go run ./scripts/genrepo ${FROM:+-from "$FROM"} -out "$work/repo" -list "$work/cited.txt"
 cd "$work/repo"
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }

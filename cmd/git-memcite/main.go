@@ -10,11 +10,14 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/git-memcite/git-memcite/internal/app"
+	"github.com/git-memcite/git-memcite/internal/atomicfile"
 	"github.com/git-memcite/git-memcite/internal/gctune"
 	"github.com/git-memcite/git-memcite/internal/profile"
 	"github.com/git-memcite/git-memcite/internal/progress"
@@ -40,7 +43,7 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	hook, isHook := fastHook(args)
 	gctune.Tune(isHook)
 	defer profile.Start()() // profiles in a build with the profile tag (internal/profile)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(context.Background(), os.Exit)
 	defer stop()
 	cache := &vcache.Slot{} // opened once the repository is found
 	ctx = vcache.WithSlot(ctx, cache)
@@ -97,13 +100,59 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if line != nil {
 		line.Stop()
 	}
-	if err := cache.Save(); err != nil {
+	if ctx.Err() != nil {
+		// interrupted: stop now, and leave the cache as it was (what this
+		// run learnt is found again by the next)
+		code, msg = exitInterrupted, "interrupted"
+	} else if err := cache.Save(); err != nil {
 		trace.Printf("%v (the cache is an optimisation: nothing is lost)", err)
 	}
 	if msg != "" {
 		fmt.Fprintf(stderr, "git-memcite: %s\n", msg)
 	}
 	return code
+}
+
+// stopGrace is how long a command has, after SIGINT or SIGTERM, to stop
+// by itself before the process is ended.
+const stopGrace = 500 * time.Millisecond
+
+// interruptible returns a context that SIGINT or SIGTERM cancels, and a
+// function that stops listening. A command sees the cancellation and
+// returns (exit status 130). One that has not returned stopGrace after
+// the signal (held in a system call, or in work that does not look at its
+// context), or that gets a second signal, is ended by exit(130) once the
+// temporary files of the writes under way are removed: nothing half
+// written is left, and the files a write replaces keep their old content.
+func interruptible(parent context.Context, exit func(int)) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sigs:
+		case <-done:
+			return
+		}
+		cancel()
+		select {
+		case <-sigs:
+		case <-time.After(stopGrace):
+		case <-done:
+			return
+		}
+		atomicfile.RemoveTemps()
+		exit(exitInterrupted)
+	}()
+	var once sync.Once
+	return ctx, func() {
+		once.Do(func() {
+			signal.Stop(sigs)
+			close(done)
+			cancel()
+		})
+	}
 }
 
 // fastHook recognises the command line of the installed hook scripts,

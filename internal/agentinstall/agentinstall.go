@@ -24,6 +24,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/jsonedit"
 	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/regfile"
 )
 
 // Command is the command the hook runs: git memcite agent-hook, when
@@ -146,7 +147,7 @@ type entry struct {
 
 // read loads and parses the settings file at p; a missing file gives nil.
 func read(p string, a Agent) (*settings, error) {
-	src, err := os.ReadFile(p)
+	src, err := regfile.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -389,7 +390,7 @@ func Uninstall(top string, a Agent, local, dryRun bool) (Result, error) {
 	case dryRun || r.Action == Absent:
 		return r, nil
 	case r.Action == Deleted:
-		if cur, err := os.ReadFile(p); err != nil || !bytes.Equal(cur, r.Before) {
+		if cur, err := regfile.ReadFile(p); err != nil || !bytes.Equal(cur, r.Before) {
 			return Result{}, fmt.Errorf("uninstall the agent hook: %s: %w", p, memfile.ErrChanged)
 		}
 		if err := os.Remove(p); err != nil {

@@ -60,7 +60,7 @@ func WriteMemory(repo *gitrepo.Repo, top, p string, old, data []byte) error {
 // WriteReport writes a report file (--output) through a temporary file
 // and an atomic replace, so that a reader never sees half a report.
 func WriteReport(p string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".tmp-*")
+	tmp, err := atomicfile.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", p, err)
 	}

@@ -18,7 +18,11 @@ import (
 // Replace moves the file src over dst, replacing it atomically. Both must
 // be on the same volume (the caller writes src beside dst).
 func Replace(src, dst string) error {
-	return retry(func() error { return rename(src, dst) }, transient, delays, time.Sleep)
+	err := retry(func() error { return rename(src, dst) }, transient, delays, time.Sleep)
+	if err == nil {
+		forget(src)
+	}
+	return err
 }
 
 // CrossDevice reports whether err, from Replace, says that src and dst are

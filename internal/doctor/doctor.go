@@ -23,6 +23,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/agentinstall"
 	"github.com/git-memcite/git-memcite/internal/hookinstall"
 	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/regfile"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
@@ -158,6 +159,8 @@ func checkCache(r *Report, f Facts) {
 	switch c.State {
 	case vcache.StateCorrupt, vcache.StateVersion, vcache.StateStale:
 		detail = append(detail, "not used: the next run that verifies rewrites it")
+	case vcache.StateSpecial:
+		detail = append(detail, "a FIFO, device, socket or directory: never opened for reading, not used; the next run that verifies replaces it (or remove it)")
 	}
 	if c.Summaries > 0 {
 		detail = append(detail, fmt.Sprintf("%s beside it, %s (what the commit check reads instead of every memory file)", countOf(c.Summaries, "commit summary", "commit summaries"), byteSize(c.SummaryBytes)))
@@ -393,7 +396,7 @@ func checkStale(r *Report, f Facts) {
 
 func checkSerena(r *Report, f Facts) {
 	p := filepath.Join(f.Top, ".serena", "project.yml")
-	data, err := os.ReadFile(p)
+	data, err := regfile.ReadFile(p)
 	if err != nil {
 		if os.IsNotExist(err) {
 			r.add("serena", Info, "no .serena/project.yml: Serena is not configured here")

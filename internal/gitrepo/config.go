@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"unicode/utf8"
+
+	"github.com/git-memcite/git-memcite/internal/regfile"
 )
 
 // configInProcess reads the memcite.* and core.* configuration without
@@ -210,7 +212,7 @@ func readConfigFile(p string) ([]byte, string) {
 	if !fi.Mode().IsRegular() {
 		return nil, p + " is not a regular file"
 	}
-	data, err := os.ReadFile(p)
+	data, err := regfile.ReadFile(p)
 	if err != nil {
 		return nil, err.Error()
 	}

@@ -2,10 +2,10 @@ package gitrepo
 
 import (
 	"context"
+	"encoding/hex"
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -28,6 +28,7 @@ type worktreeIDs struct {
 	read    map[string]bool
 	anyRead atomic.Bool // read holds something: lookups before any read take no lock
 	named   atomic.Bool
+	conv    *conversions // the paths git may convert, which get no id
 
 	// root is the working tree's root directory, open for lstats relative
 	// to it (unchangedAt); closed when the worktreeIDs is collected.
@@ -82,17 +83,24 @@ func (w *guardedWorktree) loadIDs() {
 			return
 		}
 		idx := w.index
-		es := make([]entry, 0, 8)
-		for _, e := range idx.entries {
-			if e.path == ".gitattributes" || strings.HasSuffix(e.path, "/.gitattributes") {
-				es = append(es, entry{path: e.path})
-				break
+		files := make([]string, 0, len(idx.entries))
+		var attrFiles []attrFile
+		for i := range idx.entries {
+			e := &idx.entries[i]
+			if e.st.mode&0o170000 != 0o100000 {
+				continue
+			}
+			files = append(files, e.path)
+			if isAttrFile(e.path) {
+				attrFiles = append(attrFiles, attrFile{e.path, hex.EncodeToString(e.oid[:idx.hashLen])})
 			}
 		}
-		if r.contentConverts(context.Background(), es) {
-			trace.Printf("content ids: git may convert working-tree content (attributes, core.autocrlf): working-tree files are read")
+		conv := r.conversions(context.Background(), files, attrFiles, true)
+		if conv.all {
+			trace.Printf("content ids: git may convert any working-tree file: working-tree files are read")
 			return
 		}
+		w.ids.conv = conv
 		w.ids.index, w.ids.ok = idx, true
 		w.ids.named.Store(true)
 	})
@@ -130,7 +138,7 @@ func (w *guardedWorktree) ContentID(p string) (string, bool) {
 		return "", false
 	}
 	e := w.ids.index.find(c)
-	if e == nil || !e.st.trusted || e.st.mode&0o170000 != 0o100000 {
+	if e == nil || !e.st.trusted || e.st.mode&0o170000 != 0o100000 || w.ids.conv.converts(c) {
 		return "", false
 	}
 	st := e.st

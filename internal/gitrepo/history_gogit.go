@@ -49,9 +49,9 @@ type entryVal struct {
 const maxEntries = 1 << 21
 
 func newGoGitHistory(r *Repo, objs *objects) *goGitHistory {
-	st := openStorage(r.GitDir, r.CommonDir, true)
+	st := openStorage(r.GitDir, r.CommonDir, true, objs.cat)
 	return &goGitHistory{
-		store:   &fallbackStorer{Storage: st, cat: objs.cat},
+		store:   st,
 		commits: map[plumbing.Hash]*gitblame.Commit{},
 		trees:   map[plumbing.Hash]*object.Tree{},
 		entries: map[entryKey]entryVal{},

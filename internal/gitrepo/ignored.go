@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/git-memcite/git-memcite/internal/regfile"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/trace"
 )
@@ -298,7 +299,7 @@ func (r *Repo) globalIgnoreRules() bool {
 		return true
 	}
 	for _, gd := range []string{r.CommonDir, r.GitDir} {
-		b, err := os.ReadFile(filepath.Join(gd, "info", "exclude"))
+		b, err := regfile.ReadFile(filepath.Join(gd, "info", "exclude"))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}

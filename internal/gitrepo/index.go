@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -81,23 +82,48 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 		return nil, fmt.Errorf("%w: %s", ErrUnmerged, strings.Join(unmerged, ", "))
 	}
 	// where git may convert content (line endings, filters, encodings) the
-	// working tree is not the staged content: judge git's bytes, the blobs
-	converts := r.contentConverts(ctx, es)
+	// working tree is not the staged content: judge git's bytes, the blobs.
+	// Found when a file is first read: a commit check that reads none
+	// looks at no attributes.
+	conv := sync.OnceValue(func() *conversions {
+		files := make([]string, 0, len(es))
+		var attrFiles []attrFile
+		for _, e := range es {
+			if e.mode.IsRegular() && e.sub == nil {
+				files = append(files, e.path)
+				if isAttrFile(e.path) {
+					attrFiles = append(attrFiles, attrFile{e.path, e.oid})
+				}
+			}
+		}
+		return r.conversions(ctx, files, attrFiles, false)
+	})
 	var gitClean func(string) bool // entries git calls clean, without stat data of ours
-	if fromGit && !converts {
-		if dirty, err := r.cleanByGit(ctx); err == nil {
-			gitClean = func(p string) bool { return !dirty[p] && !skip[p] }
+	if fromGit {
+		dirty := sync.OnceValue(func() map[string]bool {
+			if conv().all {
+				return nil
+			}
+			dirty, err := r.cleanByGit(ctx)
+			if err != nil {
+				return nil
+			}
+			return dirty
+		})
+		gitClean = func(p string) bool {
+			d := dirty()
+			return d != nil && !d[p] && !skip[p]
 		}
 	}
 	wt, _ := source.NewWorktree(r.Top)
 	blob := r.blobReader(objs)
 	read := func(e entry) (io.ReadCloser, error) {
-		if e.stat != nil && !converts && wt != nil && e.mode != filemode.Symlink {
+		if e.stat != nil && wt != nil && e.mode != filemode.Symlink && !conv().converts(e.path) {
 			if rc := cleanWorktreeFile(wt, e.path, *e.stat, indexMtime); rc != nil {
 				return rc, nil
 			}
 		}
-		if gitClean != nil && wt != nil && e.mode.IsRegular() && gitClean(e.path) {
+		if gitClean != nil && wt != nil && e.mode.IsRegular() && gitClean(e.path) && !conv().converts(e.path) {
 			if rc, err := wt.Open(e.path); err == nil {
 				return rc, nil
 			}
@@ -302,41 +328,4 @@ func (r *Repo) cleanByGit(ctx context.Context) (map[string]bool, error) {
 		}
 	}
 	return dirty, nil
-}
-
-// contentConverts reports whether git may convert content between the
-// working tree and its blobs, so that a working-tree file is not the
-// staged bytes even when its stat data matches: core.autocrlf, or any
-// attributes (a .gitattributes file in the index, info/attributes,
-// core.attributesFile or the user's attributes file), which may set
-// text/eol, filter, ident or working-tree-encoding.
-func (r *Repo) contentConverts(ctx context.Context, es []entry) bool {
-	for _, e := range es {
-		if e.path == ".gitattributes" || strings.HasSuffix(e.path, "/.gitattributes") {
-			return true
-		}
-	}
-	if _, err := os.Stat(filepath.Join(r.CommonDir, "info", "attributes")); err == nil {
-		return true
-	}
-	cfg, err := r.Config(ctx)
-	if err != nil {
-		return true // cannot tell: be safe
-	}
-	if v := cfg["core.autocrlf"]; len(v) > 0 && !strings.EqualFold(v[len(v)-1], "false") {
-		return true
-	}
-	if v := cfg["core.attributesfile"]; len(v) > 0 && v[len(v)-1] != "" {
-		return true
-	}
-	if home, err := os.UserHomeDir(); err == nil {
-		xdg := os.Getenv("XDG_CONFIG_HOME")
-		if xdg == "" {
-			xdg = filepath.Join(home, ".config")
-		}
-		if _, err := os.Stat(filepath.Join(xdg, "git", "attributes")); err == nil {
-			return true
-		}
-	}
-	return false
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/git-memcite/git-memcite/internal/regfile"
 	"github.com/git-memcite/git-memcite/internal/source"
 )
 
@@ -51,7 +52,7 @@ func (r *Repo) lfsResolve(b []byte) []byte {
 	if p == "" {
 		return b
 	}
-	content, err := os.ReadFile(p)
+	content, err := regfile.ReadFile(p)
 	if err != nil {
 		return b
 	}

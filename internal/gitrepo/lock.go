@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/git-memcite/git-memcite/internal/regfile"
 )
 
 // ErrLocked is returned by Lock when another git-memcite process holds the
@@ -103,13 +105,17 @@ func tryLock(p string) (*os.File, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, errors.New("not a regular file")
+	}
 	ok, err := lockNB(f)
 	if err != nil {
 		f.Close()
 		return nil, 0, err
 	}
 	if !ok {
-		b, _ := os.ReadFile(p)
+		b, _ := regfile.ReadFile(p)
 		f.Close()
 		pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
 		return nil, pid, nil

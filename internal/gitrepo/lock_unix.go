@@ -9,9 +9,10 @@ import (
 )
 
 // openLockFile opens (creating) the lock file; O_NOFOLLOW keeps it from
-// being redirected through a symlink planted at its path.
+// being redirected through a symlink planted at its path, O_NONBLOCK from
+// waiting on a FIFO or device put there after tryLock's Lstat.
 func openLockFile(p string) (*os.File, error) {
-	return os.OpenFile(p, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
+	return os.OpenFile(p, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
 }
 
 // lockNB takes an exclusive flock on f without waiting; false means

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
@@ -64,7 +65,7 @@ func (r *Repo) objects() (*objects, error) {
 			trace.Printf("objects: git binary: %s", r.why)
 			return
 		}
-		o.store = &fallbackStorer{Storage: openStorage(r.GitDir, r.CommonDir, false), cat: cat}
+		o.store = openStorage(r.GitDir, r.CommonDir, false, cat)
 		if r.RefFormat == "" || r.RefFormat == "files" {
 			o.refs = o.store.(*fallbackStorer).Storage
 		}
@@ -120,30 +121,80 @@ func (c *objectCache) Clear() {
 }
 
 // openStorage opens go-git's storage of a git dir (with its common dir for
-// linked worktrees). Alternates with absolute paths (git clone --shared,
-// --reference) are read in-process; relative and chained ones through the
-// fallback.
-func openStorage(gitDir, commonDir string, keep bool) *filesystem.Storage {
-	fs := osfs.New(gitDir)
+// linked worktrees) and of every object directory it borrows from
+// (objects/info/alternates: git clone --shared, --reference, chains of
+// them), each once, with git cat-file behind them for the objects none
+// of them holds (a partial clone's, GIT_ALTERNATE_OBJECT_DIRECTORIES).
+// With keep, pack files stay open until Close.
+func openStorage(gitDir, commonDir string, keep bool, cat *catFile) *fallbackStorer {
+	var fs billy.Filesystem = osfs.New(gitDir)
 	if filepath.Clean(commonDir) != filepath.Clean(gitDir) {
 		fs = dotgit.NewRepositoryFilesystem(osfs.New(gitDir), osfs.New(commonDir))
 	}
-	return filesystem.NewStorageWithOptions(fs, newObjectCache(), filesystem.Options{
-		KeepDescriptors: keep,
-		AlternatesFS:    osfs.New(string(filepath.Separator)),
-	})
+	opts := filesystem.Options{KeepDescriptors: keep}
+	cache := newObjectCache()
+	s := &fallbackStorer{Storage: filesystem.NewStorageWithOptions(noAlternates{fs}, cache, opts), cat: cat}
+	for _, dir := range alternateDirs(filepath.Join(commonDir, "objects")) {
+		s.alts = append(s.alts, filesystem.NewStorageWithOptions(noAlternates{objectsFS(dir)}, cache, opts))
+	}
+	if len(s.alts) > 0 {
+		trace.Printf("objects: %d alternate object director(ies), each opened once", len(s.alts))
+	}
+	return s
 }
 
-// fallbackStorer is go-git's storage with git cat-file behind it for
-// objects the storage does not find.
+// fallbackStorer is go-git's storage of the repository's own objects,
+// then of its alternates, with git cat-file behind them for objects none
+// of them finds.
 type fallbackStorer struct {
 	*filesystem.Storage
-	cat *catFile
+	alts []*filesystem.Storage
+	cat  *catFile
+}
+
+// HasEncodedObject implements storer.EncodedObjectStorer: the repository's
+// objects and its alternates' (not the objects only git cat-file reads).
+func (s *fallbackStorer) HasEncodedObject(h plumbing.Hash) error {
+	err := s.Storage.HasEncodedObject(h)
+	for _, alt := range s.alts {
+		if err == nil || !errors.Is(err, plumbing.ErrObjectNotFound) {
+			break
+		}
+		err = alt.HasEncodedObject(h)
+	}
+	return err
+}
+
+// EncodedObjectSize implements storer.EncodedObjectStorer.
+func (s *fallbackStorer) EncodedObjectSize(h plumbing.Hash) (int64, error) {
+	n, err := s.Storage.EncodedObjectSize(h)
+	for _, alt := range s.alts {
+		if err == nil || !errors.Is(err, plumbing.ErrObjectNotFound) {
+			break
+		}
+		n, err = alt.EncodedObjectSize(h)
+	}
+	return n, err
+}
+
+// Close releases the pack files the storages hold open.
+func (s *fallbackStorer) Close() error {
+	err := s.Storage.Close()
+	for _, alt := range s.alts {
+		err = errors.Join(err, alt.Close())
+	}
+	return err
 }
 
 // EncodedObject implements storer.EncodedObjectStorer.
 func (s *fallbackStorer) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
 	o, err := s.Storage.EncodedObject(t, h)
+	for _, alt := range s.alts {
+		if err == nil || !errors.Is(err, plumbing.ErrObjectNotFound) {
+			return o, err
+		}
+		o, err = alt.EncodedObject(t, h)
+	}
 	if err == nil || !errors.Is(err, plumbing.ErrObjectNotFound) {
 		return o, err
 	}

@@ -6,8 +6,9 @@
 //
 // Objects are read in-process with go-git's storage where it can read the
 // repository (SHA-1 object format), with a `git cat-file --batch` process
-// behind it for whatever that storage cannot find (relative or chained
-// alternates, blobs a partial clone fetches lazily). Where go-git cannot
+// behind it for whatever that storage cannot find (blobs a partial clone
+// fetches lazily). The object directories a repository borrows from
+// (objects/info/alternates) are each opened once beside it (alternates.go). Where go-git cannot
 // read the repository at all (SHA-256), every read goes to the git binary,
 // history included (git cat-file --batch, git diff-tree --stdin).
 // MEMCITE_BACKEND=git chooses the git binary for any repository. The
@@ -29,6 +30,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/regfile"
 	"github.com/git-memcite/git-memcite/internal/trace"
 )
 
@@ -198,7 +200,7 @@ func discoverPlain(abs string) *Repo {
 			if _, err := os.Lstat(filepath.Join(gd, "commondir")); err == nil {
 				return nil
 			}
-			cfg, err := os.ReadFile(filepath.Join(gd, "config"))
+			cfg, err := regfile.ReadFile(filepath.Join(gd, "config"))
 			if err != nil {
 				return nil
 			}
@@ -235,7 +237,7 @@ func discoverWithoutGit(abs string) (*Repo, error) {
 				}
 			}
 			r := &Repo{Top: d, GitDir: gd, CommonDir: gd, ObjectFormat: "sha1", RefFormat: "files"}
-			if b, err := os.ReadFile(filepath.Join(gd, "commondir")); err == nil {
+			if b, err := regfile.ReadFile(filepath.Join(gd, "commondir")); err == nil {
 				r.CommonDir = absFrom(strings.TrimSpace(string(b)), gd)
 			}
 			return r, nil
@@ -256,7 +258,7 @@ func absFrom(p, base string) string {
 }
 
 func readGitfile(p string) (string, error) {
-	b, err := os.ReadFile(p)
+	b, err := regfile.ReadFile(p)
 	if err != nil {
 		return "", fmt.Errorf("read %s: %w", p, err)
 	}

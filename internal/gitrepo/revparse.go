@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-memcite/git-memcite/internal/regfile"
 )
 
 // The revisions git-memcite resolves nearly always are HEAD, a branch or
@@ -240,7 +242,7 @@ type refFiles struct {
 // where git must be asked: an unreadable or unterminated packed-refs
 // file, or one that holds replace refs.
 func readRefFiles(dir string) (*refFiles, bool) {
-	b, err := os.ReadFile(filepath.Join(dir, "packed-refs"))
+	b, err := regfile.ReadFile(filepath.Join(dir, "packed-refs"))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		b = nil
@@ -305,7 +307,7 @@ func (f *refFiles) read(name string) (target string, h plumbing.Hash, ok, exists
 	case !fi.Mode().IsRegular():
 		return "", plumbing.ZeroHash, false, false // git reads symbolic links its own way
 	}
-	b, err := os.ReadFile(p)
+	b, err := regfile.ReadFile(p)
 	if err != nil {
 		return "", plumbing.ZeroHash, false, false
 	}

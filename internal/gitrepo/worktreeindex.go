@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/git-memcite/git-memcite/internal/regfile"
 )
 
 // worktreeIndex is the working tree's index as one run sees it, read once
@@ -165,7 +167,7 @@ func (r *Repo) readWorktreeIndex(ctx context.Context) (*worktreeIndex, error) {
 
 // readIndexFile returns the index file's bytes and stat.
 func readIndexFile(p string) ([]byte, os.FileInfo, error) {
-	f, err := os.Open(p)
+	f, err := regfile.Open(p)
 	if err != nil {
 		return nil, nil, err
 	}

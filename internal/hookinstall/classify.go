@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/git-memcite/git-memcite/hooks"
+	"github.com/git-memcite/git-memcite/internal/regfile"
 )
 
 // State is what a hook file holds.
@@ -61,7 +62,7 @@ type hookFile struct {
 
 // classify reads and classifies the hook file at path for the named hook.
 func classify(path, name string) (hookFile, error) {
-	content, err := os.ReadFile(path)
+	content, err := regfile.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, lerr := os.Lstat(path); lerr == nil {
 			// A dangling symlink: git cannot run it either.
@@ -93,7 +94,7 @@ func classify(path, name string) (hookFile, error) {
 	if isEmpty(content) {
 		return hookFile{State: Empty}, nil
 	}
-	if sample, err := os.ReadFile(path + ".sample"); err == nil && bytes.Equal(sample, content) {
+	if sample, err := regfile.ReadFile(path + ".sample"); err == nil && bytes.Equal(sample, content) {
 		return hookFile{State: Sample}, nil
 	}
 	return hookFile{
@@ -161,11 +162,11 @@ func detectManagers(r Repo) []Manager {
 	if r.Husky() {
 		found[Husky] = true
 	}
-	if b, err := os.ReadFile(filepath.Join(r.Top, ".gitattributes")); err == nil && bytes.Contains(b, []byte("filter=lfs")) {
+	if b, err := regfile.ReadFile(filepath.Join(r.Top, ".gitattributes")); err == nil && bytes.Contains(b, []byte("filter=lfs")) {
 		found[GitLFS] = true
 	}
 	for _, name := range allHookNames {
-		if b, err := os.ReadFile(filepath.Join(r.HooksDir, name)); err == nil {
+		if b, err := regfile.ReadFile(filepath.Join(r.HooksDir, name)); err == nil {
 			if m := managerOf(b); m != None {
 				found[m] = true
 			}

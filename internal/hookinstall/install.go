@@ -368,7 +368,7 @@ func Apply(plan *Plan) error {
 // writeFileAtomic writes a file through a temporary file in the same
 // directory and a rename, with the given mode.
 func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	tmp, err := atomicfile.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
 	}

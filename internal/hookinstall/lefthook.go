@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/git-memcite/git-memcite/internal/regfile"
 )
 
 // lefthook reads its main configuration from the first of these files
@@ -352,7 +354,7 @@ func readYAMLFile(top, rel string) (*yaml.Node, error) {
 	if rel == "" {
 		return nil, nil
 	}
-	b, err := os.ReadFile(filepath.Join(top, rel))
+	b, err := regfile.ReadFile(filepath.Join(top, rel))
 	if err != nil {
 		if os.IsNotExist(err) {
 			return nil, nil

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/regfile"
 )
 
 // Route is how git-memcite is installed into a repository.
@@ -141,7 +142,7 @@ func lefthookPlan(plan *Plan, names []string) error {
 	e.Path = filepath.Join(repo.Top, e.Rel)
 	src := []byte(lefthookCreatedHeader + "\n")
 	if !e.Create {
-		b, err := os.ReadFile(e.Path)
+		b, err := regfile.ReadFile(e.Path)
 		if err != nil {
 			return err
 		}
@@ -167,7 +168,7 @@ func huskyPlan(plan *Plan, names []string) error {
 	}
 	for _, name := range names {
 		p := filepath.Join(dir, name)
-		b, err := os.ReadFile(p)
+		b, err := regfile.ReadFile(p)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
@@ -199,7 +200,7 @@ func preCommitPlan(plan *Plan, names []string) error {
 	e.Path = filepath.Join(repo.Top, e.Rel)
 	src := []byte(preCommitCreatedHeader + "\n")
 	if !e.Create {
-		b, err := os.ReadFile(e.Path)
+		b, err := regfile.ReadFile(e.Path)
 		if err != nil {
 			return err
 		}
@@ -327,7 +328,7 @@ func recordPath(repo Repo) string { return filepath.Join(repo.CommonDir, "memcit
 
 func readRecord(repo Repo) (record, error) {
 	rec := record{Created: map[string]Manager{}}
-	b, err := os.ReadFile(recordPath(repo))
+	b, err := regfile.ReadFile(recordPath(repo))
 	if errors.Is(err, fs.ErrNotExist) {
 		return rec, nil
 	}

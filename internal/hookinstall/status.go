@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/hooks"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/regfile"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -185,7 +186,7 @@ func hookStatus(repo Repo, name string) (HookStatus, error) {
 	case f.Manager == PreCommit:
 		preCommitStatus(repo, name, path, &h)
 	default:
-		content, _ := os.ReadFile(path)
+		content, _ := regfile.ReadFile(path)
 		if where, note := huskyScriptRuns(content, name); where != "" {
 			h.Runs, h.Via, h.trace = true, "the hook script: "+where, true
 			addNote(&h, note)
@@ -219,7 +220,7 @@ func addNote(h *HookStatus, note string) {
 func huskyStatus(repo Repo, name string, h *HookStatus) {
 	script := filepath.Join(huskyScripts(repo), name)
 	rel := displayPath(repo, script)
-	b, err := os.ReadFile(script)
+	b, err := regfile.ReadFile(script)
 	if err != nil {
 		h.Why = fmt.Sprintf("husky runs %s, which does not exist", rel)
 		return
@@ -270,7 +271,7 @@ func lefthookStatus(repo Repo, name string, h *HookStatus) {
 // preCommitStatus follows the pre-commit framework: its script runs the
 // configuration's hooks for the stage, after <hook>.legacy.
 func preCommitStatus(repo Repo, name, path string, h *HookStatus) {
-	script, _ := os.ReadFile(path)
+	script, _ := regfile.ReadFile(path)
 	cfg := preCommitConfigOf(script)
 	root, err := readYAMLFile(repo.Top, cfg)
 	switch {
@@ -290,7 +291,7 @@ func preCommitStatus(repo Repo, name, path string, h *HookStatus) {
 		}
 	}
 	legacy := path + ".legacy"
-	if b, err := os.ReadFile(legacy); err == nil && isExecutable(legacy) {
+	if b, err := regfile.ReadFile(legacy); err == nil && isExecutable(legacy) {
 		_, ours := hooks.Marker(b)
 		if where, _ := huskyScriptRuns(b, name); ours || where != "" {
 			h.trace = true
@@ -331,7 +332,7 @@ func configuredButNotInstalled(repo Repo, name string, h *HookStatus) {
 	if repo.HooksPath != "" && !repo.Husky() {
 		return
 	}
-	if b, err := os.ReadFile(filepath.Join(repo.Top, ".husky", name)); err == nil {
+	if b, err := regfile.ReadFile(filepath.Join(repo.Top, ".husky", name)); err == nil {
 		if where, _ := huskyScriptRuns(b, name); where != "" {
 			h.trace = true
 			h.Why = fmt.Sprintf(".husky/%s runs git-memcite, but husky's hooks are not set up in this worktree: run npx husky (or npm install)", name)
@@ -345,7 +346,7 @@ func configuredButNotInstalled(repo Repo, name string, h *HookStatus) {
 func leftBehind(repo Repo, name, path string, h *HookStatus) {
 	for _, suffix := range []string{".old", ".legacy"} {
 		p := path + suffix
-		b, err := os.ReadFile(p)
+		b, err := regfile.ReadFile(p)
 		if err != nil {
 			continue
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/hooks"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/regfile"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 	"go.yaml.in/yaml/v3"
 )
@@ -299,7 +300,7 @@ func planUninstall(repo Repo, name string) (UninstallHook, error) {
 		}
 	}
 	for _, suffix := range []string{".old", ".legacy"} {
-		if b, err := os.ReadFile(path + suffix); err == nil {
+		if b, err := regfile.ReadFile(path + suffix); err == nil {
 			if _, ours := hooks.Marker(b); ours {
 				h.Extra = append(h.Extra, path+suffix)
 			}
@@ -321,7 +322,7 @@ func uninstallEdits(repo Repo, names []string, all bool, res *UninstallResult) e
 			continue
 		}
 		p := filepath.Join(repo.Top, rel)
-		b, err := os.ReadFile(p)
+		b, err := regfile.ReadFile(p)
 		if err != nil {
 			return err
 		}
@@ -344,7 +345,7 @@ func uninstallEdits(repo Repo, names []string, all bool, res *UninstallResult) e
 	for _, d := range dirs {
 		for _, name := range names {
 			p := filepath.Join(d, name)
-			b, err := os.ReadFile(p)
+			b, err := regfile.ReadFile(p)
 			if err != nil {
 				continue
 			}
@@ -356,7 +357,7 @@ func uninstallEdits(repo Repo, names []string, all bool, res *UninstallResult) e
 	}
 	if rel := firstExisting(repo.Top, preCommitConfigs); rel != "" {
 		p := filepath.Join(repo.Top, rel)
-		b, err := os.ReadFile(p)
+		b, err := regfile.ReadFile(p)
 		if err != nil {
 			return err
 		}
@@ -392,7 +393,7 @@ func stillConfigured(repo Repo, m Manager, name string, edits []Edit) bool {
 				return e.After
 			}
 		}
-		b, _ := os.ReadFile(filepath.Join(repo.Top, rel))
+		b, _ := regfile.ReadFile(filepath.Join(repo.Top, rel))
 		return b
 	}
 	switch m {

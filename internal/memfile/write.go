@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/atomicfile"
+	"github.com/git-memcite/git-memcite/internal/regfile"
 )
 
 // ErrChanged is returned by WriteFile when the file on disk no longer holds
@@ -82,7 +83,7 @@ func WriteFileVia(tmpDir, path string, old, data []byte) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if old != nil {
-		cur, err := os.ReadFile(path)
+		cur, err := regfile.ReadFile(path)
 		if err != nil {
 			return fmt.Errorf("write %s: %w", path, err)
 		}
@@ -117,7 +118,7 @@ func replace(tdir, path string, mode os.FileMode, data []byte) error {
 	if err := fault("create"); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(tdir, "."+filepath.Base(path)+".memcite-*")
+	tmp, err := atomicfile.CreateTemp(tdir, "."+filepath.Base(path)+".memcite-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}

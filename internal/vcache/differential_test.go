@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -34,17 +35,25 @@ func TestDifferential(t *testing.T) {
 	if testing.Short() {
 		seeds, steps = seeds[:1], 15
 	}
-	for _, seed := range seeds {
-		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
-			t.Parallel()
-			differential(t, seed, steps)
-		})
+	var identity atomic.Int64 // line-identity verdicts met, over every seed
+	t.Run("seeds", func(t *testing.T) {
+		for _, seed := range seeds {
+			t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
+				t.Parallel()
+				identity.Add(int64(differential(t, seed, steps)))
+			})
+		}
+	})
+	if identity.Load() == 0 && !testing.Short() {
+		t.Errorf("no citation was judged moved, edited, deleted or ambiguous: line identity untested")
 	}
 }
 
 const nFiles = 5
 
-func differential(t *testing.T, seed int64, steps int) {
+// differential runs one seed; it returns how many line-identity verdicts
+// (moved, edited, deleted, ambiguous) it met.
+func differential(t *testing.T, seed int64, steps int) int {
 	rng := rand.New(rand.NewSource(seed))
 	dir := t.TempDir()
 	git := func(args ...string) string {
@@ -58,6 +67,14 @@ func differential(t *testing.T, seed int64, steps int) {
 	write := func(p, content string) { t.Helper(); gitfixture.Write(t, dir, p, content) }
 	git("init", "-q", "-b", "main")
 	git("config", "core.autocrlf", "false")
+	// a reversible clean/smudge filter (rot13), for the attributes steps
+	git("config", "filter.rot.clean", "tr a-zA-Z n-za-mN-ZA-M")
+	git("config", "filter.rot.smudge", "tr a-zA-Z n-za-mN-ZA-M")
+	globalAttrs := filepath.Join(t.TempDir(), "attributes")
+	if seed%2 == 0 {
+		// (without it, a repository's attributes are its own files')
+		git("config", "core.attributesFile", globalAttrs)
+	}
 	for i := 0; i < nFiles; i++ {
 		write(fmt.Sprintf("src/f%d.txt", i), randomFile(rng))
 	}
@@ -76,7 +93,7 @@ func differential(t *testing.T, seed int64, steps int) {
 		what := ""
 		f := fmt.Sprintf("src/f%d.txt", rng.Intn(nFiles+1)) // f5 is untracked at first
 		full := filepath.Join(dir, filepath.FromSlash(f))
-		switch rng.Intn(12) {
+		switch rng.Intn(15) {
 		case 0:
 			what = "edit " + f
 			write(f, randomFile(rng))
@@ -141,7 +158,29 @@ func differential(t *testing.T, seed int64, steps int) {
 		case 10:
 			what = "refresh the index"
 			_, _ = gitfixture.Git(dir, 0, "update-index", "-q", "--really-refresh")
-		case 11:
+		case 11, 12, 13:
+			// attributes from one of git's sources (an untracked
+			// .gitattributes at the top or below, info/attributes, the
+			// global file), then the file checked out again through them
+			// (or, half the time, left as it is)
+			where := []string{".gitattributes", "src/.gitattributes", ".git/info/attributes", globalAttrs}[rng.Intn(4)]
+			attrs := randomAttributes(rng)
+			what = fmt.Sprintf("attributes %q in %s", attrs, where)
+			if !filepath.IsAbs(where) {
+				where = filepath.Join(dir, filepath.FromSlash(where))
+			}
+			if err := os.MkdirAll(filepath.Dir(where), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(where, []byte(attrs), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if rng.Intn(2) == 0 && strings.Contains(git("ls-files", f), f) {
+				what += ", checkout " + f
+				os.Remove(full)
+				_, _ = gitfixture.Git(dir, 0, "checkout", "-q", "--", f)
+			}
+		case 14:
 			m := fmt.Sprintf(".serena/memories/m%d.md", rng.Intn(3))
 			what = "rename and commit " + m
 			if strings.Contains(git("ls-files", m), m) {
@@ -167,15 +206,13 @@ func differential(t *testing.T, seed int64, steps int) {
 			}
 		}
 	}
-	if identity == 0 && steps >= 30 {
-		t.Errorf("no citation was judged moved, edited, deleted or ambiguous: line identity untested")
-	}
 	t.Logf("line identity verdicts met: %d", identity)
 	for _, which := range []string{"worktree", "index", "HEAD"} {
 		if hits[which] == 0 && (which != "worktree" || runtime.GOOS == "linux") {
 			t.Errorf("%s: the cache was never used", which)
 		}
 	}
+	return identity
 }
 
 // check verifies every memory against one source and renders everything
@@ -248,6 +285,8 @@ func randomFile(rng *rand.Rand) string {
 			b.WriteString("bad \xff utf8\n")
 		case 1:
 			b.WriteString("crlf line\r\n")
+		case 2:
+			b.WriteString("line $Id$\n")
 		default:
 			fmt.Fprintf(&b, "line %c%c\n", 'a'+rng.Intn(3), 'a'+rng.Intn(3))
 		}
@@ -258,18 +297,42 @@ func randomFile(rng *rand.Rand) string {
 	return b.String()
 }
 
+// randomAttributes returns the text of an attributes file: nothing, or
+// attributes that convert some files (ident, a filter, text, eol, a
+// macro) or none (binary, linguist-*, -text).
+func randomAttributes(rng *rand.Rand) string {
+	lines := []string{
+		"src/f1.txt ident\n",
+		"*.txt ident\n",
+		"f2.txt filter=rot\n",
+		"src/f3.txt text eol=crlf\n",
+		"f4.txt linguist-generated\n",
+		"* -text\n",
+		"*.txt binary\n",
+		"[attr]conv ident\nf0.txt conv\n",
+		"",
+	}
+	var b strings.Builder
+	for i, n := 0, rng.Intn(3); i < n; i++ {
+		b.WriteString(lines[rng.Intn(len(lines))])
+	}
+	return b.String()
+}
+
 func randomMemory(rng *rand.Rand) string {
 	var b strings.Builder
 	b.WriteString("---\ncitations:\n")
 	for i, n := 0, 1+rng.Intn(5); i < n; i++ {
 		p := fmt.Sprintf("src/f%d.txt", rng.Intn(nFiles+1))
-		switch rng.Intn(4) {
+		switch rng.Intn(6) {
 		case 0:
 			fmt.Fprintf(&b, "  - %s\n", p)
 		case 1:
 			fmt.Fprintf(&b, "  - %s:%d\n", p, rng.Intn(7))
 		case 2:
 			fmt.Fprintf(&b, "  - path: %s\n    line: %d\n    line_end: %d\n", p, 1+rng.Intn(4), rng.Intn(6))
+		case 3:
+			fmt.Fprintf(&b, "  - path: %s\n    line: %d\n    snippet: \"line $Id$\"\n", p, 1+rng.Intn(5))
 		default:
 			fmt.Fprintf(&b, "  - path: %s\n    line: %d\n    snippet: \"line %c\"\n", p, 1+rng.Intn(5), 'a'+rng.Intn(3))
 		}

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"time"
 	"unsafe"
+
+	"github.com/git-memcite/git-memcite/internal/regfile"
 )
 
 // A Summary is what the commit hook needs to know of every memory file of
@@ -74,7 +76,7 @@ func ReadSummary(dir, tool, tree string) *Summary {
 		return nil
 	}
 	p := filepath.Join(summaryDir(dir), tree)
-	data, err := os.ReadFile(p)
+	data, err := regfile.ReadFile(p) // never blocks on a FIFO planted there
 	if err != nil {
 		return nil
 	}

@@ -29,6 +29,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/atomicfile"
 	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/regfile"
 )
 
 // FormatVersion is the version of the file format; a file of another
@@ -60,10 +61,11 @@ const (
 	StateVersion               // another format version: ignored
 	StateStale                 // written by another build of the tool: ignored
 	StateDisabled              // caching is off (--no-cache, MEMCITE_CACHE=off)
+	StateSpecial               // a FIFO, device, socket or directory at its path: ignored
 )
 
 func (s State) String() string {
-	return [...]string{"missing", "ok", "corrupt", "version mismatch", "stale (another build)", "disabled"}[s]
+	return [...]string{"missing", "ok", "corrupt", "version mismatch", "stale (another build)", "disabled", "not a regular file"}[s]
 }
 
 // Verdict is a cached citation result.
@@ -184,9 +186,13 @@ func (c *Cache) DropFilePuts() {
 // problem reading it gives an empty cache with State saying why.
 func Open(dir, tool string) *Cache {
 	c := &Cache{path: filepath.Join(dir, FileName), tool: tool, gen: 1}
-	data, err := os.ReadFile(c.path)
+	data, err := regfile.ReadFile(c.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		c.state = StateMissing
+		return c
+	}
+	if errors.Is(err, regfile.ErrNotRegular) {
+		c.state = StateSpecial
 		return c
 	}
 	if err != nil {
@@ -246,7 +252,7 @@ func inspectCache(dir, tool string) Info {
 	c := Open(dir, tool)
 	if c.state == StateStale {
 		// count what the file holds even if this build will not use it
-		if data, err := os.ReadFile(c.path); err == nil {
+		if data, err := regfile.ReadFile(c.path); err == nil {
 			if t, err := decode(data); err == nil {
 				return Info{Path: c.path, State: c.state, Size: c.size, Verdicts: t.numVerdicts(), Files: t.numFiles()}
 			}
@@ -399,7 +405,7 @@ func writeReplacing(dst, tmpDir, pattern string, write func(io.Writer) error) er
 	if err := os.MkdirAll(tmpDir, 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(tmpDir, pattern)
+	f, err := atomicfile.CreateTemp(tmpDir, pattern)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,71 @@
+package regfile
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestReadFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f")
+	want := bytes.Repeat([]byte("0123456789"), 10000)
+	if err := os.WriteFile(p, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadFile(p)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("ReadFile: %d bytes, %v; want %d bytes", len(got), err, len(want))
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(p, link); err == nil {
+		if got, err := ReadFile(link); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("ReadFile through a symlink: %d bytes, %v", len(got), err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "empty"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadFile(filepath.Join(dir, "empty")); err != nil || len(got) != 0 {
+		t.Errorf("empty file: %q, %v", got, err)
+	}
+	if _, err := ReadFile(filepath.Join(dir, "none")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v, want ErrNotExist", err)
+	}
+	if _, err := ReadFile(dir); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("directory: %v, want ErrNotRegular", err)
+	}
+}
+
+// TestSpecialFilesDoNotBlock: a FIFO with no writer (where os.ReadFile
+// waits for ever) and a device are refused at once.
+func TestSpecialFilesDoNotBlock(t *testing.T) {
+	paths := map[string]string{}
+	if p := filepath.Join(t.TempDir(), "fifo"); mkfifo(p) == nil {
+		paths["FIFO"] = p
+	}
+	if _, err := os.Stat(os.DevNull); err == nil {
+		paths["device"] = os.DevNull
+	}
+	if len(paths) == 0 {
+		t.Skip("no FIFO or device here")
+	}
+	for name, p := range paths {
+		done := make(chan error, 1)
+		go func() {
+			_, err := ReadFile(p)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if !errors.Is(err, ErrNotRegular) {
+				t.Errorf("%s: %v, want ErrNotRegular", name, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: ReadFile blocked", name)
+		}
+	}
+}
