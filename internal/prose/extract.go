@@ -278,6 +278,20 @@ func (s *scan) add(r Ref, a, b int) {
 // (taken, never references), markdown and wiki links, path:line forms,
 // backticked spans (paths, memory names, symbols), bare paths, then the
 // prose line forms that follow a path.
+// hasLineSuffix reports whether l has a ":" or "#L" followed by a digit,
+// which every path-with-line form needs.
+func hasLineSuffix(l string) bool {
+	for i := 0; i+1 < len(l); i++ {
+		switch {
+		case l[i] == ':' && l[i+1] >= '0' && l[i+1] <= '9':
+			return true
+		case l[i] == '#' && l[i+1] == 'L' && i+2 < len(l) && l[i+2] >= '0' && l[i+2] <= '9':
+			return true
+		}
+	}
+	return false
+}
+
 func lineRefs(l string, off, line int) []Ref {
 	if !strings.ContainsAny(l, "`./[:#") {
 		return nil
@@ -303,7 +317,11 @@ func lineRefs(l string, off, line int) []Ref {
 		a := m[2] + strings.Index(l[m[2]:m[3]], t)
 		s.add(Ref{Kind: KindMemory, Form: FormWiki, Target: t}, a, a+len(t))
 	}
-	for _, m := range pathLineRe().FindAllStringSubmatchIndex(l, -1) {
+	var pathLines [][]int
+	if hasLineSuffix(l) { // the regexp is costly: most lines have no ":17" or "#L17"
+		pathLines = pathLineRe().FindAllStringSubmatchIndex(l, -1)
+	}
+	for _, m := range pathLines {
 		if !s.take(m[2], m[1]) {
 			continue
 		}
