@@ -289,8 +289,10 @@ func StatusText(w io.Writer, st hookinstall.Status, agents []agentinstall.State)
 		}
 		fmt.Fprintf(w, "%-17s %-18s %s%s\n", h.Name, state, relPath(r.Top, h.Path), extra)
 	}
-	HookStatus(w, st)
-	if !st.Found {
+	if st.Found {
+		HookStatus(w, st)
+	} else {
+		// each hook is listed above; one line says what it means
 		fmt.Fprintln(w, "git-memcite is not installed in this repository's hooks: git memcite install")
 	}
 	if len(r.Managers) > 0 {
