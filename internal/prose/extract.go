@@ -170,7 +170,30 @@ func split(src []byte) (front []byte, frontStart int, body []byte, bodyStart, bo
 
 // frontRefs lists the memory references of the frontmatter's link lists,
 // and says whether the memory opts out (memcite: ignore).
+// hasFrontKey reports whether a line of the frontmatter starts with a
+// top-level key frontRefs reads (memcite, or one of frontKeys), in any
+// case and quoting.
+func hasFrontKey(front []byte) bool {
+	for _, line := range bytes.Split(front, []byte("\n")) {
+		if len(line) == 0 || line[0] == ' ' || line[0] == '\t' || line[0] == '#' {
+			continue
+		}
+		k, _, ok := bytes.Cut(line, []byte(":"))
+		if !ok {
+			continue
+		}
+		key := strings.ToLower(strings.Trim(strings.TrimSpace(string(k)), `"'`))
+		if key == "memcite" || frontKeys[key] {
+			return true
+		}
+	}
+	return false
+}
+
 func frontRefs(front []byte) (refs []Ref, ignore bool) {
+	if !hasFrontKey(front) {
+		return nil, false // the YAML is parsed only when a key it reads is there
+	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(front, &root); err != nil || len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
 		return nil, false
