@@ -2,8 +2,11 @@ package prose
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -11,6 +14,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
@@ -130,7 +134,7 @@ type judge struct {
 }
 
 func (j *judge) memory(ctx context.Context, m *store.Memory) ([]verify.ProseCitation, error) {
-	refs := Extract(m.File.Src, j.c.Opt)
+	refs := extractCached(vcache.FromContext(ctx), m.File.Src, j.c.Opt)
 	if len(refs) == 0 {
 		return nil, nil
 	}
@@ -778,3 +782,29 @@ func (x *memIndex) find(from *store.Memory, r Ref) string {
 	}
 	return ""
 }
+
+// extractCached is Extract, remembered in the verification cache (when
+// there is one) by the memory file's content and the options: a warm run
+// reads no memory's text again.
+func extractCached(c *vcache.Cache, src []byte, o Options) []Ref {
+	if c == nil {
+		return Extract(src, o)
+	}
+	sum := sha256.Sum256(src)
+	key := vcache.KeyOf("prose-refs", extractVersion, strconv.FormatBool(o.Fences), string(sum[:]))
+	if v, ok := c.Verdict(key); ok {
+		var refs []Ref
+		if json.Unmarshal([]byte(v.Reason), &refs) == nil {
+			return refs
+		}
+	}
+	refs := Extract(src, o)
+	if b, err := json.Marshal(refs); err == nil {
+		c.PutVerdict(key, vcache.Verdict{Reason: string(b)})
+	}
+	return refs
+}
+
+// extractVersion names the extractor's rules in cache keys: change it
+// when Extract would find other references in the same text.
+const extractVersion = "1"
