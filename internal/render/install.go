@@ -516,7 +516,8 @@ func HeadState(w io.Writer, s verify.Summary) {
 	line := fmt.Sprintf("memories at HEAD: %s", count(s.Memories, "memory", "memories"))
 	switch {
 	case s.Citations == 0:
-		line += ", no citations checked"
+		// the references in the prose are verify-all's, not the hooks'
+		line += ", no citations in their frontmatter (git memcite verify-all also checks the references in their prose)"
 	case s.StaleCitations == 0:
 		line += fmt.Sprintf(" (%d with citations), %s, all valid", s.WithCitations, count(s.Citations, "citation", "citations"))
 	default:
