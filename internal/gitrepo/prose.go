@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/trace"
 )
 
 // FileChange is one file changed by a commit of a PathLog: git log --raw's
@@ -113,9 +114,17 @@ func (h *History) Moves(ctx context.Context, head gitblame.Hash) (order []gitbla
 		}
 		order = append(order, hh)
 	}
-	out, err = h.repo.cmd().Run(ctx, "log", "--first-parent", "-M", "--diff-filter=DR", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", head.String())
+	args := []string{"log", "--first-parent", "-M", "--diff-filter=DR", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", head.String()}
+	out, err = h.repo.cmd().Run(ctx, args...)
 	if err != nil {
-		return nil, nil, fmt.Errorf("log of renames and deletions: %w", err)
+		// rename detection reads the blobs it compares; where some are
+		// missing (a partial clone, a snapshot without its large files)
+		// exact renames are still found by their ids alone
+		trace.Printf("log of renames and deletions: %v; exact renames only", err)
+		args[2] = "-M100%"
+		if out, err = h.repo.cmd().Run(ctx, args...); err != nil {
+			return nil, nil, fmt.Errorf("log of renames and deletions: %w", err)
+		}
 	}
 	log, err = parsePathLog(out)
 	return order, log, err

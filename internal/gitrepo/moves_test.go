@@ -1,0 +1,67 @@
+package gitrepo
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
+)
+
+// A repository that lacks a blob rename detection would compare (a
+// partial clone, a snapshot without its large files): Moves still lists
+// the exact renames and the deletions, by their ids alone.
+func TestMovesWithMissingBlob(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	git("init", "-q")
+	body := strings.Repeat("a line of the file\n", 40)
+	gitfixture.Write(t, dir, "exact.txt", "kept as it is\n")
+	gitfixture.Write(t, dir, "similar.txt", body)
+	git("add", "-A")
+	git("commit", "-q", "-m", "first")
+	git("mv", "exact.txt", "renamed.txt")
+	git("rm", "-q", "similar.txt")
+	gitfixture.Write(t, dir, "edited.txt", body+"one more line\n")
+	git("add", "-A")
+	git("commit", "-q", "-m", "second")
+	// the new blob of edited.txt goes missing
+	oid := strings.TrimSpace(git("rev-parse", "HEAD:edited.txt"))
+	if err := os.Remove(filepath.Join(dir, ".git", "objects", oid[:2], oid[2:])); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	h, err := r.History()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	head, err := h.Resolve("HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, log, err := h.Moves(context.Background(), head)
+	if err != nil {
+		t.Fatalf("Moves: %v", err)
+	}
+	var got []string
+	for _, lc := range log {
+		for _, ch := range lc.Changes {
+			got = append(got, ch.From+">"+ch.To)
+		}
+	}
+	want := map[string]bool{"exact.txt>renamed.txt": true, "similar.txt>": true}
+	for _, g := range got {
+		delete(want, g)
+	}
+	if len(want) > 0 {
+		t.Errorf("changes %v; missing %v", got, want)
+	}
+}
