@@ -91,30 +91,33 @@ func fixCycle(t *testing.T, script []byte) {
 	git("commit", "-q", "-m", "init")
 
 	ctx := context.Background()
-	fix := func() (changed bool, items []relocate.Item) {
+	// open reads the repository: its history at HEAD, the working tree
+	// and the store; done closes them
+	open := func() (h *gitrepo.History, head gitblame.Hash, wt source.Source, st *store.Store, done func()) {
 		t.Helper()
 		repo, err := gitrepo.Discover(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer repo.Close()
-		h, err := repo.History()
-		if err != nil {
+		if h, err = repo.History(); err != nil {
 			t.Fatal(err)
 		}
-		defer h.Close()
-		head, err := h.Resolve("HEAD")
-		if err != nil {
+		if head, err = h.Resolve("HEAD"); err != nil {
 			t.Fatal(err)
 		}
-		wt, err := source.NewWorktree(dir)
-		if err != nil {
+		if wt, err = source.NewWorktree(dir); err != nil {
 			t.Fatal(err)
 		}
-		st, err := store.Load(ctx, wt, []string{store.DefaultDir})
-		if err != nil {
+		if st, err = store.Load(ctx, wt, []string{store.DefaultDir}); err != nil {
 			t.Fatal(err)
 		}
+		return h, head, wt, st, func() { h.Close(); repo.Close() }
+	}
+	fix := func() (changed bool, items []relocate.Item) {
+		t.Helper()
+		h, head, wt, st, done := open()
+		defer done()
+		var err error
 		items, err = relocate.Track(ctx, h, gitblame.New(h), head, gitblame.Target{Commit: head, View: wt}, st.Memories)
 		if err != nil {
 			t.Fatal(err)
@@ -135,25 +138,8 @@ func fixCycle(t *testing.T, script []byte) {
 	// included
 	judge := func() *verify.Report {
 		t.Helper()
-		repo, err := gitrepo.Discover(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer repo.Close()
-		h, err := repo.History()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer h.Close()
-		head, err := h.Resolve("HEAD")
-		if err != nil {
-			t.Fatal(err)
-		}
-		wt, _ := source.NewWorktree(dir)
-		st, err := store.Load(ctx, wt, []string{store.DefaultDir})
-		if err != nil {
-			t.Fatal(err)
-		}
+		h, head, wt, st, done := open()
+		defer done()
 		rep, err := verify.Check(ctx, wt, st.Memories)
 		if err != nil {
 			t.Fatal(err)

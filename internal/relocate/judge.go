@@ -960,19 +960,23 @@ func Decide(it *Item) { decide(it, Options{}) }
 
 // FileCommits implements PathLogger when the history it opens does.
 func (l *LazyHistory) FileCommits(head gitblame.Hash, path string) ([]gitblame.Hash, error) {
-	h, err := l.get()
+	pl, err := l.pathLogger()
 	if err != nil {
 		return nil, err
-	}
-	pl, ok := h.(PathLogger)
-	if !ok {
-		return nil, errNoPathLog
 	}
 	return pl.FileCommits(head, path)
 }
 
 // FirstParents implements PathLogger when the history it opens does.
 func (l *LazyHistory) FirstParents(oldest, head gitblame.Hash) ([]gitblame.Hash, error) {
+	pl, err := l.pathLogger()
+	if err != nil {
+		return nil, err
+	}
+	return pl.FirstParents(oldest, head)
+}
+
+func (l *LazyHistory) pathLogger() (PathLogger, error) {
 	h, err := l.get()
 	if err != nil {
 		return nil, err
@@ -981,7 +985,7 @@ func (l *LazyHistory) FirstParents(oldest, head gitblame.Hash) ([]gitblame.Hash,
 	if !ok {
 		return nil, errNoPathLog
 	}
-	return pl.FirstParents(oldest, head)
+	return pl, nil
 }
 
 var errNoPathLog = errors.New("this history cannot list a file's commits")
