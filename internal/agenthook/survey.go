@@ -1,10 +1,8 @@
 package agenthook
 
 import (
-	"context"
 	"sort"
 
-	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
@@ -33,15 +31,12 @@ type StaleMemory struct {
 	Err error
 }
 
-// SurveyStore verifies every memory of mems against src, as git memcite
-// verify-all does (with the verification cache the context holds, which
-// has the verdicts of a store verified before), and lists the stale ones.
-func SurveyStore(ctx context.Context, src source.Source, mems []*store.Memory) (*Survey, error) {
-	rep, err := verify.Check(ctx, src, mems)
-	if err != nil {
-		return nil, err
-	}
-	s := &Survey{Source: src.Name(), Memories: len(rep.Memories)}
+// SurveyReport lists the stale memories of rep, a verification of the
+// whole store as git memcite verify-all makes it (app.Verify: line
+// identity and the prose included), so that a session start names the
+// memories verify-all calls stale.
+func SurveyReport(rep *verify.Report) *Survey {
+	s := &Survey{Source: rep.Source, Memories: len(rep.Memories)}
 	for i := range rep.Memories {
 		mr := &rep.Memories[i]
 		if err := mr.Err(); err != nil {
@@ -66,5 +61,5 @@ func SurveyStore(ctx context.Context, src source.Source, mems []*store.Memory) (
 		}
 		return a.Memory.Path < b.Memory.Path
 	})
-	return s, nil
+	return s
 }

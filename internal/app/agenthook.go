@@ -96,9 +96,11 @@ func AgentCheck(ctx context.Context, o OpenOptions, ev *agenthook.Event) (*Agent
 		if err := ws.LoadStore(ctx); err != nil {
 			return nil, err
 		}
-		if res.Survey, err = agenthook.SurveyStore(ctx, ws.Src, ws.Store.Memories); err != nil {
+		rep, err := Verify(ctx, ws, ws.Store.Memories)
+		if err != nil {
 			return nil, err
 		}
+		res.Survey = agenthook.SurveyReport(rep)
 		return res, nil
 	}
 	dirs, err := ws.MemoryDirs()
