@@ -129,7 +129,6 @@ func NeedsLines(rep *verify.Report) bool {
 
 // judged is one citation Judge looks at.
 type judged struct {
-	mr *verify.MemoryResult
 	cr *verify.CitationResult
 }
 
@@ -157,7 +156,7 @@ func (j *Judge) Apply(ctx context.Context, rep *verify.Report) error {
 			if _, ok := byMem[mr.Memory]; !ok {
 				order = append(order, mr.Memory)
 			}
-			byMem[mr.Memory] = append(byMem[mr.Memory], judged{mr, cr})
+			byMem[mr.Memory] = append(byMem[mr.Memory], judged{cr})
 		}
 	}
 	if len(order) == 0 {
