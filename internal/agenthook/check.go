@@ -188,6 +188,7 @@ func judgeLines(ctx context.Context, repo *gitrepo.Repo, src source.Source, rep 
 		}
 	}()
 	j := relocate.NewJudge(hist, h, src, relocate.ViewWorktree, vcache.FromContext(ctx), rep)
+	j.Target.Changed = repo.ChangedOnce(ctx, cited(rep.Memories[0].Memory))
 	j.Record = map[*memfile.Citation]gitblame.Result{}
 	if err := j.Apply(ctx, rep); err != nil {
 		return nil, err

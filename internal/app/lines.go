@@ -75,5 +75,27 @@ func JudgeLines(ctx context.Context, repo *gitrepo.Repo, src source.Source, rev 
 	case staged:
 		view = relocate.ViewIndex
 	}
-	return relocate.JudgeReport(ctx, hist, head, src, view, vcache.FromContext(ctx), rep)
+	j := relocate.NewJudge(hist, head, src, view, vcache.FromContext(ctx), rep)
+	if view == relocate.ViewWorktree {
+		// the last step, HEAD to the working tree, compares only the files
+		// git status names, and the cited files git does not track (which
+		// it does not name when it ignores them): never the whole checkout
+		tracked, untracked := relocate.TrackedIn(src), map[string]bool{}
+		for p := range relocate.CitedPaths(memoriesOf(rep)) {
+			if !tracked(p) {
+				untracked[p] = true
+			}
+		}
+		j.Target.Changed = repo.ChangedOnce(ctx, untracked)
+	}
+	return j.Apply(ctx, rep)
+}
+
+// memoriesOf lists the memories of rep.
+func memoriesOf(rep *verify.Report) []*store.Memory {
+	mems := make([]*store.Memory, len(rep.Memories))
+	for i := range rep.Memories {
+		mems[i] = rep.Memories[i].Memory
+	}
+	return mems
 }

@@ -3,6 +3,7 @@ package gitrepo
 import (
 	"context"
 	"strings"
+	"sync"
 )
 
 // WorktreeChanges are the paths where the working tree differs from HEAD,
@@ -36,4 +37,27 @@ func (r *Repo) Changed(ctx context.Context) (WorktreeChanges, error) {
 		}
 	}
 	return ch, nil
+}
+
+// ChangedOnce returns gitblame.Target.Changed for the working tree: the
+// paths git status names (tracked changes and untracked files) and also,
+// when asked, the paths in extra (cited files git may ignore). git status
+// runs once, on the first call, if the tracker asks at all.
+func (r *Repo) ChangedOnce(ctx context.Context, extra map[string]bool) func() (map[string]bool, error) {
+	var once sync.Once
+	var ch WorktreeChanges
+	var err error
+	return func() (map[string]bool, error) {
+		once.Do(func() { ch, err = r.Changed(ctx) })
+		if err != nil {
+			return nil, err
+		}
+		out := make(map[string]bool, len(ch.Tracked)+len(ch.Untracked)+len(extra))
+		for _, set := range []map[string]bool{ch.Tracked, ch.Untracked, extra} {
+			for p := range set {
+				out[p] = true
+			}
+		}
+		return out, nil
+	}
 }
