@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
 
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/doctor"
@@ -24,7 +23,7 @@ func (c *doctorCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	off := vcache.OffReason(g.NoCache, os.Getenv("MEMCITE_CACHE"))
+	off := vcache.OffReason(g.NoCache, g.switches.Cache)
 	facts, err := app.DoctorFacts(ctx, ws, vcache.Tool(version), off)
 	if err != nil {
 		return err

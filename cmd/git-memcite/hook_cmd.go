@@ -7,8 +7,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"strings"
 
+	"github.com/git-memcite/git-memcite/hooks"
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/hookrun"
@@ -46,7 +46,7 @@ func (c *hookCmd) Run(ctx context.Context, g *Globals, env *Env) (err error) {
 	if _, skip := hookrun.Skipped(in.Hook, os.Getenv); skip {
 		return nil
 	}
-	pre := in.Hook == "pre-commit" || in.Hook == "pre-merge-commit"
+	pre := hooks.Pre(in.Hook)
 	if pre {
 		switch hookrun.PreContext(os.Getenv) {
 		case hookrun.OtherStage:
@@ -83,12 +83,11 @@ func (c *hookCmd) Run(ctx context.Context, g *Globals, env *Env) (err error) {
 // and git goes on; with memcite.onError=block a pre-commit or
 // pre-merge-commit hook blocks. Post-* hooks never fail.
 func onError(ctx context.Context, g *Globals, env *Env, in hookrun.Invocation, err error) error {
-	pre := in.Hook == "pre-commit" || in.Hook == "pre-merge-commit"
-	block := false
-	if out, cerr := gitrepo.Git(ctx, repoDir(g), "config", "--get", "memcite.onError"); cerr == nil {
-		block = strings.EqualFold(strings.TrimSpace(out), "block")
-	}
-	if pre && block {
+	pre := hooks.Pre(in.Hook)
+	// the settings are read again (the run that failed may not have got
+	// that far); a repository that cannot be opened has the defaults
+	cfg, _ := app.HookConfig(ctx, g.openOptions(SourceFlags{}))
+	if pre && cfg.OnErrorBlock {
 		return &exitErr{code: exitError, err: fmt.Errorf("%s hook: %w\n  blocked (memcite.onError=block); bypass once: %s", in.Hook, err, render.HookBypass(in.Hook))}
 	}
 	render.HookFailed(env.Stderr, in.Hook, pre, err)

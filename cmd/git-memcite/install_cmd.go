@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/hookinstall"
@@ -89,7 +88,7 @@ func (c *installCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 // stands, and leaves HEAD's verdicts for the first commit's check. It
 // never fails the install: the hooks work without it.
 func recordHead(ctx context.Context, g *Globals, env *Env) {
-	off := vcache.OffReason(g.NoCache, os.Getenv("MEMCITE_CACHE")) != ""
+	off := vcache.OffReason(g.NoCache, g.switches.Cache) != ""
 	st, ok, err := app.RecordHead(ctx, g.openOptions(SourceFlags{}), off)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "git-memcite: note: HEAD's citations were not checked: %v\n", err)

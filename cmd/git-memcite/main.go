@@ -16,9 +16,12 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/git-memcite/git-memcite/hooks"
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/atomicfile"
+	"github.com/git-memcite/git-memcite/internal/config"
 	"github.com/git-memcite/git-memcite/internal/gctune"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/profile"
 	"github.com/git-memcite/git-memcite/internal/progress"
 	"github.com/git-memcite/git-memcite/internal/render"
@@ -54,6 +57,11 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	status := "" // the command to show a status line for, if it runs long
 
 	var cli CLI
+	// the environment switches, read once (settings are resolved by the
+	// configuration model, internal/config)
+	sw := config.ReadSwitches(os.Getenv)
+	cli.Globals.switches = sw
+	defer gitrepo.ForceGitBinary(sw.GitBinary)()
 	var command func(env *Env) error
 	switch {
 	case isHook:
@@ -82,12 +90,12 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		status = statusLabel(kctx, &cli.Globals, stderr)
 	}
-	if d := os.Getenv("MEMCITE_DEBUG"); d != "" && d != "0" {
+	if sw.Debug {
 		trace.Enable(stderr)
 		defer trace.Enable(nil)
 		trace.Printf("git-memcite %s: %q", version, args)
 	}
-	if vcache.OffReason(cli.Globals.NoCache, os.Getenv("MEMCITE_CACHE")) != "" {
+	if vcache.OffReason(cli.Globals.NoCache, sw.Cache) != "" {
 		cache.Disable()
 	}
 	outW, errW := stdout, stderr
@@ -165,9 +173,7 @@ func fastHook(args []string) (*hookCmd, bool) {
 	if len(args) < 2 || args[0] != "hook" {
 		return nil, false
 	}
-	switch args[1] {
-	case "pre-commit", "pre-merge-commit", "post-merge", "post-rewrite":
-	default:
+	if !hooks.IsName(args[1]) {
 		return nil, false
 	}
 	rest := args[2:]

@@ -16,7 +16,6 @@ import (
 	"github.com/git-memcite/git-memcite/internal/config"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/graph"
-	"github.com/git-memcite/git-memcite/internal/hookrun"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/trace"
@@ -32,6 +31,10 @@ type OpenOptions struct {
 	Color    string   // --color
 	Staged   bool     // --staged: the index
 	Rev      string   // --rev: a commit
+
+	// ConfigFile is MEMCITE_CONFIG: a team configuration file read in
+	// place of .memcite.yaml ("" for none).
+	ConfigFile string
 
 	// CacheTool names the running binary for the verification cache
 	// (vcache.Tool); the cache in the context, if any, is opened in the
@@ -213,7 +216,7 @@ func (ws *Workspace) LoadConfig(ctx context.Context, o OpenOptions) (*config.Con
 		}
 		l.Git = func(key string) ([]string, error) { return vals[strings.ToLower(key)], nil }
 	}
-	data, err := ws.teamFile(&l)
+	data, err := ws.teamFile(&l, o.ConfigFile)
 	if err != nil {
 		return nil, err
 	}
@@ -227,8 +230,8 @@ func (ws *Workspace) LoadConfig(ctx context.Context, o OpenOptions) (*config.Con
 
 // teamFile reads the team configuration file, naming it in l.FileName
 // ("" when there is none).
-func (ws *Workspace) teamFile(l *config.Layers) ([]byte, error) {
-	if p := os.Getenv("MEMCITE_CONFIG"); p != "" {
+func (ws *Workspace) teamFile(l *config.Layers, configFile string) ([]byte, error) {
+	if p := configFile; p != "" {
 		trace.Printf("read config %s (MEMCITE_CONFIG)", p)
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -283,20 +286,6 @@ func (ws *Workspace) GitConfigMemcite(ctx context.Context) (map[string][]string,
 	}
 	ws.GitConfig = vals
 	return vals, nil
-}
-
-// HookSettings are the hook settings of the repository (memcite.enabled,
-// preCommit, postMerge, requireBinary, onError) and their origins; none
-// outside a repository.
-func (ws *Workspace) HookSettings(ctx context.Context) ([]hookrun.Setting, error) {
-	if ws.Repo == nil {
-		return nil, nil
-	}
-	vals, err := ws.GitConfigMemcite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return hookrun.Settings(vals), nil
 }
 
 // DropIgnored removes the memories that match the ignore globs.

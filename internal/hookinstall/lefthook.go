@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/git-memcite/git-memcite/hooks"
 	"github.com/git-memcite/git-memcite/internal/regfile"
 )
 
@@ -48,8 +49,7 @@ const lefthookCreatedHeader = "# lefthook configuration, created by 'git memcite
 // (a "- name:" item).
 func lefthookJob(hook string, ind, unit int, item bool) []string {
 	run := "git memcite hook " + hook
-	switch hook {
-	case "post-merge", "post-rewrite":
+	if !hooks.Pre(hook) {
 		run += " {1}"
 	}
 	var ls []string
@@ -233,7 +233,7 @@ func lefthookRemoveHooks(src []byte, hooks []string) (out []byte, removed, kept 
 
 // hooksWithConfig are the hooks whose manager configuration install
 // edits.
-var hooksWithConfig = []string{"pre-commit", "pre-merge-commit", "post-merge", "post-rewrite"}
+var hooksWithConfig = hooks.Names
 
 // isOurLefthookJob reports whether a memcite command (or job) is exactly
 // what lefthookAdd writes for the hook.

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/git-memcite/git-memcite/hooks"
 )
 
 // preCommitConfigs are the pre-commit framework's configuration files.
@@ -20,8 +22,7 @@ const preCommitCreatedHeader = "# pre-commit configuration, created by 'git memc
 // preCommitID is the id in .pre-commit-hooks.yaml that runs git-memcite
 // at a hook.
 func preCommitID(hook string) string {
-	switch hook {
-	case "post-merge", "post-rewrite":
+	if !hooks.Pre(hook) {
 		return "memcite-" + hook
 	}
 	return "memcite"
@@ -428,10 +429,9 @@ func anyIn(a, b []string) bool {
 // policy.
 func entryRunsFor(cmd, hook string) (bool, string) {
 	var want []string
-	switch hook {
-	case "pre-commit", "pre-merge-commit":
+	if hooks.Pre(hook) {
 		want = []string{"hook pre-commit", "hook pre-merge-commit"}
-	default:
+	} else {
 		want = []string{"hook " + hook}
 	}
 	for _, prog := range []string{"git memcite ", "git-memcite "} {
@@ -441,7 +441,7 @@ func entryRunsFor(cmd, hook string) (bool, string) {
 			}
 		}
 	}
-	if (hook == "pre-commit" || hook == "pre-merge-commit") && (strings.Contains(cmd, "memcite verify")) {
+	if hooks.Pre(hook) && strings.Contains(cmd, "memcite verify") {
 		return true, fmt.Sprintf("it runs '%s', not 'git memcite hook %s': the hook policy, SKIP=memcite and MEMCITE=0 do not apply", strings.TrimSpace(cmd), hook)
 	}
 	return false, ""

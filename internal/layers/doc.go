@@ -33,4 +33,11 @@
 //     calls none of os.Create, os.WriteFile, os.OpenFile, os.Rename,
 //     os.Remove, os.RemoveAll, os.Mkdir, os.MkdirAll, os.Chmod, and no
 //     write function of memfile or atomicfile.
+//  8. One configuration model: settings are resolved by internal/config
+//     (config.Keys, every layer that may set each), once per run, and
+//     the environment switches (MEMCITE_DEBUG, MEMCITE_CONFIG,
+//     MEMCITE_CACHE, MEMCITE_BACKEND) are read once by main
+//     (config.ReadSwitches). No other package names a setting's git key,
+//     runs git config (internal/gitrepo does, as the door to git) or
+//     reads a MEMCITE_ variable with os.Getenv.
 package layers
