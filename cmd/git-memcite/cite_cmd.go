@@ -64,7 +64,9 @@ type listCitationsCmd struct {
 }
 
 func (c *listCitationsCmd) Help() string {
-	return `Lists each citation with its index (for remove-citation), location, status and reason. ` +
+	return `Lists each citation with its index (for remove-citation), location, status and reason; ` +
+		`then the references in the memory's prose, not numbered, with the memory line they are written on ` +
+		`(unresolved ones too; see docs/prose-references.md). ` +
 		`Exit status: 0 listed; 2 error (a memory file that cannot be parsed is listed with its error, the others are still listed).`
 }
 
