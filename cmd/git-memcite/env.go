@@ -68,7 +68,7 @@ func (g *Globals) open(ctx context.Context, sf SourceFlags) (*workspace, error) 
 // openConfig opens a workspace without loading the memories: config must
 // work even when the memory directory does not exist.
 func (g *Globals) openConfig(ctx context.Context, sf SourceFlags) (*workspace, error) {
-	ws, err := app.OpenConfigured(ctx, g.openOptions(sf))
+	ws, err := app.Open(ctx, g.openOptions(sf))
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,7 @@ import (
 func proseVerdicts(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	ctx := context.Background()
-	ws, err := Open(ctx, OpenOptions{RepoRoot: dir})
+	ws, err := Open(ctx, OpenOptions{RepoRoot: dir, Memories: LoadMemories})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestProseLinesAndUnresolvedNeverStale(t *testing.T) {
 	_ = got
 	// both references are to a.go: check the report itself
 	ctx := context.Background()
-	ws, err := Open(ctx, OpenOptions{RepoRoot: dir})
+	ws, err := Open(ctx, OpenOptions{RepoRoot: dir, Memories: LoadMemories})
 	if err != nil {
 		t.Fatal(err)
 	}

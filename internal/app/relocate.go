@@ -330,7 +330,7 @@ func AgentTop(dir string) (string, error) {
 }
 
 // RelocateStore is the whole of `git memcite relocate` over a workspace
-// whose configuration is read (OpenConfigured): with opt.Write it takes
+// whose configuration is read (Open): with opt.Write it takes
 // the rewrite lock for the whole run, not only the writes (Lock: a run
 // that waited reads the memory files the other has just fixed); it finds
 // the memories, every one found now and loaded a batch at a time as it is
