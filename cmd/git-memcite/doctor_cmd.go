@@ -6,6 +6,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/doctor"
+	"github.com/git-memcite/git-memcite/internal/outcome"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 )
@@ -39,7 +40,7 @@ func (c *doctorCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return err
 	}
 	if rep.Problems() > 0 {
-		return silent(exitStale)
+		return outcome.Reported(outcome.DoctorProblem)
 	}
 	return nil
 }
