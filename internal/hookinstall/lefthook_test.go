@@ -132,6 +132,9 @@ post-merge:
       run: git memcite hook pre-commit`},
 		{name: "CRLF", hooks: []string{"pre-commit"}, src: "pre-commit:\r\n  commands:\r\n    a:\r\n      run: x\r\n",
 			want: "pre-commit:\r\n  commands:\r\n    a:\r\n      run: x\r\n    memcite:\r\n      run: git memcite hook pre-commit\r\n"},
+		{name: "after a block scalar whose last line starts with '#' (content, not a comment)", hooks: []string{"pre-commit"},
+			src:  "pre-commit:\n  commands:\n    lint:\n      run: |\n        make lint\n        # then the rest\n",
+			want: "pre-commit:\n  commands:\n    lint:\n      run: |\n        make lint\n        # then the rest\n    memcite:\n      run: git memcite hook pre-commit\n"},
 		{name: "already there", hooks: []string{"pre-commit"}, src: "pre-commit:\n  commands:\n    mine:\n      run: git memcite hook pre-commit\n",
 			want: "pre-commit:\n  commands:\n    mine:\n      run: git memcite hook pre-commit\n"},
 	}
