@@ -97,6 +97,13 @@ func CommentStart(line string) int {
 		if c == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t') {
 			return i
 		}
+		if start && (c == '!' || c == '&') {
+			// a tag or an anchor: the scalar, if any, starts after it
+			for i+1 < len(line) && line[i+1] != ' ' && line[i+1] != '\t' {
+				i++
+			}
+			continue
+		}
 		if start && (c == '"' || c == '\'') {
 			j := quoteEnd(line, i)
 			if j < 0 {

@@ -95,6 +95,8 @@ func TestCommentStart(t *testing.T) {
 		{"'k # x': v # c", 11},
 		{"k: a - 'b # c'", 10},
 		{"k: |", -1},
+		{"k: ! 'a #b' # c", 12},
+		{"k: !!str &x 'a #b' # c", 19},
 	} {
 		if got := CommentStart(tc.line); got != tc.want {
 			t.Errorf("CommentStart(%q) = %d, want %d", tc.line, got, tc.want)
