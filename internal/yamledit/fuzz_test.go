@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -126,6 +127,37 @@ func FuzzTextInsertRemove(f *testing.F) {
 		txt.Remove(at, at+len(block))
 		if got := string(txt.Bytes()); got != src {
 			t.Fatalf("%q: insert and remove at %d gave %q", src, at, got)
+		}
+	})
+}
+
+// FuzzQuoteString: a string QuoteString renders reads back as that string,
+// as a mapping value and as an item of a flow sequence.
+func FuzzQuoteString(f *testing.F) {
+	for _, s := range []string{"plain", "a: b", "#x", "- x", "true", "123", "null", "it's", `say "hi"`, "tab\there", " lead", "a\nb", "~", "x #y", "[a]", "{b}", "a,b", "\u2028"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return
+		}
+		for _, flow := range []bool{false, true} {
+			q := QuoteString(s, flow)
+			doc := "k: " + q
+			if flow {
+				doc = "k: [" + q + "]"
+			}
+			var n yaml.Node
+			if err := yaml.Unmarshal([]byte(doc), &n); err != nil {
+				t.Fatalf("%q rendered as %q does not parse: %v", s, q, err)
+			}
+			_, v := Lookup(n.Content[0], "k")
+			if flow {
+				v = v.Content[0]
+			}
+			if v.Value != s || v.Tag != "!!str" {
+				t.Fatalf("%q rendered as %q reads back as %q (%s)", s, q, v.Value, v.Tag)
+			}
 		}
 	})
 }

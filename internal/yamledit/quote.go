@@ -3,6 +3,7 @@ package yamledit
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -18,14 +19,33 @@ func QuoteString(s string, flow bool) string {
 	return QuoteDouble(s)
 }
 
-// QuoteDouble renders s as a double-quoted YAML scalar (JSON escapes are
-// valid YAML).
+// QuoteDouble renders s as a double-quoted YAML scalar: JSON escapes
+// (valid YAML), and \u escapes for what JSON leaves as it is but YAML
+// does not allow in a file (DEL, the C1 controls but NEL, U+FFFE, U+FFFF).
 func QuoteDouble(s string) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
-	return strings.TrimRight(b.String(), "\n")
+	out := strings.TrimRight(b.String(), "\n")
+	if !strings.ContainsFunc(out, notPrintable) {
+		return out
+	}
+	var e strings.Builder
+	for _, r := range out {
+		if notPrintable(r) {
+			fmt.Fprintf(&e, "\\u%04x", r)
+			continue
+		}
+		e.WriteRune(r)
+	}
+	return e.String()
+}
+
+// notPrintable reports whether r, left unescaped by JSON, is outside
+// YAML's printable characters.
+func notPrintable(r rune) bool {
+	return r == 0x7f || (r >= 0x80 && r <= 0x9f && r != 0x85) || r == 0xfffe || r == 0xffff
 }
 
 // QuoteLike renders a new string value in the quoting style of the value
@@ -81,14 +101,18 @@ func PlainSafe(s string, flow bool) bool {
 			return false
 		}
 	}
-	var v any
+	var v map[string]any
 	if err := yaml.Unmarshal([]byte("k: "+s), &v); err != nil {
 		return false
 	}
-	m, ok := v.(map[string]any)
-	if !ok {
+	if got, ok := v["k"].(string); !ok || got != s {
 		return false
 	}
-	got, ok := m["k"].(string)
-	return ok && got == s
+	if flow {
+		var l map[string][]any
+		if err := yaml.Unmarshal([]byte("k: ["+s+"]"), &l); err != nil || len(l["k"]) != 1 || l["k"][0] != s {
+			return false
+		}
+	}
+	return true
 }
