@@ -35,10 +35,19 @@ var blockScalarRe = sync.OnceValue(func() *regexp.Regexp {
 // OpensBlockScalar reports whether the value on a line is a block scalar
 // (| or >) whose content follows on the lines below.
 func OpensBlockScalar(line string) bool {
-	if c := CommentStart(line); c >= 0 {
-		line = line[:c]
+	if strings.IndexByte(line, '#') >= 0 {
+		if c := CommentStart(line); c >= 0 {
+			line = line[:c]
+		}
 	}
-	return blockScalarRe().MatchString(strings.TrimSpace(line))
+	s := strings.TrimSpace(line)
+	if s == "" {
+		return false
+	}
+	if c := s[len(s)-1]; c != '|' && c != '>' && c != '-' && c != '+' && (c < '1' || c > '9') {
+		return false // the common case, without the expression
+	}
+	return blockScalarRe().MatchString(s)
 }
 
 // BlockEnd returns the index of the line after the block that starts at
