@@ -23,7 +23,9 @@ func BenchmarkEdits(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, edit := range []func() ([]Edit, error){
-			func() ([]Edit, error) { return f.SetCitation(7, Field{"line", 12}, Field{"commit", "0123456789abcdef0123456789abcdef01234567"}) },
+			func() ([]Edit, error) {
+				return f.SetCitation(7, Field{"line", 12}, Field{"commit", "0123456789abcdef0123456789abcdef01234567"})
+			},
 			func() ([]Edit, error) { return f.AppendCitation(false, Field{"path", "src/new.go"}, Field{"line", 9}) },
 			func() ([]Edit, error) { return f.RemoveCitation(19) },
 			func() ([]Edit, error) { return f.SetTop(Field{"confidence", 0.75}) },
