@@ -40,6 +40,6 @@
 //     blocked, usage, …) and exit.go's table maps it to a number. The
 //     check flags os.Exit with a status that is not the result of a call,
 //     the integer constants exit.go declares used elsewhere, and an
-//     integer literal compared with or assigned to a variable named code,
-//     exit, status or exitCode.
+//     integer literal compared with, assigned to or set as a field named
+//     code, exit, status or exitCode.
 package layers

@@ -434,6 +434,10 @@ func exitChoices(fset *token.FileSet, f *ast.File, exitNames map[string]bool) []
 					out = append(out, fset.Position(n.Pos()))
 				}
 			}
+		case *ast.KeyValueExpr:
+			if statusName(n.Key) && intLit(n.Value) {
+				out = append(out, fset.Position(n.Pos()))
+			}
 		}
 		return true
 	})
@@ -535,6 +539,8 @@ func f(code int, err error) int {
 	if code == 80 { return exitStale }
 	exitCode = 2
 	n := 2
+	_ = &exitErr{code: 1, err: err}
+	_ = gitrepo.Error{ExitCode: n}
 	if gitrepo.ExitCode(err) == 1 { return n }
 	return exitStatus(outcome.Stale)
 }
@@ -548,7 +554,7 @@ func f(code int, err error) int {
 	for _, p := range exitChoices(fset, f, map[string]bool{"exitError": true, "exitStale": true, "exitTable": true}) {
 		lines = append(lines, p.Line)
 	}
-	if want := []int{3, 4, 4, 6, 6, 7}; !slices.Equal(lines, want) {
+	if want := []int{3, 4, 4, 6, 6, 7, 9}; !slices.Equal(lines, want) {
 		t.Errorf("found at lines %v, want %v", lines, want)
 	}
 }
