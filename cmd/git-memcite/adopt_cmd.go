@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/app"
+	"github.com/git-memcite/git-memcite/internal/outcome"
 	"github.com/git-memcite/git-memcite/internal/render"
 )
 
@@ -51,7 +52,7 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return err
 	}
 	if failed {
-		return silent(exitError)
+		return outcome.Reported(outcome.BadInput)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/cite"
+	"github.com/git-memcite/git-memcite/internal/outcome"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/verify"
@@ -50,7 +51,7 @@ func (c *addCitationCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		fmt.Fprintf(env.Stdout, "%s: %s; nothing to change\n", render.Safe(m.Path), render.Safe(err.Error()))
 		return nil
 	case errors.Is(err, cite.ErrStale):
-		return &exitErr{code: exitStale, err: err}
+		return outcome.With(outcome.Stale, err)
 	case err != nil:
 		return err
 	}
@@ -89,7 +90,7 @@ func (c *listCitationsCmd) Run(ctx context.Context, g *Globals, env *Env) error 
 		return err
 	}
 	if failed || rep.Summary().Errors > 0 {
-		return silent(exitError) // listed with its error; the others are listed too
+		return outcome.Reported(outcome.BadInput) // listed with its error; the others are listed too
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/doctor"
+	"github.com/git-memcite/git-memcite/internal/outcome"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 )
@@ -38,7 +39,7 @@ func (c *doctorCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return err
 	}
 	if rep.Problems() > 0 {
-		return silent(exitStale)
+		return outcome.Reported(outcome.DoctorProblem)
 	}
 	return nil
 }

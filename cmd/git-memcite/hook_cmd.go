@@ -12,6 +12,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/hookrun"
+	"github.com/git-memcite/git-memcite/internal/outcome"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/term"
 )
@@ -66,13 +67,13 @@ func (c *hookCmd) Run(ctx context.Context, g *Globals, env *Env) (err error) {
 	if err == nil {
 		return nil
 	}
-	var ee *exitErr
-	if errors.As(err, &ee) {
+	var oe *outcome.Error
+	if errors.As(err, &oe) {
 		return err // a finding: blocked or reported as configured
 	}
 	if pre && errors.Is(err, gitrepo.ErrUnmerged) {
 		fmt.Fprintf(env.Stderr, "git-memcite: %v\n", err)
-		return silent(exitStale)
+		return outcome.Reported(outcome.HookBlocked)
 	}
 	return onError(ctx, g, env, in, err)
 }
@@ -88,7 +89,7 @@ func onError(ctx context.Context, g *Globals, env *Env, in hookrun.Invocation, e
 	// that far); a repository that cannot be opened has the defaults
 	cfg, _ := app.HookConfig(ctx, g.openOptions(SourceFlags{}))
 	if pre && cfg.OnErrorBlock {
-		return &exitErr{code: exitError, err: fmt.Errorf("%s hook: %w\n  blocked (memcite.onError=block); bypass once: %s", in.Hook, err, render.HookBypass(in.Hook))}
+		return fmt.Errorf("%s hook: %w\n  blocked (memcite.onError=block); bypass once: %s", in.Hook, err, render.HookBypass(in.Hook))
 	}
 	render.HookFailed(env.Stderr, in.Hook, pre, err)
 	return nil
@@ -112,8 +113,7 @@ func wholeTree(ctx context.Context, g *Globals, env *Env) error {
 	quiet := *g
 	quiet.Quiet = true
 	err = (&verifyAllCmd{}).Run(ctx, &quiet, env)
-	var ee *exitErr
-	if cfg.PreCommit == hookrun.Warn && errors.As(err, &ee) && ee.code == exitStale {
+	if cfg.PreCommit == hookrun.Warn && outcome.Is(err, outcome.Stale) {
 		return nil
 	}
 	return err
@@ -149,7 +149,7 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 			return err
 		}
 		if res.Blocked {
-			return silent(exitStale)
+			return outcome.Reported(outcome.HookBlocked)
 		}
 		return nil
 	}

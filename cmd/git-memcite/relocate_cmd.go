@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/git-memcite/git-memcite/internal/app"
+	"github.com/git-memcite/git-memcite/internal/outcome"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/term"
@@ -84,9 +85,9 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	}
 	switch {
 	case len(notFound) > 0:
-		return silent(exitError)
+		return outcome.Reported(outcome.BadInput)
 	case r.Stale():
-		return silent(exitStale)
+		return outcome.Reported(outcome.Stale)
 	}
 	return nil
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // configUses finds, in one file, what only the configuration model may
-// do (rule 8): a string literal that is a setting's git config key
+// do (rule 9): a string literal that is a setting's git config key
 // (config.Keys), `"config"` as an argument of a call (git config run by
 // hand), and os.Getenv or os.LookupEnv of a MEMCITE_ variable.
 func configUses(fset *token.FileSet, f *ast.File, keys map[string]bool) []token.Position {
@@ -59,7 +59,7 @@ func gitKeys() map[string]bool {
 	return m
 }
 
-// TestOneConfigurationModel enforces rule 8: settings are read through
+// TestOneConfigurationModel enforces rule 9: settings are read through
 // internal/config (resolved once per run) and the environment switches
 // by main (config.ReadSwitches). Only internal/config names a setting's
 // git key, only internal/gitrepo runs git config (the door to git), and no
@@ -99,7 +99,7 @@ func TestOneConfigurationModel(t *testing.T) {
 				if err != nil {
 					rel = pos.Filename
 				}
-				t.Errorf("rule 8: %s:%d: a setting, git config or a MEMCITE_ switch read outside the configuration model (internal/config; main for switches)", filepath.ToSlash(rel), pos.Line)
+				t.Errorf("rule 9: %s:%d: a setting, git config or a MEMCITE_ switch read outside the configuration model (internal/config; main for switches)", filepath.ToSlash(rel), pos.Line)
 			}
 		}
 	}
