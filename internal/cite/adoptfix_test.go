@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/store"
 )
 
 func TestResolveBareNameAmbiguousEvenAtRoot(t *testing.T) {
@@ -71,7 +72,8 @@ func TestAdoptMemoryFilesAreLinksNotCitations(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := NewTracked([]string{"src/a.go", ".serena/memories/other.md"})
-	ms, _, err := Adopt(context.Background(), f, Env{Src: src, MemoryDirs: []string{".serena/memories"}}, tr, false)
+	mem := &store.Memory{Path: ".serena/memories/m.md", Dir: ".serena/memories", File: f}
+	ms, _, err := Adopt(context.Background(), mem, Env{Src: src, MemoryDirs: []string{".serena/memories"}}, tr, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +81,15 @@ func TestAdoptMemoryFilesAreLinksNotCitations(t *testing.T) {
 	for _, m := range ms {
 		got[m.Text] = m.Status
 	}
-	if got["src/a.go"] != Proposed || got[".serena/memories/other.md"] != MemoryLink {
-		t.Errorf("got %v; want src/a.go proposed, the memory a memory-link", got)
+	if got["src/a.go"] != Proposed || got[".serena/memories/other.md"] != Proposed {
+		t.Errorf("got %v; want both proposed", got)
+	}
+	for _, m := range ms {
+		if m.Text == ".serena/memories/other.md" && (m.LinkType != "related" || m.Location != "other") {
+			t.Errorf("the memory: %+v; want a related link to other", m)
+		}
+		if m.Text == "src/a.go" && m.LinkType != "" {
+			t.Errorf("the code file: %+v; want a citation", m)
+		}
 	}
 }
