@@ -71,8 +71,6 @@ func (rs *Resolver) readable(c gitblame.Hash, p string) error {
 	if err != nil || !ok {
 		return err
 	}
-	if _, err := rs.j.c.H.Blob(blob); err != nil {
-		return fmt.Errorf("%s in %s: %w", p, c.Short(), err)
-	}
-	return nil
+	_, err = rs.j.c.H.Blob(blob)
+	return err
 }
