@@ -235,6 +235,12 @@ func (ad *adoption) propose(ctx context.Context, m *Mention) (bool, error) {
 		return false, ad.missing(m, err, m.ref.Target, pc.Ref.Written)
 	}
 	if !ok {
+		// a name that named nothing is no reference; one that several
+		// files have is reported, never pinned (even with one at the root)
+		if _, cands := ad.tracked.resolve(m.ref.Target); m.ref.Kind == prose.KindPath && len(cands) > 1 {
+			m.Status, m.Candidates = Ambiguous, cands
+			m.Reason = fmt.Sprintf("%d tracked files are named %s", len(cands), path.Base(m.ref.Target))
+		}
 		return false, nil
 	}
 	m.WrittenAt = pc.Ref.Written
@@ -254,6 +260,15 @@ func (ad *adoption) propose(ctx context.Context, m *Mention) (bool, error) {
 	}
 	if pc.Ref.Kind == prose.KindMemory.String() || inDirs(now, ad.env.MemoryDirs) {
 		return ad.link(m, now), nil
+	}
+	if m.ref.Form != prose.FormLink && !strings.Contains(m.ref.Target, "/") {
+		// a file name several files have is ambiguous, even when one of
+		// them is at the root
+		if _, cands := ad.tracked.resolve(m.ref.Target); len(cands) > 1 {
+			m.Status, m.Candidates = Ambiguous, cands
+			m.Reason = fmt.Sprintf("%d tracked files are named %s", len(cands), m.ref.Target)
+			return false, nil
+		}
 	}
 	line, end := m.ref.Line, m.ref.End
 	if line > 0 && ad.env.Anchor != nil {

@@ -93,3 +93,39 @@ func TestAdoptMemoryFilesAreLinksNotCitations(t *testing.T) {
 		}
 	}
 }
+
+func TestAdoptBareNamesAreAmbiguousEvenAtRoot(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"CONTRIBUTING.md": "# c\n", "test/repo/CONTRIBUTING.md": "# t\n", "src/only.py": "x = 1\n"}
+	var paths []string
+	for p, s := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	src, err := source.NewWorktree(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := memfile.Parse("m.md", []byte("---\nid: m\n---\nRead `CONTRIBUTING.md` and **CONTRIBUTING.md**, then `only.py`.\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := &store.Memory{Path: ".serena/memories/m.md", Dir: ".serena/memories", File: f}
+	ms, _, err := Adopt(context.Background(), mem, Env{Src: src, MemoryDirs: []string{".serena/memories"}}, NewTracked(paths), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range ms {
+		got = append(got, m.Text+" "+m.Status+" "+m.Location)
+	}
+	want := []string{"CONTRIBUTING.md ambiguous ", "CONTRIBUTING.md ambiguous ", "only.py proposed src/only.py"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q; want %q", got, want)
+	}
+}
