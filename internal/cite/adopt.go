@@ -276,10 +276,15 @@ func (ad *adoption) propose(ctx context.Context, m *Mention) (bool, error) {
 		if err != nil {
 			return false, ad.missing(m, err, p, firstOf(a.Commit, m.WrittenAt))
 		}
-		if a.Lost == "" {
-			m.WrittenAt = firstOf(a.Commit, m.WrittenAt)
-			now, line, end = a.Path, a.Line, a.End
+		if a.Lost != "" {
+			// where the lines went cannot be told: not what today's file
+			// has at that number
+			m.Location = locationOf(now, line, end)
+			m.Status, m.Reason = Unanchored, a.Lost
+			return false, nil
 		}
+		m.WrittenAt = firstOf(a.Commit, m.WrittenAt)
+		now, line, end = a.Path, a.Line, a.End
 		m.Location = locationOf(now, line, end)
 		if !ad.checkLines(m, now, line, end) {
 			return false, nil
