@@ -3,6 +3,7 @@ package memfile
 import (
 	"bytes"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestParseLossy(t *testing.T) {
@@ -40,4 +41,38 @@ func TestParseLossy(t *testing.T) {
 	if _, _, err := ParseLossy("m.md", []byte("---\nid: \xff\n---\nbody\n")); err == nil {
 		t.Error("a frontmatter that is not UTF-8 was accepted")
 	}
+}
+
+// FuzzParseLossy: ParseLossy never panics; a file it reads keeps the
+// input's length (offsets and lines unchanged), is valid UTF-8, and an
+// appended link restores the input's body byte for byte.
+func FuzzParseLossy(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte("---\nid: m\n---\nbad \xff line\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		m, _, err := ParseLossy("f.md", src)
+		if err != nil {
+			return
+		}
+		if len(m.Src) != len(src) || !utf8.Valid(m.Src) {
+			t.Fatalf("read %q from %q", m.Src, src)
+		}
+		edits, err := m.AppendLink("related", "x")
+		if err != nil {
+			return
+		}
+		out, _, err := Rewrite(m, edits)
+		if err != nil {
+			return
+		}
+		out, err = RestoreBody(out, m, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasSuffix(out, src[len(src)-len(m.Body()):]) {
+			t.Fatalf("body not kept: %q from %q", out, src)
+		}
+	})
 }
