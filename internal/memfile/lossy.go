@@ -7,9 +7,9 @@ import (
 )
 
 // ParseLossy parses a memory file whose body has lines that are not valid
-// UTF-8, for a reader that can do without them (adopt): every byte of such
-// a line that is not UTF-8 reads as '?', so that offsets and line numbers
-// stay those of src. It returns the file (its Src is the repaired copy,
+// UTF-8, for a reader that can do without them (adopt): such a line reads
+// as blank (a space for each of its bytes), so that offsets and line
+// numbers stay those of src. It returns the file (its Src is the repaired copy,
 // not src) and the lines repaired. A file with no such line is parsed as
 // Parse does; one whose frontmatter has such a line gets Parse's error.
 func ParseLossy(name string, src []byte) (*File, []int, error) {
@@ -17,24 +17,25 @@ func ParseLossy(name string, src []byte) (*File, []int, error) {
 		f, err := Parse(name, src)
 		return f, nil, err
 	}
-	fixed := make([]byte, 0, len(src))
+	fixed := append([]byte(nil), src...)
 	var lines []int
 	line := 1
-	for i := 0; i < len(src); {
-		r, size := utf8.DecodeRune(src[i:])
-		if r == utf8.RuneError && size <= 1 {
-			if len(lines) == 0 || lines[len(lines)-1] != line {
-				lines = append(lines, line)
+	for start := 0; start < len(src); line++ {
+		end := bytes.IndexByte(src[start:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += start
+		}
+		if l := src[start:end]; !utf8.Valid(l) {
+			lines = append(lines, line)
+			for i := start; i < end; i++ {
+				if src[i] != '\r' {
+					fixed[i] = ' '
+				}
 			}
-			fixed = append(fixed, '?')
-			i++
-			continue
 		}
-		if r == '\n' {
-			line++
-		}
-		fixed = append(fixed, src[i:i+size]...)
-		i += size
+		start = end + 1
 	}
 	f, err := Parse(name, fixed)
 	if err != nil {
