@@ -13,6 +13,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/hookrun"
 	"github.com/git-memcite/git-memcite/internal/outcome"
+	"github.com/git-memcite/git-memcite/internal/prose"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/term"
 )
@@ -148,7 +149,14 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 		if err := render.PreCommitText(env.Stderr, rep); err != nil {
 			return err
 		}
-		if res.Blocked {
+		pres, err := h.ProsePreCommit(ctx, ws, res)
+		if err != nil {
+			return err
+		}
+		if err := proseHookText(env, in.Hook, pres); err != nil {
+			return err
+		}
+		if res.Blocked || (pres != nil && pres.Blocked) {
 			return outcome.Reported(outcome.HookBlocked)
 		}
 		return nil
@@ -175,4 +183,23 @@ func warnNoHints(env *Env, err error) {
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "git-memcite: warning: no relocation suggestions: %v\n", err)
 	}
+}
+
+// proseHookText renders the pre-commit hook's report on the prose.
+func proseHookText(env *Env, hook string, res *app.ProseHookResult) error {
+	if res == nil {
+		return nil
+	}
+	rep := render.ProseHookReport{Hook: hook, Level: res.Level, Blocked: res.Blocked, NotFixed: res.NotFixed}
+	for _, f := range res.Findings {
+		x := render.ProseBreak{Memory: f.Memory, Line: f.Ref.Line, Text: f.Ref.Text, Reason: f.Reason, Fixed: res.IsFixed(f)}
+		if fx, ok := prose.FixFor(f.Memory, f.Ref); ok {
+			x.Fix = fx.New
+		}
+		rep.Breaks = append(rep.Breaks, x)
+	}
+	for _, f := range res.Fixed {
+		rep.FixedFiles = append(rep.FixedFiles, render.FixedFile{Path: f.Path, Citations: f.Citations})
+	}
+	return render.ProsePreCommitText(env.Stderr, rep)
 }

@@ -41,6 +41,9 @@ type Hook struct {
 	tool string // the cache's tool identity; "" when the cache is off
 	// configFile: MEMCITE_CONFIG names the team configuration
 	configFile bool
+	// refsTool is the tool identity of the cache of prose references
+	// (proseprecommit.go); "" when the cache is off
+	refsTool string
 }
 
 // HookConfig reads the hook settings (memcite.enabled, memcite.preCommit,
@@ -118,6 +121,9 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 		ws.GitConfig = map[string][]string{}
 	}
 	h := &Hook{Repo: repo, Cfg: hookrun.ConfigFrom(raw), Pre: pre, configFile: o.ConfigFile != ""}
+	if summaries {
+		h.refsTool = o.CacheTool
+	}
 	if !h.Cfg.Enabled || (h.Pre && h.Cfg.PreCommit == hookrun.Off) || (!h.Pre && h.Cfg.PostMerge == hookrun.PostOff) {
 		h.Off = true
 		return h, ws, nil

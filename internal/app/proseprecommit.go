@@ -1,0 +1,298 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/hookrun"
+	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/prose"
+	"github.com/git-memcite/git-memcite/internal/regfile"
+	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/trace"
+	"github.com/git-memcite/git-memcite/internal/vcache"
+)
+
+// ProseHookResult is what the pre-commit hook found in the prose of the
+// memories (docs/hooks.md): the references the commit breaks.
+type ProseHookResult struct {
+	Findings []prose.StagedFinding
+	// Level is the prose setting (error, warn, block); Blocked is true
+	// when the findings block the commit (prose: block, and
+	// memcite.preCommit is not warn).
+	Level   string
+	Blocked bool
+	// Fixed are the memory files memcite.preCommit fix rewrote and added
+	// to the commit, with how many references each; NotFixed says why a
+	// file with references to rewrite was not (its path: the reason).
+	Fixed    []FixedFile
+	NotFixed map[string]string
+	fixed    map[prose.StagedFinding]bool
+}
+
+// IsFixed reports whether memcite.preCommit fix rewrote the finding.
+func (r *ProseHookResult) IsFixed(f prose.StagedFinding) bool { return r.fixed[f] }
+
+// ProsePreCommit checks the prose of the memories against what is being
+// committed (prose.CheckStaged), unless the prose setting is off. res is
+// the hook's PreCommit result: its list of staged paths is reused, and
+// memory files it fixed are not rewritten again.
+func (h *Hook) ProsePreCommit(ctx context.Context, ws *Workspace, res *HookResult) (*ProseHookResult, error) {
+	level := ws.ProseLevel()
+	if level == "off" || !h.Pre {
+		return nil, nil
+	}
+	start := time.Now()
+	staged := res.Outcome.Staged
+	if staged == nil {
+		var err error
+		if staged, err = hookrun.StagedSet(ctx, h.Repo, h.Src); err != nil {
+			return nil, nil // no HEAD: the commit breaks nothing that held
+		}
+	}
+	changed := make([]string, 0, len(staged))
+	for p := range staged {
+		changed = append(changed, p)
+	}
+	sort.Strings(changed)
+	headTree, born, err := h.Repo.HeadTree(ctx)
+	if err != nil || !born {
+		return nil, err
+	}
+	head := &headFiles{repo: h.Repo, tree: headTree}
+	defer head.close()
+	dirs := presentMemoryDirs(h.Src, h.Dirs)
+	findings, err := prose.CheckStaged(ctx, prose.Staged{
+		Head:    head,
+		Index:   h.Src,
+		Changed: changed,
+		Dirs:    h.Dirs,
+		Refs:    func() ([]prose.MemoryRefs, error) { return h.memoryRefs(h.Src, dirs) },
+		Renames: func() (map[string]string, error) { return h.Repo.StagedRenames(ctx) },
+		Grep: func(names, pathspecs []string) (map[string]bool, error) {
+			return h.Repo.GrepIndexWords(ctx, names, pathspecs)
+		},
+	})
+	trace.Printf("hook: prose of the memories checked against the %d paths the commit changes: %d references broken, in %s",
+		len(changed), len(findings), time.Since(start).Round(time.Millisecond))
+	if err != nil || len(findings) == 0 {
+		return nil, err
+	}
+	out := &ProseHookResult{Findings: findings, Level: level}
+	if h.Cfg.PreCommit == hookrun.Fix {
+		h.fixProse(ctx, out, res)
+	}
+	if level == "block" && h.Cfg.PreCommit != hookrun.Warn {
+		for _, f := range findings {
+			out.Blocked = out.Blocked || !out.fixed[f]
+		}
+	}
+	return out, nil
+}
+
+// presentMemoryDirs are the memory directories src holds.
+func presentMemoryDirs(src source.Source, dirs []string) []string {
+	var out []string
+	for _, d := range dirs {
+		if c, err := source.Clean(d); err == nil {
+			if e, err := src.Stat(c); err == nil && e.Kind == source.KindDir {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// headFiles reads files of HEAD's tree through the history reader,
+// opened on first use.
+type headFiles struct {
+	repo *gitrepo.Repo
+	tree gitrepo.OID
+	hist *gitrepo.History
+	th   gitblame.Hash
+}
+
+func (f *headFiles) Read(p string) ([]byte, bool, error) {
+	if f.hist == nil {
+		h, err := f.repo.History()
+		if err != nil {
+			return nil, false, err
+		}
+		th, err := gitblame.ParseHash(string(f.tree))
+		if err != nil {
+			h.Close()
+			return nil, false, err
+		}
+		f.hist, f.th = h, th
+	}
+	blob, ok, err := f.hist.Entry(f.th, p)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	data, err := f.hist.Blob(blob)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s at HEAD: %w", p, err)
+	}
+	return data, true, nil
+}
+
+func (f *headFiles) close() {
+	if f.hist != nil {
+		f.hist.Close()
+	}
+}
+
+// proseRefsFile, in the cache directory of the git directory, holds the
+// references extracted from memory files, by the blob id of each
+// (docs/cache.md): a hook reads no memory file it read before.
+const proseRefsFile = "prose-refs"
+
+// proseRefsCache is that file's content.
+type proseRefsCache struct {
+	Version string
+	Refs    map[string][]prose.Ref // blob id → references
+}
+
+// memoryRefs lists the memory files of src below dirs and the references
+// in each, from the cache of references when the source names a file's
+// content (its blob id), else by reading it.
+func (h *Hook) memoryRefs(src source.Source, dirs []string) ([]prose.MemoryRefs, error) {
+	start := time.Now()
+	mems, err := store.Find(src, dirs)
+	if err != nil {
+		return nil, err
+	}
+	version := prose.ExtractVersion() + "\x00" + h.refsTool
+	file := filepath.Join(vcache.Dir(h.Repo.GitDir), proseRefsFile)
+	cache := proseRefsCache{Version: version}
+	if h.refsTool != "" {
+		if data, err := regfile.ReadFile(file); err == nil {
+			var c proseRefsCache
+			if gob.NewDecoder(bytes.NewReader(data)).Decode(&c) == nil && c.Version == version {
+				cache = c
+			}
+		}
+	}
+	ider, _ := src.(source.Identifier)
+	kept := make(map[string][]prose.Ref, len(mems))
+	out := make([]prose.MemoryRefs, 0, len(mems))
+	read, dirty := 0, false
+	for _, m := range mems {
+		id, ok := "", false
+		if ider != nil {
+			id, ok = ider.ContentID(m.Path)
+		}
+		refs, hit := cache.Refs[id]
+		if !ok || !hit {
+			data, err := src.ReadFile(m.Path)
+			if err != nil {
+				continue // unreadable: the hook's check reports it
+			}
+			read++
+			refs = prose.Extract(data, prose.Options{})
+			dirty = dirty || ok
+		}
+		if ok {
+			kept[id] = refs
+		}
+		out = append(out, prose.MemoryRefs{Path: m.Path, Dir: m.Dir, Refs: refs})
+	}
+	if h.refsTool != "" && (dirty || len(kept) != len(cache.Refs)) {
+		var buf bytes.Buffer
+		if gob.NewEncoder(&buf).Encode(proseRefsCache{Version: version, Refs: kept}) == nil {
+			if err := os.MkdirAll(filepath.Dir(file), 0o777); err == nil {
+				if err := WriteReport(file, buf.Bytes()); err != nil {
+					trace.Printf("hook: %v", err)
+				}
+			}
+		}
+	}
+	trace.Printf("hook: references of %d memory files (%d read) in %s", len(mems), read, time.Since(start).Round(time.Millisecond))
+	return out, nil
+}
+
+// fixProse is memcite.preCommit fix for the prose: the references to a
+// path or memory the commit renamed are rewritten (prose.FixFor: only
+// their bytes) in each memory file whose working-tree content is exactly
+// what is staged, and the file is added to the commit. A file the
+// citation fix rewrote already, or with unstaged changes, is left alone.
+func (h *Hook) fixProse(ctx context.Context, out *ProseHookResult, res *HookResult) {
+	out.fixed = map[prose.StagedFinding]bool{}
+	out.NotFixed = map[string]string{}
+	byMem := map[string][]prose.StagedFinding{}
+	var order []string
+	for _, f := range out.Findings {
+		if _, ok := prose.FixFor(f.Memory, f.Ref); !ok {
+			continue
+		}
+		if byMem[f.Memory] == nil {
+			order = append(order, f.Memory)
+		}
+		byMem[f.Memory] = append(byMem[f.Memory], f)
+	}
+	if len(order) == 0 {
+		return
+	}
+	done := map[string]bool{}
+	for _, f := range res.Fixed {
+		done[f.Path] = true
+	}
+	unlock, err := Lock(ctx, h.Repo)
+	if err != nil {
+		for _, p := range order {
+			out.NotFixed[p] = err.Error()
+		}
+		return
+	}
+	defer unlock()
+	for _, p := range order {
+		if done[p] {
+			out.NotFixed[p] = "its citations were relocated in this commit; commit again to fix its prose"
+			continue
+		}
+		old, err := h.Src.ReadFile(p)
+		if err != nil {
+			out.NotFixed[p] = err.Error()
+			continue
+		}
+		var fixes []prose.Fix
+		for _, f := range byMem[p] {
+			fx, _ := prose.FixFor(p, f.Ref)
+			fixes = append(fixes, fx)
+		}
+		data, err := prose.Apply(old, fixes)
+		if err != nil {
+			out.NotFixed[p] = err.Error()
+			continue
+		}
+		err = WriteMemory(h.Repo, h.Repo.Top, p, old, data)
+		switch {
+		case errors.Is(err, memfile.ErrChanged), errors.Is(err, fs.ErrNotExist):
+			out.NotFixed[p] = "it has changes that are not staged; stage or stash them, then commit again"
+			continue
+		case err != nil:
+			out.NotFixed[p] = err.Error()
+			continue
+		}
+		if err := h.Repo.Stage(ctx, []string{p}); err != nil {
+			_ = WriteMemory(h.Repo, h.Repo.Top, p, data, old)
+			out.NotFixed[p] = err.Error()
+			continue
+		}
+		for _, f := range byMem[p] {
+			out.fixed[f] = true
+		}
+		out.Fixed = append(out.Fixed, FixedFile{Path: p, Citations: len(byMem[p])})
+	}
+}
