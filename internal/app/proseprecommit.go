@@ -5,14 +5,12 @@ import (
 	"context"
 	"encoding/gob"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"time"
 
-	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/hookrun"
 	"github.com/git-memcite/git-memcite/internal/memfile"
@@ -70,15 +68,14 @@ func (h *Hook) ProsePreCommit(ctx context.Context, ws *Workspace, res *HookResul
 	if err != nil || !born {
 		return nil, err
 	}
-	head := &headFiles{repo: h.Repo, tree: headTree}
-	defer head.close()
+	idx := blobSource{Source: h.Src, repo: h.Repo}
 	dirs := presentMemoryDirs(h.Src, h.Dirs)
 	findings, err := prose.CheckStaged(ctx, prose.Staged{
-		Head:    head,
-		Index:   h.Src,
+		Head:    h.Repo.TreeReader(headTree),
+		Index:   idx,
 		Changed: changed,
 		Dirs:    h.Dirs,
-		Refs:    func() ([]prose.MemoryRefs, error) { return h.memoryRefs(h.Src, dirs) },
+		Refs:    func() ([]prose.MemoryRefs, error) { return h.memoryRefs(idx, dirs) },
 		Renames: func() (map[string]string, error) { return h.Repo.StagedRenames(ctx) },
 		Grep: func(names, pathspecs []string) (map[string]bool, error) {
 			return h.Repo.GrepIndexWords(ctx, names, pathspecs)
@@ -114,43 +111,32 @@ func presentMemoryDirs(src source.Source, dirs []string) []string {
 	return out
 }
 
-// headFiles reads files of HEAD's tree through the history reader,
-// opened on first use.
-type headFiles struct {
+// blobSource reads the files of an index by their blob ids, in-process
+// (gitrepo.Repo.ReadBlob): what is committed, without the working-tree
+// shortcut of the index source, which looks at attributes first.
+type blobSource struct {
+	source.Source
 	repo *gitrepo.Repo
-	tree gitrepo.OID
-	hist *gitrepo.History
-	th   gitblame.Hash
 }
 
-func (f *headFiles) Read(p string) ([]byte, bool, error) {
-	if f.hist == nil {
-		h, err := f.repo.History()
-		if err != nil {
-			return nil, false, err
+func (b blobSource) ReadFile(p string) ([]byte, error) {
+	if ider, ok := b.Source.(source.Identifier); ok {
+		if id, ok := ider.ContentID(p); ok {
+			if data, err := b.repo.ReadBlob(id); err == nil {
+				return data, nil
+			}
 		}
-		th, err := gitblame.ParseHash(string(f.tree))
-		if err != nil {
-			h.Close()
-			return nil, false, err
-		}
-		f.hist, f.th = h, th
 	}
-	blob, ok, err := f.hist.Entry(f.th, p)
-	if err != nil || !ok {
-		return nil, false, err
-	}
-	data, err := f.hist.Blob(blob)
-	if err != nil {
-		return nil, false, fmt.Errorf("%s at HEAD: %w", p, err)
-	}
-	return data, true, nil
+	return b.Source.ReadFile(p)
 }
 
-func (f *headFiles) close() {
-	if f.hist != nil {
-		f.hist.Close()
+// ContentID keeps the index's names of content (the cache of references
+// is keyed by them).
+func (b blobSource) ContentID(p string) (string, bool) {
+	if ider, ok := b.Source.(source.Identifier); ok {
+		return ider.ContentID(p)
 	}
+	return "", false
 }
 
 // proseRefsFile, in the cache directory of the git directory, holds the

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // StagedRenames lists the renames of the commit of the index being
@@ -57,4 +59,96 @@ func (r *Repo) GrepIndexWords(ctx context.Context, names, pathspecs []string) (m
 		}
 	}
 	return found, nil
+}
+
+// TreeReader reads regular files of one tree by path, looking up only
+// the trees on each path (cached), never listing the whole tree: for a
+// hook that needs a few files of HEAD.
+type TreeReader struct {
+	r     *Repo
+	root  string
+	trees map[string][]treeEntry
+}
+
+// TreeReader returns a reader of the files of tree.
+func (r *Repo) TreeReader(tree OID) *TreeReader {
+	return &TreeReader{r: r, root: string(tree), trees: map[string][]treeEntry{}}
+}
+
+// Read returns the content of the regular file p (a clean slash path)
+// of the tree; ok is false when the tree has no regular file there (no
+// entry, a directory, a symbolic link, a submodule).
+func (t *TreeReader) Read(p string) ([]byte, bool, error) {
+	objs, err := t.r.objects()
+	if err != nil {
+		return nil, false, err
+	}
+	oid := t.root
+	for {
+		name, rest, sub := strings.Cut(p, "/")
+		es, err := t.tree(objs, oid)
+		if err != nil {
+			return nil, false, err
+		}
+		var e *treeEntry
+		for i := range es {
+			if es[i].name == name {
+				e = &es[i]
+				break
+			}
+		}
+		switch {
+		case e == nil:
+			return nil, false, nil
+		case sub && e.mode == modeDir:
+			oid, p = e.hash.String(), rest
+			continue
+		case sub || !regularMode(e.mode):
+			return nil, false, nil
+		}
+		data, err := objs.readBlob(e.hash.String())
+		if err != nil {
+			return nil, false, err
+		}
+		return data, true, nil
+	}
+}
+
+// tree reads and parses the tree object oid.
+func (t *TreeReader) tree(objs *objects, oid string) ([]treeEntry, error) {
+	if es, ok := t.trees[oid]; ok {
+		return es, nil
+	}
+	var (
+		data []byte
+		err  error
+	)
+	if objs.store != nil && len(oid) == 40 {
+		data, err = objs.stored(plumbing.TreeObject, plumbing.NewHash(oid))
+	} else {
+		var typ string
+		if typ, data, err = objs.cat.object(oid); err == nil && typ != "tree" {
+			err = fmt.Errorf("object %s: a %s, not a tree", oid, typ)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read tree %s: %w", oid, err)
+	}
+	es, err := parseTree(data, len(oid)/2)
+	if err != nil {
+		return nil, fmt.Errorf("tree %s: %w", oid, err)
+	}
+	t.trees[oid] = es
+	return es, nil
+}
+
+// ReadBlob returns the content of the blob oid (as ContentID names it,
+// with or without its "blob:" prefix), in-process where objects are read
+// in-process.
+func (r *Repo) ReadBlob(oid string) ([]byte, error) {
+	objs, err := r.objects()
+	if err != nil {
+		return nil, err
+	}
+	return objs.readBlob(strings.TrimPrefix(oid, "blob:"))
 }
