@@ -120,7 +120,6 @@ func stagedRun(t *testing.T, head, idx mapSource, renames map[string]string) (go
 	return got, askedRefs
 }
 
-
 func with(base mapSource, edits ...string) mapSource {
 	out := mapSource{}
 	for k, v := range base {
@@ -138,7 +137,7 @@ func with(base mapSource, edits ...string) mapSource {
 
 func TestCheckStaged(t *testing.T) {
 	head := mapSource{
-		memDir + "/notes.md": "# Notes\n\nThe helpers are in `src/util.py`; `do_total()` sums; see conf.toml.\n\nSee [pricing](pricing.md) and [[archive/old]].\n",
+		memDir + "/notes.md":       "# Notes\n\nThe helpers are in `src/util.py`; `do_total()` sums; see conf.toml.\n\nSee [pricing](pricing.md) and [[archive/old]].\n",
 		memDir + "/pricing.md":     "# Pricing\n",
 		memDir + "/archive/old.md": "# Old\n",
 		memDir + "/plans.md":       "# Plans\n\nThe cache will be `src/cache/store.py`. Read README.md first.\n",
