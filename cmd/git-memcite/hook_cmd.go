@@ -151,7 +151,12 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 		}
 		pres, err := h.ProsePreCommit(ctx, ws, res)
 		if err != nil {
-			return err
+			if !res.Blocked {
+				return err // memcite.onError decides
+			}
+			// the citations block the commit whatever the prose says
+			fmt.Fprintf(env.Stderr, "git-memcite: the prose of the memories was not checked: %v\n", err)
+			return silent(exitStale)
 		}
 		if err := proseHookText(env, in.Hook, pres); err != nil {
 			return err

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/gob"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -83,8 +84,11 @@ func (h *Hook) ProsePreCommit(ctx context.Context, ws *Workspace, res *HookResul
 	})
 	trace.Printf("hook: prose of the memories checked against the %d paths the commit changes: %d references broken, in %s",
 		len(changed), len(findings), time.Since(start).Round(time.Millisecond))
-	if err != nil || len(findings) == 0 {
-		return nil, err
+	if err != nil {
+		return nil, fmt.Errorf("checking the prose of the memories: %w", err)
+	}
+	if len(findings) == 0 {
+		return nil, nil
 	}
 	out := &ProseHookResult{Findings: findings, Level: level}
 	if h.Cfg.PreCommit == hookrun.Fix {

@@ -77,12 +77,10 @@ func CheckStaged(ctx context.Context, s Staged) ([]StagedFinding, error) {
 	deleted := map[string]bool{}
 	var code []string
 	for _, p := range s.Changed {
-		_, err := s.Index.Stat(p)
-		switch {
-		case errors.Is(err, source.ErrNotExist):
+		// (a symbolic link that leads out of the repository, or another
+		// entry that cannot be read, is there all the same)
+		if _, err := s.Index.Stat(p); errors.Is(err, source.ErrNotExist) {
 			deleted[p] = true
-		case err != nil:
-			return nil, fmt.Errorf("prose: %s in the %s: %w", p, s.Index.Name(), err)
 		}
 		if ext := path.Ext(p); ext != "" && symbolExt[ext[1:]] {
 			code = append(code, p)
@@ -184,11 +182,11 @@ func removedWords(ctx context.Context, s Staged, code []string) (map[string]stri
 			return nil, err
 		}
 		old, ok, err := s.Head.Read(p)
-		if err != nil {
-			return nil, fmt.Errorf("prose: %s at HEAD: %w", p, err)
-		}
-		if !ok {
-			continue // added by the commit: it takes nothing out
+		if err != nil || !ok {
+			// added by the commit: it takes nothing out; or HEAD's
+			// version cannot be read (an object missing from a partial
+			// clone): its words are not judged
+			continue
 		}
 		cur, err := s.Index.ReadFile(p)
 		if err != nil && !errors.Is(err, source.ErrNotExist) {
