@@ -7,10 +7,12 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/trace"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
@@ -86,10 +88,12 @@ func CheckStaged(ctx context.Context, s Staged) ([]StagedFinding, error) {
 			code = append(code, p)
 		}
 	}
+	start := time.Now()
 	removed, err := removedWords(ctx, s, code)
 	if err != nil {
 		return nil, err
 	}
+	trace.Printf("prose: %d paths deleted, %d words taken out of %d code files, in %s", len(deleted), len(removed), len(code), time.Since(start).Round(time.Millisecond))
 	if len(deleted) == 0 && len(removed) == 0 {
 		return nil, nil
 	}
@@ -114,7 +118,19 @@ func CheckStaged(ctx context.Context, s Staged) ([]StagedFinding, error) {
 			}
 		}
 		if len(names) > 0 {
-			sort.Strings(names)
+			// the longest names first: the likeliest to be of the code
+			sort.Slice(names, func(a, b int) bool {
+				if len(names[a]) != len(names[b]) {
+					return len(names[a]) > len(names[b])
+				}
+				return names[a] < names[b]
+			})
+			if len(names) > maxStagedGreps {
+				for _, n := range names[maxStagedGreps:] {
+					delete(gone, n)
+				}
+				names = names[:maxStagedGreps]
+			}
 			found, err := s.Grep(names, StagedPathspecs())
 			if err != nil {
 				return nil, err
@@ -173,37 +189,51 @@ func CheckStaged(ctx context.Context, s Staged) ([]StagedFinding, error) {
 }
 
 // removedWords returns the words that a commit takes out of the code
-// files it changes (in HEAD's version, not in the index's), each with the
-// file it was taken out of.
+// files it changes: in HEAD's version of one of them and in the index's
+// version of none of them (so a file renamed, or code moved from one
+// changed file to another, takes nothing out), each with the file it was
+// taken out of.
 func removedWords(ctx context.Context, s Staged, code []string) (map[string]string, error) {
-	out := map[string]string{}
+	now := map[string]bool{}
+	type old struct {
+		path string
+		data []byte
+	}
+	var olds []old
 	for _, p := range code {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		old, ok, err := s.Head.Read(p)
-		if err != nil || !ok {
-			// added by the commit: it takes nothing out; or HEAD's
-			// version cannot be read (an object missing from a partial
-			// clone): its words are not judged
-			continue
+		if data, ok, err := s.Head.Read(p); err == nil && ok {
+			olds = append(olds, old{p, data})
 		}
-		cur, err := s.Index.ReadFile(p)
-		if err != nil && !errors.Is(err, source.ErrNotExist) {
-			continue // unreadable now: its words are not judged
+		// (HEAD's version unreadable, an object missing from a partial
+		// clone: its words are not judged)
+		if cur, err := s.Index.ReadFile(p); err == nil {
+			eachWord(cur, func(w []byte) {
+				if !now[string(w)] {
+					now[string(w)] = true
+				}
+			})
 		}
-		now := map[string]bool{}
-		eachWord(cur, func(w []byte) { now[string(w)] = true })
-		eachWord(old, func(w []byte) {
+	}
+	out := map[string]string{}
+	for _, o := range olds {
+		eachWord(o.data, func(w []byte) {
 			if !now[string(w)] {
 				if _, ok := out[string(w)]; !ok {
-					out[string(w)] = p
+					out[string(w)] = o.path
 				}
 			}
 		})
 	}
 	return out, nil
 }
+
+// maxStagedGreps bounds the names searched for in the whole code the commit
+// records, per commit: past it, a name is not judged (a reference not
+// reported, never a false alarm).
+const maxStagedGreps = 24
 
 // stagedJudge judges the suspect references of one commit.
 type stagedJudge struct {
