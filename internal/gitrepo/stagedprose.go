@@ -32,24 +32,33 @@ func (r *Repo) StagedRenames(ctx context.Context) (map[string]string, error) {
 }
 
 // GrepIndexWords reports which of names occur as a whole word in the
-// files of the index being committed whose paths match pathspecs: one
-// 'git grep --cached -q -w -F' per name, which stops at the first match
-// (one process for every name would print every occurrence of the common
-// ones, and git matches many fixed words slowly).
+// files of the index being committed whose paths match pathspecs ('git
+// grep --cached -w -F -o -h'): one git process, which reads the code
+// once. Its output is every occurrence, so names should be few and
+// specific (the pre-commit prose check asks only for names whose
+// definition a commit removes).
 func (r *Repo) GrepIndexWords(ctx context.Context, names, pathspecs []string) (map[string]bool, error) {
 	found := map[string]bool{}
+	if len(names) == 0 {
+		return found, nil
+	}
 	c := r.cmd()
 	if os.Getenv("GIT_INDEX_FILE") != "" {
 		c.Env = []string{"GIT_INDEX_FILE=" + r.IndexPath()}
 	}
+	args := []string{"grep", "--cached", "-I", "-w", "-F", "-o", "-h", "--no-color"}
 	for _, n := range names {
-		args := append([]string{"grep", "--cached", "-q", "-I", "-w", "-F", "-e", n, "--"}, pathspecs...)
-		_, err := c.Run(ctx, args...)
-		switch {
-		case err == nil:
-			found[n] = true
-		case ExitCode(err) != 1: // 1: not found
-			return nil, fmt.Errorf("grep in the index: %w", err)
+		args = append(args, "-e", n)
+	}
+	args = append(args, "--")
+	args = append(args, pathspecs...)
+	out, err := c.Run(ctx, args...)
+	if err != nil && ExitCode(err) != 1 { // 1: nothing found
+		return nil, fmt.Errorf("grep in the index: %w", err)
+	}
+	for _, l := range strings.Split(string(out), "\n") {
+		if l != "" {
+			found[l] = true
 		}
 	}
 	return found, nil

@@ -237,9 +237,9 @@ func removedWords(ctx context.Context, s Staged, code []string) (map[string]stri
 	return out, nil
 }
 
-// maxStagedGreps bounds the names searched for in the whole code the commit
-// records, per commit: past it, a name is not judged (a reference not
-// reported, never a false alarm).
+// maxStagedGreps bounds the names searched for in the whole code the
+// commit records, per commit (one search for all): past it, a name is not
+// judged (a reference not reported, never a false alarm).
 const maxStagedGreps = 24
 
 // stagedJudge judges the suspect references of one commit.
