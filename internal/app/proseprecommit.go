@@ -3,7 +3,9 @@ package app
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/gob"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -70,13 +72,14 @@ func (h *Hook) ProsePreCommit(ctx context.Context, ws *Workspace, res *HookResul
 		return nil, err
 	}
 	idx := blobSource{Source: h.Src, repo: h.Repo}
-	dirs := presentMemoryDirs(h.Src, h.Dirs)
+	refs := h.newMemoryRefs(idx, presentMemoryDirs(h.Src, h.Dirs))
 	findings, err := prose.CheckStaged(ctx, prose.Staged{
 		Head:    h.Repo.TreeReader(headTree),
 		Index:   idx,
 		Changed: changed,
 		Dirs:    h.Dirs,
-		Refs:    func() ([]prose.MemoryRefs, error) { return h.memoryRefs(idx, dirs) },
+		Refs:    refs.all,
+		Names:   refs.names,
 		Renames: func() (map[string]string, error) { return h.Repo.StagedRenames(ctx) },
 		Grep: func(names, pathspecs []string) (map[string]bool, error) {
 			return h.Repo.GrepIndexWords(ctx, names, pathspecs)
@@ -148,67 +151,151 @@ func (b blobSource) ContentID(p string) (string, bool) {
 // (docs/cache.md): a hook reads no memory file it read before.
 const proseRefsFile = "prose-refs"
 
-// proseRefsCache is that file's content.
-type proseRefsCache struct {
+// proseRefsHead is the first value of that file: what the references of
+// the memory files it was written for name (Key: those files' paths and
+// blob ids), so that a commit that removes nothing they name decodes
+// nothing more.
+type proseRefsHead struct {
 	Version string
-	Refs    map[string][]prose.Ref // blob id → references
+	Key     string
+	Names   *prose.RefNames
 }
 
-// memoryRefs lists the memory files of src below dirs and the references
+// proseRefsBody is its second value: the references by blob id.
+type proseRefsBody struct {
+	Refs map[string][]prose.Ref
+}
+
+// memoryRefs gives the memory files of src below dirs and the references
 // in each, from the cache of references when the source names a file's
 // content (its blob id), else by reading it.
-func (h *Hook) memoryRefs(src source.Source, dirs []string) ([]prose.MemoryRefs, error) {
-	start := time.Now()
-	mems, err := store.Find(src, dirs)
+type memoryRefs struct {
+	h    *Hook
+	src  source.Source
+	dirs []string
+
+	listed  bool
+	mems    []*store.Memory
+	ids     []string // blob ids ("" when the source names none)
+	key     string   // of every path and id; "" when one has no id
+	head    proseRefsHead
+	dec     *gob.Decoder // positioned at the body, when the head was read
+	version string
+	file    string
+}
+
+func (h *Hook) newMemoryRefs(src source.Source, dirs []string) *memoryRefs {
+	return &memoryRefs{h: h, src: src, dirs: dirs,
+		version: prose.ExtractVersion() + "\x00" + h.refsTool,
+		file:    filepath.Join(vcache.Dir(h.Repo.GitDir), proseRefsFile)}
+}
+
+// list finds the memory files and their blob ids, and reads the head of
+// the cache file.
+func (r *memoryRefs) list() error {
+	if r.listed {
+		return nil
+	}
+	r.listed = true
+	mems, err := store.Find(r.src, r.dirs)
+	if err != nil {
+		return err
+	}
+	r.mems = mems
+	r.ids = make([]string, len(mems))
+	ider, _ := r.src.(source.Identifier)
+	sum := sha256.New()
+	keyed := ider != nil
+	for i, m := range mems {
+		if ider != nil {
+			if id, ok := ider.ContentID(m.Path); ok {
+				r.ids[i] = id
+			}
+		}
+		if r.ids[i] == "" {
+			keyed = false
+		}
+		sum.Write([]byte(m.Path + "\x00" + r.ids[i] + "\n"))
+	}
+	if keyed {
+		r.key = hex.EncodeToString(sum.Sum(nil))
+	}
+	if r.h.refsTool == "" {
+		return nil
+	}
+	data, err := regfile.ReadFile(r.file)
+	if err != nil {
+		return nil
+	}
+	dec := gob.NewDecoder(bytes.NewReader(data))
+	var head proseRefsHead
+	if dec.Decode(&head) == nil && head.Version == r.version {
+		r.head, r.dec = head, dec
+	}
+	return nil
+}
+
+// names is what the references name: from the head of the cache file
+// when it was written for these memory files.
+func (r *memoryRefs) names() (*prose.RefNames, error) {
+	if err := r.list(); err != nil {
+		return nil, err
+	}
+	if r.key != "" && r.head.Key == r.key && r.head.Names != nil {
+		return r.head.Names, nil
+	}
+	mems, err := r.all()
 	if err != nil {
 		return nil, err
 	}
-	version := prose.ExtractVersion() + "\x00" + h.refsTool
-	file := filepath.Join(vcache.Dir(h.Repo.GitDir), proseRefsFile)
-	cache := proseRefsCache{Version: version}
-	if h.refsTool != "" {
-		if data, err := regfile.ReadFile(file); err == nil {
-			var c proseRefsCache
-			if gob.NewDecoder(bytes.NewReader(data)).Decode(&c) == nil && c.Version == version {
-				cache = c
-			}
-		}
+	return prose.NamesOf(mems), nil
+}
+
+// all returns every memory file's references, and rewrites the cache
+// file when they are not those it holds.
+func (r *memoryRefs) all() ([]prose.MemoryRefs, error) {
+	start := time.Now()
+	if err := r.list(); err != nil {
+		return nil, err
 	}
-	ider, _ := src.(source.Identifier)
-	kept := make(map[string][]prose.Ref, len(mems))
-	out := make([]prose.MemoryRefs, 0, len(mems))
+	var body proseRefsBody
+	if r.dec != nil && r.dec.Decode(&body) != nil {
+		body.Refs = nil
+	}
+	r.dec = nil
+	kept := make(map[string][]prose.Ref, len(r.mems))
+	out := make([]prose.MemoryRefs, 0, len(r.mems))
 	read, dirty := 0, false
-	for _, m := range mems {
-		id, ok := "", false
-		if ider != nil {
-			id, ok = ider.ContentID(m.Path)
-		}
-		refs, hit := cache.Refs[id]
-		if !ok || !hit {
-			data, err := src.ReadFile(m.Path)
+	for i, m := range r.mems {
+		id := r.ids[i]
+		refs, hit := body.Refs[id]
+		if id == "" || !hit {
+			data, err := r.src.ReadFile(m.Path)
 			if err != nil {
 				continue // unreadable: the hook's check reports it
 			}
 			read++
 			refs = prose.Extract(data, prose.Options{})
-			dirty = dirty || ok
+			dirty = dirty || id != ""
 		}
-		if ok {
+		if id != "" {
 			kept[id] = refs
 		}
 		out = append(out, prose.MemoryRefs{Path: m.Path, Dir: m.Dir, Refs: refs})
 	}
-	if h.refsTool != "" && (dirty || len(kept) != len(cache.Refs)) {
+	if r.h.refsTool != "" && r.key != "" && (dirty || len(kept) != len(body.Refs) || r.head.Key != r.key) {
 		var buf bytes.Buffer
-		if gob.NewEncoder(&buf).Encode(proseRefsCache{Version: version, Refs: kept}) == nil {
-			if err := os.MkdirAll(filepath.Dir(file), 0o777); err == nil {
-				if err := WriteReport(file, buf.Bytes()); err != nil {
+		enc := gob.NewEncoder(&buf)
+		head := proseRefsHead{Version: r.version, Key: r.key, Names: prose.NamesOf(out)}
+		if enc.Encode(head) == nil && enc.Encode(proseRefsBody{Refs: kept}) == nil {
+			if err := os.MkdirAll(filepath.Dir(r.file), 0o777); err == nil {
+				if err := WriteReport(r.file, buf.Bytes()); err != nil {
 					trace.Printf("hook: %v", err)
 				}
 			}
 		}
 	}
-	trace.Printf("hook: references of %d memory files (%d read) in %s", len(mems), read, time.Since(start).Round(time.Millisecond))
+	trace.Printf("hook: references of %d memory files (%d read) in %s", len(r.mems), read, time.Since(start).Round(time.Millisecond))
 	return out, nil
 }
 

@@ -41,6 +41,10 @@ type Staged struct {
 	// Refs returns the memories of the index and their references (from
 	// a cache: called only when the commit removes something).
 	Refs func() ([]MemoryRefs, error)
+	// Names, when not nil, tells what the references name (RefNames of
+	// Refs' answer, from a cache): called before Refs, which is then only
+	// called when a reference may name what the commit removes.
+	Names func() (*RefNames, error)
 	// Renames returns the commit's renames, old path → new path (git's
 	// rename detection); called only when something is reported.
 	Renames func() (map[string]string, error)
@@ -67,14 +71,15 @@ func StagedPathspecs() []string {
 
 // CheckStaged finds the references of the memories' prose that a commit
 // breaks (docs/hooks.md): a path it deletes or renames, a symbol whose
-// last occurrence in the code it removes, a memory it deletes or renames.
+// definition it removes, leaving the name nowhere in the code, a memory
+// it deletes or renames.
 // A reference counts only when it resolved at HEAD and its line of the
 // memory is in HEAD's version of the memory: a sentence the commit writes
 // is anchored in what is committed, so what it names and the commit does
 // not have is unresolved, never reported.
 //
 // It starts from what the commit changes: a commit that deletes no file
-// and takes no word out of a code file reads no memory.
+// and removes no definition reads no memory.
 func CheckStaged(ctx context.Context, s Staged) ([]StagedFinding, error) {
 	deleted := map[string]bool{}
 	var code []string
@@ -93,16 +98,25 @@ func CheckStaged(ctx context.Context, s Staged) ([]StagedFinding, error) {
 	if err != nil {
 		return nil, err
 	}
-	trace.Printf("prose: %d paths deleted, %d words taken out of %d code files, in %s", len(deleted), len(removed), len(code), time.Since(start).Round(time.Millisecond))
+	trace.Printf("prose: %d paths deleted, %d definitions taken out of %d code files, in %s", len(deleted), len(removed), len(code), time.Since(start).Round(time.Millisecond))
 	if len(deleted) == 0 && len(removed) == 0 {
 		return nil, nil
+	}
+	if s.Names != nil {
+		names, err := s.Names()
+		if err != nil {
+			return nil, err
+		}
+		if !names.mayName(deleted, removed) {
+			return nil, nil
+		}
 	}
 	mems, err := s.Refs()
 	if err != nil {
 		return nil, err
 	}
 	// the symbols the commit takes out of the code: referenced names
-	// whose last occurrence in a file it removes, found nowhere else
+	// whose definition it removes, found nowhere else
 	gone := map[string]string{}
 	if len(removed) > 0 {
 		var names []string
@@ -190,9 +204,9 @@ func CheckStaged(ctx context.Context, s Staged) ([]StagedFinding, error) {
 
 // removedWords returns the names whose definitions a commit takes out of
 // the code files it changes (definedWords): defined in HEAD's version of
-// one of them and a word of the index's version of none of them (so a file renamed, or code moved from one
-// changed file to another, takes nothing out), each with the file it was
-// taken out of.
+// one of them and a word of the index's version of none of them (so a
+// file renamed, or code moved from one changed file to another, takes
+// nothing out), each with the file that defined it.
 func removedWords(ctx context.Context, s Staged, code []string) (map[string]string, error) {
 	now := map[string]bool{}
 	type old struct {
@@ -410,7 +424,7 @@ func (j *stagedJudge) ref(m *store.Memory, r Ref) (verify.ProseCitation, bool, e
 	case KindSymbol:
 		name := symbolName(r.Target)
 		pc.Ref.Target, pc.Kind = r.Target, verify.KindSymbolGone
-		pc.Reason = fmt.Sprintf("Symbol %s removed in this commit (its last occurrence was in %s)", name, j.gone[name])
+		pc.Reason = fmt.Sprintf("Symbol %s removed in this commit (its definition was in %s)", name, j.gone[name])
 		return pc, true, nil
 	case KindMemory:
 		weak := r.Form == FormName
@@ -624,3 +638,60 @@ func isIdent(c byte) bool {
 }
 
 func isIdentStart(c byte) bool { return isIdent(c) && (c < '0' || c > '9') }
+
+// RefNames is what the references of a store name, for the pre-commit
+// check to tell at a glance whether a commit can break one: the names of
+// symbols (symbolName), the file names of paths and whether any reference
+// is to a memory.
+type RefNames struct {
+	Symbols, Bases []string // sorted
+	Memory         bool
+}
+
+// NamesOf summarises the references of mems.
+func NamesOf(mems []MemoryRefs) *RefNames {
+	syms, bases := map[string]bool{}, map[string]bool{}
+	n := &RefNames{}
+	for _, m := range mems {
+		for _, r := range m.Refs {
+			switch r.Kind {
+			case KindSymbol:
+				syms[symbolName(r.Target)] = true
+			case KindMemory:
+				n.Memory = true
+				bases[path.Base(r.Target)] = true // (a link to a document that is not a memory is a path)
+			default:
+				bases[path.Base(r.Target)] = true
+			}
+		}
+	}
+	for k := range syms {
+		n.Symbols = append(n.Symbols, k)
+	}
+	for k := range bases {
+		n.Bases = append(n.Bases, k)
+	}
+	sort.Strings(n.Symbols)
+	sort.Strings(n.Bases)
+	return n
+}
+
+// mayName reports whether a reference may name a deleted path or a
+// removed name.
+func (n *RefNames) mayName(deleted map[string]bool, removed map[string]string) bool {
+	has := func(list []string, x string) bool {
+		i := sort.SearchStrings(list, x)
+		return i < len(list) && list[i] == x
+	}
+	for p := range deleted {
+		if has(n.Bases, path.Base(p)) || (n.Memory && strings.HasSuffix(p, ".md")) {
+			return true
+		}
+	}
+	for w := range removed {
+		if has(n.Symbols, w) {
+			return true
+		}
+	}
+	return false
+}

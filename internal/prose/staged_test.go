@@ -163,7 +163,7 @@ func TestCheckStaged(t *testing.T) {
 			[]string{memDir + "/notes.md:3: path path-deleted : File conf.toml deleted in this commit"}, true},
 		{"deleted path never resolved: unresolved, nothing", with(head, "lib/store.py", "\x00"), nil, nil, true},
 		{"symbol removed", with(head, "src/shop.py", "def add(o):\n    return sum(o)\n"), nil,
-			[]string{memDir + "/notes.md:3: symbol symbol-gone : Symbol do_total removed in this commit (its last occurrence was in src/shop.py)"}, true},
+			[]string{memDir + "/notes.md:3: symbol symbol-gone : Symbol do_total removed in this commit (its definition was in src/shop.py)"}, true},
 		{"symbol kept elsewhere", with(head, "src/shop.py", "def add(o):\n    return sum(o)\n", "src/other.py", "do_total = add\n"), nil, nil, false},
 		{"memory deleted", with(head, memDir+"/pricing.md", "\x00"), nil,
 			[]string{memDir + "/notes.md:5: memory memory-deleted : Memory .serena/memories/pricing.md deleted in this commit"}, true},
@@ -209,6 +209,38 @@ func TestDefinedWords(t *testing.T) {
 			sort.Strings(got)
 			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
 				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRefNamesMayName(t *testing.T) {
+	src := "# N\n\n`src/util.py`, `do_total()` and [[other]].\n"
+	n := NamesOf([]MemoryRefs{{Path: memDir + "/n.md", Dir: memDir, Refs: Extract([]byte(src), Options{})}})
+	tests := []struct {
+		name    string
+		deleted []string
+		removed []string
+		want    bool
+	}{
+		{"nothing removed", nil, nil, false},
+		{"a file of another name", []string{"lib/other.py"}, nil, false},
+		{"a file of that name", []string{"lib/util.py"}, nil, true},
+		{"a memory", []string{memDir + "/x.md"}, nil, true},
+		{"another name", nil, []string{"helper"}, false},
+		{"a named symbol", nil, []string{"do_total"}, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d, r := map[string]bool{}, map[string]string{}
+			for _, p := range tc.deleted {
+				d[p] = true
+			}
+			for _, w := range tc.removed {
+				r[w] = "f.py"
+			}
+			if got := n.mayName(d, r); got != tc.want {
+				t.Errorf("mayName = %v, want %v (names %+v)", got, tc.want, n)
 			}
 		})
 	}
