@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 
@@ -73,6 +74,9 @@ func (h *Hook) ProsePreCommit(ctx context.Context, ws *Workspace, res *HookResul
 	}
 	idx := blobSource{Source: h.Src, repo: h.Repo}
 	refs := h.newMemoryRefs(idx, presentMemoryDirs(h.Src, h.Dirs))
+	if ws.Cfg != nil {
+		refs.ignored = ws.Cfg.Ignored // the ignore globs leave memories out
+	}
 	findings, err := prose.CheckStaged(ctx, prose.Staged{
 		Head:    h.Repo.TreeReader(headTree),
 		Index:   idx,
@@ -170,9 +174,10 @@ type proseRefsBody struct {
 // in each, from the cache of references when the source names a file's
 // content (its blob id), else by reading it.
 type memoryRefs struct {
-	h    *Hook
-	src  source.Source
-	dirs []string
+	h       *Hook
+	src     source.Source
+	dirs    []string
+	ignored func(string) bool // nil: none
 
 	listed  bool
 	mems    []*store.Memory
@@ -200,6 +205,9 @@ func (r *memoryRefs) list() error {
 	mems, err := store.Find(r.src, r.dirs)
 	if err != nil {
 		return err
+	}
+	if r.ignored != nil {
+		mems = slices.DeleteFunc(mems, func(m *store.Memory) bool { return r.ignored(m.Path) })
 	}
 	r.mems = mems
 	r.ids = make([]string, len(mems))
