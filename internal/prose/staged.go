@@ -501,6 +501,7 @@ var defKeywords = map[string]bool{
 	"module": true, "trait": true, "impl": true, "sub": true, "object": true, "record": true, "namespace": true,
 	"macro": true, "typedef": true, "union": true, "protocol": true, "extension": true, "filter": true,
 	"defmodule": true, "defp": true, "defn": true, "alias": true, "workflow": true, "configuration": true,
+	"define": true,
 }
 
 // defModifiers may stand before a definition keyword or a declared type.

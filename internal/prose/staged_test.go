@@ -196,7 +196,7 @@ func TestDefinedWords(t *testing.T) {
 		{"python", "class Shop(Base):\n    def do_total(self, o):\n        return all(o)\nLIMIT = 3\nif x == 1:\n    main()\n", []string{"LIMIT", "Shop", "do_total"}},
 		{"go", "package p\n\nfunc Total(o []int) int {\n\treturn sum(o)\n}\n\nfunc (s *Shop) Add(x int) {}\n\ntype Shop struct{}\nvar limit = 3\n", []string{"Add", "Shop", "Total", "limit"}},
 		{"typescript", "export async function loadUser(id: string) {\n  const user = await fetchUser(id);\n  return user;\n}\nexport default class Store {}\n", []string{"Store", "loadUser", "user"}},
-		{"c-like", "static int count_items(struct list *l) {\n    return helper(l);\n}\npublic override string ToString()\n", []string{"ToString", "count_items"}},
+		{"c-like", "#define MAX_ITEMS 8\nstatic int count_items(struct list *l) {\n    return helper(l);\n}\npublic override string ToString()\n", []string{"MAX_ITEMS", "ToString", "count_items"}},
 		{"shell and powershell", "deploy() {\n  run_step\n}\nfunction Get-Thing {\n  Invoke-Other\n}\n", []string{"Get-Thing", "deploy"}},
 		{"calls are not definitions", "result = compute(x)\nprint(value)\nreturn build(a, b)\nnew Widget(a);\n", []string{"result"}},
 	}
