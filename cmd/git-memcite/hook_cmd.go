@@ -156,7 +156,7 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 			}
 			// the citations block the commit whatever the prose says
 			fmt.Fprintf(env.Stderr, "git-memcite: the prose of the memories was not checked: %v\n", err)
-			return silent(exitStale)
+			return outcome.Reported(outcome.HookBlocked)
 		}
 		if err := proseHookText(env, in.Hook, pres); err != nil {
 			return err
