@@ -316,7 +316,9 @@ func hinted(s string, hints []string) bool {
 
 func firstWord(s string) string {
 	s = strings.TrimSpace(s)
-	i := strings.IndexFunc(s, func(r rune) bool { return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') })
+	i := strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	})
 	if i < 0 {
 		return s
 	}
