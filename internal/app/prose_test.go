@@ -229,9 +229,9 @@ func TestProseSymbols(t *testing.T) {
 	dropped := git("rev-parse", "--short=7", "HEAD")
 	got := proseVerdicts(t, dir)
 	want := map[string]string{
-		"m: KeepMe":        "valid",
+		"m: KeepMe":        "valid → a.go:3", // defined, and where
 		"m: remove_me":     "symbol-gone @" + dropped,
-		"m: load_config":   "valid",
+		"m: load_config":   "valid → b.py:1",
 		"m: planned_thing": "unresolved",
 	}
 	for k, v := range want {

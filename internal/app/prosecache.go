@@ -19,7 +19,7 @@ import (
 const proseCacheFile = "memcite-prose-cache"
 
 // proseCacheVersion changes when the cached answers change meaning.
-const proseCacheVersion = 1
+const proseCacheVersion = 2
 
 // cachedLog is a log of commits as hash strings (gitblame.Hash has no
 // exported fields to encode).
@@ -42,7 +42,8 @@ type proseAnswers struct {
 	Order    []string
 	Moves    *cachedLog
 	Greps    map[string][]string // commit + NUL + names → names found
-	Changes  map[string]string   // from + NUL + word → commit ("" none)
+	Changes  map[string]string   // from + NUL + word + NUL + pathspecs → commit ("" none)
+	Commits  map[string]cachedLog // commit → the files it changed (one commit)
 }
 
 // cachingGit answers prose.Log and prose.Symbols from the cache, asking
@@ -80,6 +81,9 @@ func newCachingGit(gitDir string, head gitblame.Hash, next interface {
 	}
 	if c.a.Changes == nil {
 		c.a.Changes = map[string]string{}
+	}
+	if c.a.Commits == nil {
+		c.a.Commits = map[string]cachedLog{}
 	}
 	return c
 }
@@ -204,15 +208,15 @@ func (c *cachingGit) GrepWords(ctx context.Context, commit gitblame.Hash, names,
 	return found, nil
 }
 
-func (c *cachingGit) LastChangeOf(ctx context.Context, from, head gitblame.Hash, word string) (gitblame.Hash, error) {
-	key := from.String() + "\x00" + word
+func (c *cachingGit) WordChangedIn(ctx context.Context, from, head gitblame.Hash, word string, pathspecs []string) (gitblame.Hash, error) {
+	key := from.String() + "\x00" + word + "\x00" + strings.Join(pathspecs, "\x00")
 	c.mu.Lock()
 	got, ok := c.a.Changes[key]
 	c.mu.Unlock()
 	if ok {
 		return hashOf(got), nil
 	}
-	h, err := c.next.LastChangeOf(ctx, from, head, word)
+	h, err := c.next.WordChangedIn(ctx, from, head, word, pathspecs)
 	if err != nil {
 		return h, err
 	}
@@ -224,4 +228,24 @@ func (c *cachingGit) LastChangeOf(ctx context.Context, from, head gitblame.Hash,
 	c.a.Changes[key], c.dirty = s, true
 	c.mu.Unlock()
 	return h, nil
+}
+
+func (c *cachingGit) CommitChanges(ctx context.Context, commit gitblame.Hash) ([]prose.FileChange, error) {
+	c.mu.Lock()
+	cl, ok := c.a.Commits[commit.String()]
+	c.mu.Unlock()
+	if ok {
+		if log := fromCached(cl); len(log) == 1 {
+			return log[0].Changes, nil
+		}
+		return nil, nil
+	}
+	chs, err := c.next.CommitChanges(ctx, commit)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.a.Commits[commit.String()], c.dirty = toCached([]prose.LogCommit{{Hash: commit, Changes: chs}}), true
+	c.mu.Unlock()
+	return chs, nil
 }
