@@ -41,8 +41,8 @@ type proseAnswers struct {
 	PathLogs map[string]cachedLog
 	Order    []string
 	Moves    *cachedLog
-	Greps    map[string][]string // commit + NUL + names → names found
-	Changes  map[string]string   // from + NUL + word + NUL + pathspecs → commit ("" none)
+	Greps    map[string][]string  // commit + NUL + names → names found
+	Changes  map[string]string    // from + NUL + word + NUL + pathspecs → commit ("" none)
 	Commits  map[string]cachedLog // commit → the files it changed (one commit)
 }
 
