@@ -19,7 +19,7 @@ import (
 const proseCacheFile = "memcite-prose-cache"
 
 // proseCacheVersion changes when the cached answers change meaning.
-const proseCacheVersion = 2
+const proseCacheVersion = 3
 
 // cachedLog is a log of commits as hash strings (gitblame.Hash has no
 // exported fields to encode).
@@ -182,25 +182,28 @@ func (c *cachingGit) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.
 	return hs, log, nil
 }
 
-func (c *cachingGit) GrepWords(ctx context.Context, commit gitblame.Hash, names, pathspecs []string) (map[string]bool, error) {
+func (c *cachingGit) GrepWordFiles(ctx context.Context, commit gitblame.Hash, names, pathspecs []string) (map[string][]string, error) {
 	key := commit.String() + "\x00" + strings.Join(names, "\x00")
 	c.mu.Lock()
 	got, ok := c.a.Greps[key]
 	c.mu.Unlock()
 	if ok {
-		found := map[string]bool{}
-		for _, n := range got {
-			found[n] = true
+		found := map[string][]string{}
+		for _, np := range got {
+			n, p, _ := strings.Cut(np, "\x00")
+			found[n] = append(found[n], p)
 		}
 		return found, nil
 	}
-	found, err := c.next.GrepWords(ctx, commit, names, pathspecs)
+	found, err := c.next.GrepWordFiles(ctx, commit, names, pathspecs)
 	if err != nil {
 		return nil, err
 	}
 	list := []string{}
-	for n := range found {
-		list = append(list, n)
+	for n, ps := range found {
+		for _, p := range ps {
+			list = append(list, n+"\x00"+p)
+		}
 	}
 	c.mu.Lock()
 	c.a.Greps[key], c.dirty = list, true

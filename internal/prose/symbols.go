@@ -18,12 +18,12 @@ import (
 
 // Symbols is what the checker asks git about symbols (internal/gitrepo).
 type Symbols interface {
-	// GrepWords reports which names occur as whole words in the files
-	// of a commit that match pathspecs.
-	GrepWords(ctx context.Context, commit gitblame.Hash, names, pathspecs []string) (map[string]bool, error)
-	// WordChangedIn is the newest first-parent commit in from..head that
-	// changed how often word occurs as a whole word in the files matching
-	// pathspecs; zero when none.
+	// GrepWordFiles reports, for each of names that occurs as a whole
+	// word in the files of a commit that match pathspecs, those files.
+	GrepWordFiles(ctx context.Context, commit gitblame.Hash, names, pathspecs []string) (map[string][]string, error)
+	// WordChangedIn is the newest first-parent commit in from..head whose
+	// diff adds or removes a line with word (a whole word) in the files
+	// matching pathspecs; zero when none.
 	WordChangedIn(ctx context.Context, from, head gitblame.Hash, word string, pathspecs []string) (gitblame.Hash, error)
 	// CommitChanges lists the files a commit changed against its first
 	// parent, renames paired.
@@ -51,7 +51,7 @@ var symbolPathspecs = func() []string {
 }()
 
 // maxBlame bounds the commits looked up for gone symbols in one run
-// (each is a git log -S over the history since the sentence).
+// (each is a git log -G over the history of the files that held them).
 const maxBlame = 10
 
 // maxGreps bounds the commits whose trees are searched for names that
@@ -212,7 +212,7 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 			pc.Ref.Now = where.String()
 		case words[s.name]:
 			pc.Status = verify.Valid
-		case s.written.IsZero() || !then[s.written][s.name]:
+		case s.written.IsZero() || len(then[s.written][s.name]) == 0:
 			pc.Ref.Unresolved = true
 			pc.Status, pc.Reason = verify.Skipped, "unresolved: "+s.name+" is not in the code"
 			if !s.written.IsZero() {
@@ -223,7 +223,8 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 			in, renamed := "since "+s.written.Short(), ""
 			if blamed < maxBlame && j.c.Sym != nil {
 				blamed++
-				if at, err := j.c.Sym.WordChangedIn(ctx, s.written, j.c.Head, s.name, symbolPathspecs); err == nil && !at.IsZero() {
+				// the files that held it where the sentence was written
+				if at, err := j.c.Sym.WordChangedIn(ctx, s.written, j.c.Head, s.name, then[s.written][s.name]); err == nil && !at.IsZero() {
 					pc.Ref.Changed = at.String()
 					in = "in " + at.Short()
 					if nn, ok := j.renamedTo(ctx, at, s.name); ok {
@@ -243,8 +244,8 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 // commits that wrote the most missing names come first; past maxGreps,
 // names stay unresolved (never stale): the bound keeps a run's cost, and
 // a miss here is a reference not judged, not a false alarm.
-func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string) map[gitblame.Hash]map[string]bool {
-	then := map[gitblame.Hash]map[string]bool{}
+func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string) map[gitblame.Hash]map[string][]string {
+	then := map[gitblame.Hash]map[string][]string{}
 	if j.c.Sym == nil {
 		return then
 	}
@@ -265,7 +266,7 @@ func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string
 		names := missing[c]
 		sort.Strings(names)
 		names = compactStrings(names)
-		found, err := j.c.Sym.GrepWords(ctx, c, names, symbolPathspecs)
+		found, err := j.c.Sym.GrepWordFiles(ctx, c, names, symbolPathspecs)
 		if err != nil {
 			// a tree git cannot search (objects missing from a partial
 			// clone), or the run is ending: its names stay unresolved
