@@ -52,7 +52,7 @@ var symbolPathspecs = func() []string {
 
 // maxBlame bounds the commits looked up for gone symbols in one run
 // (each is a git log -G over the history of the files that held them).
-const maxBlame = 10
+const maxBlame = 40
 
 // maxGreps bounds the commits whose trees are searched for names that
 // are gone now, in one run.
@@ -196,7 +196,7 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 		case len(defs) > 0:
 			pc.Status = verify.Valid
 			where := best(defs, symbolContainer(s.ref.Target), "")
-			if from, ok := j.movedFrom(s, defs); ok {
+			if from, ok := j.movedFrom(s, defs, ix); ok {
 				where = best(defs, symbolContainer(s.ref.Target), from)
 				pc.Status, pc.Kind = verify.Stale, verify.KindSymbolMoved
 				in := "since " + s.written.Short()
@@ -278,11 +278,13 @@ func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string
 }
 
 // movedFrom reports the file a sentence names as the symbol's place when
-// that file defined the symbol where the sentence was written and no
-// longer does now, while another file does (defs): the sentence's
-// statement is false now. A sentence that names no file, or a file that
-// is gone now (the path's own verdict says so), never gives a move.
-func (j *judge) movedFrom(s symRef, defs []symLoc) (string, bool) {
+// that file defined the symbol where the sentence was written and holds
+// no word of that name now, while another file defines it (defs): the
+// sentence's statement is false now. A file that still uses the name (an
+// import, a call) may be what the sentence says of it, so it gives no
+// move; nor does a sentence that names no file, or a file that is gone
+// now (the path's own verdict says so).
+func (j *judge) movedFrom(s symRef, defs []symLoc, ix *symbolIndex) (string, bool) {
 	if s.written.IsZero() || len(s.files) == 0 || j.c.H == nil {
 		return "", false
 	}
@@ -298,8 +300,8 @@ func (j *judge) movedFrom(s symRef, defs []symLoc) (string, bool) {
 				definesNow = true
 			}
 		}
-		if definesNow {
-			return "", false // the file named defines it still
+		if definesNow || ix.fileHas(p, s.name) {
+			return "", false // the file named defines it still, or uses it
 		}
 		tree, err := j.c.tree(s.written)
 		if err != nil {
@@ -619,6 +621,32 @@ func (ix *symbolIndex) wordsOf(names map[string]bool) map[string]bool {
 		}
 	}
 	return out
+}
+
+// fileHas reports whether file p of the content checked holds name as a
+// word (from its cached words, else by reading it).
+func (ix *symbolIndex) fileHas(p, name string) bool {
+	if id, ok := ix.ids[p]; ok && !ix.read[p] {
+		if v, ok := ix.j.cache.Verdict(vcache.KeyOf("symwords", symdefVersion, id)); ok {
+			for _, w := range strings.Fields(v.Reason) {
+				if w == name {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	data, err := ix.j.src.ReadFile(p)
+	if err != nil {
+		return false
+	}
+	has := false
+	eachWord(data, func(w []byte) {
+		if string(w) == name {
+			has = true
+		}
+	})
+	return has
 }
 
 // blobDefs returns the definitions of a blob read as file p (its
