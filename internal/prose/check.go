@@ -162,7 +162,7 @@ func (j *judge) memory(ctx context.Context, m *store.Memory) ([]verify.ProseCita
 		}
 		if r.Kind == KindSymbol {
 			if name := symbolName(r.Target); len(name) >= 3 {
-				j.syms = append(j.syms, symRef{mem: j.mem, ref: r, written: written, name: name, files: filesOnLine(refs, r.MemLine)})
+				j.syms = append(j.syms, symRef{mem: j.mem, memPath: m.Path, ref: r, written: written, name: name, files: filesOnLine(refs, r.MemLine)})
 			}
 			continue
 		}

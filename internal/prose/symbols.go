@@ -2,16 +2,19 @@ package prose
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"path"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/symdef"
+	"github.com/git-memcite/git-memcite/internal/trace"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
@@ -91,6 +94,7 @@ func eachWord(data []byte, f func([]byte)) {
 // symRef is a symbol reference waiting for the symbol pass.
 type symRef struct {
 	mem     int
+	memPath string
 	ref     Ref
 	written gitblame.Hash
 	name    string
@@ -158,6 +162,7 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 	for _, s := range syms {
 		want[s.name] = true
 	}
+	start := time.Now()
 	ix := j.symIndex(want)
 	// the names defined nowhere: does the word floor know them?
 	floor := map[string]bool{}
@@ -166,7 +171,9 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 			floor[n] = true
 		}
 	}
+	trace.Printf("symbols: index of %d names in %v", len(want), time.Since(start).Round(time.Millisecond))
 	words := ix.wordsOf(floor)
+	trace.Printf("symbols: word floor for %d names at %v", len(floor), time.Since(start).Round(time.Millisecond))
 	// the names missing now, by the commit that wrote them
 	missing := map[gitblame.Hash][]string{}
 	for _, s := range syms {
@@ -175,11 +182,13 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 		}
 	}
 	then := j.grepThen(ctx, missing)
+	trace.Printf("symbols: %d trees searched at %v", len(then), time.Since(start).Round(time.Millisecond))
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	blamed := 0
 	seen := map[string]bool{}
+	count := map[string]int{}
 	for _, s := range syms {
 		key := fmt.Sprint(s.mem, "\x00", s.ref.Target)
 		if seen[key] {
@@ -236,7 +245,19 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 			pc.Reason = fmt.Sprintf("Symbol %s is gone from the code %s%s", s.name, in, renamed)
 		}
 		out[s.mem] = append(out[s.mem], pc)
+		verdict := pc.Status.String()
+		switch {
+		case pc.Ref.Unresolved:
+			verdict = "unresolved"
+		case pc.Status == verify.Stale:
+			verdict = pc.Kind.String()
+		case pc.Ref.Now == "":
+			verdict = "valid by the word floor"
+		}
+		count[verdict]++
+		trace.Printf("symbol %s (%s:%d): %s %s %s", s.ref.Target, s.memPath, s.ref.MemLine, verdict, pc.Ref.Now, pc.Reason)
 	}
+	trace.Printf("symbols: %v; %d code files, %d read, %d from the cache; %v", count, ix.files, len(ix.read), len(ix.ids), time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
@@ -491,6 +512,7 @@ type symbolIndex struct {
 	found map[string]bool     // wanted names seen as words in the files read
 	ids   map[string]string   // path → content id, for the files whose words are cached
 	read  map[string]bool     // the files read this run
+	files int                 // the code files of the content checked
 }
 
 // textIdentifier names a file's text up to git's conversions
@@ -529,6 +551,7 @@ func (j *judge) symIndex(want map[string]bool) *symbolIndex {
 		}
 	}
 	sort.Strings(paths)
+	ix.files = len(paths)
 	for _, p := range paths {
 		lang := symdef.Language(p)
 		id := ""
@@ -596,6 +619,38 @@ func (ix *symbolIndex) wordsOf(names map[string]bool) map[string]bool {
 	}
 	sort.Strings(paths)
 	vc := ix.j.cache
+	// every file named by its content: the answer for this code and these
+	// names may be cached whole
+	var whole vcache.Key
+	if len(ix.read) == 0 && len(paths) == ix.files {
+		sum := sha256.New()
+		for _, p := range paths {
+			sum.Write([]byte(p + "\x00" + ix.ids[p] + "\x00"))
+		}
+		asked := make([]string, 0, len(names))
+		for n := range names {
+			if !out[n] {
+				asked = append(asked, n)
+			}
+		}
+		sort.Strings(asked)
+		whole = vcache.KeyOf("symfloor", symdefVersion, string(sum.Sum(nil)), strings.Join(asked, " "))
+		if v, ok := vc.Verdict(whole); ok {
+			for _, w := range strings.Fields(v.Reason) {
+				out[w] = true
+			}
+			return out
+		}
+		defer func() {
+			found := make([]string, 0, len(out))
+			for _, n := range asked {
+				if out[n] {
+					found = append(found, n)
+				}
+			}
+			vc.PutVerdict(whole, vcache.Verdict{Reason: strings.Join(found, " ")})
+		}()
+	}
 	for _, p := range paths {
 		if ix.read[p] {
 			continue
