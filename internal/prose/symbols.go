@@ -118,6 +118,9 @@ func symbolContainer(t string) string {
 		return ""
 	}
 	c := strings.TrimRight(t[:i], ".:#")
+	if symdef.Language(c) != "" { // a file: build_all.py::check
+		c = strings.TrimSuffix(path.Base(c), path.Ext(c))
+	}
 	if j := strings.LastIndexAny(c, ".:#"); j >= 0 {
 		c = c[j+1:]
 	}
@@ -204,9 +207,10 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 		switch {
 		case len(defs) > 0:
 			pc.Status = verify.Valid
-			where := best(defs, symbolContainer(s.ref.Target), "")
+			where, placed := best(defs, symbolContainer(s.ref.Target), "")
 			if from, ok := j.movedFrom(s, defs, ix); ok {
-				where = best(defs, symbolContainer(s.ref.Target), from)
+				where, placed = best(defs, symbolContainer(s.ref.Target), from)
+				placed = true
 				pc.Status, pc.Kind = verify.Stale, verify.KindSymbolMoved
 				in := "since " + s.written.Short()
 				if blamed < maxBlame && j.c.Sym != nil {
@@ -218,7 +222,9 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 				}
 				pc.Reason = fmt.Sprintf("Symbol %s moved from %s to %s %s", s.name, from, where, in)
 			}
-			pc.Ref.Now = where.String()
+			if placed {
+				pc.Ref.Now = where.String()
+			}
 		case words[s.name]:
 			pc.Status = verify.Valid
 		case s.written.IsZero() || len(then[s.written][s.name]) == 0:
@@ -342,18 +348,17 @@ func (j *judge) movedFrom(s symRef, defs []symLoc, ix *symbolIndex) (string, boo
 }
 
 // best picks the definition a reference most likely means: of the
-// container written (Type.method), else not in the file it moved from,
-// else the first.
-func best(defs []symLoc, container, notIn string) symLoc {
-	pick := defs[0]
+// container written (Type.method, or module.function by its file), else
+// not in the file it moved from, else the first. placed is false when a
+// container was written and no definition is in it (subprocess.run names
+// no function of ours): the name is defined, its place is not known.
+func best(defs []symLoc, container, notIn string) (pick symLoc, placed bool) {
+	pick = defs[0]
 	score := -1
 	for _, d := range defs {
 		sc := 0
-		if container != "" && d.def.Container == container {
+		if container != "" && (d.def.Container == container || strings.TrimSuffix(path.Base(d.path), path.Ext(d.path)) == container) {
 			sc += 2
-		}
-		if container != "" && strings.TrimSuffix(path.Base(d.path), path.Ext(d.path)) == container {
-			sc++
 		}
 		if notIn != "" && d.path == notIn {
 			sc -= 4
@@ -362,7 +367,7 @@ func best(defs []symLoc, container, notIn string) symLoc {
 			pick, score = d, sc
 		}
 	}
-	return pick
+	return pick, container == "" || score >= 2
 }
 
 // renamedTo finds the likely new name of a symbol that commit at removed:
