@@ -257,7 +257,9 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 			verdict = "unresolved"
 		case pc.Status == verify.Stale:
 			verdict = pc.Kind.String()
-		case pc.Ref.Now == "":
+		case len(defs) > 0 && pc.Ref.Now == "":
+			verdict = "valid, defined, no place in the container written"
+		case len(defs) == 0:
 			verdict = "valid by the word floor"
 		}
 		count[verdict]++
