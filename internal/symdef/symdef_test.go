@@ -274,3 +274,19 @@ func FuzzDefinitions(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDefinitions reads a Python and a PowerShell file of about
+// 2,000 lines each (the languages of the largest store).
+func BenchmarkDefinitions(b *testing.B) {
+	var py, ps strings.Builder
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&py, "class C%d(Base):\n    x: int = 0\n\n    def run_%d(self, a):\n        if a:\n            return helper(a)\n        return None\n\n\ndef f_%d():\n    pass\n", i, i, i)
+		fmt.Fprintf(&ps, "function Get-Thing%d {\n    param([string]$Path)\n    if ($Path) {\n        Write-Output $Path\n    }\n}\n# comment %d\n$x = @{ a = 1 }\n\n", i, i)
+	}
+	srcPy, srcPs := []byte(py.String()), []byte(ps.String())
+	b.SetBytes(int64(len(srcPy) + len(srcPs)))
+	for b.Loop() {
+		Definitions("a.py", srcPy)
+		Definitions("a.ps1", srcPs)
+	}
+}
