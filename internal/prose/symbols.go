@@ -209,7 +209,8 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 			pc.Status = verify.Valid
 			where, placed := best(defs, symbolContainer(s.ref.Target), "")
 			if from, ok := j.movedFrom(s, defs, ix); ok {
-				where, placed = best(defs, symbolContainer(s.ref.Target), from)
+				// the new place is given even outside the container written
+				where, _ = best(defs, symbolContainer(s.ref.Target), from)
 				placed = true
 				pc.Status, pc.Kind = verify.Stale, verify.KindSymbolMoved
 				in := "since " + s.written.Short()
