@@ -63,7 +63,7 @@ const maxGreps = 16
 
 // symdefVersion names the definition patterns in cache keys: change it
 // when symdef would find other definitions in the same text.
-const symdefVersion = "1"
+const symdefVersion = "2"
 
 // eachWord calls f with every identifier of data (letters, digits, _ and
 // $, not starting with a digit).

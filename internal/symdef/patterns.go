@@ -177,6 +177,7 @@ type frame struct {
 	name   string
 	level  int // brace depth or indentation at its definition
 	opened bool
+	body   int // indentation of its block's first line (-1: not seen yet)
 }
 
 // patternDefs applies the rules of lang to each line of src.
@@ -231,12 +232,20 @@ func patternDefs(lang string, src []byte) []Def {
 		}
 		pushed := false
 		container := ""
+		atBody := true // the line is directly in its container's block
 		if len(stack) > 0 {
-			container = stack[len(stack)-1].name
+			top := &stack[len(stack)-1]
+			container = top.name
+			if l.block == indent {
+				if top.body < 0 {
+					top.body = level
+				}
+				atBody = level == top.body
+			}
 		}
 		for _, ru := range l.rules {
-			if ru.inside && container == "" {
-				continue
+			if ru.inside && (container == "" || !atBody) {
+				continue // a member is directly in the block (not a parameter of a method)
 			}
 			if !hinted(code, ru.hints) {
 				continue
@@ -273,7 +282,7 @@ func patternDefs(lang string, src []byte) []Def {
 					}
 				}
 				if l.block == indent || !strings.HasSuffix(strings.TrimSpace(code), ";") {
-					stack = append(stack, frame{name: name, level: level})
+					stack = append(stack, frame{name: name, level: level, body: -1})
 					pushed = true
 				}
 			}

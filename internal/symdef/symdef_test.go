@@ -56,10 +56,16 @@ class Runner(Base):
     async def stop(self):
         pass
 
+    def configure(
+        self,
+        extra_args: Sequence[str] = (),
+    ) -> None:
+        local_name: int = 3
+
 def helper(x):
     y = 3
     return y
-`, []string{"MAX_ITEMS:3", "Runner:5", "Runner.name:6", "Runner.run:8", "Runner.stop:11", "helper:14"}, []string{"y", "os"}},
+`, []string{"MAX_ITEMS:3", "Runner:5", "Runner.name:6", "Runner.run:8", "Runner.stop:11", "Runner.configure:14", "helper:20"}, []string{"y", "os", "extra_args", "local_name"}},
 		{"a.ts", `export interface Options {
   verbose?: boolean;
 }
