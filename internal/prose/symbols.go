@@ -588,19 +588,28 @@ func (j *judge) symIndex(want map[string]bool) *symbolIndex {
 				ix.defs[d.Name] = append(ix.defs[d.Name], symLoc{path: p, def: d})
 			}
 		}
+		if id == "" {
+			eachWord(data, func(w []byte) {
+				if want[string(w)] { // no allocation: the compiler looks the bytes up
+					ix.found[string(w)] = true
+				}
+			})
+			continue
+		}
+		// the file's words, each once, for the cache
 		ws := map[string]bool{}
 		eachWord(data, func(w []byte) {
-			if want[string(w)] { // no allocation: the compiler looks the bytes up
-				ix.found[string(w)] = true
-			}
-			if id != "" && !ws[string(w)] {
+			if !ws[string(w)] {
 				ws[string(w)] = true
 			}
 		})
-		if id != "" {
-			vc.PutVerdict(vcache.KeyOf("symdef", symdefVersion, lang, id), vcache.Verdict{Reason: encodeDefs(defs)})
-			vc.PutVerdict(vcache.KeyOf("symwords", symdefVersion, id), vcache.Verdict{Reason: encodeWords(ws)})
+		for w := range ws {
+			if want[w] {
+				ix.found[w] = true
+			}
 		}
+		vc.PutVerdict(vcache.KeyOf("symdef", symdefVersion, lang, id), vcache.Verdict{Reason: encodeDefs(defs)})
+		vc.PutVerdict(vcache.KeyOf("symwords", symdefVersion, id), vcache.Verdict{Reason: encodeWords(ws)})
 	}
 	return ix
 }
