@@ -374,67 +374,75 @@ func best(defs []symLoc, container, notIn string) (pick symLoc, placed bool) {
 }
 
 // renamedTo finds the likely new name of a symbol that commit at removed:
-// a definition that commit added, of the same kind, in the file that
-// defined the symbol before (or another file it changed), whose name is
-// similar (shared word parts or a small edit distance).
+// a name of the same kind that the commit newly defined in the file that
+// defined the symbol before, and that is like it (likeName). Several:
+// the one sharing most word parts.
 func (j *judge) renamedTo(ctx context.Context, at gitblame.Hash, name string) (symLoc, bool) {
 	changes, err := j.c.Sym.CommitChanges(ctx, at)
 	if err != nil {
 		return symLoc{}, false
 	}
-	// where the symbol was defined before the commit, and its kind
-	kind, home := "", ""
 	for _, ch := range changes {
-		if ch.FromBlob.IsZero() || symdef.Language(ch.From) == "" {
+		if ch.FromBlob.IsZero() || ch.ToBlob.IsZero() || symdef.Language(ch.From) == "" {
 			continue
 		}
-		for _, d := range j.blobDefs(ch.FromBlob, ch.From) {
-			if d.Name == name {
-				kind, home = d.Kind, ch.To
-				break
-			}
-		}
-		if kind != "" {
-			break
-		}
-	}
-	if kind == "" {
-		return symLoc{}, false
-	}
-	var pick symLoc
-	bestScore := 0.0
-	for _, ch := range changes {
-		if ch.ToBlob.IsZero() || symdef.Language(ch.To) == "" {
-			continue
-		}
+		kind := ""
 		before := map[string]bool{}
-		if !ch.FromBlob.IsZero() {
-			for _, d := range j.blobDefs(ch.FromBlob, ch.From) {
-				before[d.Name] = true
+		for _, d := range j.blobDefs(ch.FromBlob, ch.From) {
+			before[d.Name] = true
+			if d.Name == name {
+				kind = d.Kind
 			}
 		}
+		if kind == "" {
+			continue // not its home
+		}
+		var pick symLoc
+		best := -1.0
 		for _, d := range j.blobDefs(ch.ToBlob, ch.To) {
-			if before[d.Name] || d.Kind != kind || d.Name == name {
+			if before[d.Name] || d.Kind != kind || !likeName(name, d.Name) {
 				continue
 			}
-			sc := similarity(name, d.Name)
-			if ch.To == home {
-				sc += 0.1
-			}
-			if sc > bestScore {
-				pick, bestScore = symLoc{path: ch.To, def: d}, sc
+			if sc := similarity(name, d.Name); sc > best {
+				pick, best = symLoc{path: ch.To, def: d}, sc
 			}
 		}
+		return pick, best >= 0
 	}
-	if bestScore < 0.6 {
-		return symLoc{}, false
-	}
-	return pick, true
+	return symLoc{}, false
 }
 
-// similarity of two names in [0, 1]: the larger of the share of their
-// word parts in common (snake_case, camelCase, kebab-case) and one minus
-// their edit distance over the longer length.
+// likeName reports whether b is likely a new name of a: the same but for
+// case and separators (loadConfig, load_config), a small edit of a name
+// of 6 letters or more (a typo, a plural), or the word parts of one all
+// in the other (load_orders, load_all_orders; parse, parse_v2).
+func likeName(a, b string) bool {
+	na := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(a))
+	nb := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(b))
+	if na == nb || min(len(na), len(nb)) >= 6 && editDistance(na, nb) <= 2 {
+		return true
+	}
+	pa, pb := nameParts(a), nameParts(b)
+	if len(pa) > len(pb) {
+		pa, pb = pb, pa
+	}
+	if len(pa) == 0 {
+		return false
+	}
+	in := map[string]bool{}
+	for _, p := range pb {
+		in[p] = true
+	}
+	for _, p := range pa {
+		if !in[p] {
+			return false
+		}
+	}
+	return true
+}
+
+// similarity of two names in [0, 1]: the share of their word parts in
+// common (snake_case, camelCase, kebab-case).
 func similarity(a, b string) float64 {
 	ta, tb := nameParts(a), nameParts(b)
 	common := 0
@@ -448,13 +456,10 @@ func similarity(a, b string) float64 {
 		}
 	}
 	union := len(ta) + len(tb) - common
-	parts := 0.0
-	if union > 0 {
-		parts = float64(common) / float64(union)
+	if union == 0 {
+		return 0
 	}
-	la, lb := strings.ToLower(a), strings.ToLower(b)
-	edit := 1 - float64(editDistance(la, lb))/float64(max(len(la), len(lb)))
-	return max(parts, edit)
+	return float64(common) / float64(union)
 }
 
 // nameParts splits a name into lower-case word parts.

@@ -32,20 +32,26 @@ func TestSymbolContainer(t *testing.T) {
 	}
 }
 
-func TestSimilarity(t *testing.T) {
+func TestLikeName(t *testing.T) {
 	tests := []struct {
 		a, b string
-		like bool // >= 0.6, the likely-rename threshold
+		like bool
 	}{
 		{"load_orders", "load_all_orders", true},
 		{"getUser", "getUserById", true},
 		{"parse", "parse_v2", true},
+		{"loadConfig", "load_config", true},
+		{"compute_totl", "compute_total", true},
 		{"load_orders", "render", false},
 		{"Total", "compute", false},
+		{"_probe_copilot", "_probe_failed", false},
+		{"TestGetCommit", "TestGreenOnMain", false},
+		{"_api_commits", "_add_comments", false},
+		{"_validated_absolute_path", "_validate_body_path", false},
 	}
 	for _, tt := range tests {
-		if got := similarity(tt.a, tt.b) >= 0.6; got != tt.like {
-			t.Errorf("similarity(%q, %q) = %.2f", tt.a, tt.b, similarity(tt.a, tt.b))
+		if got := likeName(tt.a, tt.b); got != tt.like {
+			t.Errorf("likeName(%q, %q) = %v", tt.a, tt.b, got)
 		}
 	}
 }
