@@ -221,7 +221,8 @@ func TestProseSymbols(t *testing.T) {
 	w := func(p, s string) { gitfixture.Write(t, dir, p, s) }
 	w("a.go", "package a\n\nfunc KeepMe() {}\n\nfunc remove_me() {}\n")
 	w("b.py", "def load_config():\n    pass\n")
-	w(".serena/memories/m.md", "`KeepMe()` stays, `remove_me()` goes, `load_config` reads, `planned_thing()` will come.\n")
+	w("a2.py", "def load_config():\n    pass\n") // another definition: the sentence names b.py
+	w(".serena/memories/m.md", "`KeepMe()` stays, `remove_me()` goes, `load_config` reads `b.py`, `planned_thing()` will come.\n")
 	git("add", "-A")
 	git("commit", "-q", "-m", "first")
 	w("a.go", "package a\n\nfunc KeepMe() {}\n")

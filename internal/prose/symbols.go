@@ -207,10 +207,10 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 		switch {
 		case len(defs) > 0:
 			pc.Status = verify.Valid
-			where, placed := best(defs, symbolContainer(s.ref.Target), "")
+			where, placed := best(defs, symbolContainer(s.ref.Target), "", j.namedNow(s.files))
 			if from, ok := j.movedFrom(s, defs, ix); ok {
 				// the new place is given even outside the container written
-				where, _ = best(defs, symbolContainer(s.ref.Target), from)
+				where, _ = best(defs, symbolContainer(s.ref.Target), from, nil)
 				placed = true
 				pc.Status, pc.Kind = verify.Stale, verify.KindSymbolMoved
 				in := "since " + s.written.Short()
@@ -221,7 +221,7 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 						in = "in " + at.Short()
 					}
 				}
-				pc.Reason = fmt.Sprintf("Symbol %s moved from %s to %s %s", s.name, from, where, in)
+				pc.Reason = fmt.Sprintf("Symbol %s is no longer in %s, where the sentence places it; it is defined in %s now (changed %s)", s.name, from, where, in)
 			}
 			if placed {
 				pc.Ref.Now = where.String()
@@ -350,18 +350,33 @@ func (j *judge) movedFrom(s symRef, defs []symLoc, ix *symbolIndex) (string, boo
 	return "", false
 }
 
+// namedNow resolves the files a sentence names to tracked paths.
+func (j *judge) namedNow(files []string) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range files {
+		if p, _ := j.now.resolve(strings.TrimPrefix(f, "./"), !strings.Contains(f, "/")); p != "" {
+			out[p] = true
+		}
+	}
+	return out
+}
+
 // best picks the definition a reference most likely means: of the
-// container written (Type.method, or module.function by its file), else
-// not in the file it moved from, else the first. placed is false when a
-// container was written and no definition is in it (subprocess.run names
-// no function of ours): the name is defined, its place is not known.
-func best(defs []symLoc, container, notIn string) (pick symLoc, placed bool) {
+// container written (Type.method, or module.function by its file), in a
+// file the sentence names, not in the file it moved from, else the
+// first. placed is false when a container was written and no definition
+// is in it (subprocess.run names no function of ours): the name is
+// defined, its place is not known.
+func best(defs []symLoc, container, notIn string, named map[string]bool) (pick symLoc, placed bool) {
 	pick = defs[0]
 	score := -1
 	for _, d := range defs {
 		sc := 0
 		if container != "" && (d.def.Container == container || strings.TrimSuffix(path.Base(d.path), path.Ext(d.path)) == container) {
 			sc += 2
+		}
+		if named[d.path] {
+			sc++
 		}
 		if notIn != "" && d.path == notIn {
 			sc -= 4
