@@ -14,6 +14,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/symdef"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 )
 
@@ -148,4 +149,20 @@ func TestSymbolsWarmReadsNoCodeFile(t *testing.T) {
 	if fmt.Sprint(src.reads) != "map[dirty/c.py:1]" {
 		t.Errorf("warm run read %v; want only the modified file", src.reads)
 	}
+}
+
+// FuzzDefsCache: what the cache keeps of a file's definitions reads back
+// as they were.
+func FuzzDefsCache(f *testing.F) {
+	f.Add("a.py", []byte("class A:\n    def f(self): pass\n"))
+	f.Add("a.go", []byte("package a\ntype T struct{ X int }\nfunc (t T) M() {}\n"))
+	f.Add("a.rs", []byte("impl Foo {\n fn bar() {}\n}\n"))
+	f.Fuzz(func(t *testing.T, p string, src []byte) {
+		defs := symdef.Definitions(p, src)
+		var back []symdef.Def
+		eachDef(encodeDefs(defs), func(d symdef.Def) { back = append(back, d) })
+		if fmt.Sprint(back) != fmt.Sprint(defs) && !(len(back) == 0 && len(defs) == 0) {
+			t.Fatalf("read back %v; kept %v", back, defs)
+		}
+	})
 }
