@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Counts and times what git memcite verify-all finds in the prose of a
 # clone's memories (docs/prose-references.md):
-#   scripts/bench-prose.sh <clone> [git-memcite binary]
+#   [COLD=all] scripts/bench-prose.sh <clone> [git-memcite binary]
 # Prints references per kind and form, stale and unresolved ones, and the
 # wall time of a cold run (first in this process tree) and of a warm one
 # (the same command again, with the cache the first run wrote). Uses
@@ -11,8 +11,12 @@ clone=${1:?usage: bench-prose.sh <clone> [git-memcite]}
 bin=${2:-git-memcite}
 json=$(mktemp)
 trap 'rm -f "$json"' EXIT
-# cold: without the cache of git's answers the prose checker keeps per HEAD
-rm -f "$(git -C "$clone" rev-parse --absolute-git-dir)/memcite-prose-cache"
+# cold: without the cache of git's answers the prose checker keeps per HEAD;
+# with COLD=all also without the verification cache (parsed memories,
+# extracted references, the definitions and words of code files)
+gitdir=$(git -C "$clone" rev-parse --absolute-git-dir)
+rm -f "$gitdir/memcite-prose-cache"
+if [ "${COLD:-}" = all ]; then rm -rf "$gitdir/memcite"; fi
 t0=$(date +%s.%N)
 (cd "$clone" && "$bin" verify-all --json >"$json" 2>/dev/null) || true
 t1=$(date +%s.%N)

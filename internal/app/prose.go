@@ -109,6 +109,18 @@ func (g proseGit) PathLog(ctx context.Context, head gitblame.Hash, dirs []string
 	return g.proseLog.PathLog(ctx, head, dirs)
 }
 
+func (g proseGit) CommitChanges(ctx context.Context, commit gitblame.Hash) ([]prose.FileChange, error) {
+	chs, err := g.History.CommitChanges(ctx, commit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]prose.FileChange, len(chs))
+	for i, ch := range chs {
+		out[i] = prose.FileChange(ch)
+	}
+	return out, nil
+}
+
 func (g proseGit) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.Hash, []prose.LogCommit, error) {
 	return g.proseLog.Moves(ctx, head)
 }

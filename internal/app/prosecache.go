@@ -19,7 +19,7 @@ import (
 const proseCacheFile = "memcite-prose-cache"
 
 // proseCacheVersion changes when the cached answers change meaning.
-const proseCacheVersion = 1
+const proseCacheVersion = 3
 
 // cachedLog is a log of commits as hash strings (gitblame.Hash has no
 // exported fields to encode).
@@ -41,8 +41,9 @@ type proseAnswers struct {
 	PathLogs map[string]cachedLog
 	Order    []string
 	Moves    *cachedLog
-	Greps    map[string][]string // commit + NUL + names → names found
-	Changes  map[string]string   // from + NUL + word → commit ("" none)
+	Greps    map[string][]string  // commit + NUL + names → names found
+	Changes  map[string]string    // from + NUL + word + NUL + pathspecs → commit ("" none)
+	Commits  map[string]cachedLog // commit → the files it changed (one commit)
 }
 
 // cachingGit answers prose.Log and prose.Symbols from the cache, asking
@@ -80,6 +81,9 @@ func newCachingGit(gitDir string, head gitblame.Hash, next interface {
 	}
 	if c.a.Changes == nil {
 		c.a.Changes = map[string]string{}
+	}
+	if c.a.Commits == nil {
+		c.a.Commits = map[string]cachedLog{}
 	}
 	return c
 }
@@ -178,25 +182,28 @@ func (c *cachingGit) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.
 	return hs, log, nil
 }
 
-func (c *cachingGit) GrepWords(ctx context.Context, commit gitblame.Hash, names, pathspecs []string) (map[string]bool, error) {
+func (c *cachingGit) GrepWordFiles(ctx context.Context, commit gitblame.Hash, names, pathspecs []string) (map[string][]string, error) {
 	key := commit.String() + "\x00" + strings.Join(names, "\x00")
 	c.mu.Lock()
 	got, ok := c.a.Greps[key]
 	c.mu.Unlock()
 	if ok {
-		found := map[string]bool{}
-		for _, n := range got {
-			found[n] = true
+		found := map[string][]string{}
+		for _, np := range got {
+			n, p, _ := strings.Cut(np, "\x00")
+			found[n] = append(found[n], p)
 		}
 		return found, nil
 	}
-	found, err := c.next.GrepWords(ctx, commit, names, pathspecs)
+	found, err := c.next.GrepWordFiles(ctx, commit, names, pathspecs)
 	if err != nil {
 		return nil, err
 	}
 	list := []string{}
-	for n := range found {
-		list = append(list, n)
+	for n, ps := range found {
+		for _, p := range ps {
+			list = append(list, n+"\x00"+p)
+		}
 	}
 	c.mu.Lock()
 	c.a.Greps[key], c.dirty = list, true
@@ -204,15 +211,15 @@ func (c *cachingGit) GrepWords(ctx context.Context, commit gitblame.Hash, names,
 	return found, nil
 }
 
-func (c *cachingGit) LastChangeOf(ctx context.Context, from, head gitblame.Hash, word string) (gitblame.Hash, error) {
-	key := from.String() + "\x00" + word
+func (c *cachingGit) WordChangedIn(ctx context.Context, from, head gitblame.Hash, word string, pathspecs []string) (gitblame.Hash, error) {
+	key := from.String() + "\x00" + word + "\x00" + strings.Join(pathspecs, "\x00")
 	c.mu.Lock()
 	got, ok := c.a.Changes[key]
 	c.mu.Unlock()
 	if ok {
 		return hashOf(got), nil
 	}
-	h, err := c.next.LastChangeOf(ctx, from, head, word)
+	h, err := c.next.WordChangedIn(ctx, from, head, word, pathspecs)
 	if err != nil {
 		return h, err
 	}
@@ -224,4 +231,24 @@ func (c *cachingGit) LastChangeOf(ctx context.Context, from, head gitblame.Hash,
 	c.a.Changes[key], c.dirty = s, true
 	c.mu.Unlock()
 	return h, nil
+}
+
+func (c *cachingGit) CommitChanges(ctx context.Context, commit gitblame.Hash) ([]prose.FileChange, error) {
+	c.mu.Lock()
+	cl, ok := c.a.Commits[commit.String()]
+	c.mu.Unlock()
+	if ok {
+		if log := fromCached(cl); len(log) == 1 {
+			return log[0].Changes, nil
+		}
+		return nil, nil
+	}
+	chs, err := c.next.CommitChanges(ctx, commit)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.a.Commits[commit.String()], c.dirty = toCached([]prose.LogCommit{{Hash: commit, Changes: chs}}), true
+	c.mu.Unlock()
+	return chs, nil
 }

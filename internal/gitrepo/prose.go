@@ -130,52 +130,6 @@ func (h *History) Moves(ctx context.Context, head gitblame.Hash) (order []gitbla
 	return order, log, err
 }
 
-// GrepWords reports which of names occur as a whole word in the files of
-// commit's tree whose paths match pathspecs (git grep -w -F -o -h); one
-// git process for every name.
-func (h *History) GrepWords(ctx context.Context, commit gitblame.Hash, names, pathspecs []string) (map[string]bool, error) {
-	found := map[string]bool{}
-	if len(names) == 0 {
-		return found, nil
-	}
-	args := []string{"grep", "-I", "-w", "-F", "-o", "-h", "--no-color"}
-	for _, n := range names {
-		args = append(args, "-e", n)
-	}
-	args = append(args, commit.String(), "--")
-	args = append(args, pathspecs...)
-	out, err := h.repo.cmd().Run(ctx, args...)
-	if err != nil && ExitCode(err) != 1 { // 1: nothing found
-		return nil, fmt.Errorf("grep in %s: %w", commit.Short(), err)
-	}
-	for _, l := range strings.Split(string(out), "\n") {
-		// "<commit>:<word>" with -h? git grep on a tree prints no file
-		// name with -h, only the match
-		if i := strings.LastIndexByte(l, ':'); i >= 0 {
-			l = l[i+1:]
-		}
-		if l != "" {
-			found[l] = true
-		}
-	}
-	return found, nil
-}
-
-// LastChangeOf returns the newest first-parent commit in from..head whose
-// diff adds or removes a line with word (git log -G'\bword\b'), zero when
-// none does.
-func (h *History) LastChangeOf(ctx context.Context, from, head gitblame.Hash, word string) (gitblame.Hash, error) {
-	out, err := h.repo.cmd().Run(ctx, "log", "--first-parent", "-1", "--format=%H", "-G", `\b`+regexpQuote(word)+`\b`, from.String()+".."+head.String())
-	if err != nil {
-		return gitblame.ZeroHash, fmt.Errorf("log -G %s: %w", word, err)
-	}
-	s := strings.TrimSpace(string(out))
-	if s == "" {
-		return gitblame.ZeroHash, nil
-	}
-	return gitblame.ParseHash(s)
-}
-
 func regexpQuote(s string) string {
 	var b strings.Builder
 	for _, c := range s {

@@ -14,6 +14,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/symdef"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
@@ -101,7 +102,7 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 	if err != nil {
 		return nil, fmt.Errorf("prose: listing %s: %w", src.Name(), err)
 	}
-	j := &judge{c: c, src: src, now: newTracked(paths), mems: newMemIndex(c.All)}
+	j := &judge{c: c, src: src, now: newTracked(paths), mems: newMemIndex(c.All), cache: vcache.FromContext(ctx)}
 	out := make([][]verify.ProseCitation, len(mems))
 	for i, m := range mems {
 		if err := ctx.Err(); err != nil {
@@ -131,6 +132,9 @@ type judge struct {
 	mems *memIndex
 	mem  int      // the memory being read
 	syms []symRef // symbol references, judged together at the end
+
+	cache *vcache.Cache               // nil: none
+	blobs map[vcache.Key][]symdef.Def // definitions of the blobs of history read this run
 }
 
 func (j *judge) memory(ctx context.Context, m *store.Memory) ([]verify.ProseCitation, error) {
@@ -158,7 +162,7 @@ func (j *judge) memory(ctx context.Context, m *store.Memory) ([]verify.ProseCita
 		}
 		if r.Kind == KindSymbol {
 			if name := symbolName(r.Target); len(name) >= 3 {
-				j.syms = append(j.syms, symRef{mem: j.mem, ref: r, written: written, name: name})
+				j.syms = append(j.syms, symRef{mem: j.mem, memPath: m.Path, ref: r, written: written, name: name, files: filesOnLine(refs, r.MemLine)})
 			}
 			continue
 		}
