@@ -12,6 +12,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/symdef"
 	"github.com/git-memcite/git-memcite/internal/trace"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
@@ -203,7 +204,7 @@ func CheckStaged(ctx context.Context, s Staged) ([]StagedFinding, error) {
 }
 
 // removedWords returns the names whose definitions a commit takes out of
-// the code files it changes (definedWords): defined in HEAD's version of
+// the code files it changes (symdef.Definitions): defined in HEAD's version of
 // one of them and a word of the index's version of none of them (so a
 // file renamed, or code moved from one changed file to another, takes
 // nothing out), each with the file that defined it.
@@ -226,7 +227,7 @@ func removedWords(ctx context.Context, s Staged, code []string) (map[string]stri
 		if cur, err := s.Index.ReadFile(p); err == nil {
 			eachWordAt(cur, func(start, end int) {
 				now[string(cur[start:end])] = true
-				// PowerShell's Verb-Noun names, as definedWords reads them
+				// PowerShell's Verb-Noun names, as symdef reads them
 				for end < len(cur)-1 && cur[end] == '-' && isIdentStart(cur[end+1]) {
 					e := end + 1
 					for e < len(cur) && isIdent(cur[e]) {
@@ -240,8 +241,8 @@ func removedWords(ctx context.Context, s Staged, code []string) (map[string]stri
 	}
 	out := map[string]string{}
 	for _, o := range olds {
-		for w := range definedWords(o.data) {
-			if !now[w] {
+		for _, d := range symdef.Definitions(o.path, o.data) {
+			if w := d.Name; !now[w] {
 				if _, ok := out[w]; !ok {
 					out[w] = o.path
 				}
@@ -492,122 +493,6 @@ func (j *stagedJudge) broken(pc verify.ProseCitation, p string, moved, deleted v
 // ExtractVersion names the extractor's rules: references cached under
 // another version are extracted again.
 func ExtractVersion() string { return extractVersion }
-
-// defKeywords introduce a definition of the name that follows them, in
-// the common languages (def, class, function, fn, …).
-var defKeywords = map[string]bool{
-	"def": true, "class": true, "function": true, "func": true, "fn": true, "fun": true, "type": true,
-	"interface": true, "struct": true, "enum": true, "const": true, "let": true, "var": true, "val": true,
-	"module": true, "trait": true, "impl": true, "sub": true, "object": true, "record": true, "namespace": true,
-	"macro": true, "typedef": true, "union": true, "protocol": true, "extension": true, "filter": true,
-	"defmodule": true, "defp": true, "defn": true, "alias": true, "workflow": true, "configuration": true,
-	"define": true,
-}
-
-// defModifiers may stand before a definition keyword or a declared type.
-var defModifiers = map[string]bool{
-	"export": true, "default": true, "public": true, "private": true, "protected": true, "internal": true,
-	"static": true, "async": true, "abstract": true, "final": true, "override": true, "virtual": true,
-	"sealed": true, "partial": true, "pub": true, "unsafe": true, "extern": true, "inline": true,
-	"readonly": true, "open": true, "data": true, "local": true, "global": true, "declare": true, "mut": true,
-}
-
-// notTypes are words that start a statement, not a declaration: a line
-// "return f(x)" calls f.
-var notTypes = map[string]bool{
-	"return": true, "if": true, "else": true, "elif": true, "while": true, "for": true, "foreach": true,
-	"switch": true, "case": true, "new": true, "throw": true, "await": true, "yield": true, "print": true,
-	"echo": true, "call": true, "not": true, "and": true, "or": true, "in": true, "is": true, "del": true,
-	"assert": true, "raise": true, "go": true, "defer": true, "do": true, "then": true, "until": true,
-	"with": true, "from": true, "import": true, "using": true, "select": true, "when": true, "unless": true,
-}
-
-// definedWords returns the names a code file defines, by a pattern that
-// fits the common languages without parsing them: the name after a
-// definition keyword (`def f`, `class T`, `func (r *T) M`, `function
-// Get-Thing`), a name assigned at the start of a line (`LIMIT = 3`, `f <-
-// function`), a shell function (`f() {`), and a name called after a
-// declared type on a line that does not end a statement (`static int
-// f(int x) {`).
-func definedWords(data []byte) map[string]bool {
-	out := map[string]bool{}
-	for _, line := range strings.Split(string(data), "\n") {
-		l := strings.TrimSpace(line)
-		if l == "" {
-			continue
-		}
-		toks := identTokens(l)
-		if len(toks) == 0 {
-			continue
-		}
-		i := 0
-		for i < len(toks)-1 && defModifiers[toks[i].s] {
-			i++
-		}
-		first := toks[i]
-		if defKeywords[first.s] && i+1 < len(toks) {
-			next := toks[i+1]
-			if first.s == "func" && strings.HasPrefix(strings.TrimSpace(l[first.end:]), "(") && i+3 < len(toks) {
-				// a Go method: func (r *T) Name(
-				close := strings.IndexByte(l[first.end:], ')')
-				for _, t := range toks[i+1:] {
-					if close >= 0 && t.start > first.end+close {
-						next = t
-						break
-					}
-				}
-			}
-			out[next.s] = true
-			continue
-		}
-		if first.start == 0 && i == 0 {
-			rest := strings.TrimLeft(l[first.end:], " \t")
-			switch {
-			case strings.HasPrefix(rest, ":="), strings.HasPrefix(rest, "<-"),
-				strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "=="),
-				strings.HasPrefix(rest, "()") && strings.Contains(rest, "{"):
-				out[first.s] = true
-				continue
-			}
-		}
-		// a declared type, then the name and its parameters: `int f(…) {`
-		if notTypes[first.s] || strings.HasSuffix(l, ";") || strings.HasSuffix(l, ",") {
-			continue
-		}
-		for k := i + 1; k < len(toks); k++ {
-			t := toks[k]
-			after := strings.TrimLeft(l[t.end:], " \t")
-			if strings.HasPrefix(after, "(") {
-				between := l[toks[k-1].end:t.start]
-				if strings.Trim(between, " \t*&<>[],:?") == "" && strings.ContainsAny(between, " \t*&>") {
-					out[t.s] = true
-				}
-				break
-			}
-		}
-	}
-	return out
-}
-
-type identTok struct {
-	s          string
-	start, end int
-}
-
-// identTokens lists the identifiers of a line (PowerShell's Verb-Noun
-// names in one piece).
-func identTokens(l string) []identTok {
-	var out []identTok
-	eachWordAt([]byte(l), func(start, end int) {
-		// Verb-Noun: join across a hyphen between two words
-		if n := len(out); n > 0 && out[n-1].end+1 == start && l[out[n-1].end] == '-' {
-			out[n-1].s, out[n-1].end = l[out[n-1].start:end], end
-			return
-		}
-		out = append(out, identTok{l[start:end], start, end})
-	})
-	return out
-}
 
 // eachWordAt is eachWord with the offsets of each identifier.
 func eachWordAt(data []byte, f func(start, end int)) {

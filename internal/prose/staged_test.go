@@ -188,32 +188,6 @@ func TestCheckStaged(t *testing.T) {
 	}
 }
 
-func TestDefinedWords(t *testing.T) {
-	tests := []struct {
-		name, code string
-		want       []string
-	}{
-		{"python", "class Shop(Base):\n    def do_total(self, o):\n        return all(o)\nLIMIT = 3\nif x == 1:\n    main()\n", []string{"LIMIT", "Shop", "do_total"}},
-		{"go", "package p\n\nfunc Total(o []int) int {\n\treturn sum(o)\n}\n\nfunc (s *Shop) Add(x int) {}\n\ntype Shop struct{}\nvar limit = 3\n", []string{"Add", "Shop", "Total", "limit"}},
-		{"typescript", "export async function loadUser(id: string) {\n  const user = await fetchUser(id);\n  return user;\n}\nexport default class Store {}\n", []string{"Store", "loadUser", "user"}},
-		{"c-like", "#define MAX_ITEMS 8\nstatic int count_items(struct list *l) {\n    return helper(l);\n}\npublic override string ToString()\n", []string{"MAX_ITEMS", "ToString", "count_items"}},
-		{"shell and powershell", "deploy() {\n  run_step\n}\nfunction Get-Thing {\n  Invoke-Other\n}\n", []string{"Get-Thing", "deploy"}},
-		{"calls are not definitions", "result = compute(x)\nprint(value)\nreturn build(a, b)\nnew Widget(a);\n", []string{"result"}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			var got []string
-			for w := range definedWords([]byte(tc.code)) {
-				got = append(got, w)
-			}
-			sort.Strings(got)
-			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
-				t.Errorf("got %v, want %v", got, tc.want)
-			}
-		})
-	}
-}
-
 func TestRefNamesMayName(t *testing.T) {
 	src := "# N\n\n`src/util.py`, `do_total()` and [[other]].\n"
 	n := NamesOf([]MemoryRefs{{Path: memDir + "/n.md", Dir: memDir, Refs: Extract([]byte(src), Options{})}})
