@@ -34,7 +34,7 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return err
 	}
 	mems, failed := selectMemories(ctx, ws, c.Memories, env.Stderr)
-	adopted, errs, err := app.Adopt(ctx, ws, mems, app.AdoptOptions{Fix: c.Fix, DryRun: c.DryRun})
+	adopted, errs, err := app.Adopt(ctx, ws, mems, app.AdoptOptions{Fix: c.Fix, DryRun: c.DryRun, Progress: g.progress})
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/config"
+	"github.com/git-memcite/git-memcite/internal/progress"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/term"
 	"github.com/git-memcite/git-memcite/internal/vcache"
@@ -33,7 +34,8 @@ type Globals struct {
 	NoCache  bool             `name:"no-cache" help:"Neither use nor update the verification cache in the git directory (also MEMCITE_CACHE=off); see docs/cache.md."`
 	Version  kong.VersionFlag `name:"version" help:"Print the version and exit."`
 
-	switches config.Switches // the environment switches, read once by runIO
+	switches config.Switches   // the environment switches, read once by runIO
+	progress *progress.Counter // how far a long command got, for the status line
 }
 
 // SourceFlags choose what content citations are checked against.

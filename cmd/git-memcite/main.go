@@ -54,14 +54,14 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, endRun := app.WithRun(ctx) // closes the repositories the command opened
 	defer endRun()
 	count := &progress.Counter{} // how far a long command got, for the status line
-	ctx = progress.With(ctx, count)
-	status := "" // the command to show a status line for, if it runs long
+	status := ""                 // the command to show a status line for, if it runs long
 
 	var cli CLI
 	// the environment switches, read once (settings are resolved by the
 	// configuration model, internal/config)
 	sw := config.ReadSwitches(os.Getenv)
 	cli.Globals.switches = sw
+	cli.Globals.progress = count
 	defer gitrepo.ForceGitBinary(sw.GitBinary)()
 	var command func(env *Env) error
 	switch {

@@ -18,6 +18,8 @@ import (
 type AdoptOptions struct {
 	Fix    bool // add them to the memory files
 	DryRun bool // plan the edit --fix would make; write nothing
+	// Progress, when set, counts the memories read, for a status line.
+	Progress *progress.Counter
 }
 
 // Adopted is what adopt found in one memory's body.
@@ -55,7 +57,7 @@ func Adopt(ctx context.Context, ws *Workspace, mems []*store.Memory, o AdoptOpti
 		}
 		defer unlock()
 	}
-	count := progress.From(ctx)
+	count := o.Progress // nil: counts nothing
 	count.Set("memories", len(mems))
 	for _, m := range mems {
 		count.Add(1)

@@ -1,12 +1,10 @@
 // Package progress carries how far a long command has got, from the code
-// doing the work to whatever shows it: a Counter in the context, which
-// the work advances and a status line reads. Nothing here prints.
+// doing the work to whatever shows it: a Counter, created by main and
+// passed to the work (app's options), which the work advances and a
+// status line reads. Nothing here prints.
 package progress
 
-import (
-	"context"
-	"sync"
-)
+import "sync"
 
 // Counter is how far a piece of work has got: done of total units, named
 // by what ("memories").
@@ -44,18 +42,4 @@ func (c *Counter) Get() (what string, done, total int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.what, c.done, c.total
-}
-
-type key struct{}
-
-// With returns ctx carrying c.
-func With(ctx context.Context, c *Counter) context.Context {
-	return context.WithValue(ctx, key{}, c)
-}
-
-// From returns the counter ctx carries, or nil (whose methods do
-// nothing).
-func From(ctx context.Context) *Counter {
-	c, _ := ctx.Value(key{}).(*Counter)
-	return c
 }
