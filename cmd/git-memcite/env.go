@@ -36,6 +36,7 @@ type Globals struct {
 
 	switches config.Switches   // the environment switches, read once by runIO
 	progress *progress.Counter // how far a long command got, for the status line
+	session  *app.Session      // the run: its cache and the repositories it opens
 }
 
 // SourceFlags choose what content citations are checked against.
@@ -51,7 +52,7 @@ type workspace = app.Workspace
 // openOptions are the global and source flags, for app.Open.
 func (g *Globals) openOptions(sf SourceFlags) app.OpenOptions {
 	return app.OpenOptions{RepoRoot: g.RepoRoot, Dirs: g.Dir, Color: g.Color, Staged: sf.Staged, Rev: string(sf.Rev),
-		ConfigFile: g.switches.ConfigFile, CacheTool: vcache.Tool(version)}
+		ConfigFile: g.switches.ConfigFile, Session: g.session, CacheTool: vcache.Tool(version)}
 }
 
 // open finds the repository, builds the source the flags ask for, reads

@@ -51,8 +51,8 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	cache := &vcache.Slot{} // opened once the repository is found
 	ctx = vcache.WithSlot(ctx, cache)
-	ctx, endRun := app.WithRun(ctx) // closes the repositories the command opened
-	defer endRun()
+	session := app.NewSession(cache) // the cache and the repositories the command opens
+	defer session.Close()
 	count := &progress.Counter{} // how far a long command got, for the status line
 	status := ""                 // the command to show a status line for, if it runs long
 
@@ -62,6 +62,7 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	sw := config.ReadSwitches(os.Getenv)
 	cli.Globals.switches = sw
 	cli.Globals.progress = count
+	cli.Globals.session = session
 	defer gitrepo.ForceGitBinary(sw.GitBinary)()
 	var command func(env *Env) error
 	switch {

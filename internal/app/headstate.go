@@ -24,7 +24,7 @@ type HeadState struct {
 // false on an unborn branch (nothing to record). o names the repository,
 // memory directories and the cache's tool identity.
 func RecordHead(ctx context.Context, o OpenOptions, cacheOff bool) (st HeadState, ok bool, err error) {
-	repo, err := discover(ctx, o)
+	repo, err := discover(o)
 	if err != nil {
 		return st, false, err
 	}

@@ -44,6 +44,7 @@ type Hook struct {
 	// refsTool is the tool identity of the cache of prose references
 	// (proseprecommit.go); "" when the cache is off
 	refsTool string
+	slot     *vcache.Slot // the run's cache slot (OpenOptions.Session)
 }
 
 // HookConfig reads the hook settings (memcite.enabled, memcite.preCommit,
@@ -51,7 +52,7 @@ type Hook struct {
 // hook run outside a commit: configuration read once, by the repository
 // (gitrepo.Repo.Config: git's rules, in-process where that is certain).
 func HookConfig(ctx context.Context, o OpenOptions) (hookrun.Config, error) {
-	repo, err := discover(ctx, o)
+	repo, err := discover(o)
 	if err != nil {
 		return hookrun.ConfigFrom(nil), err
 	}
@@ -69,11 +70,11 @@ func HookConfig(ctx context.Context, o OpenOptions) (hookrun.Config, error) {
 // default; a commit hook reads .memcite.yaml from what is being
 // committed, like the memories).
 func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook, *Workspace, error) {
-	repo, err := discover(ctx, o)
+	repo, err := discover(o)
 	if err != nil {
 		return nil, nil, err
 	}
-	slot := vcache.SlotFrom(ctx)
+	slot := o.Session.slot()
 	openCache := func() { slot.Open(repo.GitDir, repo.TempDir(), o.CacheTool) }
 	summaries := slot != nil && !slot.Disabled() // summaries are part of the cache
 	pre := hooks.Pre(in.Hook)
@@ -181,7 +182,7 @@ func readHeadSummary(ctx context.Context, repo *gitrepo.Repo, tool string) *vcac
 // openCache opens the verification cache of the hook's run: when every
 // memory file is read after all, the cache is worth its decoding.
 func (h *Hook) openCache(ctx context.Context) {
-	vcache.SlotFrom(ctx).Open(h.Repo.GitDir, h.Repo.TempDir(), h.tool)
+	h.slot.Open(h.Repo.GitDir, h.Repo.TempDir(), h.tool)
 }
 
 // HookResult is what a hook found: the comparison, the relocation hints

@@ -20,12 +20,11 @@ func TestHookConfig(t *testing.T) {
 	dir := t.TempDir()
 	git := gitfixture.Runner(t, dir)
 	git("init", "-q")
-	o := OpenOptions{RepoRoot: dir}
 	read := func() hookrun.Config {
 		t.Helper()
-		ctx, end := WithRun(context.Background())
-		defer end()
-		cfg, err := HookConfig(ctx, o)
+		s := NewSession(nil)
+		defer s.Close()
+		cfg, err := HookConfig(context.Background(), OpenOptions{RepoRoot: dir, Session: s})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,43 +1,56 @@
 package app
 
 import (
-	"context"
 	"sync"
 
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 )
 
-// runRepos are the repositories a run opened (WithRun).
-type runRepos struct {
+// Session is one run of a command, created by main and passed to the
+// application layer (OpenOptions.Session): it owns what the run opens for
+// itself, the verification cache (Cache, opened once the repository is
+// found; nil or disabled: no cache) and the repositories the run opens
+// through this package (Open, OpenHook), which Close closes. Closing a
+// repository stops the git processes it started (git cat-file --batch)
+// and waits for them, so that no child process outlives the run unwaited.
+type Session struct {
+	Cache *vcache.Slot
+
 	mu    sync.Mutex
 	repos []*gitrepo.Repo
 }
 
-type runReposKey struct{}
+// NewSession returns the session of a run with the cache slot cache.
+func NewSession(cache *vcache.Slot) *Session { return &Session{Cache: cache} }
 
-// WithRun returns a context for one run of a command and the function
-// that ends it: the repositories the run opens through this package
-// (Open, OpenHook) are closed then, which stops the git
-// processes they started (git cat-file --batch) and waits for them, so
-// that no child process outlives the run unwaited.
-func WithRun(ctx context.Context) (context.Context, func()) {
-	rr := &runRepos{}
-	return context.WithValue(ctx, runReposKey{}, rr), func() {
-		rr.mu.Lock()
-		defer rr.mu.Unlock()
-		for _, r := range rr.repos {
-			_ = r.Close()
-		}
-		rr.repos = nil
+// Close closes the repositories the session opened.
+func (s *Session) Close() {
+	if s == nil {
+		return
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range s.repos {
+		_ = r.Close()
+	}
+	s.repos = nil
 }
 
-// track remembers repo for the end of the run in ctx (none: the caller
-// closes it).
-func track(ctx context.Context, repo *gitrepo.Repo) {
-	if rr, ok := ctx.Value(runReposKey{}).(*runRepos); ok && repo != nil {
-		rr.mu.Lock()
-		rr.repos = append(rr.repos, repo)
-		rr.mu.Unlock()
+// track remembers repo for Close (no session: the caller closes it).
+func (s *Session) track(repo *gitrepo.Repo) {
+	if s == nil || repo == nil {
+		return
 	}
+	s.mu.Lock()
+	s.repos = append(s.repos, repo)
+	s.mu.Unlock()
+}
+
+// slot is the session's cache slot, nil without a session.
+func (s *Session) slot() *vcache.Slot {
+	if s == nil {
+		return nil
+	}
+	return s.Cache
 }

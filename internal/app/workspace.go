@@ -19,7 +19,6 @@ import (
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/trace"
-	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
@@ -37,6 +36,10 @@ type OpenOptions struct {
 	ConfigFile string
 	// Memories: whether Open finds or loads the memories (default: not).
 	Memories Memories
+	// Session is the run the workspace belongs to: its cache slot is
+	// opened in the repository found, and the repository is closed with
+	// it (nil: no cache, and the repository is the caller's to close).
+	Session *Session
 
 	// CacheTool names the running binary for the verification cache
 	// (vcache.Tool); the cache in the context, if any, is opened in the
@@ -152,13 +155,13 @@ func (o OpenOptions) start() string {
 }
 
 // discover finds the repository from o's start and closes it when the
-// run ends.
-func discover(ctx context.Context, o OpenOptions) (*gitrepo.Repo, error) {
+// run (o.Session) ends.
+func discover(o OpenOptions) (*gitrepo.Repo, error) {
 	repo, err := gitrepo.Discover(o.start())
 	if err != nil {
 		return nil, err
 	}
-	track(ctx, repo)
+	o.Session.track(repo)
 	return repo, nil
 }
 
@@ -167,11 +170,11 @@ func discover(ctx context.Context, o OpenOptions) (*gitrepo.Repo, error) {
 // files outside a repository).
 func openSource(ctx context.Context, o OpenOptions) (*Workspace, error) {
 	ws := &Workspace{Staged: o.Staged, Rev: o.Rev}
-	repo, err := discover(ctx, o)
+	repo, err := discover(o)
 	switch {
 	case err == nil:
 		ws.Repo, ws.Top = repo, repo.Top
-		vcache.SlotFrom(ctx).Open(repo.GitDir, repo.TempDir(), o.CacheTool)
+		o.Session.slot().Open(repo.GitDir, repo.TempDir(), o.CacheTool)
 	case errors.Is(err, gitrepo.ErrNotRepo) && !o.Staged && o.Rev == "":
 		ws.Top, err = filepath.Abs(o.start()) // plain directory: working tree only
 		if err != nil {
@@ -203,7 +206,7 @@ func openSource(ctx context.Context, o OpenOptions) (*Workspace, error) {
 		return nil, err
 	}
 	if ids, ok := ws.Src.(source.Identifier); ok {
-		if slot := vcache.SlotFrom(ctx); slot != nil && !slot.Disabled() {
+		if slot := o.Session.slot(); slot != nil && !slot.Disabled() {
 			// what names the content (the index's stat data) is read
 			// while the configuration is, not after it
 			go ids.ContentID("")
