@@ -14,6 +14,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/trace"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
@@ -81,6 +82,9 @@ type Checker struct {
 	moves     []LogCommit
 	gone      *tracked // the paths of moves' deletions and renames
 	lines     map[gitblame.Hash][]string
+	// missing counts the objects found missing from the repository: a
+	// memory whose judgment met one is not cached
+	missing int
 }
 
 // version is one version of a memory file in its history.
@@ -97,12 +101,20 @@ var _ verify.ProseChecker = (*Checker)(nil)
 
 // CheckProse implements verify.ProseChecker.
 func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*store.Memory) ([][]verify.ProseCitation, error) {
+	trace.Printf("prose: listing the %s", src.Name())
 	paths, err := src.List("")
 	if err != nil {
 		return nil, fmt.Errorf("prose: listing %s: %w", src.Name(), err)
 	}
+	trace.Printf("prose: %d paths listed; judging %d memories", len(paths), len(mems))
 	j := &judge{c: c, src: src, now: newTracked(paths), mems: newMemIndex(c.All)}
 	out := make([][]verify.ProseCitation, len(mems))
+	vc := vcache.FromContext(ctx)
+	run := ""
+	if vc != nil {
+		run = c.runKey(src, paths)
+	}
+	hits := 0
 	for i, m := range mems {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -111,15 +123,35 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 			continue
 		}
 		j.mem = i
+		var k vcache.Key
+		if vc != nil {
+			k = memoKey(run, m)
+			if pcs, syms, ok := j.recall(vc, k); ok {
+				out[i] = pcs
+				j.syms = append(j.syms, syms...)
+				hits++
+				continue
+			}
+		}
+		rec := &recorder{Source: src}
+		j.src = rec
+		missing, nsyms := c.missing, len(j.syms)
 		pcs, err := j.memory(ctx, m)
+		j.src = src
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", m.Path, err)
 		}
 		out[i] = pcs
+		if vc != nil && c.missing == missing {
+			remember(vc, k, pcs, j.syms[nsyms:], rec.probes)
+		}
 	}
+	trace.Printf("prose: %d of %d memories judged from the cache", hits, len(mems))
+	trace.Printf("prose: memories judged; %d symbol references", len(j.syms))
 	if err := j.symbols(ctx, j.syms, out); err != nil {
 		return nil, err
 	}
+	trace.Printf("prose: symbols judged")
 	return out, nil
 }
 
@@ -560,6 +592,7 @@ func (c *Checker) writtenAt(ctx context.Context, memPath, line string) (gitblame
 			if err != nil {
 				// an object missing from the repository (a partial
 				// clone): the versions before it are not known
+				c.missing++
 				break
 			}
 			v.lines = map[string]bool{}
@@ -640,6 +673,7 @@ func (c *Checker) fileLines(commit gitblame.Hash, p string) ([]string, error) {
 	}
 	data, err := c.H.Blob(blob)
 	if err != nil {
+		c.missing++
 		return nil, nil // a missing object: the lines are not known
 	}
 	l := splitLines(string(data))

@@ -1,0 +1,213 @@
+package prose
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/vcache"
+	"github.com/git-memcite/git-memcite/internal/verify"
+)
+
+// The references of one memory, judged up to the symbol pass (judge.memory),
+// are kept in the verification cache, keyed by everything the judgment
+// reads (docs/cache.md, "Prose references"):
+//
+//   - the run: HEAD (the history the sentences are anchored in), the name
+//     of the content checked, the options, the memory directories, every
+//     path the content checked lists, and the path, folder, stem, id and
+//     file name of every memory of the store;
+//   - the memory: its path, its folder, its content and the paths its
+//     frontmatter cites.
+//
+// What the judgment asked the content checked beyond its list of paths
+// (whether a file exists, a file's text for a line not committed yet) is
+// kept with the answer and asked again when it is found: an answer that
+// differs judges the memory afresh. A judgment that met an object missing
+// from the repository (a partial clone) is not kept.
+
+// memoVersion names the rules of judge.memory in cache keys: change it
+// when the same inputs would be judged otherwise.
+const memoVersion = "1"
+
+// memoEntry is what the cache holds for one memory.
+type memoEntry struct {
+	Cites  []verify.ProseCitation `json:"c,omitempty"`
+	Syms   []memoSym              `json:"s,omitempty"`
+	Probes []probe                `json:"p,omitempty"`
+}
+
+// memoSym is a symRef without its memory.
+type memoSym struct {
+	Ref     Ref    `json:"r"`
+	Written string `json:"w,omitempty"`
+	Name    string `json:"n"`
+}
+
+// probe is one question judge.memory asked the content checked and its
+// answer: Stat (whether the path exists) or ReadFile (the content's
+// SHA-256, "" when it cannot be read).
+type probe struct {
+	Read bool   `json:"r,omitempty"`
+	Path string `json:"p"`
+	OK   bool   `json:"o,omitempty"`
+	Sum  string `json:"s,omitempty"`
+}
+
+// recorder is the content checked, recording the probes of judge.memory.
+// It records Stat and ReadFile, the only questions judge.memory asks
+// beyond List and Name (which are in the run's key).
+type recorder struct {
+	source.Source
+	probes []probe
+}
+
+func (r *recorder) Stat(p string) (source.Entry, error) {
+	e, err := r.Source.Stat(p)
+	r.probes = append(r.probes, probe{Path: p, OK: err == nil})
+	return e, err
+}
+
+func (r *recorder) ReadFile(p string) ([]byte, error) {
+	data, err := r.Source.ReadFile(p)
+	r.probes = append(r.probes, probeRead(p, data, err))
+	return data, err
+}
+
+func probeRead(p string, data []byte, err error) probe {
+	pr := probe{Read: true, Path: p, OK: err == nil}
+	if err == nil {
+		sum := sha256.Sum256(data)
+		pr.Sum = string(sum[:])
+	}
+	return pr
+}
+
+// holds reports whether every probe gets the same answer from src now.
+func holds(src source.Source, probes []probe) bool {
+	for _, pr := range probes {
+		var now probe
+		if pr.Read {
+			data, err := src.ReadFile(pr.Path)
+			now = probeRead(pr.Path, data, err)
+		} else {
+			_, err := src.Stat(pr.Path)
+			now = probe{Path: pr.Path, OK: err == nil}
+		}
+		if now != pr {
+			return false
+		}
+	}
+	return true
+}
+
+// runKey hashes what every memory's judgment of a run depends on besides
+// the memory itself.
+func (c *Checker) runKey(src source.Source, paths []string) string {
+	h := sha256.New()
+	put := func(s string) {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	put(memoVersion)
+	put(extractVersion)
+	if c.H == nil || c.Log == nil {
+		put("no history")
+	} else {
+		put(c.Head.String())
+	}
+	if c.Sym == nil {
+		put("no symbol history")
+	}
+	put(src.Name())
+	put(strconv.FormatBool(c.Opt.Fences))
+	put(strconv.Itoa(len(c.Dirs)))
+	for _, d := range c.Dirs {
+		put(d)
+	}
+	put(strconv.Itoa(len(paths)))
+	for _, p := range paths {
+		put(p)
+	}
+	put(strconv.Itoa(len(c.All)))
+	for _, m := range c.All {
+		put(m.Path)
+		put(m.Dir)
+		put(m.Stem())
+		put(m.RelID())
+		put(m.ID)
+	}
+	return string(h.Sum(nil))
+}
+
+// memoKey is the cache key of one memory's judgment in a run.
+func memoKey(run string, m *store.Memory) vcache.Key {
+	sum := sha256.Sum256(m.File.Src)
+	cited := make([]string, len(m.File.Citations))
+	for i, c := range m.File.Citations {
+		cited[i] = c.Path
+	}
+	return vcache.KeyOf("prose-memory", run, m.Path, m.Dir, string(sum[:]), strings.Join(cited, "\x00"))
+}
+
+// recall returns the cached judgment of m, when the cache has one whose
+// probes still hold.
+func (j *judge) recall(vc *vcache.Cache, k vcache.Key) ([]verify.ProseCitation, []symRef, bool) {
+	v, ok := vc.Verdict(k)
+	if !ok {
+		return nil, nil, false
+	}
+	var e memoEntry
+	if json.Unmarshal([]byte(v.Reason), &e) != nil || !holds(j.src, e.Probes) {
+		return nil, nil, false
+	}
+	syms := make([]symRef, len(e.Syms))
+	for i, s := range e.Syms {
+		syms[i] = symRef{mem: j.mem, ref: s.Ref, written: hashOrZero(s.Written), name: s.Name}
+	}
+	return e.Cites, syms, true
+}
+
+// remember keeps a judgment of judge.memory, when it reads back as it
+// is (a text that is not UTF-8, which JSON would change, is not kept).
+func remember(vc *vcache.Cache, k vcache.Key, cites []verify.ProseCitation, syms []symRef, probes []probe) {
+	var e memoEntry
+	if len(cites) > 0 {
+		e.Cites = cites
+	}
+	if len(probes) > 0 {
+		e.Probes = probes
+	}
+	for _, s := range syms {
+		ms := memoSym{Ref: s.ref, Name: s.name}
+		if !s.written.IsZero() {
+			ms.Written = s.written.String()
+		}
+		e.Syms = append(e.Syms, ms)
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		return
+	}
+	var back memoEntry
+	if json.Unmarshal(b, &back) != nil || !reflect.DeepEqual(back, e) {
+		return
+	}
+	vc.PutVerdict(k, vcache.Verdict{Reason: string(b)})
+}
+
+func hashOrZero(s string) gitblame.Hash {
+	if s == "" {
+		return gitblame.ZeroHash
+	}
+	h, err := gitblame.ParseHash(s)
+	if err != nil {
+		return gitblame.ZeroHash
+	}
+	return h
+}
