@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/gob"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/prose"
+	"github.com/git-memcite/git-memcite/internal/regfile"
 )
 
 // proseCacheFile holds, in the git directory, what git answered the
@@ -52,36 +52,44 @@ type cachingGit struct {
 		prose.Log
 		prose.Symbols
 	}
-	path  string
-	mu    sync.Mutex
-	a     proseAnswers
-	dirty bool
+	path     string
+	head     gitblame.Hash
+	loadOnce sync.Once
+	mu       sync.Mutex
+	a        proseAnswers
+	dirty    bool
 }
 
 func newCachingGit(gitDir string, head gitblame.Hash, next interface {
 	prose.Log
 	prose.Symbols
 }) *cachingGit {
-	c := &cachingGit{next: next, path: filepath.Join(gitDir, proseCacheFile)}
-	if data, err := os.ReadFile(c.path); err == nil {
-		var a proseAnswers
-		if gob.NewDecoder(bytes.NewReader(data)).Decode(&a) == nil && a.Version == proseCacheVersion && a.Head == head.String() {
-			c.a = a
+	return &cachingGit{next: next, path: filepath.Join(gitDir, proseCacheFile), head: head}
+}
+
+// load reads the cache file on first use: a run that asks nothing reads
+// none.
+func (c *cachingGit) load() {
+	c.loadOnce.Do(func() {
+		if data, err := regfile.ReadFile(c.path); err == nil {
+			var a proseAnswers
+			if gob.NewDecoder(bytes.NewReader(data)).Decode(&a) == nil && a.Version == proseCacheVersion && a.Head == c.head.String() {
+				c.a = a
+			}
 		}
-	}
-	if c.a.Head == "" {
-		c.a = proseAnswers{Version: proseCacheVersion, Head: head.String()}
-	}
-	if c.a.PathLogs == nil {
-		c.a.PathLogs = map[string]cachedLog{}
-	}
-	if c.a.Greps == nil {
-		c.a.Greps = map[string][]string{}
-	}
-	if c.a.Changes == nil {
-		c.a.Changes = map[string]string{}
-	}
-	return c
+		if c.a.Head == "" {
+			c.a = proseAnswers{Version: proseCacheVersion, Head: c.head.String()}
+		}
+		if c.a.PathLogs == nil {
+			c.a.PathLogs = map[string]cachedLog{}
+		}
+		if c.a.Greps == nil {
+			c.a.Greps = map[string][]string{}
+		}
+		if c.a.Changes == nil {
+			c.a.Changes = map[string]string{}
+		}
+	})
 }
 
 // save writes the cache when it learnt something; a cache that cannot be
@@ -135,6 +143,7 @@ func fromCached(cl cachedLog) []prose.LogCommit {
 }
 
 func (c *cachingGit) PathLog(ctx context.Context, head gitblame.Hash, dirs []string) ([]prose.LogCommit, error) {
+	c.load()
 	key := strings.Join(dirs, "\x00")
 	c.mu.Lock()
 	cl, ok := c.a.PathLogs[key]
@@ -153,6 +162,7 @@ func (c *cachingGit) PathLog(ctx context.Context, head gitblame.Hash, dirs []str
 }
 
 func (c *cachingGit) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.Hash, []prose.LogCommit, error) {
+	c.load()
 	c.mu.Lock()
 	moves, order := c.a.Moves, c.a.Order
 	c.mu.Unlock()
@@ -179,6 +189,7 @@ func (c *cachingGit) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.
 }
 
 func (c *cachingGit) GrepWords(ctx context.Context, commit gitblame.Hash, names, pathspecs []string) (map[string]bool, error) {
+	c.load()
 	key := commit.String() + "\x00" + strings.Join(names, "\x00")
 	c.mu.Lock()
 	got, ok := c.a.Greps[key]
@@ -205,6 +216,7 @@ func (c *cachingGit) GrepWords(ctx context.Context, commit gitblame.Hash, names,
 }
 
 func (c *cachingGit) LastChangeOf(ctx context.Context, from, head gitblame.Hash, word string) (gitblame.Hash, error) {
+	c.load()
 	key := from.String() + "\x00" + word
 	c.mu.Lock()
 	got, ok := c.a.Changes[key]
