@@ -2,6 +2,7 @@ package prose
 
 import (
 	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"reflect"
 	"strconv"
@@ -51,7 +52,7 @@ type memoSym struct {
 
 // probe is one question judge.memory asked the content checked and its
 // answer: Stat (whether the path exists) or ReadFile (the content's
-// SHA-256, "" when it cannot be read).
+// SHA-256 in hex, "" when it cannot be read).
 type probe struct {
 	Read bool   `json:"r,omitempty"`
 	Path string `json:"p"`
@@ -83,7 +84,7 @@ func probeRead(p string, data []byte, err error) probe {
 	pr := probe{Read: true, Path: p, OK: err == nil}
 	if err == nil {
 		sum := sha256.Sum256(data)
-		pr.Sum = string(sum[:])
+		pr.Sum = hex.EncodeToString(sum[:])
 	}
 	return pr
 }
