@@ -3,21 +3,24 @@
 # clone's memories (docs/prose-references.md):
 #   scripts/bench-prose.sh <clone> [git-memcite binary]
 # Prints references per kind and form, stale and unresolved ones, and the
-# wall time of a cold run (first in this process tree) and of a warm one
-# (the same command again, with the cache the first run wrote). Uses
-# python3 to count the --json report.
+# wall and CPU time (user + system, git's processes included) of a cold
+# run (without the verification cache and the cache of git's answers,
+# docs/cache.md) and of a warm one (the same command again, with the
+# caches the first run wrote). Uses python3 to count the --json report.
 set -euo pipefail
 clone=${1:?usage: bench-prose.sh <clone> [git-memcite]}
 bin=${2:-git-memcite}
 json=$(mktemp)
-trap 'rm -f "$json"' EXIT
-# cold: without the cache of git's answers the prose checker keeps per HEAD
-rm -f "$(git -C "$clone" rev-parse --absolute-git-dir)/memcite-prose-cache"
-t0=$(date +%s.%N)
-(cd "$clone" && "$bin" verify-all --json >"$json" 2>/dev/null) || true
-t1=$(date +%s.%N)
-(cd "$clone" && "$bin" verify-all --json >/dev/null 2>&1) || true
-t2=$(date +%s.%N)
+times=$(mktemp)
+trap 'rm -f "$json" "$times"' EXIT
+gitdir=$(git -C "$clone" rev-parse --absolute-git-dir)
+TIMEFORMAT='%R %U %S'
+# cold: without the verification cache and git's answers to the prose
+# checker
+rm -rf "$gitdir/memcite" "$gitdir/memcite-prose-cache"
+{ time (cd "$clone" && "$bin" verify-all --json >"$json" 2>/dev/null || true); } 2>>"$times"
+# warm: the same again, with the caches the cold run wrote
+{ time (cd "$clone" && "$bin" verify-all --json >/dev/null 2>&1 || true); } 2>>"$times"
 python3 - "$json" <<'PY'
 import collections, json, sys
 d = json.load(open(sys.argv[1]))
@@ -34,4 +37,5 @@ for m in d["memories"]:
 for (k, f), n in sorted(by.items()):
     print(f"  stale {k:7} {f:14} {n}")
 PY
-awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "verify-all: cold %.2fs, warm %.2fs\n", b-a, c-b }'
+awk 'NR == 1 { cw = $1; cc = $2 + $3 } NR == 2 { ww = $1; wc = $2 + $3 }
+END { printf "verify-all: cold %.2fs (CPU %.2fs), warm %.2fs (CPU %.2fs)\n", cw, cc, ww, wc }' "$times"

@@ -82,6 +82,7 @@ type Checker struct {
 	moves     []LogCommit
 	gone      *tracked // the paths of moves' deletions and renames
 	lines     map[gitblame.Hash][]string
+	logRead   bool // the history of the memory directories lists commits
 	// missing counts the objects found missing from the repository: a
 	// memory whose judgment met one is not cached
 	missing int
@@ -111,8 +112,12 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 	out := make([][]verify.ProseCitation, len(mems))
 	vc := vcache.FromContext(ctx)
 	run := ""
+	var anchors map[string]string
 	if vc != nil {
 		run = c.runKey(src, paths)
+		if anchors, err = c.anchors(ctx, vc); err != nil {
+			return nil, err
+		}
 	}
 	hits := 0
 	for i, m := range mems {
@@ -125,7 +130,11 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 		j.mem = i
 		var k vcache.Key
 		if vc != nil {
-			k = memoKey(run, m)
+			anchor, ok := anchors[m.Path]
+			if !ok {
+				anchor = "head " + c.Head.String()
+			}
+			k = memoKey(run, anchor, m)
 			if pcs, syms, ok := j.recall(vc, k); ok {
 				out[i] = pcs
 				j.syms = append(j.syms, syms...)
@@ -619,6 +628,7 @@ func (c *Checker) loadLog(ctx context.Context) error {
 			c.logErr = err
 			return
 		}
+		c.logRead = len(log) > 0
 		alias := map[string]string{} // path as of the commit being read → path now
 		for _, m := range c.All {
 			alias[m.Path] = m.Path

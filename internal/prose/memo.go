@@ -1,6 +1,7 @@
 package prose
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -19,12 +20,16 @@ import (
 // are kept in the verification cache, keyed by everything the judgment
 // reads (docs/cache.md, "Prose references"):
 //
-//   - the run: HEAD (the history the sentences are anchored in), the name
-//     of the content checked, the options, the memory directories, every
-//     path the content checked lists, and the path, folder, stem, id and
-//     file name of every memory of the store;
-//   - the memory: its path, its folder, its content and the paths its
-//     frontmatter cites.
+//   - the run: the name of the content checked, the options, the memory
+//     directories, every path the content checked lists, and the path,
+//     folder, stem, id and file name of every memory of the store;
+//   - the memory: its path, its folder, its content, the paths its
+//     frontmatter cites, and its anchor in history: the newest commit of
+//     HEAD's first-parent history that changed the memory's file (through
+//     its renames) or renamed or deleted any file. The commits after it
+//     change nothing the judgment reads (the versions of the memory, the
+//     renames and deletions), so a commit that touches neither keeps
+//     every judgment. Without a history that lists both, HEAD itself.
 //
 // What the judgment asked the content checked beyond its list of paths
 // (whether a file exists, a file's text for a line not committed yet) is
@@ -119,8 +124,6 @@ func (c *Checker) runKey(src source.Source, paths []string) string {
 	put(extractVersion)
 	if c.H == nil || c.Log == nil {
 		put("no history")
-	} else {
-		put(c.Head.String())
 	}
 	if c.Sym == nil {
 		put("no symbol history")
@@ -147,13 +150,68 @@ func (c *Checker) runKey(src source.Source, paths []string) string {
 }
 
 // memoKey is the cache key of one memory's judgment in a run.
-func memoKey(run string, m *store.Memory) vcache.Key {
+func memoKey(run, anchor string, m *store.Memory) vcache.Key {
 	sum := sha256.Sum256(m.File.Src)
 	cited := make([]string, len(m.File.Citations))
 	for i, c := range m.File.Citations {
 		cited[i] = c.Path
 	}
-	return vcache.KeyOf("prose-memory", run, m.Path, m.Dir, string(sum[:]), strings.Join(cited, "\x00"))
+	return vcache.KeyOf("prose-memory", run, anchor, m.Path, m.Dir, string(sum[:]), strings.Join(cited, "\x00"))
+}
+
+// anchors returns the anchor of every memory of the store (by path), as
+// the cache keys name it: from the verification cache by HEAD, the memory
+// directories and the memories' paths, else from the history.
+func (c *Checker) anchors(ctx context.Context, vc *vcache.Cache) (map[string]string, error) {
+	if c.H == nil || c.Log == nil {
+		return nil, nil
+	}
+	parts := []string{memoVersion, c.Head.String(), strings.Join(c.Dirs, "\x00")}
+	for _, m := range c.All {
+		parts = append(parts, m.Path)
+	}
+	k := vcache.KeyOf("prose-anchors", parts...)
+	if v, ok := vc.Verdict(k); ok {
+		var out map[string]string
+		if json.Unmarshal([]byte(v.Reason), &out) == nil {
+			return out, nil
+		}
+	}
+	if err := c.loadLog(ctx); err != nil {
+		return nil, err
+	}
+	if _, _, err := c.fate(ctx, "", gitblame.ZeroHash); err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(c.All))
+	for _, m := range c.All {
+		out[m.Path] = c.anchor(m.Path)
+	}
+	if c.missing == 0 {
+		if b, err := json.Marshal(out); err == nil {
+			vc.PutVerdict(k, vcache.Verdict{Reason: string(b)})
+		}
+	}
+	return out, nil
+}
+
+// anchor is the anchor of the memory at p (loadLog and fate have run).
+func (c *Checker) anchor(p string) string {
+	vs := c.versions[p]
+	if !c.logRead || len(c.moves) == 0 {
+		return "head " + c.Head.String()
+	}
+	newest := c.moves[0].Hash // (newest first)
+	if len(vs) > 0 {
+		pos, ok := c.order[vs[0].commit]
+		if !ok {
+			return "head " + c.Head.String()
+		}
+		if pos < c.order[newest] {
+			newest = vs[0].commit
+		}
+	}
+	return newest.String()
 }
 
 // recall returns the cached judgment of m, when the cache has one whose
