@@ -155,6 +155,14 @@ func (l *lazyHistory) GrepWords(ctx context.Context, commit gitblame.Hash, names
 	return h.GrepWords(ctx, commit, names, pathspecs)
 }
 
+func (l *lazyHistory) OnFirstParents(ctx context.Context, old, head gitblame.Hash) (bool, error) {
+	h, err := l.get()
+	if err != nil {
+		return false, err
+	}
+	return h.OnFirstParents(ctx, old, head)
+}
+
 func (l *lazyHistory) LastChangeOf(ctx context.Context, from, head gitblame.Hash, word string) (gitblame.Hash, error) {
 	h, err := l.get()
 	if err != nil {

@@ -15,7 +15,10 @@ import (
 
 // proseCacheFile holds, in the git directory, what git answered the
 // prose checker for one HEAD: the logs, the trees searched for names and
-// the commits that removed them. A run at another HEAD starts afresh.
+// the commits that removed them. A run at another HEAD keeps the trees
+// searched (a commit's tree does not change) and, when the old HEAD is on
+// the new one's first-parent chain, finds the commits that removed names
+// among the new commits only, taking the old answer when none did.
 const proseCacheFile = "memcite-prose-cache"
 
 // proseCacheVersion changes when the cached answers change meaning.
@@ -58,6 +61,15 @@ type cachingGit struct {
 	mu       sync.Mutex
 	a        proseAnswers
 	dirty    bool
+	// the commits that removed names, answered for the HEAD before
+	prev     map[string]string
+	prevHead gitblame.Hash
+	chain    int // prevHead is on head's first-parent chain: 0 not asked, 1 yes, -1 no
+}
+
+// chainer tells whether a commit is on another's first-parent chain.
+type chainer interface {
+	OnFirstParents(ctx context.Context, old, head gitblame.Hash) (bool, error)
 }
 
 func newCachingGit(gitDir string, head gitblame.Hash, next interface {
@@ -73,8 +85,13 @@ func (c *cachingGit) load() {
 	c.loadOnce.Do(func() {
 		if data, err := regfile.ReadFile(c.path); err == nil {
 			var a proseAnswers
-			if gob.NewDecoder(bytes.NewReader(data)).Decode(&a) == nil && a.Version == proseCacheVersion && a.Head == c.head.String() {
-				c.a = a
+			if gob.NewDecoder(bytes.NewReader(data)).Decode(&a) == nil && a.Version == proseCacheVersion {
+				if a.Head == c.head.String() {
+					c.a = a
+				} else if h := hashOf(a.Head); !h.IsZero() {
+					c.a = proseAnswers{Version: proseCacheVersion, Head: c.head.String(), Greps: a.Greps}
+					c.prev, c.prevHead = a.Changes, h
+				}
 			}
 		}
 		if c.a.Head == "" {
@@ -190,7 +207,7 @@ func (c *cachingGit) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.
 
 func (c *cachingGit) GrepWords(ctx context.Context, commit gitblame.Hash, names, pathspecs []string) (map[string]bool, error) {
 	c.load()
-	key := commit.String() + "\x00" + strings.Join(names, "\x00")
+	key := commit.String() + "\x00" + strings.Join(names, "\x00") + "\x00\x00" + strings.Join(pathspecs, "\x00")
 	c.mu.Lock()
 	got, ok := c.a.Greps[key]
 	c.mu.Unlock()
@@ -224,7 +241,7 @@ func (c *cachingGit) LastChangeOf(ctx context.Context, from, head gitblame.Hash,
 	if ok {
 		return hashOf(got), nil
 	}
-	h, err := c.next.LastChangeOf(ctx, from, head, word)
+	h, err := c.lastChange(ctx, from, head, word, key)
 	if err != nil {
 		return h, err
 	}
@@ -236,4 +253,36 @@ func (c *cachingGit) LastChangeOf(ctx context.Context, from, head gitblame.Hash,
 	c.a.Changes[key], c.dirty = s, true
 	c.mu.Unlock()
 	return h, nil
+}
+
+// lastChange asks git for the newest commit of from..head that changed a
+// line with word: among the commits after the HEAD before only, when that
+// HEAD is on head's first-parent chain and its answer is known (the
+// answer then, when none of them did).
+func (c *cachingGit) lastChange(ctx context.Context, from, head gitblame.Hash, word, key string) (gitblame.Hash, error) {
+	c.mu.Lock()
+	before, ok := c.prev[key]
+	c.mu.Unlock()
+	ch, isChainer := c.next.(chainer)
+	if !ok || !isChainer {
+		return c.next.LastChangeOf(ctx, from, head, word)
+	}
+	if c.chain == 0 {
+		c.chain = -1
+		on, err := ch.OnFirstParents(ctx, c.prevHead, head)
+		if err != nil {
+			return gitblame.ZeroHash, err
+		}
+		if on {
+			c.chain = 1
+		}
+	}
+	if c.chain < 0 {
+		return c.next.LastChangeOf(ctx, from, head, word)
+	}
+	h, err := c.next.LastChangeOf(ctx, c.prevHead, head, word)
+	if err != nil || !h.IsZero() {
+		return h, err
+	}
+	return hashOf(before), nil
 }

@@ -61,7 +61,7 @@ func proseDifferential(t *testing.T, seed int64, steps int) {
 		full := filepath.Join(dir, filepath.FromSlash(f))
 		m := fmt.Sprintf(".serena/memories/m%d.md", rng.Intn(3))
 		what := ""
-		switch rng.Intn(12) {
+		switch rng.Intn(13) {
 		case 0:
 			what = "edit " + f
 			write(f, randomCode(rng))
@@ -116,6 +116,14 @@ func proseDifferential(t *testing.T, seed int64, steps int) {
 		case 11:
 			what = "checkout the working tree"
 			try("checkout", "-q", "--", ".")
+		case 12:
+			what = "a branch from HEAD~2, and a commit on it"
+			git("add", "-A")
+			git("commit", "-q", "--allow-empty", "-m", fmt.Sprint("step ", step))
+			try("checkout", "-q", "-f", "-B", fmt.Sprint("b", step), "HEAD~2")
+			write(m, randomProse(rng))
+			git("add", "-A")
+			git("commit", "-q", "--allow-empty", "-m", fmt.Sprint("step ", step))
 		}
 		for _, which := range []string{"worktree", "index", "HEAD"} {
 			// uncached: without the verification cache and git's answers

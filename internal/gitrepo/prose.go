@@ -186,3 +186,19 @@ func regexpQuote(s string) string {
 	}
 	return b.String()
 }
+
+// OnFirstParents reports whether old is on head's first-parent chain
+// (old itself included): then the first-parent history of head is the
+// commits of old..head along first parents, then old's.
+func (h *History) OnFirstParents(ctx context.Context, old, head gitblame.Hash) (bool, error) {
+	if old == head {
+		return true, nil
+	}
+	out, err := h.repo.cmd().Run(ctx, "rev-list", "--first-parent", "--parents", head.String(), "^"+old.String())
+	if err != nil {
+		return false, fmt.Errorf("rev-list %s..%s: %w", old.Short(), head.Short(), err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	last := strings.Fields(lines[len(lines)-1])
+	return len(last) >= 2 && last[1] == old.String(), nil
+}
