@@ -155,6 +155,30 @@ func (l *lazyHistory) GrepWords(ctx context.Context, commit gitblame.Hash, names
 	return h.GrepWords(ctx, commit, names, pathspecs)
 }
 
+func (l *lazyHistory) PathLogSince(ctx context.Context, old, head gitblame.Hash, dirs []string) ([]prose.LogCommit, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	log, err := h.PathLogSince(ctx, old, head, dirs)
+	if err != nil {
+		return nil, err
+	}
+	return convertLog(log), nil
+}
+
+func (l *lazyHistory) MovesSince(ctx context.Context, old, head gitblame.Hash, exact bool) ([]gitblame.Hash, []prose.LogCommit, bool, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, nil, false, err
+	}
+	order, log, exactOnly, err := h.MovesSince(ctx, old, head, exact)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	return order, convertLog(log), exactOnly, nil
+}
+
 func (l *lazyHistory) OnFirstParents(ctx context.Context, old, head gitblame.Hash) (bool, error) {
 	h, err := l.get()
 	if err != nil {

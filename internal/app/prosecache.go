@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/prose"
 	"github.com/git-memcite/git-memcite/internal/regfile"
 )
@@ -22,7 +23,7 @@ import (
 const proseCacheFile = "memcite-prose-cache"
 
 // proseCacheVersion changes when the cached answers change meaning.
-const proseCacheVersion = 1
+const proseCacheVersion = 2
 
 // cachedLog is a log of commits as hash strings (gitblame.Hash has no
 // exported fields to encode).
@@ -44,8 +45,13 @@ type proseAnswers struct {
 	PathLogs map[string]cachedLog
 	Order    []string
 	Moves    *cachedLog
-	Greps    map[string][]string // commit + NUL + names → names found
-	Changes  map[string]string   // from + NUL + word → commit ("" none)
+	// the logs git could read (kept for the next HEAD), and whether the
+	// renames are exact ones only (MovesSince)
+	PathLogOK  map[string]bool
+	MovesOK    bool
+	MovesExact bool
+	Greps      map[string][]string // commit + NUL + names → names found
+	Changes    map[string]string   // from + NUL + word → commit ("" none)
 }
 
 // cachingGit answers prose.Log and prose.Symbols from the cache, asking
@@ -61,10 +67,17 @@ type cachingGit struct {
 	mu       sync.Mutex
 	a        proseAnswers
 	dirty    bool
-	// the commits that removed names, answered for the HEAD before
-	prev     map[string]string
+	// the answers for the HEAD before
+	prev     *proseAnswers
 	prevHead gitblame.Hash
 	chain    int // prevHead is on head's first-parent chain: 0 not asked, 1 yes, -1 no
+}
+
+// sincer reads the logs of the commits after a commit (gitrepo's
+// PathLogSince and MovesSince).
+type sincer interface {
+	PathLogSince(ctx context.Context, old, head gitblame.Hash, dirs []string) ([]prose.LogCommit, error)
+	MovesSince(ctx context.Context, old, head gitblame.Hash, exact bool) ([]gitblame.Hash, []prose.LogCommit, bool, error)
 }
 
 // chainer tells whether a commit is on another's first-parent chain.
@@ -90,7 +103,7 @@ func (c *cachingGit) load() {
 					c.a = a
 				} else if h := hashOf(a.Head); !h.IsZero() {
 					c.a = proseAnswers{Version: proseCacheVersion, Head: c.head.String(), Greps: a.Greps}
-					c.prev, c.prevHead = a.Changes, h
+					c.prev, c.prevHead = &a, h
 				}
 			}
 		}
@@ -105,6 +118,9 @@ func (c *cachingGit) load() {
 		}
 		if c.a.Changes == nil {
 			c.a.Changes = map[string]string{}
+		}
+		if c.a.PathLogOK == nil {
+			c.a.PathLogOK = map[string]bool{}
 		}
 	})
 }
@@ -168,14 +184,63 @@ func (c *cachingGit) PathLog(ctx context.Context, head gitblame.Hash, dirs []str
 	if ok {
 		return fromCached(cl), nil
 	}
-	log, err := c.next.PathLog(ctx, head, dirs)
+	log, read, err := c.pathLog(ctx, head, dirs, key)
 	if err != nil {
 		return nil, err
 	}
 	c.mu.Lock()
-	c.a.PathLogs[key], c.dirty = toCached(log), true
+	c.a.PathLogs[key], c.a.PathLogOK[key], c.dirty = toCached(log), read, true
 	c.mu.Unlock()
 	return log, nil
+}
+
+// pathLog asks git for PathLog: of the commits since the HEAD before
+// only, when that HEAD is on head's first-parent chain and its log was
+// read. read is false when git could not read the history (then nothing
+// is anchored, as proseLog answers).
+func (c *cachingGit) pathLog(ctx context.Context, head gitblame.Hash, dirs []string, key string) (log []prose.LogCommit, read bool, err error) {
+	s, ok := c.next.(sincer)
+	if !ok {
+		log, err := c.next.PathLog(ctx, head, dirs)
+		return log, false, err
+	}
+	if c.prev != nil && c.prev.PathLogOK[key] {
+		if on, err := c.onChain(ctx, head); err != nil {
+			return nil, false, err
+		} else if on {
+			if newer, err := s.PathLogSince(ctx, c.prevHead, head, dirs); err == nil {
+				return append(newer, fromCached(c.prev.PathLogs[key])...), true, nil
+			}
+		}
+	}
+	log, err = s.PathLogSince(ctx, gitblame.ZeroHash, head, dirs)
+	if err != nil {
+		if gitrepo.ExitCode(err) > 0 {
+			return nil, false, nil
+		}
+		return nil, false, err
+	}
+	return log, true, nil
+}
+
+// onChain reports (once a run) whether the HEAD before is on head's
+// first-parent chain.
+func (c *cachingGit) onChain(ctx context.Context, head gitblame.Hash) (bool, error) {
+	ch, ok := c.next.(chainer)
+	if c.prev == nil || !ok {
+		return false, nil
+	}
+	if c.chain == 0 {
+		on, err := ch.OnFirstParents(ctx, c.prevHead, head)
+		if err != nil {
+			return false, err
+		}
+		c.chain = -1
+		if on {
+			c.chain = 1
+		}
+	}
+	return c.chain > 0, nil
 }
 
 func (c *cachingGit) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.Hash, []prose.LogCommit, error) {
@@ -190,7 +255,7 @@ func (c *cachingGit) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.
 		}
 		return hs, fromCached(*moves), nil
 	}
-	hs, log, err := c.next.Moves(ctx, head)
+	hs, log, read, exact, err := c.moves(ctx, head)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -200,9 +265,40 @@ func (c *cachingGit) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.
 		strs[i] = h.String()
 	}
 	c.mu.Lock()
-	c.a.Moves, c.a.Order, c.dirty = &cl, strs, true
+	c.a.Moves, c.a.Order, c.a.MovesOK, c.a.MovesExact, c.dirty = &cl, strs, read, exact, true
 	c.mu.Unlock()
 	return hs, log, nil
+}
+
+// moves asks git for Moves: of the commits since the HEAD before only,
+// when that HEAD is on head's first-parent chain and its log was read,
+// with renames found as they were then (exact ones only, or not).
+func (c *cachingGit) moves(ctx context.Context, head gitblame.Hash) (order []gitblame.Hash, log []prose.LogCommit, read, exact bool, err error) {
+	s, ok := c.next.(sincer)
+	if !ok {
+		order, log, err := c.next.Moves(ctx, head)
+		return order, log, false, false, err
+	}
+	if c.prev != nil && c.prev.MovesOK && c.prev.Moves != nil {
+		if on, err := c.onChain(ctx, head); err != nil {
+			return nil, nil, false, false, err
+		} else if on {
+			if o, newer, ex, err := s.MovesSince(ctx, c.prevHead, head, c.prev.MovesExact); err == nil && ex == c.prev.MovesExact {
+				for _, h := range c.prev.Order {
+					o = append(o, hashOf(h))
+				}
+				return o, append(newer, fromCached(*c.prev.Moves)...), true, ex, nil
+			}
+		}
+	}
+	order, log, exact, err = s.MovesSince(ctx, gitblame.ZeroHash, head, false)
+	if err != nil {
+		if gitrepo.ExitCode(err) > 0 {
+			return nil, nil, false, false, nil // as proseLog answers: nothing is known to have moved
+		}
+		return nil, nil, false, false, err
+	}
+	return order, log, true, exact, nil
 }
 
 func (c *cachingGit) GrepWords(ctx context.Context, commit gitblame.Hash, names, pathspecs []string) (map[string]bool, error) {
@@ -260,24 +356,17 @@ func (c *cachingGit) LastChangeOf(ctx context.Context, from, head gitblame.Hash,
 // HEAD is on head's first-parent chain and its answer is known (the
 // answer then, when none of them did).
 func (c *cachingGit) lastChange(ctx context.Context, from, head gitblame.Hash, word, key string) (gitblame.Hash, error) {
-	c.mu.Lock()
-	before, ok := c.prev[key]
-	c.mu.Unlock()
-	ch, isChainer := c.next.(chainer)
-	if !ok || !isChainer {
+	if c.prev == nil {
 		return c.next.LastChangeOf(ctx, from, head, word)
 	}
-	if c.chain == 0 {
-		c.chain = -1
-		on, err := ch.OnFirstParents(ctx, c.prevHead, head)
+	before, ok := c.prev.Changes[key]
+	if !ok {
+		return c.next.LastChangeOf(ctx, from, head, word)
+	}
+	if on, err := c.onChain(ctx, head); err != nil || !on {
 		if err != nil {
 			return gitblame.ZeroHash, err
 		}
-		if on {
-			c.chain = 1
-		}
-	}
-	if c.chain < 0 {
 		return c.next.LastChangeOf(ctx, from, head, word)
 	}
 	h, err := c.next.LastChangeOf(ctx, c.prevHead, head, word)

@@ -29,7 +29,14 @@ type LogCommit struct {
 // dirs, newest first, with renames paired (as git log --first-parent -M
 // --raw -- dirs). A commit that changed nothing below dirs is left out.
 func (h *History) PathLog(ctx context.Context, head gitblame.Hash, dirs []string) ([]LogCommit, error) {
-	args := []string{"log", "--first-parent", "-M", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", head.String(), "--"}
+	return h.PathLogSince(ctx, gitblame.ZeroHash, head, dirs)
+}
+
+// PathLogSince is PathLog of the commits after old (zero: all). With old
+// on head's first-parent chain (OnFirstParents), PathLog of head is
+// PathLogSince(old, head) followed by PathLog of old.
+func (h *History) PathLogSince(ctx context.Context, old, head gitblame.Hash, dirs []string) ([]LogCommit, error) {
+	args := []string{"log", "--first-parent", "-M", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", revRange(old, head), "--"}
 	args = append(args, dirs...)
 	out, err := h.repo.cmd().Run(ctx, args...)
 	if err != nil {
@@ -103,31 +110,50 @@ func parsePathLog(out []byte) ([]LogCommit, error) {
 // deletions and renames of the whole tree among them (git log
 // --first-parent -M --diff-filter=DR --raw): where every file went.
 func (h *History) Moves(ctx context.Context, head gitblame.Hash) (order []gitblame.Hash, log []LogCommit, err error) {
-	out, err := h.repo.cmd().Run(ctx, "rev-list", "--first-parent", head.String())
+	order, log, _, err = h.MovesSince(ctx, gitblame.ZeroHash, head, false)
+	return order, log, err
+}
+
+// MovesSince is Moves of the commits after old (zero: all), with exact
+// renames only when exact is set or when rename detection fails for want
+// of a blob (a partial clone, a snapshot without its large files): exact
+// renames are still found by their ids alone. exactOnly tells which.
+func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash, exact bool) (order []gitblame.Hash, log []LogCommit, exactOnly bool, err error) {
+	out, err := h.repo.cmd().Run(ctx, "rev-list", "--first-parent", revRange(old, head))
 	if err != nil {
-		return nil, nil, fmt.Errorf("rev-list: %w", err)
+		return nil, nil, false, fmt.Errorf("rev-list: %w", err)
 	}
 	for _, l := range strings.Fields(string(out)) {
 		hh, err := gitblame.ParseHash(l)
 		if err != nil {
-			return nil, nil, fmt.Errorf("rev-list: %q: %w", l, err)
+			return nil, nil, false, fmt.Errorf("rev-list: %q: %w", l, err)
 		}
 		order = append(order, hh)
 	}
-	args := []string{"log", "--first-parent", "-M", "--diff-filter=DR", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", head.String()}
-	out, err = h.repo.cmd().Run(ctx, args...)
-	if err != nil {
-		// rename detection reads the blobs it compares; where some are
-		// missing (a partial clone, a snapshot without its large files)
-		// exact renames are still found by their ids alone
-		trace.Printf("log of renames and deletions: %v; exact renames only", err)
+	args := []string{"log", "--first-parent", "-M", "--diff-filter=DR", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", revRange(old, head)}
+	if exact {
 		args[2] = "-M100%"
-		if out, err = h.repo.cmd().Run(ctx, args...); err != nil {
-			return nil, nil, fmt.Errorf("log of renames and deletions: %w", err)
-		}
+	}
+	out, err = h.repo.cmd().Run(ctx, args...)
+	if err != nil && !exact {
+		trace.Printf("log of renames and deletions: %v; exact renames only", err)
+		exact = true
+		args[2] = "-M100%"
+		out, err = h.repo.cmd().Run(ctx, args...)
+	}
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("log of renames and deletions: %w", err)
 	}
 	log, err = parsePathLog(out)
-	return order, log, err
+	return order, log, exact, err
+}
+
+// revRange is head, or old..head when old is set.
+func revRange(old, head gitblame.Hash) string {
+	if old.IsZero() {
+		return head.String()
+	}
+	return old.String() + ".." + head.String()
 }
 
 // GrepWords reports which of names occur as a whole word in the files of
