@@ -6,7 +6,9 @@
 # wall and CPU time (user + system, git's processes included) of a cold
 # run (without the verification cache and the cache of git's answers,
 # docs/cache.md) and of a warm one (the same command again, with the
-# caches the first run wrote). Uses python3 to count the --json report.
+# caches the first run wrote). COMMIT=1 also times the run after a commit
+# (an empty one, made and then undone with git reset --soft: the clone is
+# left as it was). Uses python3 to count the --json report.
 set -euo pipefail
 clone=${1:?usage: bench-prose.sh <clone> [git-memcite]}
 bin=${2:-git-memcite}
@@ -21,6 +23,12 @@ rm -rf "$gitdir/memcite" "$gitdir/memcite-prose-cache"
 { time (cd "$clone" && "$bin" verify-all --json >"$json" 2>/dev/null || true); } 2>>"$times"
 # warm: the same again, with the caches the cold run wrote
 { time (cd "$clone" && "$bin" verify-all --json >/dev/null 2>&1 || true); } 2>>"$times"
+if [ "${COMMIT:-0}" = 1 ]; then
+	# after a commit: a new HEAD
+	git -C "$clone" -c user.name=bench -c user.email=bench@example.com commit -q --allow-empty --no-verify -m "bench-prose: a new HEAD"
+	{ time (cd "$clone" && "$bin" verify-all --json >/dev/null 2>&1 || true); } 2>>"$times"
+	git -C "$clone" reset -q --soft HEAD~1
+fi
 python3 - "$json" <<'PY'
 import collections, json, sys
 d = json.load(open(sys.argv[1]))
@@ -37,5 +45,9 @@ for m in d["memories"]:
 for (k, f), n in sorted(by.items()):
     print(f"  stale {k:7} {f:14} {n}")
 PY
-awk 'NR == 1 { cw = $1; cc = $2 + $3 } NR == 2 { ww = $1; wc = $2 + $3 }
-END { printf "verify-all: cold %.2fs (CPU %.2fs), warm %.2fs (CPU %.2fs)\n", cw, cc, ww, wc }' "$times"
+awk 'NR == 1 { cw = $1; cc = $2 + $3 } NR == 2 { ww = $1; wc = $2 + $3 } NR == 3 { nw = $1; nc = $2 + $3 }
+END {
+	printf "verify-all: cold %.2fs (CPU %.2fs), warm %.2fs (CPU %.2fs)", cw, cc, ww, wc
+	if (NR > 2) printf ", after a commit %.2fs (CPU %.2fs)", nw, nc
+	printf "\n"
+}' "$times"
