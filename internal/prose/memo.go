@@ -39,7 +39,7 @@ import (
 
 // memoVersion names the rules of judge.memory in cache keys: change it
 // when the same inputs would be judged otherwise.
-const memoVersion = "1"
+const memoVersion = "2"
 
 // memoEntry is what the cache holds for one memory.
 type memoEntry struct {
@@ -221,8 +221,8 @@ func (j *judge) recall(vc *vcache.Cache, k vcache.Key) ([]verify.ProseCitation, 
 	if !ok {
 		return nil, nil, false
 	}
-	var e memoEntry
-	if json.Unmarshal([]byte(v.Reason), &e) != nil || !holds(j.src, e.Probes) {
+	e, err := decodeMemo([]byte(v.Reason))
+	if err != nil || !holds(j.src, e.Probes) {
 		return nil, nil, false
 	}
 	syms := make([]symRef, len(e.Syms))
@@ -233,7 +233,7 @@ func (j *judge) recall(vc *vcache.Cache, k vcache.Key) ([]verify.ProseCitation, 
 }
 
 // remember keeps a judgment of judge.memory, when it reads back as it
-// is (a text that is not UTF-8, which JSON would change, is not kept).
+// is (memocodec.go).
 func remember(vc *vcache.Cache, k vcache.Key, cites []verify.ProseCitation, syms []symRef, probes []probe) {
 	var e memoEntry
 	if len(cites) > 0 {
@@ -249,12 +249,8 @@ func remember(vc *vcache.Cache, k vcache.Key, cites []verify.ProseCitation, syms
 		}
 		e.Syms = append(e.Syms, ms)
 	}
-	b, err := json.Marshal(e)
-	if err != nil {
-		return
-	}
-	var back memoEntry
-	if json.Unmarshal(b, &back) != nil || !reflect.DeepEqual(back, e) {
+	b := encodeMemo(&e)
+	if back, err := decodeMemo(b); err != nil || !reflect.DeepEqual(back, e) {
 		return
 	}
 	vc.PutVerdict(k, vcache.Verdict{Reason: string(b)})
