@@ -179,6 +179,14 @@ func (l *lazyHistory) MovesSince(ctx context.Context, old, head gitblame.Hash, e
 	return order, convertLog(log), exactOnly, nil
 }
 
+func (l *lazyHistory) ChangesAnyOf(ctx context.Context, from, head gitblame.Hash, words []string) (bool, error) {
+	h, err := l.get()
+	if err != nil {
+		return false, err
+	}
+	return h.ChangesAnyOf(ctx, from, head, words)
+}
+
 func (l *lazyHistory) OnFirstParents(ctx context.Context, old, head gitblame.Hash) (bool, error) {
 	h, err := l.get()
 	if err != nil {

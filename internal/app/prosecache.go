@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/gob"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 
@@ -71,6 +72,9 @@ type cachingGit struct {
 	prev     *proseAnswers
 	prevHead gitblame.Hash
 	chain    int // prevHead is on head's first-parent chain: 0 not asked, 1 yes, -1 no
+	// whether a commit since prevHead changed a line with a name answered
+	// before: 0 not asked, 1 maybe, -1 no
+	anyChange int
 }
 
 // sincer reads the logs of the commits after a commit (gitrepo's
@@ -368,6 +372,32 @@ func (c *cachingGit) lastChange(ctx context.Context, from, head gitblame.Hash, w
 			return gitblame.ZeroHash, err
 		}
 		return c.next.LastChangeOf(ctx, from, head, word)
+	}
+	if c.anyChange == 0 {
+		// one question for every name answered before: mostly, no
+		// commit since changed a line with any of them
+		c.anyChange = 1
+		if a, ok := c.next.(interface {
+			ChangesAnyOf(ctx context.Context, from, head gitblame.Hash, words []string) (bool, error)
+		}); ok {
+			var words []string
+			seen := map[string]bool{}
+			for k := range c.prev.Changes {
+				if _, w, ok := strings.Cut(k, "\x00"); ok && !seen[w] {
+					seen[w] = true
+					words = append(words, w)
+				}
+			}
+			sort.Strings(words)
+			if any, err := a.ChangesAnyOf(ctx, c.prevHead, head, words); err != nil {
+				return gitblame.ZeroHash, err
+			} else if !any {
+				c.anyChange = -1
+			}
+		}
+	}
+	if c.anyChange < 0 {
+		return hashOf(before), nil
 	}
 	h, err := c.next.LastChangeOf(ctx, c.prevHead, head, word)
 	if err != nil || !h.IsZero() {

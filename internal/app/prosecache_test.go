@@ -275,3 +275,55 @@ func TestProseCacheAsksAgain(t *testing.T) {
 		}
 	}
 }
+
+// TestProseCacheNewHead: at a new HEAD, the commit that last changed a
+// line with a gone symbol is looked for among the new commits only; one
+// that mentions it again (in a document: git log -G reads every file) is
+// the answer, an empty one keeps the answer before.
+func TestProseCacheNewHead(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	write := func(p, content string) { t.Helper(); gitfixture.Write(t, dir, p, content) }
+	git("init", "-q", "-b", "main")
+	write("src/a.go", "package a\nvar gone_name = 1\nvar kept_name = 2\n")
+	write(".serena/memories/m.md", "# m\nIt sets `gone_name` and `kept_name`.\n")
+	git("add", "-A")
+	git("commit", "-q", "-m", "one")
+	write("src/a.go", "package a\nvar kept_name = 2\n")
+	git("commit", "-q", "-am", "two: gone_name removed")
+	cacheDir := filepath.Join(dir, ".git", "memcite")
+	tmpDir := filepath.Join(dir, ".git", "memcite-tmp")
+	answers := filepath.Join(dir, ".git", proseCacheFile)
+	for i, step := range []func(){
+		func() {},
+		func() {
+			write("docs/x.md", "gone_name was here\n")
+			git("add", "-A")
+			git("commit", "-q", "-m", "three: a document names it")
+		},
+		func() { git("commit", "-q", "--allow-empty", "-m", "four") },
+		func() {
+			write("src/b.go", "package a\n")
+			git("add", "-A")
+			git("commit", "-q", "-m", "five")
+		},
+	} {
+		step()
+		_ = os.Rename(answers, answers+".aside")
+		plain := proseRender(t, dir, "worktree", nil)
+		os.Remove(answers)
+		_ = os.Rename(answers+".aside", answers)
+		if !strings.Contains(plain, "symbol-gone") {
+			t.Fatalf("step %d: no gone symbol:\n%s", i, plain)
+		}
+		c := vcache.Open(cacheDir, "test")
+		got := proseRender(t, dir, "worktree", c)
+		if err := c.Save(tmpDir); err != nil {
+			t.Fatal(err)
+		}
+		if got != plain {
+			t.Fatalf("step %d:\nuncached:\n%s\ncached:\n%s", i, plain, got)
+		}
+	}
+}

@@ -228,3 +228,21 @@ func (h *History) OnFirstParents(ctx context.Context, old, head gitblame.Hash) (
 	last := strings.Fields(lines[len(lines)-1])
 	return len(last) >= 2 && last[1] == old.String(), nil
 }
+
+// ChangesAnyOf reports whether a first-parent commit of from..head adds
+// or removes a line with any of words (git log -G'\b(w1|w2|…)\b'): when
+// none does, LastChangeOf in that range is zero for each of them.
+func (h *History) ChangesAnyOf(ctx context.Context, from, head gitblame.Hash, words []string) (bool, error) {
+	if len(words) == 0 {
+		return false, nil
+	}
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = regexpQuote(w)
+	}
+	out, err := h.repo.cmd().Run(ctx, "log", "--first-parent", "-1", "--format=%H", "-G", `\b(`+strings.Join(q, "|")+`)\b`, from.String()+".."+head.String())
+	if err != nil {
+		return false, fmt.Errorf("log -G: %w", err)
+	}
+	return strings.TrimSpace(string(out)) != "", nil
+}
