@@ -18,13 +18,15 @@ import (
 // proseCacheFile holds, in the git directory, what git answered the
 // prose checker for one HEAD: the logs, the trees searched for names and
 // the commits that removed them. A run at another HEAD keeps the trees
-// searched (a commit's tree does not change) and, when the old HEAD is on
-// the new one's first-parent chain, finds the commits that removed names
-// among the new commits only, taking the old answer when none did.
+// searched (a commit's tree does not change) and the commits found for
+// every HEAD (up to maxChanges), and, when the old HEAD is on the new
+// one's first-parent chain, reads only the new commits' logs and finds
+// the commits that removed names among them, taking the old answer when
+// none did.
 const proseCacheFile = "memcite-prose-cache"
 
 // proseCacheVersion changes when the cached answers change meaning.
-const proseCacheVersion = 2
+const proseCacheVersion = 3
 
 // cachedLog is a log of commits as hash strings (gitblame.Hash has no
 // exported fields to encode).
@@ -52,7 +54,7 @@ type proseAnswers struct {
 	MovesOK    bool
 	MovesExact bool
 	Greps      map[string][]string // commit + NUL + names → names found
-	Changes    map[string]string   // from + NUL + word → commit ("" none)
+	Changes    map[string]string   // head + NUL + from + NUL + word → commit ("" none), of any HEAD
 }
 
 // cachingGit answers prose.Log and prose.Symbols from the cache, asking
@@ -106,8 +108,17 @@ func (c *cachingGit) load() {
 				if a.Head == c.head.String() {
 					c.a = a
 				} else if h := hashOf(a.Head); !h.IsZero() {
-					c.a = proseAnswers{Version: proseCacheVersion, Head: c.head.String(), Greps: a.Greps}
+					c.a = proseAnswers{Version: proseCacheVersion, Head: c.head.String(), Greps: a.Greps, Changes: a.Changes}
 					c.prev, c.prevHead = &a, h
+					if len(c.a.Changes) > maxChanges {
+						// the answers of other HEADs than these two go
+						c.a.Changes = map[string]string{}
+						for k, v := range a.Changes {
+							if strings.HasPrefix(k, a.Head+"\x00") || strings.HasPrefix(k, c.a.Head+"\x00") {
+								c.a.Changes[k] = v
+							}
+						}
+					}
 				}
 			}
 		}
@@ -332,16 +343,19 @@ func (c *cachingGit) GrepWords(ctx context.Context, commit gitblame.Hash, names,
 	return found, nil
 }
 
+// maxChanges bounds the answers of LastChangeOf kept for HEADs before.
+const maxChanges = 4096
+
 func (c *cachingGit) LastChangeOf(ctx context.Context, from, head gitblame.Hash, word string) (gitblame.Hash, error) {
 	c.load()
-	key := from.String() + "\x00" + word
+	key := head.String() + "\x00" + from.String() + "\x00" + word
 	c.mu.Lock()
 	got, ok := c.a.Changes[key]
 	c.mu.Unlock()
 	if ok {
 		return hashOf(got), nil
 	}
-	h, err := c.lastChange(ctx, from, head, word, key)
+	h, err := c.lastChange(ctx, from, head, word)
 	if err != nil {
 		return h, err
 	}
@@ -359,11 +373,11 @@ func (c *cachingGit) LastChangeOf(ctx context.Context, from, head gitblame.Hash,
 // line with word: among the commits after the HEAD before only, when that
 // HEAD is on head's first-parent chain and its answer is known (the
 // answer then, when none of them did).
-func (c *cachingGit) lastChange(ctx context.Context, from, head gitblame.Hash, word, key string) (gitblame.Hash, error) {
+func (c *cachingGit) lastChange(ctx context.Context, from, head gitblame.Hash, word string) (gitblame.Hash, error) {
 	if c.prev == nil {
 		return c.next.LastChangeOf(ctx, from, head, word)
 	}
-	before, ok := c.prev.Changes[key]
+	before, ok := c.prev.Changes[c.prevHead.String()+"\x00"+from.String()+"\x00"+word]
 	if !ok {
 		return c.next.LastChangeOf(ctx, from, head, word)
 	}
@@ -383,9 +397,11 @@ func (c *cachingGit) lastChange(ctx context.Context, from, head gitblame.Hash, w
 			var words []string
 			seen := map[string]bool{}
 			for k := range c.prev.Changes {
-				if _, w, ok := strings.Cut(k, "\x00"); ok && !seen[w] {
-					seen[w] = true
-					words = append(words, w)
+				if rest, ok := strings.CutPrefix(k, c.prevHead.String()+"\x00"); ok {
+					if _, w, ok := strings.Cut(rest, "\x00"); ok && !seen[w] {
+						seen[w] = true
+						words = append(words, w)
+					}
 				}
 			}
 			sort.Strings(words)

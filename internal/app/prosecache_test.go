@@ -308,6 +308,9 @@ func TestProseCacheNewHead(t *testing.T) {
 			git("add", "-A")
 			git("commit", "-q", "-m", "five")
 		},
+		// back to HEADs before: answers of another HEAD must not leak
+		func() { git("reset", "-q", "--hard", "HEAD~3") },
+		func() { git("reset", "-q", "--hard", "HEAD@{1}") },
 	} {
 		step()
 		_ = os.Rename(answers, answers+".aside")
