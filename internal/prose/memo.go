@@ -39,7 +39,7 @@ import (
 
 // memoVersion names the rules of judge.memory in cache keys: change it
 // when the same inputs would be judged otherwise.
-const memoVersion = "2"
+const memoVersion = "3"
 
 // memoEntry is what the cache holds for one memory.
 type memoEntry struct {
@@ -172,9 +172,19 @@ func (c *Checker) anchors(ctx context.Context, vc *vcache.Cache) (map[string]str
 	}
 	k := vcache.KeyOf("prose-anchors", parts...)
 	if v, ok := vc.Verdict(k); ok {
-		var out map[string]string
-		if json.Unmarshal([]byte(v.Reason), &out) == nil {
-			return out, nil
+		var t anchorTable
+		if json.Unmarshal([]byte(v.Reason), &t) == nil && len(t.Of) == len(c.All) {
+			out := make(map[string]string, len(c.All))
+			for i, m := range c.All {
+				if t.Of[i] < 0 || t.Of[i] >= len(t.Anchors) {
+					out = nil
+					break
+				}
+				out[m.Path] = t.Anchors[t.Of[i]]
+			}
+			if out != nil {
+				return out, nil
+			}
 		}
 	}
 	if err := c.loadLog(ctx); err != nil {
@@ -184,15 +194,32 @@ func (c *Checker) anchors(ctx context.Context, vc *vcache.Cache) (map[string]str
 		return nil, err
 	}
 	out := make(map[string]string, len(c.All))
+	var t anchorTable
+	index := map[string]int{}
 	for _, m := range c.All {
-		out[m.Path] = c.anchor(m.Path)
+		a := c.anchor(m.Path)
+		out[m.Path] = a
+		i, ok := index[a]
+		if !ok {
+			i = len(t.Anchors)
+			index[a] = i
+			t.Anchors = append(t.Anchors, a)
+		}
+		t.Of = append(t.Of, i)
 	}
 	if c.missing == 0 {
-		if b, err := json.Marshal(out); err == nil {
+		if b, err := json.Marshal(t); err == nil {
 			vc.PutVerdict(k, vcache.Verdict{Reason: string(b)})
 		}
 	}
 	return out, nil
+}
+
+// anchorTable is how the anchors of a store are kept: the distinct
+// anchors, and the index of each memory's (in the store's order).
+type anchorTable struct {
+	Anchors []string `json:"a"`
+	Of      []int    `json:"i"`
 }
 
 // anchor is the anchor of the memory at p (loadLog and fate have run).
