@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -72,12 +73,15 @@ func (l *lazyHistory) get() (*gitrepo.History, error) {
 			l.err = fmt.Errorf("prose references are anchored in history: %w", l.err)
 		}
 	})
+	if l.h == nil && l.err == nil {
+		return nil, errors.New("prose references: the history is closed")
+	}
 	return l.h, l.err
 }
 
-// close closes the history if it was opened.
+// close closes the history if it was opened; nothing opens it after.
 func (l *lazyHistory) close() {
-	l.once.Do(func() {}) // nothing opens it from now on
+	l.once.Do(func() {})
 	if l.h != nil {
 		l.h.Close()
 	}
