@@ -246,3 +246,25 @@ func convertLog(log []gitrepo.LogCommit) []prose.LogCommit {
 	}
 	return out
 }
+
+// proseGit is what the prose checker asks git, from an open history: the
+// logs (proseLog) and the symbol searches (gitrepo.History); adopt uses it.
+type proseGit struct {
+	proseLog
+	*gitrepo.History
+}
+
+// the logs are proseLog's (gitrepo.History has methods of the same names
+// with its own types)
+func (g proseGit) PathLog(ctx context.Context, head gitblame.Hash, dirs []string) ([]prose.LogCommit, error) {
+	return g.proseLog.PathLog(ctx, head, dirs)
+}
+
+func (g proseGit) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.Hash, []prose.LogCommit, error) {
+	return g.proseLog.Moves(ctx, head)
+}
+
+var (
+	_ prose.Log     = proseGit{}
+	_ prose.Symbols = proseGit{}
+)
