@@ -46,6 +46,14 @@ func Script(name string) ([]byte, error) {
 	return bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")), nil
 }
 
+// Pre reports whether the named hook runs before git records a change
+// (pre-commit, pre-merge-commit): it can block, and its findings are
+// about what is being committed. The post-* hooks report on a change
+// made and never fail.
+func Pre(name string) bool {
+	return name == "pre-commit" || name == "pre-merge-commit"
+}
+
 // IsName reports whether name is one of Names.
 func IsName(name string) bool {
 	for _, n := range Names {

@@ -19,6 +19,9 @@
 #   10 files  ten such files
 #   cited+mem one cited file (a line appended: its citations still hold)
 #             and one memory file whose citations all hold (prose added)
+#   edit      one code file no citation names, a word taken out of it (a
+#             variable renamed): the prose check reads every memory's
+#             references (from its cache of them)
 #
 # and prints the medians, and the hook's overhead (median with hook minus
 # median with --no-verify) in milliseconds. Then one hooked commit of each
@@ -26,7 +29,8 @@
 #
 # Usage: scripts/bench-precommit.sh [RUNS]   (default 7; env BASE,
 #        SIZES="2000 50000" (memory counts), FILES=10000, KEEP=1 keeps
-#        the generated repositories, GENFLAGS=-no-snippets writes every
+#        the generated repositories, KINDS="1 10 cited edit" (the commits
+#        timed), GENFLAGS=-no-snippets writes every
 #        citation as a shorthand path:N judged by line identity)
 set -euo pipefail
 trap 'echo "bench-precommit.sh: failed at line $LINENO" >&2' ERR
@@ -74,6 +78,7 @@ change() {
 	1) echo "// $2" >>"$free1" && git add "$free1" ;;
 	10) for f in $free10; do echo "// $2" >>"$f"; done && git add $free10 ;;
 	cited) echo "// $2" >>"$cited" && printf '\nMore prose %s.\n' "$2" >>"$mem" && git add "$cited" "$mem" ;;
+	edit) sed -i "s/^var [VW][0-9]* = .*/var W$2 = $2/" "$free1" && git add "$free1" ;;
 	esac
 }
 
@@ -100,7 +105,7 @@ for size in $SIZES; do
 	done
 	if [ -z "$mem" ]; then echo "no memory with only valid citations in topic00" >&2 && exit 1; fi
 	n=0
-	for kind in 1 10 cited; do
+	for kind in ${KINDS:-1 10 cited edit}; do
 		: >"$work/b" && : >"$work/a" && : >"$work/x"
 		# warm up each way once
 		n=$((n + 1)) && change "$kind" "$n" && PATH="$work/after/bin:$PATH0" ms git commit -q -m "warm $n" >/dev/null
@@ -113,7 +118,7 @@ for size in $SIZES; do
 		done
 		b=$(median <"$work/b") && a=$(median <"$work/a") && x=$(median <"$work/x")
 		label=$kind
-		case $kind in 1) label="1 file" ;; 10) label="10 files" ;; cited) label="cited file + memory" ;; esac
+		case $kind in 1) label="1 file" ;; 10) label="10 files" ;; cited) label="cited file + memory" ;; edit) label="1 file, a word out" ;; esac
 		printf '| %s | %s | %d ms | %d ms | %d ms | %d ms | %d ms |\n' "$size" "$label" "$b" "$a" "$x" $((b - x)) $((a - x))
 		# where the time goes (this tree)
 		n=$((n + 1)) && change "$kind" "$n"

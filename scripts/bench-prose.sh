@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Counts and times what git memcite verify-all finds in the prose of a
 # clone's memories (docs/prose-references.md):
-#   scripts/bench-prose.sh <clone> [git-memcite binary]
+#   [COMMIT=1] scripts/bench-prose.sh <clone> [git-memcite binary]
 # Prints references per kind and form, stale and unresolved ones, and the
 # wall and CPU time (user + system, git's processes included) of a cold
 # run (without the verification cache and the cache of git's answers,
 # docs/cache.md) and of a warm one (the same command again, with the
-# caches the first run wrote). COMMIT=1 also times the run after a commit
+# caches the first run wrote; the definitions and words of code files the
+# symbols read are in the verification cache). COMMIT=1 also times the run after a commit
 # (an empty one, made and then undone with git reset --soft: the clone is
 # left as it was). Uses python3 to count the --json report.
 set -euo pipefail

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/app"
+	"github.com/git-memcite/git-memcite/internal/outcome"
 	"github.com/git-memcite/git-memcite/internal/render"
 )
 
@@ -16,10 +18,13 @@ type adoptCmd struct {
 }
 
 func (c *adoptCmd) Help() string {
-	return `Finds informal citations in memory bodies ([cite:code](path:12) markup, path:12 and path:12-20 (also #L12-L20), ` +
-		"backticked paths and bare file names), resolves them against the tracked files (a bare name must match exactly one), " +
-		`and proposes structured citations with snippet, commit and verified filled in. Blank or trivial lines, ` +
-		`unknown or ambiguous files and citations already present are reported, not proposed. Fenced code blocks are skipped. ` +
+	return `Pins the references in memory bodies, as verify reads them (docs/prose-references.md: paths, path:12, ` +
+		"path:12-20, path#L12-L20, `file` line 12, markdown links, links to other memories), to structured frontmatter: " +
+		`each is resolved where its sentence was written (a file moved since is followed to its new place; a bare name must ` +
+		`name exactly one tracked file) and becomes a citation with snippet, commit and verified filled in, or, for another ` +
+		`memory, a links: entry. Blank or trivial lines, unknown, deleted or ambiguous files and citations already present ` +
+		`are reported, not proposed; a reference whose objects are missing from the repository is skipped. Fenced code ` +
+		`blocks are skipped; a body line that is not valid UTF-8 is left out with a warning. ` +
 		editHelp + `Exit status: 0 scanned (whatever was found); 2 error (a memory file that cannot be parsed).`
 }
 
@@ -38,6 +43,9 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	results := []render.AdoptResult{}
 	var diffs strings.Builder
 	for _, a := range adopted {
+		for _, w := range a.Warnings {
+			fmt.Fprintf(env.Stderr, "git-memcite: warning: %s\n", render.Safe(w))
+		}
 		results = append(results, render.AdoptResult{Memory: a.Memory.ID, Path: a.Memory.Path, Mentions: a.Mentions})
 		if c.DryRun && a.Plan != nil && a.Plan.Changed {
 			diffs.WriteString(render.UnifiedDiff(a.Memory.Path, a.Plan.Old, a.Plan.New))
@@ -51,7 +59,7 @@ func (c *adoptCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return err
 	}
 	if failed {
-		return silent(exitError)
+		return outcome.Reported(outcome.BadInput)
 	}
 	return nil
 }

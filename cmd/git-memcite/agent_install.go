@@ -1,11 +1,11 @@
 package main
 
 import (
-	"errors"
 	"path/filepath"
 
 	"github.com/git-memcite/git-memcite/internal/agentinstall"
 	"github.com/git-memcite/git-memcite/internal/app"
+	"github.com/git-memcite/git-memcite/internal/outcome"
 	"github.com/git-memcite/git-memcite/internal/render"
 )
 
@@ -22,9 +22,9 @@ func (a agentFlags) agent() (agentinstall.Agent, error) {
 	ag, ok := agentinstall.Lookup(a.Agent)
 	switch {
 	case !ok:
-		return ag, usageError("unknown agent " + a.Agent)
+		return ag, outcome.Usagef("unknown agent %s", a.Agent)
 	case a.Local && !ag.HasLocal():
-		return ag, usageError("--local: " + ag.Title + " has no personal settings file in the repository; its hooks go into " + filepath.ToSlash(filepath.Join(ag.Dir, ag.File)))
+		return ag, outcome.Usagef("--local: %s has no personal settings file in the repository; its hooks go into %s", ag.Title, filepath.ToSlash(filepath.Join(ag.Dir, ag.File)))
 	}
 	return ag, nil
 }
@@ -33,14 +33,12 @@ func (a agentFlags) agent() (agentinstall.Agent, error) {
 func gitHookOnly(hooks []string, chain, force bool) error {
 	switch {
 	case len(hooks) > 0:
-		return usageError("--hooks selects git hooks; it cannot be combined with --agent")
+		return outcome.Usagef("--hooks selects git hooks; it cannot be combined with --agent")
 	case chain || force:
-		return usageError("--chain and --force are for git hooks; they cannot be combined with --agent")
+		return outcome.Usagef("--chain and --force are for git hooks; they cannot be combined with --agent")
 	}
 	return nil
 }
-
-func usageError(msg string) error { return &exitErr{code: exitError, err: errors.New(msg)} }
 
 // install runs install --agent.
 func (a agentFlags) install(g *Globals, env *Env, manual, dryRun bool) error {

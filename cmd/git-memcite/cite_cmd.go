@@ -8,6 +8,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/cite"
+	"github.com/git-memcite/git-memcite/internal/outcome"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/verify"
@@ -50,7 +51,7 @@ func (c *addCitationCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		fmt.Fprintf(env.Stdout, "%s: %s; nothing to change\n", render.Safe(m.Path), render.Safe(err.Error()))
 		return nil
 	case errors.Is(err, cite.ErrStale):
-		return &exitErr{code: exitStale, err: err}
+		return outcome.With(outcome.Stale, err)
 	case err != nil:
 		return err
 	}
@@ -64,7 +65,9 @@ type listCitationsCmd struct {
 }
 
 func (c *listCitationsCmd) Help() string {
-	return `Lists each citation with its index (for remove-citation), location, status and reason. ` +
+	return `Lists each citation with its index (for remove-citation), location, status and reason; ` +
+		`then the references in the memory's prose, not numbered, with the memory line they are written on ` +
+		`(unresolved ones too; see docs/prose-references.md). ` +
 		`Exit status: 0 listed; 2 error (a memory file that cannot be parsed is listed with its error, the others are still listed).`
 }
 
@@ -87,7 +90,7 @@ func (c *listCitationsCmd) Run(ctx context.Context, g *Globals, env *Env) error 
 		return err
 	}
 	if failed || rep.Summary().Errors > 0 {
-		return silent(exitError) // listed with its error; the others are listed too
+		return outcome.Reported(outcome.BadInput) // listed with its error; the others are listed too
 	}
 	return nil
 }

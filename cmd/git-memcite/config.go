@@ -22,9 +22,5 @@ func (c *configCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	hooks, err := ws.HookSettings(ctx)
-	if err != nil {
-		return err
-	}
-	return render.ConfigText(env.Stdout, ws.Cfg, hooks, ws.Src.Name())
+	return render.ConfigText(env.Stdout, ws.Cfg, ws.Src.Name())
 }

@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
-	"os"
 
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/doctor"
+	"github.com/git-memcite/git-memcite/internal/outcome"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 )
@@ -24,7 +24,7 @@ func (c *doctorCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if err != nil {
 		return err
 	}
-	off := vcache.OffReason(g.NoCache, os.Getenv("MEMCITE_CACHE"))
+	off := vcache.OffReason(g.NoCache, g.switches.Cache)
 	facts, err := app.DoctorFacts(ctx, ws, vcache.Tool(version), off)
 	if err != nil {
 		return err
@@ -39,7 +39,7 @@ func (c *doctorCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return err
 	}
 	if rep.Problems() > 0 {
-		return silent(exitStale)
+		return outcome.Reported(outcome.DoctorProblem)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/git-memcite/git-memcite/internal/app"
+	"github.com/git-memcite/git-memcite/internal/config"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/term"
 	"github.com/git-memcite/git-memcite/internal/vcache"
@@ -31,6 +32,8 @@ type Globals struct {
 	Quiet    bool             `name:"quiet" short:"q" help:"Print less: only what needs attention (stale citations, errors, warnings) and the summary; a command that only confirms success prints nothing."`
 	NoCache  bool             `name:"no-cache" help:"Neither use nor update the verification cache in the git directory (also MEMCITE_CACHE=off); see docs/cache.md."`
 	Version  kong.VersionFlag `name:"version" help:"Print the version and exit."`
+
+	switches config.Switches // the environment switches, read once by runIO
 }
 
 // SourceFlags choose what content citations are checked against.
@@ -45,7 +48,8 @@ type workspace = app.Workspace
 
 // openOptions are the global and source flags, for app.Open.
 func (g *Globals) openOptions(sf SourceFlags) app.OpenOptions {
-	return app.OpenOptions{RepoRoot: g.RepoRoot, Dirs: g.Dir, Color: g.Color, Staged: sf.Staged, Rev: string(sf.Rev), CacheTool: vcache.Tool(version)}
+	return app.OpenOptions{RepoRoot: g.RepoRoot, Dirs: g.Dir, Color: g.Color, Staged: sf.Staged, Rev: string(sf.Rev),
+		ConfigFile: g.switches.ConfigFile, CacheTool: vcache.Tool(version)}
 }
 
 // open finds the repository, builds the source the flags ask for, reads
@@ -64,7 +68,7 @@ func (g *Globals) open(ctx context.Context, sf SourceFlags) (*workspace, error) 
 // openConfig opens a workspace without loading the memories: config must
 // work even when the memory directory does not exist.
 func (g *Globals) openConfig(ctx context.Context, sf SourceFlags) (*workspace, error) {
-	ws, err := app.OpenConfigured(ctx, g.openOptions(sf))
+	ws, err := app.Open(ctx, g.openOptions(sf))
 	if err != nil {
 		return nil, err
 	}

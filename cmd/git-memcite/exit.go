@@ -1,9 +1,11 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/git-memcite/git-memcite/internal/outcome"
 )
 
 // Exit status of git-memcite (also shown by `git memcite --help`):
@@ -16,46 +18,70 @@ import (
 const exitHelp = `Exit status: 0 all citations valid (or none); 1 stale citations found; ` +
 	`2 error (bad arguments, not a repository, malformed memory file: the other memories are still checked); 130 interrupted.`
 
-const (
-	exitOK          = 0
-	exitStale       = 1
-	exitError       = 2
-	exitInterrupted = 130
-)
-
-// exitErr carries an exit status through kong's Run. A nil Err means the
-// command already reported what happened.
-type exitErr struct {
-	code int
-	err  error
+// exitTable is the exit status of every outcome: the only place that
+// chooses one (internal/layers checks that no other code does). README's
+// exit table is made from it (exitTableMarkdown, TestREADMEExitTable).
+var exitTable = []struct {
+	outcome outcome.Kind
+	code    int
+	meaning string
+}{
+	{outcome.OK, 0, "all citations valid (or none to verify); the command did what was asked"},
+	{outcome.Stale, 1, "one or more stale citations (at or above `--fail-on`); relocate: citations remain stale; add-citation: the citation does not verify"},
+	{outcome.Worse, 1, "health `--since`: a memory got worse"},
+	{outcome.Cycles, 1, "graph `--cycles`: the links form a cycle"},
+	{outcome.Refused, 1, "install refused: nothing installed"},
+	{outcome.NeedsConfirmation, 1, "install through a hook manager: waiting for `--yes`"},
+	{outcome.NotInstalled, 1, "status, install: git-memcite does not run at a hook where it is expected, or a hook script is outdated"},
+	{outcome.DoctorProblem, 1, "doctor found a problem"},
+	{outcome.HookBlocked, 1, "a pre-commit or pre-merge-commit hook blocked the commit"},
+	{outcome.BadInput, 2, "a malformed or unreadable memory file (the others are still verified)"},
+	{outcome.Usage, 2, "bad arguments (usage errors exit 2, not kong's 80)"},
+	{outcome.Failed, 2, "error: not a repository, an unknown revision, a failure of git-memcite itself"},
+	{outcome.Interrupted, 130, "interrupted (SIGINT, SIGTERM)"},
 }
 
-func (e *exitErr) Error() string {
-	if e.err == nil {
-		return fmt.Sprintf("exit status %d", e.code)
+// exitStatus is the exit status of an outcome.
+func exitStatus(k outcome.Kind) int {
+	for _, e := range exitTable {
+		if e.outcome == k {
+			return e.code
+		}
 	}
-	return e.err.Error()
+	return exitStatus(outcome.Failed)
 }
-
-func (e *exitErr) Unwrap() error { return e.err }
-
-// silent returns an error that sets the exit status without a message.
-func silent(code int) error { return &exitErr{code: code} }
 
 // exitCode maps a Run error to the process exit status and the message to
 // print (empty for none).
 func exitCode(err error) (int, string) {
-	var ee *exitErr
+	k := outcome.Of(err)
+	var oe *outcome.Error
 	switch {
 	case err == nil:
-		return exitOK, ""
-	case errors.Is(err, context.Canceled):
-		return exitInterrupted, "interrupted"
-	case errors.As(err, &ee):
-		if ee.err == nil {
-			return ee.code, ""
-		}
-		return ee.code, ee.err.Error()
+		return exitStatus(k), ""
+	case k == outcome.Interrupted:
+		return exitStatus(k), "interrupted"
+	case errors.As(err, &oe) && oe.Err == nil:
+		return exitStatus(k), ""
 	}
-	return exitError, err.Error()
+	return exitStatus(k), err.Error()
+}
+
+// kongExit maps the status kong's parser asks for (help and --version: 0;
+// a usage error: 80, or whatever it chose) to the process exit status.
+func kongExit(code int) int {
+	if code == 0 {
+		return exitStatus(outcome.OK)
+	}
+	return exitStatus(outcome.Usage)
+}
+
+// exitTableMarkdown is README's exit table: one row per outcome.
+func exitTableMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| Code | Meaning |\n| --- | --- |\n")
+	for _, e := range exitTable {
+		fmt.Fprintf(&b, "| %d | %s |\n", e.code, e.meaning)
+	}
+	return b.String()
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/findings"
+	"github.com/git-memcite/git-memcite/internal/outcome"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/trace"
 	"github.com/git-memcite/git-memcite/internal/verify"
@@ -71,9 +72,9 @@ func (f *FormatFlags) report(ctx context.Context, g *Globals, env *Env, ws *work
 	}
 	switch {
 	case hardErr:
-		return silent(exitError)
+		return outcome.Reported(outcome.BadInput)
 	case findings.AtLeast(fr.Findings, ws.Cfg.FailOn()):
-		return silent(exitStale)
+		return outcome.Reported(outcome.Stale)
 	}
 	return nil
 }
@@ -103,7 +104,7 @@ func (f *FormatFlags) baseline() (findings.Baseline, error) {
 	}
 	b, err := app.ReadBaseline(f.Baseline)
 	if err != nil {
-		return nil, &exitErr{code: exitError, err: err}
+		return nil, outcome.With(outcome.BadInput, err)
 	}
 	f.known = b
 	return b, nil

@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/graph"
+	"github.com/git-memcite/git-memcite/internal/outcome"
 	"github.com/git-memcite/git-memcite/internal/render"
 )
 
@@ -42,7 +42,7 @@ func (c *graphTraverseCmd) Run(ctx context.Context, g *Globals, env *Env) error 
 	switch {
 	case c.Format != "" || c.Cycles:
 		if c.Root != "" {
-			return usageErr("a root memory cannot be combined with --format or --cycles (they cover the whole graph)")
+			return outcome.Usagef("a root memory cannot be combined with --format or --cycles (they cover the whole graph)")
 		}
 		w, err := gr.Build(ctx, c.LinkTypes)
 		if err != nil {
@@ -52,11 +52,11 @@ func (c *graphTraverseCmd) Run(ctx context.Context, g *Globals, env *Env) error 
 			return err
 		}
 		if c.Cycles && c.Format == "" && len(w.Cycles) > 0 {
-			return silent(exitStale)
+			return outcome.Reported(outcome.Cycles)
 		}
 		return nil
 	case c.Root == "":
-		return usageErr("graph needs a root memory, or --cycles, or --format dot|mermaid|json (see git memcite graph --help)")
+		return outcome.Usagef("graph needs a root memory, or --cycles, or --format dot|mermaid|json (see git memcite graph --help)")
 	}
 	root, err := gr.Resolve(ctx, c.Root)
 	if err != nil {
@@ -122,6 +122,3 @@ func (c *graphRelatedCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 func (g *Globals) openGraph(ctx context.Context) (*graph.Graph, error) {
 	return app.OpenGraph(ctx, g.openOptions(SourceFlags{}))
 }
-
-// usageErr is a usage error (exit 2) with a message.
-func usageErr(msg string) error { return &exitErr{code: exitError, err: errors.New(msg)} }

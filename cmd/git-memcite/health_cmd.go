@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/git-memcite/git-memcite/internal/app"
+	"github.com/git-memcite/git-memcite/internal/outcome"
 	"github.com/git-memcite/git-memcite/internal/render"
 )
 
@@ -44,7 +45,7 @@ func (c *healthCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return err
 	}
 	if worse {
-		return silent(exitStale)
+		return outcome.Reported(outcome.Worse)
 	}
 	return nil
 }

@@ -1,10 +1,11 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/git-memcite/git-memcite/internal/outcome"
 )
 
 // helpCmd prints the help of a command: `git memcite help verify`. It
@@ -15,7 +16,7 @@ type helpCmd struct {
 
 func (c *helpCmd) Run(kctx *kong.Context) error {
 	if len(c.Command) > 0 && !hasCommand(kctx.Model, strings.Join(c.Command, " ")) {
-		return &exitErr{code: exitError, err: fmt.Errorf("no such command %q; see git memcite help", strings.Join(c.Command, " "))}
+		return outcome.Usagef("no such command %q; see git memcite help", strings.Join(c.Command, " "))
 	}
 	tctx, err := kong.Trace(kctx.Kong, c.Command)
 	if err != nil {

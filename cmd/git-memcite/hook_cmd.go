@@ -7,11 +7,13 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"strings"
 
+	"github.com/git-memcite/git-memcite/hooks"
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/hookrun"
+	"github.com/git-memcite/git-memcite/internal/outcome"
+	"github.com/git-memcite/git-memcite/internal/prose"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/term"
 )
@@ -46,7 +48,7 @@ func (c *hookCmd) Run(ctx context.Context, g *Globals, env *Env) (err error) {
 	if _, skip := hookrun.Skipped(in.Hook, os.Getenv); skip {
 		return nil
 	}
-	pre := in.Hook == "pre-commit" || in.Hook == "pre-merge-commit"
+	pre := hooks.Pre(in.Hook)
 	if pre {
 		switch hookrun.PreContext(os.Getenv) {
 		case hookrun.OtherStage:
@@ -66,13 +68,13 @@ func (c *hookCmd) Run(ctx context.Context, g *Globals, env *Env) (err error) {
 	if err == nil {
 		return nil
 	}
-	var ee *exitErr
-	if errors.As(err, &ee) {
+	var oe *outcome.Error
+	if errors.As(err, &oe) {
 		return err // a finding: blocked or reported as configured
 	}
 	if pre && errors.Is(err, gitrepo.ErrUnmerged) {
 		fmt.Fprintf(env.Stderr, "git-memcite: %v\n", err)
-		return silent(exitStale)
+		return outcome.Reported(outcome.HookBlocked)
 	}
 	return onError(ctx, g, env, in, err)
 }
@@ -83,13 +85,12 @@ func (c *hookCmd) Run(ctx context.Context, g *Globals, env *Env) (err error) {
 // and git goes on; with memcite.onError=block a pre-commit or
 // pre-merge-commit hook blocks. Post-* hooks never fail.
 func onError(ctx context.Context, g *Globals, env *Env, in hookrun.Invocation, err error) error {
-	pre := in.Hook == "pre-commit" || in.Hook == "pre-merge-commit"
-	block := false
-	if out, cerr := gitrepo.Git(ctx, repoDir(g), "config", "--get", "memcite.onError"); cerr == nil {
-		block = strings.EqualFold(strings.TrimSpace(out), "block")
-	}
-	if pre && block {
-		return &exitErr{code: exitError, err: fmt.Errorf("%s hook: %w\n  blocked (memcite.onError=block); bypass once: %s", in.Hook, err, render.HookBypass(in.Hook))}
+	pre := hooks.Pre(in.Hook)
+	// the settings are read again (the run that failed may not have got
+	// that far); a repository that cannot be opened has the defaults
+	cfg, _ := app.HookConfig(ctx, g.openOptions(SourceFlags{}))
+	if pre && cfg.OnErrorBlock {
+		return fmt.Errorf("%s hook: %w\n  blocked (memcite.onError=block); bypass once: %s", in.Hook, err, render.HookBypass(in.Hook))
 	}
 	render.HookFailed(env.Stderr, in.Hook, pre, err)
 	return nil
@@ -113,8 +114,7 @@ func wholeTree(ctx context.Context, g *Globals, env *Env) error {
 	quiet := *g
 	quiet.Quiet = true
 	err = (&verifyAllCmd{}).Run(ctx, &quiet, env)
-	var ee *exitErr
-	if cfg.PreCommit == hookrun.Warn && errors.As(err, &ee) && ee.code == exitStale {
+	if cfg.PreCommit == hookrun.Warn && outcome.Is(err, outcome.Stale) {
 		return nil
 	}
 	return err
@@ -149,8 +149,20 @@ func (c *hookCmd) run(ctx context.Context, g *Globals, env *Env, in hookrun.Invo
 		if err := render.PreCommitText(env.Stderr, rep); err != nil {
 			return err
 		}
-		if res.Blocked {
-			return silent(exitStale)
+		pres, err := h.ProsePreCommit(ctx, ws, res)
+		if err != nil {
+			if !res.Blocked {
+				return err // memcite.onError decides
+			}
+			// the citations block the commit whatever the prose says
+			fmt.Fprintf(env.Stderr, "git-memcite: the prose of the memories was not checked: %v\n", err)
+			return outcome.Reported(outcome.HookBlocked)
+		}
+		if err := proseHookText(env, in.Hook, pres); err != nil {
+			return err
+		}
+		if res.Blocked || (pres != nil && pres.Blocked) {
+			return outcome.Reported(outcome.HookBlocked)
 		}
 		return nil
 	}
@@ -176,4 +188,23 @@ func warnNoHints(env *Env, err error) {
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "git-memcite: warning: no relocation suggestions: %v\n", err)
 	}
+}
+
+// proseHookText renders the pre-commit hook's report on the prose.
+func proseHookText(env *Env, hook string, res *app.ProseHookResult) error {
+	if res == nil {
+		return nil
+	}
+	rep := render.ProseHookReport{Hook: hook, Level: res.Level, Blocked: res.Blocked, NotFixed: res.NotFixed}
+	for _, f := range res.Findings {
+		x := render.ProseBreak{Memory: f.Memory, Line: f.Ref.Line, Text: f.Ref.Text, Reason: f.Reason, Fixed: res.IsFixed(f)}
+		if fx, ok := prose.FixFor(f.Memory, f.Ref); ok {
+			x.Fix = fx.New
+		}
+		rep.Breaks = append(rep.Breaks, x)
+	}
+	for _, f := range res.Fixed {
+		rep.FixedFiles = append(rep.FixedFiles, render.FixedFile{Path: f.Path, Citations: f.Citations})
+	}
+	return render.ProsePreCommitText(env.Stderr, rep)
 }

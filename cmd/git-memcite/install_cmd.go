@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/hookinstall"
+	"github.com/git-memcite/git-memcite/internal/outcome"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 )
@@ -41,18 +41,18 @@ func (c *installCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 			return err
 		}
 		if c.Via != "" || c.Yes {
-			return &exitErr{code: exitError, err: fmt.Errorf("--via and --yes choose how git hooks are installed; they do not go with --agent")}
+			return outcome.Usagef("--via and --yes choose how git hooks are installed; they do not go with --agent")
 		}
 		return c.agentFlags.install(g, env, c.Manual, c.DryRun)
 	}
 	if c.Local && c.Via != string(hookinstall.ViaPreCommit) {
-		return usageError("--local goes with --agent, or with --via pre-commit (a local hook that runs the git-memcite on PATH)")
+		return outcome.Usagef("--local goes with --agent, or with --via pre-commit (a local hook that runs the git-memcite on PATH)")
 	}
 	opts := hookinstall.Options{Hooks: c.Hooks, DryRun: c.DryRun, Rev: releaseRev(), Yes: c.Yes, Local: c.Local}
 	if c.Via != "" {
 		via, err := hookinstall.ParseRoute(c.Via)
 		if err != nil {
-			return &exitErr{code: exitError, err: err}
+			return outcome.With(outcome.Usage, err)
 		}
 		opts.Via = via
 	}
@@ -76,7 +76,7 @@ func (c *installCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return managerInstall(ctx, g, env, plan)
 	case plan.Refused():
 		render.InstallRefusal(env.Stderr, plan)
-		return silent(exitStale)
+		return outcome.Reported(outcome.Refused)
 	}
 	render.HookInstall(env.Stdout, env.Stderr, plan, c.DryRun)
 	if !c.DryRun {
@@ -89,7 +89,7 @@ func (c *installCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 // stands, and leaves HEAD's verdicts for the first commit's check. It
 // never fails the install: the hooks work without it.
 func recordHead(ctx context.Context, g *Globals, env *Env) {
-	off := vcache.OffReason(g.NoCache, os.Getenv("MEMCITE_CACHE")) != ""
+	off := vcache.OffReason(g.NoCache, g.switches.Cache) != ""
 	st, ok, err := app.RecordHead(ctx, g.openOptions(SourceFlags{}), off)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "git-memcite: note: HEAD's citations were not checked: %v\n", err)
@@ -106,12 +106,12 @@ func recordHead(ctx context.Context, g *Globals, env *Env) {
 func managerInstall(ctx context.Context, g *Globals, env *Env, plan hookinstall.Plan) error {
 	if plan.Refused() {
 		render.ManagerRefusal(env.Stderr, plan)
-		return silent(exitStale)
+		return outcome.Reported(outcome.Refused)
 	}
 	render.ManagerInstall(env.Stdout, env.Stderr, plan)
 	switch {
 	case plan.Confirm:
-		return silent(exitStale)
+		return outcome.Reported(outcome.NeedsConfirmation)
 	case plan.Options.DryRun:
 		return nil
 	}
@@ -123,7 +123,7 @@ func managerInstall(ctx context.Context, g *Globals, env *Env, plan hookinstall.
 	recordHead(ctx, g, env)
 	if !st.OK() {
 		render.StatusProblem(env.Stderr, st)
-		return silent(exitStale)
+		return outcome.Reported(outcome.NotInstalled)
 	}
 	return nil
 }

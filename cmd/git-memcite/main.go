@@ -16,9 +16,13 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/git-memcite/git-memcite/hooks"
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/atomicfile"
+	"github.com/git-memcite/git-memcite/internal/config"
 	"github.com/git-memcite/git-memcite/internal/gctune"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/outcome"
 	"github.com/git-memcite/git-memcite/internal/profile"
 	"github.com/git-memcite/git-memcite/internal/progress"
 	"github.com/git-memcite/git-memcite/internal/render"
@@ -37,8 +41,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return runIO(args, os.Stdin, stdout, stderr)
 }
 
-// runIO parses args, runs the command and returns the exit status. It is
-// the only place that decides the exit status.
+// runIO parses args, runs the command and returns the exit status, which
+// exit.go's table gives for the command's outcome.
 func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	hook, isHook := fastHook(args)
 	gctune.Tune(isHook)
@@ -54,6 +58,11 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	status := "" // the command to show a status line for, if it runs long
 
 	var cli CLI
+	// the environment switches, read once (settings are resolved by the
+	// configuration model, internal/config)
+	sw := config.ReadSwitches(os.Getenv)
+	cli.Globals.switches = sw
+	defer gitrepo.ForceGitBinary(sw.GitBinary)()
 	var command func(env *Env) error
 	switch {
 	case isHook:
@@ -64,17 +73,14 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		parser, err := newParser(&cli, stdout, stderr, kong.BindTo(ctx, (*context.Context)(nil)))
 		if err != nil {
 			fmt.Fprintf(stderr, "git-memcite: %v\n", err)
-			return exitError
+			return exitStatus(outcome.Failed)
 		}
 		kctx, code, done := parse(parser, args)
 		if done {
-			if code == 80 || (code != 0 && code != exitError) {
-				code = exitError // usage errors exit 2 (kong's default is 80)
-			}
 			return code
 		}
 		if kctx == nil {
-			return exitError
+			return exitStatus(outcome.Failed)
 		}
 		command = func(env *Env) error {
 			kctx.Bind(env)
@@ -82,12 +88,12 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		status = statusLabel(kctx, &cli.Globals, stderr)
 	}
-	if d := os.Getenv("MEMCITE_DEBUG"); d != "" && d != "0" {
+	if sw.Debug {
 		trace.Enable(stderr)
 		defer trace.Enable(nil)
 		trace.Printf("git-memcite %s: %q", version, args)
 	}
-	if vcache.OffReason(cli.Globals.NoCache, os.Getenv("MEMCITE_CACHE")) != "" {
+	if vcache.OffReason(cli.Globals.NoCache, sw.Cache) != "" {
 		cache.Disable()
 	}
 	outW, errW := stdout, stderr
@@ -103,7 +109,7 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if ctx.Err() != nil {
 		// interrupted: stop now, and leave the cache as it was (what this
 		// run learnt is found again by the next)
-		code, msg = exitInterrupted, "interrupted"
+		code, msg = exitCode(context.Canceled)
 	} else if err := cache.Save(); err != nil {
 		trace.Printf("%v (the cache is an optimisation: nothing is lost)", err)
 	}
@@ -143,7 +149,7 @@ func interruptible(parent context.Context, exit func(int)) (context.Context, fun
 			return
 		}
 		atomicfile.RemoveTemps()
-		exit(exitInterrupted)
+		exit(exitStatus(outcome.Interrupted))
 	}()
 	var once sync.Once
 	return ctx, func() {
@@ -165,9 +171,7 @@ func fastHook(args []string) (*hookCmd, bool) {
 	if len(args) < 2 || args[0] != "hook" {
 		return nil, false
 	}
-	switch args[1] {
-	case "pre-commit", "pre-merge-commit", "post-merge", "post-rewrite":
-	default:
+	if !hooks.IsName(args[1]) {
 		return nil, false
 	}
 	rest := args[2:]
@@ -222,18 +226,15 @@ func newParser(cli *CLI, stdout, stderr io.Writer, opts ...kong.Option) (*kong.K
 type exitPanic struct{}
 
 // parse runs kong's parser, turning its Exit callback (help, --version,
-// usage errors) into a return value.
+// usage errors) into a return value: the process exit status when done.
 func parse(p *kong.Kong, args []string) (kctx *kong.Context, code int, done bool) {
-	exit := -1
+	var exit int // the status kong asked for
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(exitPanic); !ok {
 				panic(r)
 			}
-			if exit < 0 {
-				exit = 0
-			}
-			kctx, code, done = nil, exit, true
+			kctx, code, done = nil, kongExit(exit), true
 		}
 	}()
 	p.Exit = func(c int) { exit = c; panic(exitPanic{}) }
@@ -246,7 +247,7 @@ func parse(p *kong.Kong, args []string) (kctx *kong.Context, code int, done bool
 			// not the whole help
 			usageLine(p.Stderr, pe.Context.Selected())
 		}
-		return nil, exitError, true
+		return nil, exitStatus(outcome.Usage), true
 	}
 	return kctx, 0, false
 }

@@ -5,9 +5,9 @@ import (
 	"fmt"
 
 	"github.com/git-memcite/git-memcite/internal/app"
+	"github.com/git-memcite/git-memcite/internal/outcome"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/render"
-	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/term"
 )
 
@@ -35,31 +35,10 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		return c.runProse(ctx, g, env)
 	}
 	write := c.Fix && !c.DryRun
-	if write {
-		// Serialise whole runs, not only their writes: a run that waited
-		// then reads the memory files another run has just fixed.
-		unlock, err := app.LockAt(ctx, repoDir(g))
-		if err != nil {
-			return err
-		}
-		defer unlock()
-	}
-	// the whole store is loaded a batch at a time, as it is followed
 	ws, err := g.openConfig(ctx, SourceFlags{})
 	if err != nil {
 		return err
 	}
-	var lazy source.Source // where memories found but not loaded are read from
-	if len(c.Memories) == 0 {
-		lazy = ws.Src
-		err = ws.FindStore(ctx)
-	} else {
-		err = ws.LoadStore(ctx)
-	}
-	if err != nil {
-		return err
-	}
-	mems, failed := selectMemories(ctx, ws, c.Memories, env.Stderr)
 	show, stopProgress := render.Progress(env.Stderr, term.IsTerminal(env.Stderr) && !term.Dumb(), "relocating")
 	// the citations are printed a batch at a time, as they are followed;
 	// the diffs of --dry-run come after them all
@@ -84,12 +63,13 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		}
 		return out(items)
 	}
-	r, err := app.Relocate(ctx, ws.Repo, mems, app.RelocateOptions{To: string(c.To), Staged: c.Staged,
-		AcceptChanged: c.AcceptChanged, Write: write, Progress: show, Each: each, Source: lazy})
+	r, notFound, err := app.RelocateStore(ctx, ws, c.Memories, app.RelocateOptions{To: string(c.To), Staged: c.Staged,
+		AcceptChanged: c.AcceptChanged, Write: write, Progress: show, Each: each})
 	stopProgress()
 	if err != nil {
 		return err
 	}
+	render.Errors(env.Stderr, notFound)
 	if arr != nil {
 		if err := arr.Close(); err != nil {
 			return err
@@ -104,10 +84,10 @@ func (c *relocateCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 		fmt.Fprintln(env.Stdout, render.RelocSummary(r.Counts, r.Edited, r.Written))
 	}
 	switch {
-	case failed:
-		return silent(exitError)
+	case len(notFound) > 0:
+		return outcome.Reported(outcome.BadInput)
 	case r.Stale():
-		return silent(exitStale)
+		return outcome.Reported(outcome.Stale)
 	}
 	return nil
 }

@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 
 	"github.com/git-memcite/git-memcite/internal/app"
+	"github.com/git-memcite/git-memcite/internal/outcome"
 	"github.com/git-memcite/git-memcite/internal/render"
 )
 
@@ -12,7 +12,7 @@ import (
 // of the memories' prose, listed, and with --fix rewritten.
 func (c *relocateCmd) runProse(ctx context.Context, g *Globals, env *Env) error {
 	if c.JSON || c.AcceptChanged || c.To != "" || c.Staged {
-		return &exitErr{code: exitError, err: errors.New("--prose works with --fix and --dry-run only")}
+		return outcome.Usagef("--prose works with --fix and --dry-run only")
 	}
 	ws, err := g.open(ctx, SourceFlags{})
 	if err != nil {
@@ -37,9 +37,9 @@ func (c *relocateCmd) runProse(ctx context.Context, g *Globals, env *Env) error 
 	case err != nil:
 		return err
 	case failed:
-		return silent(exitError)
+		return outcome.Reported(outcome.BadInput)
 	case pending > 0:
-		return silent(exitStale)
+		return outcome.Reported(outcome.Stale)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/agentinstall"
 	"github.com/git-memcite/git-memcite/internal/hookinstall"
+	"github.com/git-memcite/git-memcite/internal/outcome"
 	"github.com/git-memcite/git-memcite/internal/render"
 )
 
@@ -28,7 +29,7 @@ func (c *statusCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	render.StatusText(env.Stdout, st, agentinstall.Status(st.Repo.Top))
 	if !st.OK() {
 		render.StatusProblem(env.Stderr, st)
-		return silent(exitStale)
+		return outcome.Reported(outcome.NotInstalled)
 	}
 	return nil
 }

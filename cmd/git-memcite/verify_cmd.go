@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/app"
+	"github.com/git-memcite/git-memcite/internal/outcome"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/verify"
@@ -25,7 +26,7 @@ func (c *verifyCmd) Help() string { return exitHelp }
 
 func (c *verifyCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if len(c.Memories) == 0 && !c.Why && !c.Record {
-		return &exitErr{code: exitError, err: errors.New("name the memories to verify (git memcite verify-all checks every memory; with --why or --record no name means every memory)")}
+		return outcome.Usagef("name the memories to verify (git memcite verify-all checks every memory; with --why or --record no name means every memory)")
 	}
 	ws, err := g.open(ctx, c.SourceFlags)
 	if err != nil {
@@ -65,18 +66,18 @@ func (c *verifyCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 // runs --record when asked, and returns the outcome.
 func (f *FormatFlags) conclude(ctx context.Context, g *Globals, env *Env, ws *workspace, sf SourceFlags, command string,
 	rep *verify.Report, failed, record bool, text func(io.Writer, render.Style) error, jsonOut func() error) error {
-	var result error // the outcome: nil, or the exit status to return
+	var result error // the outcome: nil, or an *outcome.Error
 	if jsonOut == nil {
 		result = f.report(ctx, g, env, ws, command, rep, failed, text)
-		var ee *exitErr
-		if result != nil && !errors.As(result, &ee) {
+		var oe *outcome.Error
+		if result != nil && !errors.As(result, &oe) {
 			return result
 		}
 	} else {
 		if err := jsonOut(); err != nil {
 			return err
 		}
-		result = outcome(rep, failed)
+		result = reportOutcome(rep, failed)
 	}
 	if record {
 		if err := recordChecked(ctx, ws, sf, rep, env); err != nil {
@@ -94,14 +95,14 @@ func recordChecked(ctx context.Context, ws *workspace, sf SourceFlags, rep *veri
 	return record(ctx, ws, rep, env)
 }
 
-// outcome maps a report to the exit status: errors win over stale.
-func outcome(rep *verify.Report, failed bool) error {
+// reportOutcome maps a report to its outcome: errors win over stale.
+func reportOutcome(rep *verify.Report, failed bool) error {
 	s := rep.Summary()
 	switch {
 	case failed || s.Errors > 0:
-		return silent(exitError)
+		return outcome.Reported(outcome.BadInput)
 	case s.Stale > 0:
-		return silent(exitStale)
+		return outcome.Reported(outcome.Stale)
 	}
 	return nil
 }

@@ -84,7 +84,7 @@ func AgentCheck(ctx context.Context, o OpenOptions, ev *agenthook.Event) (*Agent
 		}
 	}
 	o.Staged, o.Rev = false, "" // the working tree: what the agent reads and writes
-	ws, err := OpenConfigured(ctx, o)
+	ws, err := Open(ctx, o)
 	if err != nil {
 		return nil, err
 	}

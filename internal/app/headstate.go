@@ -33,7 +33,7 @@ func RecordHead(ctx context.Context, o OpenOptions, cacheOff bool) (st HeadState
 		return st, false, err
 	}
 	o.Staged, o.Rev = false, "HEAD"
-	ws, err := OpenConfigured(ctx, o)
+	ws, err := Open(ctx, o)
 	if err != nil {
 		return st, false, err
 	}

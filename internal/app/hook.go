@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/git-memcite/git-memcite/hooks"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/hookrun"
 	"github.com/git-memcite/git-memcite/internal/memfile"
@@ -38,6 +39,11 @@ type Hook struct {
 	sum  *vcache.Summary
 	tree gitrepo.OID
 	tool string // the cache's tool identity; "" when the cache is off
+	// configFile: MEMCITE_CONFIG names the team configuration
+	configFile bool
+	// refsTool is the tool identity of the cache of prose references
+	// (proseprecommit.go); "" when the cache is off
+	refsTool string
 }
 
 // HookConfig reads the hook settings (memcite.enabled, memcite.preCommit,
@@ -70,7 +76,7 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 	slot := vcache.SlotFrom(ctx)
 	openCache := func() { slot.Open(repo.GitDir, repo.TempDir(), o.CacheTool) }
 	summaries := slot != nil && !slot.Disabled() // summaries are part of the cache
-	pre := in.Hook == "pre-commit" || in.Hook == "pre-merge-commit"
+	pre := hooks.Pre(in.Hook)
 	// a commit hook reads the index and looks for the summary of HEAD's
 	// tree: start now, while the configuration is read (wasted only
 	// when the settings turn the hook off); every return waits for
@@ -114,7 +120,10 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 	if raw == nil {
 		ws.GitConfig = map[string][]string{}
 	}
-	h := &Hook{Repo: repo, Cfg: hookrun.ConfigFrom(raw), Pre: pre}
+	h := &Hook{Repo: repo, Cfg: hookrun.ConfigFrom(raw), Pre: pre, configFile: o.ConfigFile != ""}
+	if summaries {
+		h.refsTool = o.CacheTool
+	}
 	if !h.Cfg.Enabled || (h.Pre && h.Cfg.PreCommit == hookrun.Off) || (!h.Pre && h.Cfg.PostMerge == hookrun.PostOff) {
 		h.Off = true
 		return h, ws, nil
@@ -229,6 +238,7 @@ type FixedFile struct {
 func (h *Hook) PreCommit(ctx context.Context) (*HookResult, error) {
 	out, err := hookrun.PreCommit(ctx, h.Repo, h.Src, h.Dirs, hookrun.PreCommitOptions{
 		Full:       h.Cfg.PreCommit == hookrun.Strict,
+		ConfigFile: h.configFile,
 		KnownStale: verify.KnownStale,
 		Summary:    h.sum,
 		Tree:       string(h.tree),

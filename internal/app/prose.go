@@ -151,14 +151,21 @@ func (l *lazyHistory) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame
 	return proseLog{h}.Moves(ctx, head)
 }
 
-func (l *lazyHistory) GrepWords(ctx context.Context, commit gitblame.Hash, names, pathspecs []string) (map[string]bool, error) {
+func (l *lazyHistory) GrepWordFiles(ctx context.Context, commit gitblame.Hash, names, pathspecs []string) (map[string][]string, error) {
 	h, err := l.get()
 	if err != nil {
 		return nil, err
 	}
-	return h.GrepWords(ctx, commit, names, pathspecs)
+	return h.GrepWordFiles(ctx, commit, names, pathspecs)
 }
 
+func (l *lazyHistory) CommitChanges(ctx context.Context, commit gitblame.Hash) ([]prose.FileChange, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	return proseGit{proseLog{h}, h}.CommitChanges(ctx, commit)
+}
 func (l *lazyHistory) PathLogSince(ctx context.Context, old, head gitblame.Hash, dirs []string) ([]prose.LogCommit, error) {
 	h, err := l.get()
 	if err != nil {
@@ -183,12 +190,12 @@ func (l *lazyHistory) MovesSince(ctx context.Context, old, head gitblame.Hash, e
 	return order, convertLog(log), exactOnly, nil
 }
 
-func (l *lazyHistory) ChangesAnyOf(ctx context.Context, from, head gitblame.Hash, words []string) (bool, error) {
+func (l *lazyHistory) ChangesAnyOf(ctx context.Context, from, head gitblame.Hash, words, pathspecs []string) (bool, error) {
 	h, err := l.get()
 	if err != nil {
 		return false, err
 	}
-	return h.ChangesAnyOf(ctx, from, head, words)
+	return h.ChangesAnyOf(ctx, from, head, words, pathspecs)
 }
 
 func (l *lazyHistory) OnFirstParents(ctx context.Context, old, head gitblame.Hash) (bool, error) {
@@ -199,12 +206,12 @@ func (l *lazyHistory) OnFirstParents(ctx context.Context, old, head gitblame.Has
 	return h.OnFirstParents(ctx, old, head)
 }
 
-func (l *lazyHistory) LastChangeOf(ctx context.Context, from, head gitblame.Hash, word string) (gitblame.Hash, error) {
+func (l *lazyHistory) WordChangedIn(ctx context.Context, from, head gitblame.Hash, word string, pathspecs []string) (gitblame.Hash, error) {
 	h, err := l.get()
 	if err != nil {
 		return gitblame.ZeroHash, err
 	}
-	return h.LastChangeOf(ctx, from, head, word)
+	return h.WordChangedIn(ctx, from, head, word, pathspecs)
 }
 
 // proseLog adapts gitrepo's history to prose.Log.
@@ -258,6 +265,18 @@ type proseGit struct {
 // with its own types)
 func (g proseGit) PathLog(ctx context.Context, head gitblame.Hash, dirs []string) ([]prose.LogCommit, error) {
 	return g.proseLog.PathLog(ctx, head, dirs)
+}
+
+func (g proseGit) CommitChanges(ctx context.Context, commit gitblame.Hash) ([]prose.FileChange, error) {
+	chs, err := g.History.CommitChanges(ctx, commit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]prose.FileChange, len(chs))
+	for i, ch := range chs {
+		out[i] = prose.FileChange(ch)
+	}
+	return out, nil
 }
 
 func (g proseGit) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.Hash, []prose.LogCommit, error) {

@@ -18,7 +18,7 @@ import (
 func proseVerdicts(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	ctx := context.Background()
-	ws, err := Open(ctx, OpenOptions{RepoRoot: dir})
+	ws, err := Open(ctx, OpenOptions{RepoRoot: dir, Memories: LoadMemories})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestProseLinesAndUnresolvedNeverStale(t *testing.T) {
 	_ = got
 	// both references are to a.go: check the report itself
 	ctx := context.Background()
-	ws, err := Open(ctx, OpenOptions{RepoRoot: dir})
+	ws, err := Open(ctx, OpenOptions{RepoRoot: dir, Memories: LoadMemories})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,8 @@ func TestProseSymbols(t *testing.T) {
 	w := func(p, s string) { gitfixture.Write(t, dir, p, s) }
 	w("a.go", "package a\n\nfunc KeepMe() {}\n\nfunc remove_me() {}\n")
 	w("b.py", "def load_config():\n    pass\n")
-	w(".serena/memories/m.md", "`KeepMe()` stays, `remove_me()` goes, `load_config` reads, `planned_thing()` will come.\n")
+	w("a2.py", "def load_config():\n    pass\n") // another definition: the sentence names b.py
+	w(".serena/memories/m.md", "`KeepMe()` stays, `remove_me()` goes, `load_config` reads `b.py`, `planned_thing()` will come.\n")
 	git("add", "-A")
 	git("commit", "-q", "-m", "first")
 	w("a.go", "package a\n\nfunc KeepMe() {}\n")
@@ -229,9 +230,9 @@ func TestProseSymbols(t *testing.T) {
 	dropped := git("rev-parse", "--short=7", "HEAD")
 	got := proseVerdicts(t, dir)
 	want := map[string]string{
-		"m: KeepMe":        "valid",
+		"m: KeepMe":        "valid → a.go:3", // defined, and where
 		"m: remove_me":     "symbol-gone @" + dropped,
-		"m: load_config":   "valid",
+		"m: load_config":   "valid → b.py:1",
 		"m: planned_thing": "unresolved",
 	}
 	for k, v := range want {

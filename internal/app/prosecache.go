@@ -26,7 +26,7 @@ import (
 const proseCacheFile = "memcite-prose-cache"
 
 // proseCacheVersion changes when the cached answers change meaning.
-const proseCacheVersion = 3
+const proseCacheVersion = 4
 
 // cachedLog is a log of commits as hash strings (gitblame.Hash has no
 // exported fields to encode).
@@ -53,8 +53,9 @@ type proseAnswers struct {
 	PathLogOK  map[string]bool
 	MovesOK    bool
 	MovesExact bool
-	Greps      map[string][]string // commit + NUL + names → names found
-	Changes    map[string]string   // head + NUL + from + NUL + word → commit ("" none), of any HEAD
+	Greps      map[string][]string  // commit + NUL + names → names found
+	Changes    map[string]string    // head + NUL + from + NUL + word + NUL + pathspecs → commit ("" none), of any HEAD
+	Commits    map[string]cachedLog // commit → the files it changed (one commit)
 }
 
 // cachingGit answers prose.Log and prose.Symbols from the cache, asking
@@ -108,7 +109,7 @@ func (c *cachingGit) load() {
 				if a.Head == c.head.String() {
 					c.a = a
 				} else if h := hashOf(a.Head); !h.IsZero() {
-					c.a = proseAnswers{Version: proseCacheVersion, Head: c.head.String(), Greps: a.Greps, Changes: a.Changes}
+					c.a = proseAnswers{Version: proseCacheVersion, Head: c.head.String(), Greps: a.Greps, Changes: a.Changes, Commits: a.Commits}
 					c.prev, c.prevHead = &a, h
 					if len(c.a.Changes) > maxChanges {
 						// the answers of other HEADs than these two go
@@ -133,6 +134,9 @@ func (c *cachingGit) load() {
 		}
 		if c.a.Changes == nil {
 			c.a.Changes = map[string]string{}
+		}
+		if c.a.Commits == nil {
+			c.a.Commits = map[string]cachedLog{}
 		}
 		if c.a.PathLogOK == nil {
 			c.a.PathLogOK = map[string]bool{}
@@ -316,26 +320,29 @@ func (c *cachingGit) moves(ctx context.Context, head gitblame.Hash) (order []git
 	return order, log, true, exact, nil
 }
 
-func (c *cachingGit) GrepWords(ctx context.Context, commit gitblame.Hash, names, pathspecs []string) (map[string]bool, error) {
+func (c *cachingGit) GrepWordFiles(ctx context.Context, commit gitblame.Hash, names, pathspecs []string) (map[string][]string, error) {
 	c.load()
 	key := commit.String() + "\x00" + strings.Join(names, "\x00") + "\x00\x00" + strings.Join(pathspecs, "\x00")
 	c.mu.Lock()
 	got, ok := c.a.Greps[key]
 	c.mu.Unlock()
 	if ok {
-		found := map[string]bool{}
-		for _, n := range got {
-			found[n] = true
+		found := map[string][]string{}
+		for _, np := range got {
+			n, p, _ := strings.Cut(np, "\x00")
+			found[n] = append(found[n], p)
 		}
 		return found, nil
 	}
-	found, err := c.next.GrepWords(ctx, commit, names, pathspecs)
+	found, err := c.next.GrepWordFiles(ctx, commit, names, pathspecs)
 	if err != nil {
 		return nil, err
 	}
 	list := []string{}
-	for n := range found {
-		list = append(list, n)
+	for n, ps := range found {
+		for _, p := range ps {
+			list = append(list, n+"\x00"+p)
+		}
 	}
 	c.mu.Lock()
 	c.a.Greps[key], c.dirty = list, true
@@ -343,19 +350,19 @@ func (c *cachingGit) GrepWords(ctx context.Context, commit gitblame.Hash, names,
 	return found, nil
 }
 
-// maxChanges bounds the answers of LastChangeOf kept for HEADs before.
+// maxChanges bounds the answers of WordChangedIn kept for HEADs before.
 const maxChanges = 4096
 
-func (c *cachingGit) LastChangeOf(ctx context.Context, from, head gitblame.Hash, word string) (gitblame.Hash, error) {
+func (c *cachingGit) WordChangedIn(ctx context.Context, from, head gitblame.Hash, word string, pathspecs []string) (gitblame.Hash, error) {
 	c.load()
-	key := head.String() + "\x00" + from.String() + "\x00" + word
+	key := changeKey(head, from, word, pathspecs)
 	c.mu.Lock()
 	got, ok := c.a.Changes[key]
 	c.mu.Unlock()
 	if ok {
 		return hashOf(got), nil
 	}
-	h, err := c.lastChange(ctx, from, head, word)
+	h, err := c.lastChange(ctx, from, head, word, pathspecs)
 	if err != nil {
 		return h, err
 	}
@@ -373,39 +380,55 @@ func (c *cachingGit) LastChangeOf(ctx context.Context, from, head gitblame.Hash,
 // line with word: among the commits after the HEAD before only, when that
 // HEAD is on head's first-parent chain and its answer is known (the
 // answer then, when none of them did).
-func (c *cachingGit) lastChange(ctx context.Context, from, head gitblame.Hash, word string) (gitblame.Hash, error) {
+func (c *cachingGit) lastChange(ctx context.Context, from, head gitblame.Hash, word string, pathspecs []string) (gitblame.Hash, error) {
 	if c.prev == nil {
-		return c.next.LastChangeOf(ctx, from, head, word)
+		return c.next.WordChangedIn(ctx, from, head, word, pathspecs)
 	}
-	before, ok := c.prev.Changes[c.prevHead.String()+"\x00"+from.String()+"\x00"+word]
+	before, ok := c.prev.Changes[changeKey(c.prevHead, from, word, pathspecs)]
 	if !ok {
-		return c.next.LastChangeOf(ctx, from, head, word)
+		return c.next.WordChangedIn(ctx, from, head, word, pathspecs)
 	}
 	if on, err := c.onChain(ctx, head); err != nil || !on {
 		if err != nil {
 			return gitblame.ZeroHash, err
 		}
-		return c.next.LastChangeOf(ctx, from, head, word)
+		return c.next.WordChangedIn(ctx, from, head, word, pathspecs)
 	}
 	if c.anyChange == 0 {
-		// one question for every name answered before: mostly, no
-		// commit since changed a line with any of them
+		// one question for every name answered before, in every file
+		// asked about: mostly, no commit since changed a line with any of
+		// them
 		c.anyChange = 1
 		if a, ok := c.next.(interface {
-			ChangesAnyOf(ctx context.Context, from, head gitblame.Hash, words []string) (bool, error)
+			ChangesAnyOf(ctx context.Context, from, head gitblame.Hash, words, pathspecs []string) (bool, error)
 		}); ok {
-			var words []string
-			seen := map[string]bool{}
+			var words, specs []string
+			seen, everywhere := map[string]bool{}, false
 			for k := range c.prev.Changes {
-				if rest, ok := strings.CutPrefix(k, c.prevHead.String()+"\x00"); ok {
-					if _, w, ok := strings.Cut(rest, "\x00"); ok && !seen[w] {
-						seen[w] = true
-						words = append(words, w)
+				parts := strings.Split(k, "\x00")
+				if len(parts) < 4 || parts[0] != c.prevHead.String() {
+					continue
+				}
+				if w := "w" + parts[2]; !seen[w] {
+					seen[w] = true
+					words = append(words, parts[2])
+				}
+				if len(parts) == 4 && parts[3] == "" {
+					everywhere = true // asked about every file
+				}
+				for _, ps := range parts[3:] {
+					if p := "p" + ps; ps != "" && !seen[p] {
+						seen[p] = true
+						specs = append(specs, ps)
 					}
 				}
 			}
 			sort.Strings(words)
-			if any, err := a.ChangesAnyOf(ctx, c.prevHead, head, words); err != nil {
+			sort.Strings(specs)
+			if everywhere {
+				specs = nil
+			}
+			if any, err := a.ChangesAnyOf(ctx, c.prevHead, head, words, specs); err != nil {
 				return gitblame.ZeroHash, err
 			} else if !any {
 				c.anyChange = -1
@@ -415,9 +438,35 @@ func (c *cachingGit) lastChange(ctx context.Context, from, head gitblame.Hash, w
 	if c.anyChange < 0 {
 		return hashOf(before), nil
 	}
-	h, err := c.next.LastChangeOf(ctx, c.prevHead, head, word)
+	h, err := c.next.WordChangedIn(ctx, c.prevHead, head, word, pathspecs)
 	if err != nil || !h.IsZero() {
 		return h, err
 	}
 	return hashOf(before), nil
+}
+
+// changeKey is the key of an answer of WordChangedIn.
+func changeKey(head, from gitblame.Hash, word string, pathspecs []string) string {
+	return head.String() + "\x00" + from.String() + "\x00" + word + "\x00" + strings.Join(pathspecs, "\x00")
+}
+
+func (c *cachingGit) CommitChanges(ctx context.Context, commit gitblame.Hash) ([]prose.FileChange, error) {
+	c.load()
+	c.mu.Lock()
+	cl, ok := c.a.Commits[commit.String()]
+	c.mu.Unlock()
+	if ok {
+		if log := fromCached(cl); len(log) == 1 {
+			return log[0].Changes, nil
+		}
+		return nil, nil
+	}
+	chs, err := c.next.CommitChanges(ctx, commit)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.a.Commits[commit.String()], c.dirty = toCached([]prose.LogCommit{{Hash: commit, Changes: chs}}), true
+	c.mu.Unlock()
+	return chs, nil
 }

@@ -163,7 +163,7 @@ func proseRender(t *testing.T, dir, which string, c *vcache.Cache) string {
 	if c != nil {
 		ctx = vcache.NewContext(ctx, c)
 	}
-	o := OpenOptions{RepoRoot: dir}
+	o := OpenOptions{RepoRoot: dir, Memories: LoadMemories}
 	switch which {
 	case "index":
 		o.Staged = true

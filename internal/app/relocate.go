@@ -26,7 +26,7 @@ type RelocateOptions struct {
 	To            string
 	Staged        bool
 	AcceptChanged bool // also relocate citations whose text was edited
-	Write         bool // write the planned edits (the caller holds the lock)
+	Write         bool // write the planned edits (the caller holds the lock; RelocateStore takes it)
 	// Progress, when set, is called as the history walk advances.
 	Progress func(done, total int)
 	// Each, when set, receives the citations followed and the memory-file
@@ -329,13 +329,35 @@ func AgentTop(dir string) (string, error) {
 	return "", err
 }
 
-// LockAt takes the rewrite lock of the repository at dir for a whole run
-// (Lock), so that a run that waited reads what the other run wrote; no
-// repository there: nothing to lock.
-func LockAt(ctx context.Context, dir string) (unlock func(), err error) {
-	repo, err := gitrepo.Discover(dir)
-	if err != nil {
-		return func() {}, nil
+// RelocateStore is the whole of `git memcite relocate` over a workspace
+// whose configuration is read (Open): with opt.Write it takes
+// the rewrite lock for the whole run, not only the writes (Lock: a run
+// that waited reads the memory files the other has just fixed); it finds
+// the memories, every one found now and loaded a batch at a time as it is
+// followed (names empty), or the named ones loaded; and it relocates
+// them (Relocate). notFound are the names that select nothing; the
+// others still run.
+func RelocateStore(ctx context.Context, ws *Workspace, names []string, opt RelocateOptions) (r *Relocation, notFound []error, err error) {
+	if ws.Repo == nil {
+		return nil, nil, ErrNoRepository
 	}
-	return Lock(ctx, repo)
+	if opt.Write {
+		unlock, err := Lock(ctx, ws.Repo)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer unlock()
+	}
+	if len(names) == 0 {
+		opt.Source = ws.Src // where memories found but not loaded are read from
+		err = ws.FindStore(ctx)
+	} else {
+		err = ws.LoadStore(ctx)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	mems, notFound := ws.Select(ctx, names)
+	r, err = Relocate(ctx, ws.Repo, mems, opt)
+	return r, notFound, err
 }

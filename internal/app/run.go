@@ -17,7 +17,7 @@ type runReposKey struct{}
 
 // WithRun returns a context for one run of a command and the function
 // that ends it: the repositories the run opens through this package
-// (Open, OpenConfigured, OpenHook) are closed then, which stops the git
+// (Open, OpenHook) are closed then, which stops the git
 // processes they started (git cat-file --batch) and waits for them, so
 // that no child process outlives the run unwaited.
 func WithRun(ctx context.Context) (context.Context, func()) {

@@ -16,7 +16,6 @@ import (
 	"github.com/git-memcite/git-memcite/internal/config"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/graph"
-	"github.com/git-memcite/git-memcite/internal/hookrun"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/trace"
@@ -32,6 +31,12 @@ type OpenOptions struct {
 	Color    string   // --color
 	Staged   bool     // --staged: the index
 	Rev      string   // --rev: a commit
+
+	// ConfigFile is MEMCITE_CONFIG: a team configuration file read in
+	// place of .memcite.yaml ("" for none).
+	ConfigFile string
+	// Memories: whether Open finds or loads the memories (default: not).
+	Memories Memories
 
 	// CacheTool names the running binary for the verification cache
 	// (vcache.Tool); the cache in the context, if any, is opened in the
@@ -56,28 +61,42 @@ type Workspace struct {
 	GitConfig map[string][]string
 }
 
-// Open finds the repository, builds the source the options ask for, reads
-// the configuration and loads the memories (without those the
-// configuration ignores).
-func Open(ctx context.Context, o OpenOptions) (*Workspace, error) {
-	ws, err := OpenConfigured(ctx, o)
-	if err != nil {
-		return nil, err
-	}
-	if err := ws.LoadStore(ctx); err != nil {
-		return nil, err
-	}
-	return ws, nil
-}
+// Memories says how far Open goes with the memory store.
+type Memories int
 
-// OpenConfigured is Open without loading the memories: config and graph
-// work even when the memory directory does not exist.
-func OpenConfigured(ctx context.Context, o OpenOptions) (*Workspace, error) {
-	ws, err := OpenSource(ctx, o)
+// What Open does with the memories.
+const (
+	// NoMemories: the store is not looked for (config and graph work
+	// even when the memory directory does not exist; LoadStore or
+	// FindStore later).
+	NoMemories Memories = iota
+	// FindMemories: the memories are listed, not loaded (FindStore), for
+	// a caller that loads them a group at a time.
+	FindMemories
+	// LoadMemories: the memories are loaded (LoadStore), without those
+	// the configuration ignores.
+	LoadMemories
+)
+
+// Open finds the repository, builds the source the options ask for (the
+// index, a commit, or the working tree), reads the configuration and,
+// as o.Memories asks, finds or loads the memories. It is the one way a
+// command opens its workspace.
+func Open(ctx context.Context, o OpenOptions) (*Workspace, error) {
+	ws, err := openSource(ctx, o)
 	if err != nil {
 		return nil, err
 	}
 	if ws.Cfg, err = ws.LoadConfig(ctx, o); err != nil {
+		return nil, err
+	}
+	switch o.Memories {
+	case FindMemories:
+		err = ws.FindStore(ctx)
+	case LoadMemories:
+		err = ws.LoadStore(ctx)
+	}
+	if err != nil {
 		return nil, err
 	}
 	return ws, nil
@@ -143,10 +162,10 @@ func discover(ctx context.Context, o OpenOptions) (*gitrepo.Repo, error) {
 	return repo, nil
 }
 
-// OpenSource finds the repository and builds the source the options ask
+// openSource finds the repository and builds the source the options ask
 // for: the index, a commit, or the working tree (a plain directory's
 // files outside a repository).
-func OpenSource(ctx context.Context, o OpenOptions) (*Workspace, error) {
+func openSource(ctx context.Context, o OpenOptions) (*Workspace, error) {
 	ws := &Workspace{Staged: o.Staged, Rev: o.Rev}
 	repo, err := discover(ctx, o)
 	switch {
@@ -213,7 +232,7 @@ func (ws *Workspace) LoadConfig(ctx context.Context, o OpenOptions) (*config.Con
 		}
 		l.Git = func(key string) ([]string, error) { return vals[strings.ToLower(key)], nil }
 	}
-	data, err := ws.teamFile(&l)
+	data, err := ws.teamFile(&l, o.ConfigFile)
 	if err != nil {
 		return nil, err
 	}
@@ -227,8 +246,8 @@ func (ws *Workspace) LoadConfig(ctx context.Context, o OpenOptions) (*config.Con
 
 // teamFile reads the team configuration file, naming it in l.FileName
 // ("" when there is none).
-func (ws *Workspace) teamFile(l *config.Layers) ([]byte, error) {
-	if p := os.Getenv("MEMCITE_CONFIG"); p != "" {
+func (ws *Workspace) teamFile(l *config.Layers, configFile string) ([]byte, error) {
+	if p := configFile; p != "" {
 		trace.Printf("read config %s (MEMCITE_CONFIG)", p)
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -283,20 +302,6 @@ func (ws *Workspace) GitConfigMemcite(ctx context.Context) (map[string][]string,
 	}
 	ws.GitConfig = vals
 	return vals, nil
-}
-
-// HookSettings are the hook settings of the repository (memcite.enabled,
-// preCommit, postMerge, requireBinary, onError) and their origins; none
-// outside a repository.
-func (ws *Workspace) HookSettings(ctx context.Context) ([]hookrun.Setting, error) {
-	if ws.Repo == nil {
-		return nil, nil
-	}
-	vals, err := ws.GitConfigMemcite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return hookrun.Settings(vals), nil
 }
 
 // DropIgnored removes the memories that match the ignore globs.
@@ -482,7 +487,7 @@ func (ws *Workspace) RecomputeConfidence(ctx context.Context, m *store.Memory) (
 // the graph commands.
 func OpenGraph(ctx context.Context, o OpenOptions) (*graph.Graph, error) {
 	o.Staged, o.Rev = false, ""
-	ws, err := OpenConfigured(ctx, o)
+	ws, err := Open(ctx, o)
 	if err != nil {
 		return nil, err
 	}

@@ -49,7 +49,7 @@ func TestOpenWorkspace(t *testing.T) {
 		".memcite.yaml":           "dirs: [notes]\nignore: [notes/skip/**]\n",
 		".serena/memories/def.md": "---\nid: def\n---\n",
 	})
-	ws, err := Open(ctx, OpenOptions{RepoRoot: dir})
+	ws, err := Open(ctx, OpenOptions{RepoRoot: dir, Memories: LoadMemories})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,10 +88,10 @@ func TestOpenWorkspace(t *testing.T) {
 	}
 	// --dir wins over the team file; a directory that does not exist is
 	// an error once configured, not an empty store
-	if _, err := Open(ctx, OpenOptions{RepoRoot: dir, Dirs: []string{"missing"}}); err == nil {
+	if _, err := Open(ctx, OpenOptions{RepoRoot: dir, Dirs: []string{"missing"}, Memories: LoadMemories}); err == nil {
 		t.Error("no error for a configured memory directory that does not exist")
 	}
-	if _, err := Open(ctx, OpenOptions{RepoRoot: dir, Dirs: []string{filepath.Dir(dir)}}); err == nil {
+	if _, err := Open(ctx, OpenOptions{RepoRoot: dir, Dirs: []string{filepath.Dir(dir)}, Memories: LoadMemories}); err == nil {
 		t.Error("no error for a memory directory outside the repository")
 	}
 }
@@ -101,7 +101,7 @@ func TestOpenWithoutMemories(t *testing.T) {
 	t.Setenv("MEMCITE_DIR", "")
 	ctx := context.Background()
 	dir := newRepo(t, map[string]string{"a.go": "package a\n"})
-	ws, err := Open(ctx, OpenOptions{RepoRoot: dir})
+	ws, err := Open(ctx, OpenOptions{RepoRoot: dir, Memories: LoadMemories})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,16 +110,16 @@ func TestOpenWithoutMemories(t *testing.T) {
 	}
 	plain := t.TempDir() // not a repository: the working tree only
 	// without a memory directory either: an error, not an empty store
-	if _, err = Open(ctx, OpenOptions{RepoRoot: plain}); !errors.Is(err, gitrepo.ErrNotRepo) {
+	if _, err = Open(ctx, OpenOptions{RepoRoot: plain, Memories: LoadMemories}); !errors.Is(err, gitrepo.ErrNotRepo) {
 		t.Errorf("plain directory without memories: %v; want ErrNotRepo", err)
 	}
 	if err := os.MkdirAll(filepath.Join(plain, ".serena", "memories"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if ws, err = Open(ctx, OpenOptions{RepoRoot: plain}); err != nil || ws.Repo != nil {
+	if ws, err = Open(ctx, OpenOptions{RepoRoot: plain, Memories: LoadMemories}); err != nil || ws.Repo != nil {
 		t.Errorf("plain directory: %v", err)
 	}
-	if _, err := Open(ctx, OpenOptions{RepoRoot: plain, Staged: true}); err == nil {
+	if _, err := Open(ctx, OpenOptions{RepoRoot: plain, Staged: true, Memories: LoadMemories}); err == nil {
 		t.Error("--staged outside a repository: no error")
 	}
 }
@@ -142,7 +142,7 @@ func TestJudge(t *testing.T) {
 		{ReportOptions{FailOn: "sometimes"}, ""},
 	}
 	for _, tt := range tests {
-		ws, err := OpenConfigured(ctx, OpenOptions{RepoRoot: dir})
+		ws, err := Open(ctx, OpenOptions{RepoRoot: dir, Memories: LoadMemories})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +167,7 @@ func TestTeamFileAbsentAsksNoGit(t *testing.T) {
 	var log bytes.Buffer
 	trace.Enable(&log)
 	defer trace.Enable(nil)
-	if _, err := Open(ctx, OpenOptions{RepoRoot: dir}); err != nil {
+	if _, err := Open(ctx, OpenOptions{RepoRoot: dir, Memories: LoadMemories}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(log.String(), "check-ignore") {
@@ -183,7 +183,7 @@ func TestTeamFileAbsentAsksNoGit(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, config.FileName), []byte("dirs: [elsewhere]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ws, err := OpenConfigured(ctx, OpenOptions{RepoRoot: dir})
+	ws, err := Open(ctx, OpenOptions{RepoRoot: dir, Memories: LoadMemories})
 	if err == nil {
 		_, err = ws.LoadConfig(ctx, OpenOptions{RepoRoot: dir})
 	}

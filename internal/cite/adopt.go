@@ -6,14 +6,15 @@ import (
 	"fmt"
 	"path"
 	"regexp"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/prose"
 	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
 // Mention outcomes.
@@ -30,9 +31,9 @@ const (
 	// sentence, the file did not exist, the sentence says the number is
 	// wrong, or the line cannot be followed to today).
 	Unanchored = "unanchored"
-	// MemoryLink: the mention names another memory, not code: it is a
-	// link (verify checks it in the prose), never a code citation.
-	MemoryLink = "memory-link"
+	// Missing: an object the mention needs is missing from the
+	// repository (a partial clone); the mention is skipped.
+	Missing = "missing-object"
 )
 
 // Anchorer places a mention where its words were written: it finds the
@@ -57,17 +58,19 @@ type Anchored struct {
 type Mention struct {
 	Line       int      `json:"line"`                 // line of the memory file
 	Text       string   `json:"text"`                 // as written
-	Kind       string   `json:"kind"`                 // cite-markup, path-line, backticked-path, bare-filename
+	Kind       string   `json:"kind"`                 // the form, as prose.Extract reads it: path-line, anchor, prose-line, markdown-link, backticked, bare, wiki-link, memory-name
 	Status     string   `json:"status"`               // one of the outcomes above
-	Location   string   `json:"location"`             // the resolved citation, path[:line[-end]]
+	Location   string   `json:"location"`             // the resolved citation, path[:line[-end]]; for a link, the memory's name
+	LinkType   string   `json:"link_type,omitempty"`  // a link to another memory: its type in links: (related, supersedes)
+	Moved      string   `json:"moved,omitempty"`      // the file or memory moved since the words were written: how
 	Snippet    string   `json:"snippet"`              // for proposed and added ones
 	Commit     string   `json:"commit"`               // HEAD when the file is unchanged since
 	Candidates []string `json:"candidates"`           // for ambiguous ones
 	Reason     string   `json:"reason"`               // why it is not proposed
 	WrittenAt  string   `json:"written_at,omitempty"` // the commit that wrote the words, when anchored there
 
-	col  int    // byte offset in the line, for ordering
-	body string // the whole line of the memory body
+	body string    // the whole line of the memory body
+	ref  prose.Ref // the reference as extracted
 }
 
 // Tracked is the set of files citations may point to (the index, or HEAD's
@@ -121,123 +124,48 @@ func (t *Tracked) resolve(p string) (string, []string) {
 	return "", hits
 }
 
-var (
-	// [cite:code](path:12) and [cite:file](path), the markup of ai-agents' Gen3.
-	citeMarkupRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[cite:(\w+)\]\(([^)\s]+)\)`) })
-	// a file name: with an extension, or one of the usual names without.
-	fileName = `(?:[\w.-]+/)*(?:[\w-][\w.-]*\.[A-Za-z]\w*|Makefile|Dockerfile|Containerfile|Justfile|Rakefile|Gemfile|Jenkinsfile|Procfile|Vagrantfile)`
-	// path:12, path:12-20, path#L12-L20.
-	pathLineRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?:^|[^\w./:-])(` + fileName + `)(?::(\d{1,7})(?:-(\d{1,7}))?|#L(\d{1,7})(?:-L?(\d{1,7}))?)`)
-	})
-	// `some/path.ext` or `file.ext` in backticks, without a line.
-	backtickRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`(" + fileName + ")`") })
-	fenceRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^\\s*(```|~~~)") })
-	trivialRe  = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^[\s{}()\[\];,.:]*$|^\s*(end|else|fi|done|esac|\*/|/\*|//|#|--)\s*$`)
-	})
-)
+var trivialRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[\s{}()\[\];,.:]*$|^\s*(end|else|fi|done|esac|\*/|/\*|//|#|--)\s*$`)
+})
 
-// FindMentions lists the informal citations in the body of f (fenced code
-// blocks are skipped): [cite:…](…) markup, path:line and path:a-b (also
-// #L12-L20), and backticked file paths. Each is returned with Line, Text
-// and Kind set, in order.
+// FindMentions lists the references of f's body that adopt can pin, as
+// the prose extractor reads them (prose.Extract; fenced code blocks and
+// lines that are not valid UTF-8 are skipped): paths with or without
+// lines in every form it reads, and links to other memories. Symbols and
+// the frontmatter's related:-style lists are left out: the first are no
+// citation of a file, the second are structured already. Each is returned
+// with Line, Text and Kind (the form, prose.Form…) set, in order; Text is
+// the target as written, with its lines as path:line[-end].
 func FindMentions(f *memfile.File) []Mention {
 	var out []Mention
-	lines := strings.Split(string(f.Body()), "\n")
-	first := f.BodyLine()
-	inFence := false
-	for k, l := range lines {
-		l = strings.TrimRight(l, "\r")
-		if fenceRe().MatchString(l) {
-			inFence = !inFence
+	lines := strings.Split(string(f.Src), "\n")
+	for _, r := range prose.Extract(f.Src, prose.Options{}) {
+		if r.Kind == prose.KindSymbol || r.Form == prose.FormFrontmatter {
 			continue
 		}
-		if inFence {
-			continue
+		body := ""
+		if r.MemLine-1 < len(lines) {
+			body = strings.TrimRight(lines[r.MemLine-1], "\r")
 		}
-		line := first + k
-		taken := make([]bool, len(l)) // bytes already part of a mention
-		take := func(a, b int) bool {
-			for i := a; i < b; i++ {
-				if taken[i] {
-					return false
-				}
-			}
-			for i := a; i < b; i++ {
-				taken[i] = true
-			}
-			return true
+		text := r.Target
+		if r.Line > 0 {
+			text = locationOf(r.Target, r.Line, r.End)
 		}
-		for _, m := range citeMarkupRe().FindAllStringSubmatchIndex(l, -1) {
-			typ := l[m[2]:m[3]]
-			if typ != "code" && typ != "file" {
-				continue
-			}
-			take(m[0], m[1])
-			out = append(out, Mention{Line: line, Text: l[m[0]:m[1]], Kind: "cite-markup", col: m[0], body: l})
-		}
-		for _, m := range pathLineRe().FindAllStringSubmatchIndex(l, -1) {
-			if !take(m[2], m[1]) {
-				continue
-			}
-			kind := "path-line"
-			if !strings.Contains(l[m[2]:m[3]], "/") {
-				kind = "bare-filename"
-			}
-			out = append(out, Mention{Line: line, Text: l[m[2]:m[1]], Kind: kind, col: m[2], body: l})
-		}
-		for _, m := range backtickRe().FindAllStringSubmatchIndex(l, -1) {
-			if !take(m[0], m[1]) {
-				continue
-			}
-			kind := "backticked-path"
-			if !strings.Contains(l[m[2]:m[3]], "/") {
-				kind = "bare-filename"
-			}
-			out = append(out, Mention{Line: line, Text: l[m[2]:m[3]], Kind: kind, col: m[2], body: l})
-		}
+		out = append(out, Mention{Line: r.MemLine, Text: text, Kind: r.Form, body: body, ref: r})
 	}
-	sort.SliceStable(out, func(a, b int) bool {
-		if out[a].Line != out[b].Line {
-			return out[a].Line < out[b].Line
-		}
-		return out[a].col < out[b].col
-	})
 	return out
 }
 
-// target splits a mention into the written path and lines.
-func (m Mention) target() (p string, line, end int) {
-	t := m.Text
-	if m.Kind == "cite-markup" {
-		t = citeMarkupRe().FindStringSubmatch(t)[2]
-	}
-	if i := strings.Index(t, "#L"); i >= 0 {
-		p, t = t[:i], strings.ReplaceAll(t[i+2:], "L", "")
-		a, b, _ := strings.Cut(t, "-")
-		line, _ = strconv.Atoi(a)
-		end, _ = strconv.Atoi(b)
-		return p, line, end
-	}
-	if i := strings.LastIndexByte(t, ':'); i >= 0 {
-		if a, b, _ := strings.Cut(t[i+1:], "-"); a != "" {
-			if n, err := strconv.Atoi(a); err == nil {
-				line = n
-				end, _ = strconv.Atoi(b)
-				return t[:i], line, end
-			}
-		}
-	}
-	return t, 0, 0
-}
-
-// Adopt finds the informal citations of f, resolves them against the
-// tracked files and proposes structured citations (snippet, commit and
-// verified filled in). Blank or trivial lines, lines past the end,
-// unknown and ambiguous files and duplicates are reported, not proposed;
-// a backticked bare name that matches no tracked file (`graph.New`) is
-// taken for code and left out.
+// Adopt finds the references in the prose of memory m (FindMentions),
+// resolves each where its words were written (env.Prose: the commit that
+// wrote its line, the file's fate since) and proposes structured
+// citations (snippet, commit and verified filled in) and, for references
+// to other memories, links. Blank or trivial lines, lines past the end,
+// unknown, deleted and ambiguous files and duplicates are reported, not
+// proposed; a name that named no file where it was written is no
+// reference and left out. A reference whose objects are missing from the
+// repository (a partial clone) is reported Missing; the others are still
+// judged.
 // With fix the proposals are added (as Add would, one after another) and
 // the plan is returned; otherwise the plan is nil.
 //
@@ -245,113 +173,215 @@ func (m Mention) target() (p string, line, end int) {
 // written (anchor.go): the lines it named then, checked against the words
 // of its sentence, followed to today; one that cannot be anchored with
 // confidence is reported Unanchored, never proposed.
-func Adopt(ctx context.Context, f *memfile.File, env Env, tracked *Tracked, fix bool) ([]Mention, *Plan, error) {
-	ms := withoutCode(FindMentions(f), tracked)
-	ad := &adoption{f: f, cur: f, env: env, tracked: tracked, seen: map[string]bool{}}
-	for i := range ms {
-		m := &ms[i]
-		ok, err := ad.propose(ctx, m)
+func Adopt(ctx context.Context, m *store.Memory, env Env, tracked *Tracked, fix bool) ([]Mention, *Plan, error) {
+	f := m.File
+	res := env.Prose
+	if res == nil {
+		r, err := (&prose.Checker{Dirs: env.MemoryDirs, All: []*store.Memory{m}}).Resolver(env.Src)
 		if err != nil {
 			return nil, nil, err
 		}
-		if !ok || !fix {
-			continue
-		}
-		if err := ad.add(ctx, m); err != nil {
+		res = r
+	}
+	found := FindMentions(f)
+	ad := &adoption{m: m, f: f, cur: f, env: env, res: res, tracked: tracked, seen: map[string]bool{}}
+	ms := found[:0]
+	for i := range found {
+		mn := found[i]
+		ok, err := ad.propose(ctx, &mn)
+		if err != nil {
 			return nil, nil, err
 		}
+		if mn.Status == "" {
+			continue // no reference
+		}
+		if ok && fix {
+			if err := ad.add(ctx, &mn); err != nil {
+				return nil, nil, err
+			}
+		}
+		ms = append(ms, mn)
 	}
 	return ms, ad.plan, nil
-}
-
-// withoutCode leaves out the backticked names without a folder or a line
-// that name no tracked file: code (`graph.New`, `os.Exit`), not citations.
-func withoutCode(found []Mention, tracked *Tracked) []Mention {
-	ms := found[:0]
-	for _, m := range found {
-		if p, cands := tracked.resolve(m.Text); m.Kind == "bare-filename" && !strings.Contains(m.Text, ":") &&
-			!strings.Contains(m.Text, "#L") && p == "" && len(cands) == 0 {
-			continue
-		}
-		ms = append(ms, m)
-	}
-	return ms
 }
 
 // adoption is one memory's adoption under way: the file as edited so
 // far, the plan and the locations already proposed.
 type adoption struct {
+	m       *store.Memory
 	f       *memfile.File
 	cur     *memfile.File
 	plan    *Plan
 	env     Env
+	res     ProseResolver
 	tracked *Tracked
 	seen    map[string]bool
 }
 
-// propose judges one mention: its file (resolveFile), where its words
-// were written (env.Anchor), duplicates and its lines (checkLines). It
-// reports whether the mention is Proposed; otherwise its status says why
-// not.
+// ProseResolver judges one reference of a memory's prose where its words
+// were written (prose.Resolver): ok is false for what is no reference.
+type ProseResolver interface {
+	Resolve(ctx context.Context, m *store.Memory, r prose.Ref) (pc verify.ProseCitation, ok bool, err error)
+}
+
+// propose judges one mention: where it was written and what it named
+// then (env.Prose), the file's fate since, duplicates, and its lines
+// (env.Anchor, checkLines). It reports whether the mention is Proposed;
+// otherwise its status says why not (no status: no reference).
 func (ad *adoption) propose(ctx context.Context, m *Mention) (bool, error) {
 	m.Candidates = []string{}
-	written, line, end := m.target()
-	p, gone, ok := ad.resolveFile(m, written, line)
+	pc, ok, err := ad.res.Resolve(ctx, ad.m, m.ref)
+	if err != nil {
+		return false, ad.missing(m, err, m.ref.Target, pc.Ref.Written)
+	}
 	if !ok {
+		// a name that named nothing is no reference; one that several
+		// files have is reported, never pinned (even with one at the root)
+		if _, cands := ad.tracked.resolve(m.ref.Target); m.ref.Kind == prose.KindPath && len(cands) > 1 {
+			m.Status, m.Candidates = Ambiguous, cands
+			m.Reason = fmt.Sprintf("%d tracked files are named %s", len(cands), path.Base(m.ref.Target))
+		}
 		return false, nil
 	}
-	if inDirs(p, ad.env.MemoryDirs) {
-		m.Status, m.Reason = MemoryLink, "a memory, not code: verify checks it as a link of the prose"
+	m.WrittenAt = pc.Ref.Written
+	if pc.Ref.Unresolved {
+		ad.unresolved(m, pc)
 		return false, nil
 	}
-	var anchored *Anchored
+	p := pc.Citation.Path // where it was when written
+	now := p
+	switch pc.Kind {
+	case verify.KindPathMoved, verify.KindMemoryRenamed:
+		now = pc.Ref.Now
+		m.Moved = pc.Reason
+	case verify.KindPathDeleted, verify.KindMemoryDeleted:
+		m.Status, m.Reason = NotFound, pc.Reason
+		return false, nil
+	}
+	if pc.Ref.Kind == prose.KindMemory.String() || inDirs(now, ad.env.MemoryDirs) {
+		return ad.link(m, now), nil
+	}
+	if m.ref.Form != prose.FormLink && !strings.Contains(m.ref.Target, "/") {
+		// a file name several files have is ambiguous, even when one of
+		// them is at the root
+		if _, cands := ad.tracked.resolve(m.ref.Target); len(cands) > 1 {
+			m.Status, m.Candidates = Ambiguous, cands
+			m.Reason = fmt.Sprintf("%d tracked files are named %s", len(cands), m.ref.Target)
+			return false, nil
+		}
+	}
+	line, end := m.ref.Line, m.ref.End
 	if line > 0 && ad.env.Anchor != nil {
 		a, err := ad.env.Anchor.AnchorMention(ctx, ad.f.Name, m.body, p, line, end)
 		if err != nil {
-			return false, err
+			return false, ad.missing(m, err, p, firstOf(a.Commit, m.WrittenAt))
 		}
-		if a.Lost != "" && gone {
-			m.Status, m.Reason = NotFound, "no tracked file "+written+" ("+a.Lost+")"
+		if a.Lost != "" {
+			// where the lines went cannot be told: not what today's file
+			// has at that number
+			m.Location = locationOf(now, line, end)
+			m.Status, m.Reason = Unanchored, a.Lost
 			return false, nil
 		}
-		if a.Lost == "" {
-			m.WrittenAt = a.Commit
-			p, line, end = a.Path, a.Line, a.End
+		m.WrittenAt = firstOf(a.Commit, m.WrittenAt)
+		now, line, end = a.Path, a.Line, a.End
+		m.Location = locationOf(now, line, end)
+		if !ad.checkLines(m, now, line, end) {
+			return false, nil
 		}
-		anchored = &a
-	}
-	m.Location = locationOf(p, line, end)
-	if !ad.checkLines(m, p, line, end) {
-		return false, nil
-	}
-	if anchored != nil {
-		if why := unanchored(m, *anchored); why != "" {
+		if why := unanchored(m, a); why != "" {
 			m.Status, m.Reason = Unanchored, why
+			return false, nil
+		}
+	} else {
+		m.Location = locationOf(now, line, end)
+		if !ad.checkLines(m, now, line, end) {
 			return false, nil
 		}
 	}
 	m.Status = Proposed
-	m.Commit = ad.env.commitFor(p)
+	m.Commit = ad.env.commitFor(now)
 	return true, nil
 }
 
-// resolveFile finds the tracked file a mention names as written. gone: not
-// tracked now, but with lines and an anchor to follow it from where it
-// was when the words were written (a file renamed or moved since).
-func (ad *adoption) resolveFile(m *Mention, written string, line int) (p string, gone, ok bool) {
-	p, cands := ad.tracked.resolve(written)
-	switch {
-	case p == "" && len(cands) > 1:
-		m.Status, m.Candidates = Ambiguous, cands
-		m.Reason = fmt.Sprintf("%d tracked files are named %s", len(cands), path.Base(written))
-		return "", false, false
-	case p == "" && line > 0 && ad.env.Anchor != nil && strings.Contains(written, "/"):
-		return strings.TrimPrefix(written, "./"), true, true
-	case p == "":
-		m.Status, m.Reason = NotFound, "no tracked file "+written
-		return "", false, false
+// missing reports a mention whose objects are missing from the
+// repository (a partial clone, a snapshot without its large files) as
+// Missing, and returns nil; any other error is returned.
+func (ad *adoption) missing(m *Mention, err error, p, commit string) error {
+	if !errors.Is(err, gitblame.ErrNotFound) {
+		return err
 	}
-	return p, false, true
+	where := ""
+	if commit != "" {
+		where = " in " + shortHash(commit)
+	}
+	m.Status = Missing
+	m.Reason = fmt.Sprintf("%s%s cannot be read: an object is missing from the repository (%v); skipped", p, where, err)
+	return nil
+}
+
+// unresolved reports a reference that named nothing where it was
+// written: ambiguous, a line past the end, or not found.
+func (ad *adoption) unresolved(m *Mention, pc verify.ProseCitation) {
+	why := strings.TrimPrefix(pc.Reason, "unresolved: ")
+	switch {
+	case strings.Contains(why, "tracked files are named"):
+		_, cands := ad.tracked.resolve(m.ref.Target)
+		if len(cands) > 1 {
+			m.Candidates = cands
+		}
+		m.Status, m.Reason = Ambiguous, why
+	case strings.Contains(why, " had no line "):
+		m.Status, m.Reason = Invalid, why
+	default:
+		m.Status, m.Reason = NotFound, why
+	}
+}
+
+// link proposes a links: entry for a mention of memory p: typed as the
+// frontmatter list says (supersedes), related otherwise, and named by
+// its path below its memory directory without .md.
+func (ad *adoption) link(m *Mention, p string) bool {
+	if p == ad.m.Path {
+		m.Status, m.Reason = Duplicate, "a link to the memory itself"
+		return false
+	}
+	target := memoryName(p, ad.env.MemoryDirs)
+	m.LinkType, m.Location = "related", target
+	if m.ref.Key == "supersedes" {
+		m.LinkType = "supersedes"
+	}
+	stem := strings.TrimSuffix(path.Base(p), ".md")
+	dup := ad.seen["link\x00"+target]
+	for _, l := range ad.cur.Links {
+		t := strings.TrimSuffix(strings.TrimPrefix(l.Target, "./"), ".md")
+		dup = dup || t == target || t == strings.TrimSuffix(p, ".md") || t == stem
+	}
+	if dup {
+		m.Status, m.Reason = Duplicate, "already linked"
+		return false
+	}
+	ad.seen["link\x00"+target] = true
+	m.Status = Proposed
+	return true
+}
+
+// memoryName is a memory's name in links: its path below its memory
+// directory without .md, or its path when it is below none.
+func memoryName(p string, dirs []string) string {
+	for _, d := range dirs {
+		if d = strings.TrimSuffix(d, "/"); d != "" && d != "." && strings.HasPrefix(p, d+"/") {
+			return strings.TrimSuffix(strings.TrimPrefix(p, d+"/"), ".md")
+		}
+	}
+	return p
+}
+
+func firstOf(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 // locationOf is a citation's location: path, path:line or path:line-end.
@@ -424,11 +454,34 @@ func rangeSnippet(src source.Source, p string, line, end int) string {
 // add adds a proposed mention's citation to the file as edited so far
 // (as Add would); one that does not verify after all is Invalid.
 func (ad *adoption) add(ctx context.Context, m *Mention) error {
+	if m.LinkType != "" {
+		return ad.addLink(m)
+	}
 	pl, _, err := Add(ctx, ad.cur, ad.env, m.Location, AddOptions{Snippet: m.Snippet, HasSnippet: m.Snippet != ""})
 	if errors.Is(err, ErrStale) || errors.Is(err, ErrDuplicate) {
 		m.Status, m.Reason = Invalid, err.Error()
 		return nil
 	}
+	if err != nil {
+		return err
+	}
+	m.Status = Added
+	if ad.plan == nil {
+		ad.plan = &Plan{Old: ad.f.Src}
+	}
+	ad.plan.New, ad.plan.File, ad.plan.Changed = pl.New, pl.File, true
+	ad.cur = pl.File
+	return nil
+}
+
+// addLink adds a proposed link to the file as edited so far.
+func (ad *adoption) addLink(m *Mention) error {
+	edits, err := ad.cur.AppendLink(m.LinkType, m.Location)
+	if err != nil {
+		m.Status, m.Reason = Invalid, err.Error()
+		return nil
+	}
+	pl, err := rewrite(ad.cur, edits)
 	if err != nil {
 		return err
 	}

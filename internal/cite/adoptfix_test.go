@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/store"
 )
 
 func TestResolveBareNameAmbiguousEvenAtRoot(t *testing.T) {
@@ -71,7 +72,8 @@ func TestAdoptMemoryFilesAreLinksNotCitations(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := NewTracked([]string{"src/a.go", ".serena/memories/other.md"})
-	ms, _, err := Adopt(context.Background(), f, Env{Src: src, MemoryDirs: []string{".serena/memories"}}, tr, false)
+	mem := &store.Memory{Path: ".serena/memories/m.md", Dir: ".serena/memories", File: f}
+	ms, _, err := Adopt(context.Background(), mem, Env{Src: src, MemoryDirs: []string{".serena/memories"}}, tr, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +81,51 @@ func TestAdoptMemoryFilesAreLinksNotCitations(t *testing.T) {
 	for _, m := range ms {
 		got[m.Text] = m.Status
 	}
-	if got["src/a.go"] != Proposed || got[".serena/memories/other.md"] != MemoryLink {
-		t.Errorf("got %v; want src/a.go proposed, the memory a memory-link", got)
+	if got["src/a.go"] != Proposed || got[".serena/memories/other.md"] != Proposed {
+		t.Errorf("got %v; want both proposed", got)
+	}
+	for _, m := range ms {
+		if m.Text == ".serena/memories/other.md" && (m.LinkType != "related" || m.Location != "other") {
+			t.Errorf("the memory: %+v; want a related link to other", m)
+		}
+		if m.Text == "src/a.go" && m.LinkType != "" {
+			t.Errorf("the code file: %+v; want a citation", m)
+		}
+	}
+}
+
+func TestAdoptBareNamesAreAmbiguousEvenAtRoot(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"CONTRIBUTING.md": "# c\n", "test/repo/CONTRIBUTING.md": "# t\n", "src/only.py": "x = 1\n"}
+	var paths []string
+	for p, s := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	src, err := source.NewWorktree(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := memfile.Parse("m.md", []byte("---\nid: m\n---\nRead `CONTRIBUTING.md` and **CONTRIBUTING.md**, then `only.py`.\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := &store.Memory{Path: ".serena/memories/m.md", Dir: ".serena/memories", File: f}
+	ms, _, err := Adopt(context.Background(), mem, Env{Src: src, MemoryDirs: []string{".serena/memories"}}, NewTracked(paths), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range ms {
+		got = append(got, m.Text+" "+m.Status+" "+m.Location)
+	}
+	want := []string{"CONTRIBUTING.md ambiguous ", "CONTRIBUTING.md ambiguous ", "only.py proposed src/only.py"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q; want %q", got, want)
 	}
 }

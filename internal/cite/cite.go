@@ -45,6 +45,10 @@ type Env struct {
 	// Anchor, when set, anchors adopted mentions where their words were
 	// written (Adopt).
 	Anchor Anchorer
+	// Prose, when set, resolves the references of a memory's prose where
+	// their words were written (prose.Resolver); without it Adopt judges
+	// them against Src, as written now.
+	Prose ProseResolver
 	// MemoryDirs are the memory directories: a mention of a file below
 	// them is a memory link, not a code citation (Adopt).
 	MemoryDirs []string

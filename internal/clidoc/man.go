@@ -42,6 +42,8 @@ func Man(w io.Writer, m Model, version, skipDetail string) error {
 	for _, e := range [][2]string{
 		{"MEMCITE_DEBUG", "When set (and not 0), trace what git-memcite reads and runs to standard error."},
 		{"MEMCITE_CONFIG", "A team configuration file to read instead of .memcite.yaml."},
+		{"MEMCITE_CACHE", "off, 0, false or no: neither use nor update the verification cache (as --no-cache)."},
+		{"MEMCITE_BACKEND", "git: read objects and history with the git binary even where they are read in-process (a debugging switch)."},
 		{"NO_COLOR", "When set, no colour (unless --color always)."},
 		{"GITHUB_STEP_SUMMARY", "With --format github, the file the markdown table of all findings is appended to."},
 	} {
@@ -127,7 +129,11 @@ func manConfiguration(b *strings.Builder) {
 		if k.Git != "" {
 			where = append(where, k.Git)
 		}
-		where = append(where, strings.ReplaceAll(k.Name, "-", "_")+": in .memcite.yaml")
+		if k.Hook {
+			where = append(where, "git config only (read as git reads its values; a value not understood is a warning and the default)")
+		} else {
+			where = append(where, strings.ReplaceAll(k.Name, "-", "_")+": in .memcite.yaml")
+		}
 		def := strings.Join(k.Default, ", ")
 		if def == "" {
 			def = "none"

@@ -40,7 +40,42 @@ type Key struct {
 	Default []string // built-in default
 	Allowed []string // accepted values, nil for any
 	Help    string
+	// Hook marks the settings the git hooks obey. Only git config sets
+	// them (a personal or machine choice, read by a hook before anything
+	// else): no flag, variable or team file. Their values are read as git
+	// reads its own (case-insensitive; Bool: git's boolean spellings), and
+	// a value that is not understood is a warning and the default, never
+	// an error: a typo in a setting must not stop every commit.
+	Hook bool
+	Bool bool // true or false, in any of git's spellings
 }
+
+// Layers names the layers that may set k, highest precedence first.
+func (k Key) Layers() []string {
+	var out []string
+	if k.Flag != "" {
+		out = append(out, "flag "+k.Flag)
+	}
+	if k.Env != "" {
+		out = append(out, "env "+k.Env)
+	}
+	if k.Git != "" {
+		out = append(out, "git config "+k.Git)
+	}
+	if !k.Hook {
+		out = append(out, FileName)
+	}
+	return append(out, "default")
+}
+
+// The hook settings' names (git config keys, as documented).
+const (
+	HookEnabled       = "memcite.enabled"
+	HookPreCommit     = "memcite.preCommit"
+	HookPostMerge     = "memcite.postMerge"
+	HookRequireBinary = "memcite.requireBinary"
+	HookOnError       = "memcite.onError"
+)
 
 // Keys are the settings, in the order `git memcite config` prints them.
 var Keys = []Key{
@@ -60,6 +95,19 @@ var Keys = []Key{
 	{Name: "prose", Env: "MEMCITE_PROSE", Git: "memcite.prose", Default: []string{"error"},
 		Allowed: []string{"error", "warn", "block", "off"},
 		Help:    "references in the prose of memories: stale ones fail verification (error), are warnings (warn), also block commits in the pre-commit hook (block), or are not checked (off)"},
+	{Name: HookEnabled, Git: HookEnabled, Hook: true, Bool: true, Default: []string{"true"},
+		Help: "whether the installed git hooks run at all (docs/hooks.md)"},
+	{Name: HookPreCommit, Git: HookPreCommit, Hook: true, Default: []string{"block"},
+		Allowed: []string{"strict", "block", "fix", "warn", "off"},
+		Help:    "what the pre-commit and pre-merge-commit hooks do with stale citations (docs/hooks.md)"},
+	{Name: HookPostMerge, Git: HookPostMerge, Hook: true, Default: []string{"suggest"},
+		Allowed: []string{"suggest", "apply", "off"},
+		Help:    "what the post-merge and post-rewrite hooks do with citations a change broke (docs/hooks.md)"},
+	{Name: HookRequireBinary, Git: HookRequireBinary, Hook: true, Bool: true, Default: []string{"false"},
+		Help: "whether the pre-* hook scripts block when git-memcite is not on PATH (read by the scripts themselves)"},
+	{Name: HookOnError, Git: HookOnError, Hook: true, Default: []string{"warn"},
+		Allowed: []string{"warn", "block"},
+		Help:    "what a pre-* hook does when git-memcite itself fails: warn and let git go on, or block"},
 }
 
 // Value is a resolved setting.
@@ -155,6 +203,9 @@ type Config struct {
 	Values     map[string]Value
 	Severities []Severity // rules whose level is not the default, sorted
 	FileName   string     // the file read, "" for none
+	// Warnings are the hook settings whose value was not understood (the
+	// default is used), in the order of Keys.
+	Warnings []string
 }
 
 // Get returns a setting.
@@ -193,11 +244,14 @@ func Resolve(l Layers) (*Config, error) {
 		c.FileName = l.FileName
 	}
 	for _, k := range Keys {
-		v, err := resolve(k, l)
+		v, warn, err := resolve(k, l)
 		if err != nil {
 			return nil, err
 		}
 		c.Values[k.Name] = v
+		if warn != "" {
+			c.Warnings = append(c.Warnings, warn)
+		}
 	}
 	if l.File != nil {
 		for rule, s := range l.File.Severity {
@@ -219,7 +273,26 @@ func Resolve(l Layers) (*Config, error) {
 	return c, nil
 }
 
-func resolve(k Key, l Layers) (Value, error) {
+// ResolveHooks resolves only the hook settings (the keys marked Hook) from
+// git config: what a hook run reads before anything else. It cannot fail:
+// a value not understood is a warning and the default.
+func ResolveHooks(git func(key string) ([]string, error)) *Config {
+	c := &Config{Values: map[string]Value{}}
+	for _, k := range Keys {
+		if !k.Hook {
+			continue
+		}
+		def := Value{Key: k.Name, Values: slices.Clone(k.Default), Origin: "default"}
+		v, warn := resolveHook(k, Layers{Git: git}, def)
+		c.Values[k.Name] = v
+		if warn != "" {
+			c.Warnings = append(c.Warnings, warn)
+		}
+	}
+	return c
+}
+
+func resolve(k Key, l Layers) (Value, string, error) {
 	try := func(vals []string, origin string) (Value, bool, error) {
 		if len(vals) == 0 {
 			return Value{}, false, nil
@@ -229,9 +302,14 @@ func resolve(k Key, l Layers) (Value, error) {
 		}
 		return Value{Key: k.Name, Values: vals, Origin: origin}, true, nil
 	}
+	def := Value{Key: k.Name, Values: slices.Clone(k.Default), Origin: "default"}
+	if k.Hook {
+		v, warn := resolveHook(k, l, def)
+		return v, warn, nil
+	}
 	if k.Flag != "" {
 		if v, ok, err := try(l.Flags[k.Name], "flag "+k.Flag); ok || err != nil {
-			return v, err
+			return v, "", err
 		}
 	}
 	if k.Env != "" && l.Getenv != nil {
@@ -244,25 +322,75 @@ func resolve(k Key, l Layers) (Value, error) {
 			}
 		}
 		if v, ok, err := try(vals, "env "+k.Env); ok || err != nil {
-			return v, err
+			return v, "", err
 		}
 	}
 	if k.Git != "" && l.Git != nil {
 		vals, err := l.Git(k.Git)
 		if err != nil {
-			return Value{}, err
+			return Value{}, "", err
 		}
 		if !k.List && len(vals) > 1 {
 			vals = vals[len(vals)-1:] // git's rule: the last value wins
 		}
 		if v, ok, err := try(vals, "git config "+k.Git); ok || err != nil {
-			return v, err
+			return v, "", err
 		}
 	}
 	if v, ok, err := try(l.File.values(k.Name), l.FileName); ok || err != nil {
-		return v, err
+		return v, "", err
 	}
-	return Value{Key: k.Name, Values: slices.Clone(k.Default), Origin: "default"}, nil
+	return def, "", nil
+}
+
+// resolveHook reads a hook setting from git config, as git reads its own
+// values: the last one wins, case does not matter, and a value that is not
+// understood is a warning and the default (the origin says which value was
+// refused).
+func resolveHook(k Key, l Layers, def Value) (Value, string) {
+	if l.Git == nil {
+		return def, ""
+	}
+	vals, err := l.Git(k.Git)
+	if err != nil || len(vals) == 0 {
+		return def, ""
+	}
+	raw := vals[len(vals)-1]
+	if v, ok := hookValue(k, raw); ok {
+		return Value{Key: k.Name, Values: []string{v}, Origin: "git config " + k.Git}, ""
+	}
+	want := orList(k.Allowed)
+	if k.Bool {
+		want = "a boolean"
+	}
+	def.Origin = fmt.Sprintf("git config %s is %q, not a valid value; %s used", k.Git, raw, def.First())
+	return def, fmt.Sprintf("%s=%q is not %s; using %s", k.Git, raw, want, def.First())
+}
+
+// orList joins values as "a, b or c".
+func orList(vals []string) string {
+	if len(vals) < 2 {
+		return strings.Join(vals, "")
+	}
+	return strings.Join(vals[:len(vals)-1], ", ") + " or " + vals[len(vals)-1]
+}
+
+// hookValue is a hook setting's value in its canonical spelling.
+func hookValue(k Key, raw string) (string, bool) {
+	v := strings.ToLower(strings.TrimSpace(raw))
+	if k.Bool {
+		switch v {
+		case "true", "yes", "on", "1", "": // "": a key with no '=' is true in git
+			return "true", true
+		case "false", "no", "off", "0":
+			return "false", true
+		}
+		return "", false
+	}
+	if k.Allowed == nil || slices.Contains(k.Allowed, v) {
+		return v, true
+	}
+	return "", false
 }
 
 func splitList(s string) []string {

@@ -269,7 +269,7 @@ func TestFixtures(t *testing.T) {
 				if rd.name != "go-git" && !allReaders[tt.scenario] {
 					longtest.Skip(t, "every fixture with every object reader")
 				}
-				t.Setenv("MEMCITE_BACKEND", rd.backend)
+				t.Cleanup(gitrepo.ForceGitBinary(rd.backend == "git"))
 				t.Setenv("GIT_DEFAULT_HASH", rd.hash)
 				cites := make([]cite, len(tt.cases))
 				for i, c := range tt.cases {

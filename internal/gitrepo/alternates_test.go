@@ -162,17 +162,25 @@ func TestAlternates(t *testing.T) {
 		}
 		// the best of three runs each, interleaved: a loaded machine slows
 		// both alike; the bound is loose (the target is 1.5×), the
-		// regression it catches was 20× and more
+		// regression it catches was 20× and more. A measurement over the
+		// bound is taken again, up to three times: a burst of load on a
+		// shared machine passes, a regression fails every time.
 		var best [2]time.Duration
-		for i := 0; i < 3; i++ {
-			for j, d := range []string{clones["plain"], dir} {
-				_, took := timedWalk(t, d)
-				if i == 0 || took < best[j] {
-					best[j] = took
+		var r float64
+		for attempt := 0; attempt < 3; attempt++ {
+			for i := 0; i < 3; i++ {
+				for j, d := range []string{clones["plain"], dir} {
+					_, took := timedWalk(t, d)
+					if i == 0 || took < best[j] {
+						best[j] = took
+					}
 				}
 			}
+			if r = float64(best[1]) / float64(best[0]); r <= 3 {
+				break
+			}
 		}
-		if r := float64(best[1]) / float64(best[0]); r > 3 {
+		if r > 3 {
 			t.Errorf("%s clone: history read in %v, %.1f× a plain clone's %v", name, best[1], r, best[0])
 		} else {
 			t.Logf("%s clone: %v, %.2f× a plain clone's %v", name, best[1], r, best[0])

@@ -14,3 +14,9 @@ func (r *Repo) ReadConfigInProcessForTest() (map[string][]string, string) {
 	cfg, _, declined := r.configInProcess()
 	return cfg, declined
 }
+
+// ParseConfigForTest is parseConfig: git's config file syntax, as git
+// reads it.
+func ParseConfigForTest(data []byte, fn func(key, value string, hasValue bool) error) error {
+	return parseConfig(data, fn)
+}

@@ -81,7 +81,7 @@ func build(t *testing.T) (string, *gitrepo.History) {
 func TestRepo(t *testing.T) {
 	for _, backend := range []gitrepo.Backend{gitrepo.GoGit, gitrepo.GitBinary} {
 		t.Run(string(backend), func(t *testing.T) {
-			t.Setenv("MEMCITE_BACKEND", string(backend))
+			t.Cleanup(gitrepo.ForceGitBinary(backend == gitrepo.GitBinary))
 			_, r := build(t)
 			if got := r.BackendForTest(); got != backend {
 				t.Fatalf("history read by %s, want %s", got, backend)

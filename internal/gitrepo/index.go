@@ -63,7 +63,7 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 		indexMtime time.Time
 	)
 	err = errNotDecoded
-	if hashLen, known := r.hashLen(); known && os.Getenv("MEMCITE_BACKEND") != string(GitBinary) {
+	if hashLen, known := r.hashLen(); known && !forceGitBinary.Load() {
 		es, unmerged, ita, indexMtime, err = readIndex(p, hashLen)
 		if err != nil {
 			trace.Printf("index: %v: asking git", err)

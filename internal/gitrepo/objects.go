@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -58,7 +57,7 @@ func (r *Repo) objects() (*objects, error) {
 		switch {
 		case r.ObjectFormat != "" && r.ObjectFormat != "sha1":
 			r.backend, r.why = GitBinary, "object format "+r.ObjectFormat+" (read in-process for sha1 only)"
-		case os.Getenv("MEMCITE_BACKEND") == string(GitBinary):
+		case forceGitBinary.Load():
 			r.backend, r.why = GitBinary, "MEMCITE_BACKEND=git"
 		}
 		if r.backend == GitBinary {

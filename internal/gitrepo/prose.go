@@ -156,52 +156,6 @@ func revRange(old, head gitblame.Hash) string {
 	return old.String() + ".." + head.String()
 }
 
-// GrepWords reports which of names occur as a whole word in the files of
-// commit's tree whose paths match pathspecs (git grep -w -F -o -h); one
-// git process for every name.
-func (h *History) GrepWords(ctx context.Context, commit gitblame.Hash, names, pathspecs []string) (map[string]bool, error) {
-	found := map[string]bool{}
-	if len(names) == 0 {
-		return found, nil
-	}
-	args := []string{"grep", "-I", "-w", "-F", "-o", "-h", "--no-color"}
-	for _, n := range names {
-		args = append(args, "-e", n)
-	}
-	args = append(args, commit.String(), "--")
-	args = append(args, pathspecs...)
-	out, err := h.repo.cmd().Run(ctx, args...)
-	if err != nil && ExitCode(err) != 1 { // 1: nothing found
-		return nil, fmt.Errorf("grep in %s: %w", commit.Short(), err)
-	}
-	for _, l := range strings.Split(string(out), "\n") {
-		// "<commit>:<word>" with -h? git grep on a tree prints no file
-		// name with -h, only the match
-		if i := strings.LastIndexByte(l, ':'); i >= 0 {
-			l = l[i+1:]
-		}
-		if l != "" {
-			found[l] = true
-		}
-	}
-	return found, nil
-}
-
-// LastChangeOf returns the newest first-parent commit in from..head whose
-// diff adds or removes a line with word (git log -G'\bword\b'), zero when
-// none does.
-func (h *History) LastChangeOf(ctx context.Context, from, head gitblame.Hash, word string) (gitblame.Hash, error) {
-	out, err := h.repo.cmd().Run(ctx, "log", "--first-parent", "-1", "--format=%H", "-G", `\b`+regexpQuote(word)+`\b`, from.String()+".."+head.String())
-	if err != nil {
-		return gitblame.ZeroHash, fmt.Errorf("log -G %s: %w", word, err)
-	}
-	s := strings.TrimSpace(string(out))
-	if s == "" {
-		return gitblame.ZeroHash, nil
-	}
-	return gitblame.ParseHash(s)
-}
-
 func regexpQuote(s string) string {
 	var b strings.Builder
 	for _, c := range s {
@@ -230,9 +184,11 @@ func (h *History) OnFirstParents(ctx context.Context, old, head gitblame.Hash) (
 }
 
 // ChangesAnyOf reports whether a first-parent commit of from..head adds
-// or removes a line with any of words (git log -G'\b(w1|w2|…)\b'): when
-// none does, LastChangeOf in that range is zero for each of them.
-func (h *History) ChangesAnyOf(ctx context.Context, from, head gitblame.Hash, words []string) (bool, error) {
+// or removes a line with any of words in the files matching pathspecs
+// (every file without any): git log -G'\b(w1|w2|…)\b' -- pathspecs. When
+// none does, WordChangedIn in that range is zero for each of them and any
+// of those pathspecs.
+func (h *History) ChangesAnyOf(ctx context.Context, from, head gitblame.Hash, words, pathspecs []string) (bool, error) {
 	if len(words) == 0 {
 		return false, nil
 	}
@@ -240,7 +196,8 @@ func (h *History) ChangesAnyOf(ctx context.Context, from, head gitblame.Hash, wo
 	for i, w := range words {
 		q[i] = regexpQuote(w)
 	}
-	out, err := h.repo.cmd().Run(ctx, "log", "--first-parent", "-1", "--format=%H", "-G", `\b(`+strings.Join(q, "|")+`)\b`, from.String()+".."+head.String())
+	args := []string{"log", "--first-parent", "-1", "--format=%H", "-G", `\b(` + strings.Join(q, "|") + `)\b`, from.String() + ".." + head.String(), "--"}
+	out, err := h.repo.cmd().Run(ctx, append(args, pathspecs...)...)
 	if err != nil {
 		return false, fmt.Errorf("log -G: %w", err)
 	}

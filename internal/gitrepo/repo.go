@@ -25,6 +25,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/storer"
@@ -63,6 +64,18 @@ func (o OID) Hash() (gitblame.Hash, bool) {
 }
 
 func (o OID) plumbing() plumbing.Hash { return plumbing.NewHash(string(o)) }
+
+// forceGitBinary is MEMCITE_BACKEND=git (ForceGitBinary).
+var forceGitBinary atomic.Bool
+
+// ForceGitBinary makes every repository opened after it read objects,
+// history and the index with the git binary, even where go-git could: the
+// debugging switch MEMCITE_BACKEND=git, which main reads (config.Switches).
+// It returns a function that restores the previous choice (for tests).
+func ForceGitBinary(on bool) (restore func()) {
+	old := forceGitBinary.Swap(on)
+	return func() { forceGitBinary.Store(old) }
+}
 
 // Backend names how objects are read.
 type Backend string
@@ -292,6 +305,19 @@ func (r *Repo) ConfigAll(ctx context.Context, key string) ([]string, error) {
 		return nil, err
 	}
 	return strings.Split(strings.TrimRight(out, "\n"), "\n"), nil
+}
+
+// ConfigScoped returns the value git gives a key of its own (the last
+// one) in the repository at dir, and the scope it comes from ("local",
+// "global", "system", "worktree", "command"); an error when it is not set.
+// Git's --show-scope needs git 2.26.
+func ConfigScoped(ctx context.Context, dir, key string) (value, scope string, err error) {
+	out, err := Git(ctx, dir, "-C", dir, "config", "--show-scope", "--get", key)
+	if err != nil {
+		return "", "", err
+	}
+	scope, value, _ = strings.Cut(strings.TrimRight(out, "\n"), "\t")
+	return value, scope, nil
 }
 
 // Config returns git's memcite.* and core.* configuration (git's rules:

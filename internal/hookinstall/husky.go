@@ -3,6 +3,8 @@ package hookinstall
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/git-memcite/git-memcite/internal/yamledit"
 )
 
 // husky 9 sets core.hooksPath to .husky/_, fills it with one stub per hook
@@ -39,10 +41,10 @@ func huskyAdd(src []byte, exists bool, hook string) (out []byte, changed bool) {
 	if where, _ := huskyScriptRuns(src, hook); where != "" {
 		return src, false
 	}
-	t := splitText(src)
-	at := len(t.lines)
-	for i := len(t.lines) - 1; i >= 0; i-- {
-		l := strings.TrimSpace(t.lines[i])
+	t := yamledit.SplitText(src)
+	at := len(t.Lines)
+	for i := len(t.Lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(t.Lines[i])
 		if l == "" || strings.HasPrefix(l, "#") {
 			continue
 		}
@@ -51,29 +53,29 @@ func huskyAdd(src []byte, exists bool, hook string) (out []byte, changed bool) {
 		}
 		break
 	}
-	t.insert(at, []string{huskyComment, line})
-	return t.bytes(), true
+	t.Insert(at, []string{huskyComment, line})
+	return t.Bytes(), true
 }
 
 // huskyRemove undoes huskyAdd: it removes our lines, and deleteFile says
 // that nothing but what install created is left.
 func huskyRemove(src []byte, hook string) (out []byte, removed, deleteFile bool) {
 	line := cliLine(hook, "git memcite")
-	t := splitText(src)
-	if len(t.lines) >= 3 && trimEOL(t.lines[0]) == huskyShebang && trimEOL(t.lines[1]) == huskyCreated {
-		if len(t.lines) == 3 && trimEOL(t.lines[2]) == line {
+	t := yamledit.SplitText(src)
+	if len(t.Lines) >= 3 && yamledit.TrimEOL(t.Lines[0]) == huskyShebang && yamledit.TrimEOL(t.Lines[1]) == huskyCreated {
+		if len(t.Lines) == 3 && yamledit.TrimEOL(t.Lines[2]) == line {
 			return nil, true, true
 		}
-		if i := t.find([]string{line}, 2); i >= 0 {
-			t.remove(i, i+1)
-			t.remove(1, 2)
-			return t.bytes(), true, false
+		if i := t.Find([]string{line}, 2); i >= 0 {
+			t.Remove(i, i+1)
+			t.Remove(1, 2)
+			return t.Bytes(), true, false
 		}
 		return src, false, false
 	}
-	if i := t.find([]string{huskyComment, line}, 0); i >= 0 {
-		t.remove(i, i+2)
-		return t.bytes(), true, false
+	if i := t.Find([]string{huskyComment, line}, 0); i >= 0 {
+		t.Remove(i, i+2)
+		return t.Bytes(), true, false
 	}
 	return src, false, false
 }

@@ -10,7 +10,9 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/git-memcite/git-memcite/hooks"
 	"github.com/git-memcite/git-memcite/internal/regfile"
+	"github.com/git-memcite/git-memcite/internal/yamledit"
 )
 
 // lefthook reads its main configuration from the first of these files
@@ -48,21 +50,20 @@ const lefthookCreatedHeader = "# lefthook configuration, created by 'git memcite
 // (a "- name:" item).
 func lefthookJob(hook string, ind, unit int, item bool) []string {
 	run := "git memcite hook " + hook
-	switch hook {
-	case "post-merge", "post-rewrite":
+	if !hooks.Pre(hook) {
 		run += " {1}"
 	}
 	var ls []string
 	if item {
-		ls = []string{pad(ind) + "- name: memcite", pad(ind+2) + "run: " + run}
+		ls = []string{yamledit.Pad(ind) + "- name: memcite", yamledit.Pad(ind+2) + "run: " + run}
 		if hook == "post-rewrite" {
-			ls = append(ls, pad(ind+2)+"use_stdin: true")
+			ls = append(ls, yamledit.Pad(ind+2)+"use_stdin: true")
 		}
 		return ls
 	}
-	ls = []string{pad(ind) + "memcite:", pad(ind+unit) + "run: " + run}
+	ls = []string{yamledit.Pad(ind) + "memcite:", yamledit.Pad(ind+unit) + "run: " + run}
 	if hook == "post-rewrite" {
-		ls = append(ls, pad(ind+unit)+"use_stdin: true")
+		ls = append(ls, yamledit.Pad(ind+unit)+"use_stdin: true")
 	}
 	return ls
 }
@@ -73,68 +74,68 @@ func lefthookJob(hook string, ind, unit int, item bool) []string {
 // and a new hook at the end of the file for a hook not configured. It
 // returns the new content and the hooks it added.
 func lefthookAdd(src []byte, hooks []string) ([]byte, []string, error) {
-	t := splitText(src)
+	t := yamledit.SplitText(src)
 	var added []string
 	for _, h := range hooks {
-		root, err := parseYAML(t.bytes())
+		root, err := yamledit.ParseMapping(t.Bytes())
 		if err != nil {
 			return nil, nil, err
 		}
 		if runs, _ := lefthookHookRuns(root, nil, h); runs != "" {
 			continue
 		}
-		unit := t.unitIndent()
-		k, v := lookup(root, h)
+		unit := t.UnitIndent()
+		k, v := yamledit.Lookup(root, h)
 		switch {
 		case k == nil:
 			col := 0
 			if root != nil && len(root.Content) > 0 {
 				col = root.Content[0].Column - 1
 			}
-			t.insert(len(t.lines), append([]string{pad(col) + h + ":", pad(col+unit) + "commands:"}, lefthookJob(h, col+2*unit, unit, false)...))
-		case block(v, yaml.MappingNode):
-			if ck, cv := lookup(v, "commands"); ck != nil {
-				if !block(cv, yaml.MappingNode) {
-					return nil, nil, fmt.Errorf("%s.commands: %w", h, errUnsupported)
+			t.Insert(len(t.Lines), append([]string{yamledit.Pad(col) + h + ":", yamledit.Pad(col+unit) + "commands:"}, lefthookJob(h, col+2*unit, unit, false)...))
+		case yamledit.IsBlock(v, yaml.MappingNode):
+			if ck, cv := yamledit.Lookup(v, "commands"); ck != nil {
+				if !yamledit.IsBlock(cv, yaml.MappingNode) {
+					return nil, nil, fmt.Errorf("%s.commands: %w", h, yamledit.ErrUnsupported)
 				}
 				col := cv.Content[0].Column - 1
-				t.insert(t.blockEnd(ck.Line-1, ck.Column-1, false), lefthookJob(h, col, col-(ck.Column-1), false))
-			} else if jk, jv := lookup(v, "jobs"); jk != nil {
-				if !block(jv, yaml.SequenceNode) {
-					return nil, nil, fmt.Errorf("%s.jobs: %w", h, errUnsupported)
+				t.Insert(t.BlockEnd(ck.Line-1, ck.Column-1, false), lefthookJob(h, col, col-(ck.Column-1), false))
+			} else if jk, jv := yamledit.Lookup(v, "jobs"); jk != nil {
+				if !yamledit.IsBlock(jv, yaml.SequenceNode) {
+					return nil, nil, fmt.Errorf("%s.jobs: %w", h, yamledit.ErrUnsupported)
 				}
-				_, dash, ok := t.itemStart(jv.Content[0])
+				_, dash, ok := t.ItemStart(jv.Content[0])
 				if !ok {
-					return nil, nil, fmt.Errorf("%s.jobs: %w", h, errUnsupported)
+					return nil, nil, fmt.Errorf("%s.jobs: %w", h, yamledit.ErrUnsupported)
 				}
-				t.insert(t.blockEnd(jk.Line-1, jk.Column-1, true), lefthookJob(h, dash, unit, true))
+				t.Insert(t.BlockEnd(jk.Line-1, jk.Column-1, true), lefthookJob(h, dash, unit, true))
 			} else {
 				col := v.Content[0].Column - 1
-				t.insert(t.blockEnd(k.Line-1, k.Column-1, false), append([]string{pad(col) + "commands:"}, lefthookJob(h, col+unit, unit, false)...))
+				t.Insert(t.BlockEnd(k.Line-1, k.Column-1, false), append([]string{yamledit.Pad(col) + "commands:"}, lefthookJob(h, col+unit, unit, false)...))
 			}
 		default:
-			return nil, nil, fmt.Errorf("%s: %w", h, errUnsupported)
+			return nil, nil, fmt.Errorf("%s: %w", h, yamledit.ErrUnsupported)
 		}
 		added = append(added, h)
 	}
-	out := t.bytes()
+	out := t.Bytes()
 	if len(added) == 0 {
 		return out, nil, nil
 	}
-	if err := sameMeaning(src, out, func(m map[string]any) { stripLefthook(m, added) }); err != nil {
+	if err := yamledit.SameMeaning(src, out, func(m map[string]any) { stripLefthook(m, added) }); err != nil {
 		return nil, nil, err
 	}
-	root, err := parseYAML(out)
+	root, err := yamledit.ParseMapping(out)
 	if err != nil {
 		return nil, nil, err
 	}
 	for _, h := range added {
 		if where, _ := lefthookHookRuns(root, nil, h); where == "" {
-			return nil, nil, fmt.Errorf("%s: the edit would not run git-memcite: %w", h, errUnsupported)
+			return nil, nil, fmt.Errorf("%s: the edit would not run git-memcite: %w", h, yamledit.ErrUnsupported)
 		}
 	}
 	if back, _, _, err := lefthookRemove(out); err != nil || !bytes.Equal(back, src) {
-		return nil, nil, fmt.Errorf("uninstall could not undo the edit: %w", errUnsupported)
+		return nil, nil, fmt.Errorf("uninstall could not undo the edit: %w", yamledit.ErrUnsupported)
 	}
 	return out, added, nil
 }
@@ -177,48 +178,48 @@ func lefthookRemove(src []byte) (out []byte, removed, kept []string, err error) 
 
 // lefthookRemoveHooks is lefthookRemove for some hooks.
 func lefthookRemoveHooks(src []byte, hooks []string) (out []byte, removed, kept []string, err error) {
-	t := splitText(src)
+	t := yamledit.SplitText(src)
 	for _, h := range hooks {
-		root, err := parseYAML(t.bytes())
+		root, err := yamledit.ParseMapping(t.Bytes())
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		k, v := lookup(root, h)
-		if !block(v, yaml.MappingNode) {
+		k, v := yamledit.Lookup(root, h)
+		if !yamledit.IsBlock(v, yaml.MappingNode) {
 			continue
 		}
 		done := false
-		if ck, cv := lookup(v, "commands"); block(cv, yaml.MappingNode) {
-			mk, mv := lookup(cv, "memcite")
+		if ck, cv := yamledit.Lookup(v, "commands"); yamledit.IsBlock(cv, yaml.MappingNode) {
+			mk, mv := yamledit.Lookup(cv, "memcite")
 			switch {
 			case mk == nil:
 			case !isOurLefthookJob(mv, h, false):
 				kept = append(kept, h)
 			case len(cv.Content) == 2 && len(v.Content) == 2:
-				t.remove(k.Line-1, t.blockEnd(k.Line-1, k.Column-1, false)) // the whole hook
+				t.Remove(k.Line-1, t.BlockEnd(k.Line-1, k.Column-1, false)) // the whole hook
 				done = true
 			case len(cv.Content) == 2:
-				t.remove(ck.Line-1, t.blockEnd(ck.Line-1, ck.Column-1, false))
+				t.Remove(ck.Line-1, t.BlockEnd(ck.Line-1, ck.Column-1, false))
 				done = true
 			default:
-				t.remove(mk.Line-1, t.blockEnd(mk.Line-1, mk.Column-1, false))
+				t.Remove(mk.Line-1, t.BlockEnd(mk.Line-1, mk.Column-1, false))
 				done = true
 			}
 		}
-		if jk, jv := lookup(v, "jobs"); !done && block(jv, yaml.SequenceNode) {
+		if jk, jv := yamledit.Lookup(v, "jobs"); !done && yamledit.IsBlock(jv, yaml.SequenceNode) {
 			for _, item := range jv.Content {
-				if name, _ := scalar(item, "name"); name != "memcite" {
+				if name, _ := yamledit.Scalar(item, "name"); name != "memcite" {
 					continue
 				}
-				line, dash, ok := t.itemStart(item)
+				line, dash, ok := t.ItemStart(item)
 				switch {
 				case !ok || !isOurLefthookJob(item, h, true):
 					kept = append(kept, h)
 				case len(jv.Content) == 1:
-					t.remove(jk.Line-1, t.blockEnd(jk.Line-1, jk.Column-1, true))
+					t.Remove(jk.Line-1, t.BlockEnd(jk.Line-1, jk.Column-1, true))
 					done = true
 				default:
-					t.remove(line, t.blockEnd(line, dash, false))
+					t.Remove(line, t.BlockEnd(line, dash, false))
 					done = true
 				}
 				break
@@ -228,12 +229,12 @@ func lefthookRemoveHooks(src []byte, hooks []string) (out []byte, removed, kept 
 			removed = append(removed, h)
 		}
 	}
-	return t.bytes(), removed, kept, nil
+	return t.Bytes(), removed, kept, nil
 }
 
 // hooksWithConfig are the hooks whose manager configuration install
 // edits.
-var hooksWithConfig = []string{"pre-commit", "pre-merge-commit", "post-merge", "post-rewrite"}
+var hooksWithConfig = hooks.Names
 
 // isOurLefthookJob reports whether a memcite command (or job) is exactly
 // what lefthookAdd writes for the hook.
@@ -244,17 +245,17 @@ func isOurLefthookJob(n *yaml.Node, hook string, item bool) bool {
 	}
 	if hook == "post-rewrite" {
 		want = append(want, "use_stdin")
-		if v, _ := scalar(n, "use_stdin"); v != "true" {
+		if v, _ := yamledit.Scalar(n, "use_stdin"); v != "true" {
 			return false
 		}
 	}
-	got := keys(n)
+	got := yamledit.Keys(n)
 	slices.Sort(got)
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		return false
 	}
-	run, _ := scalar(n, "run")
+	run, _ := yamledit.Scalar(n, "run")
 	return run == strings.TrimPrefix(lefthookJob(hook, 0, 2, false)[1], "  run: ")
 }
 
@@ -264,8 +265,8 @@ func isOurLefthookJob(n *yaml.Node, hook string, item bool) bool {
 // "", and a remark: a command other than 'git memcite hook', a skip
 // condition, or why a configured command does not run.
 func lefthookHookRuns(main, local *yaml.Node, hook string) (where, note string) {
-	_, hv := lookup(main, hook)
-	_, lv := lookup(local, hook)
+	_, hv := yamledit.Lookup(main, hook)
+	_, lv := yamledit.Lookup(local, hook)
 	for _, e := range lefthookEntries(hv, lv) {
 		ok, n := entryRunsFor(e.run, hook)
 		if !ok {
@@ -299,8 +300,8 @@ func lefthookEntries(hv, lv *yaml.Node) []lefthookEntry {
 	var out []lefthookEntry
 	index := map[string]int{}
 	add := func(where, key string, n *yaml.Node) {
-		run, hasRun := scalar(n, "run")
-		_, sk := lookup(n, "skip")
+		run, hasRun := yamledit.Scalar(n, "run")
+		_, sk := yamledit.Lookup(n, "skip")
 		e := lefthookEntry{where: where, run: run, skip: skipAlways(n), cond: sk != nil && !skipAlways(n)}
 		if i, ok := index[key]; ok && key != "" {
 			if hasRun {
@@ -317,15 +318,15 @@ func lefthookEntries(hv, lv *yaml.Node) []lefthookEntry {
 		out = append(out, e)
 	}
 	for _, h := range []*yaml.Node{hv, lv} {
-		if _, cmds := lookup(h, "commands"); cmds != nil && cmds.Kind == yaml.MappingNode {
+		if _, cmds := yamledit.Lookup(h, "commands"); cmds != nil && cmds.Kind == yaml.MappingNode {
 			for i := 0; i+1 < len(cmds.Content); i += 2 {
 				name := cmds.Content[i].Value
 				add("commands."+name, "c:"+name, cmds.Content[i+1])
 			}
 		}
-		if _, jobs := lookup(h, "jobs"); jobs != nil && jobs.Kind == yaml.SequenceNode {
+		if _, jobs := yamledit.Lookup(h, "jobs"); jobs != nil && jobs.Kind == yaml.SequenceNode {
 			for i, j := range jobs.Content {
-				name, _ := scalar(j, "name")
+				name, _ := yamledit.Scalar(j, "name")
 				where, key := fmt.Sprintf("jobs[%d]", i), ""
 				if name != "" {
 					where, key = "jobs."+name, "j:"+name
@@ -339,12 +340,12 @@ func lefthookEntries(hv, lv *yaml.Node) []lefthookEntry {
 
 // skipAlways reports whether a hook or job mapping has skip: true.
 func skipAlways(n *yaml.Node) bool {
-	v, ok := scalar(n, "skip")
+	v, ok := yamledit.Scalar(n, "skip")
 	return ok && v == "true"
 }
 
 func hasSkipCondition(n *yaml.Node) bool {
-	_, v := lookup(n, "skip")
+	_, v := yamledit.Lookup(n, "skip")
 	return v != nil && !skipAlways(n)
 }
 
@@ -362,9 +363,9 @@ func readYAMLFile(top, rel string) (*yaml.Node, error) {
 		return nil, err
 	}
 	if strings.HasSuffix(rel, ".toml") {
-		return nil, fmt.Errorf("%s: TOML is not read: %w", rel, errUnsupported)
+		return nil, fmt.Errorf("%s: TOML is not read: %w", rel, yamledit.ErrUnsupported)
 	}
-	root, err := parseYAML(b)
+	root, err := yamledit.ParseMapping(b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", rel, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/git-memcite/git-memcite/hooks"
+	"github.com/git-memcite/git-memcite/internal/yamledit"
 )
 
 func TestLefthookAddRemove(t *testing.T) {
@@ -131,6 +132,9 @@ post-merge:
       run: git memcite hook pre-commit`},
 		{name: "CRLF", hooks: []string{"pre-commit"}, src: "pre-commit:\r\n  commands:\r\n    a:\r\n      run: x\r\n",
 			want: "pre-commit:\r\n  commands:\r\n    a:\r\n      run: x\r\n    memcite:\r\n      run: git memcite hook pre-commit\r\n"},
+		{name: "after a block scalar whose last line starts with '#' (content, not a comment)", hooks: []string{"pre-commit"},
+			src:  "pre-commit:\n  commands:\n    lint:\n      run: |\n        make lint\n        # then the rest\n",
+			want: "pre-commit:\n  commands:\n    lint:\n      run: |\n        make lint\n        # then the rest\n    memcite:\n      run: git memcite hook pre-commit\n"},
 		{name: "already there", hooks: []string{"pre-commit"}, src: "pre-commit:\n  commands:\n    mine:\n      run: git memcite hook pre-commit\n",
 			want: "pre-commit:\n  commands:\n    mine:\n      run: git memcite hook pre-commit\n"},
 	}
@@ -180,11 +184,11 @@ func TestLefthookAddUnsupported(t *testing.T) {
 		"alias":     "x: &x\n  commands:\n    a:\n      run: y\npre-commit: *x\n",
 		"json":      `{"pre-commit": {"commands": {"a": {"run": "x"}}}}`,
 	} {
-		if _, _, err := lefthookAdd([]byte(src), hooks.Names); !errors.Is(err, errUnsupported) {
-			t.Errorf("%s: err %v; want errUnsupported", name, err)
+		if _, _, err := lefthookAdd([]byte(src), hooks.Names); !errors.Is(err, yamledit.ErrUnsupported) {
+			t.Errorf("%s: err %v; want yamledit.ErrUnsupported", name, err)
 		}
 	}
-	if _, _, err := lefthookAdd([]byte("a: [\n"), hooks.Names); err == nil || errors.Is(err, errUnsupported) {
+	if _, _, err := lefthookAdd([]byte("a: [\n"), hooks.Names); err == nil || errors.Is(err, yamledit.ErrUnsupported) {
 		t.Errorf("invalid YAML: err %v", err)
 	}
 }
@@ -209,11 +213,11 @@ func TestLefthookHookRuns(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			main, err := parseYAML([]byte(tc.main))
+			main, err := yamledit.ParseMapping([]byte(tc.main))
 			if err != nil {
 				t.Fatal(err)
 			}
-			local, err := parseYAML([]byte(tc.local))
+			local, err := yamledit.ParseMapping([]byte(tc.local))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -236,7 +240,7 @@ func FuzzLefthookEdit(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := parseYAML(out); err != nil {
+		if _, err := yamledit.ParseMapping(out); err != nil {
 			t.Fatalf("lefthookAdd made invalid YAML from %q:\n%q: %v", src, out, err)
 		}
 		back, removed, _, err := lefthookRemove(out)

@@ -8,6 +8,9 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/git-memcite/git-memcite/hooks"
+	"github.com/git-memcite/git-memcite/internal/yamledit"
 )
 
 // preCommitConfigs are the pre-commit framework's configuration files.
@@ -20,8 +23,7 @@ const preCommitCreatedHeader = "# pre-commit configuration, created by 'git memc
 // preCommitID is the id in .pre-commit-hooks.yaml that runs git-memcite
 // at a hook.
 func preCommitID(hook string) string {
-	switch hook {
-	case "post-merge", "post-rewrite":
+	if !hooks.Pre(hook) {
 		return "memcite-" + hook
 	}
 	return "memcite"
@@ -82,29 +84,29 @@ type itemLayout struct{ dash, key, hookDash, hookKey int }
 // rev, or with local a "repo: local" entry (localHooks).
 func preCommitItem(l itemLayout, url, rev string, ids []string, local bool) []string {
 	if local {
-		ls := []string{pad(l.dash) + "-" + pad(l.key-l.dash-1) + "repo: local", pad(l.key) + "hooks:"}
+		ls := []string{yamledit.Pad(l.dash) + "-" + yamledit.Pad(l.key-l.dash-1) + "repo: local", yamledit.Pad(l.key) + "hooks:"}
 		for _, id := range ids {
-			ls = append(ls, pad(l.hookDash)+"-"+pad(l.hookKey-l.hookDash-1)+"id: "+id)
+			ls = append(ls, yamledit.Pad(l.hookDash)+"-"+yamledit.Pad(l.hookKey-l.hookDash-1)+"id: "+id)
 			for _, kv := range localHooks[id] {
-				ls = append(ls, pad(l.hookKey)+kv)
+				ls = append(ls, yamledit.Pad(l.hookKey)+kv)
 			}
 		}
 		return ls
 	}
 	ls := []string{
-		pad(l.dash) + "-" + pad(l.key-l.dash-1) + "repo: " + url,
-		pad(l.key) + "rev: " + rev,
-		pad(l.key) + "hooks:",
+		yamledit.Pad(l.dash) + "-" + yamledit.Pad(l.key-l.dash-1) + "repo: " + url,
+		yamledit.Pad(l.key) + "rev: " + rev,
+		yamledit.Pad(l.key) + "hooks:",
 	}
 	for _, id := range ids {
-		ls = append(ls, pad(l.hookDash)+"-"+pad(l.hookKey-l.hookDash-1)+"id: "+id)
+		ls = append(ls, yamledit.Pad(l.hookDash)+"-"+yamledit.Pad(l.hookKey-l.hookDash-1)+"id: "+id)
 	}
 	return ls
 }
 
 // layoutOf copies the layout of the first entry of repos.
-func (t text) layoutOf(first *yaml.Node) (itemLayout, bool) {
-	_, dash, ok := t.itemStart(first)
+func layoutOf(t yamledit.Text, first *yaml.Node) (itemLayout, bool) {
+	_, dash, ok := t.ItemStart(first)
 	if !ok || first.Kind != yaml.MappingNode || len(first.Content) == 0 {
 		return itemLayout{}, false
 	}
@@ -113,8 +115,8 @@ func (t text) layoutOf(first *yaml.Node) (itemLayout, bool) {
 		return itemLayout{}, false
 	}
 	l.hookDash, l.hookKey = l.key+2, l.key+4
-	if _, hv := lookup(first, "hooks"); block(hv, yaml.SequenceNode) && block(hv.Content[0], yaml.MappingNode) {
-		if _, hd, ok := t.itemStart(hv.Content[0]); ok && hd >= l.key && hv.Content[0].Content[0].Column-1 > hd {
+	if _, hv := yamledit.Lookup(first, "hooks"); yamledit.IsBlock(hv, yaml.SequenceNode) && yamledit.IsBlock(hv.Content[0], yaml.MappingNode) {
+		if _, hd, ok := t.ItemStart(hv.Content[0]); ok && hd >= l.key && hv.Content[0].Content[0].Column-1 > hd {
 			l.hookDash, l.hookKey = hd, hv.Content[0].Content[0].Column-1
 		}
 	}
@@ -127,7 +129,7 @@ func (t text) layoutOf(first *yaml.Node) (itemLayout, bool) {
 // configuration already runs git-memcite are left alone. It returns the
 // new content and the hooks added.
 func preCommitAdd(src []byte, hooks []string, url, rev string, local bool) ([]byte, []string, error) {
-	root, err := parseYAML(src)
+	root, err := yamledit.ParseMapping(src)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -144,31 +146,31 @@ func preCommitAdd(src []byte, hooks []string, url, rev string, local bool) ([]by
 	if len(ids) == 0 {
 		return src, nil, nil
 	}
-	t := splitText(src)
-	k, v := lookup(root, "repos")
+	t := yamledit.SplitText(src)
+	k, v := yamledit.Lookup(root, "repos")
 	switch {
 	case k == nil:
 		col := 0
 		if root != nil && len(root.Content) > 0 {
 			col = root.Content[0].Column - 1
 		}
-		d := col + t.unitIndent()
-		t.insert(len(t.lines), append([]string{pad(col) + "repos:"}, preCommitItem(itemLayout{d, d + 2, d + 4, d + 6}, url, rev, ids, local)...))
-	case block(v, yaml.SequenceNode):
-		l, ok := t.layoutOf(v.Content[0])
+		d := col + t.UnitIndent()
+		t.Insert(len(t.Lines), append([]string{yamledit.Pad(col) + "repos:"}, preCommitItem(itemLayout{d, d + 2, d + 4, d + 6}, url, rev, ids, local)...))
+	case yamledit.IsBlock(v, yaml.SequenceNode):
+		l, ok := layoutOf(t, v.Content[0])
 		if !ok {
-			return nil, nil, fmt.Errorf("repos: %w", errUnsupported)
+			return nil, nil, fmt.Errorf("repos: %w", yamledit.ErrUnsupported)
 		}
-		t.insert(t.blockEnd(k.Line-1, k.Column-1, true), preCommitItem(l, url, rev, ids, local))
+		t.Insert(t.BlockEnd(k.Line-1, k.Column-1, true), preCommitItem(l, url, rev, ids, local))
 	default:
-		return nil, nil, fmt.Errorf("repos: %w", errUnsupported)
+		return nil, nil, fmt.Errorf("repos: %w", yamledit.ErrUnsupported)
 	}
-	out := t.bytes()
-	if err := sameMeaning(src, out, stripPreCommit); err != nil {
+	out := t.Bytes()
+	if err := yamledit.SameMeaning(src, out, stripPreCommit); err != nil {
 		return nil, nil, err
 	}
 	if back, _, err := preCommitRemove(out); err != nil || !bytes.Equal(back, src) {
-		return nil, nil, fmt.Errorf("uninstall could not undo the edit: %w", errUnsupported)
+		return nil, nil, fmt.Errorf("uninstall could not undo the edit: %w", yamledit.ErrUnsupported)
 	}
 	return out, added, nil
 }
@@ -177,16 +179,16 @@ func preCommitAdd(src []byte, hooks []string, url, rev string, local bool) ([]by
 // our ids (what preCommitAdd writes, whatever its repo and rev became),
 // and "repos:" when nothing is left in it. It returns the ids removed.
 func preCommitRemove(src []byte) ([]byte, []string, error) {
-	t := splitText(src)
+	t := yamledit.SplitText(src)
 	var removed []string
 	for {
-		root, err := parseYAML(t.bytes())
+		root, err := yamledit.ParseMapping(t.Bytes())
 		if err != nil {
 			return nil, nil, err
 		}
-		k, v := lookup(root, "repos")
-		if !block(v, yaml.SequenceNode) {
-			return t.bytes(), removed, nil
+		k, v := yamledit.Lookup(root, "repos")
+		if !yamledit.IsBlock(v, yaml.SequenceNode) {
+			return t.Bytes(), removed, nil
 		}
 		found := false
 		for _, item := range v.Content {
@@ -194,21 +196,21 @@ func preCommitRemove(src []byte) ([]byte, []string, error) {
 			if !ok {
 				continue
 			}
-			line, dash, ok := t.itemStart(item)
+			line, dash, ok := t.ItemStart(item)
 			if !ok {
 				continue
 			}
 			if len(v.Content) == 1 {
-				t.remove(k.Line-1, t.blockEnd(k.Line-1, k.Column-1, true))
+				t.Remove(k.Line-1, t.BlockEnd(k.Line-1, k.Column-1, true))
 			} else {
-				t.remove(line, t.blockEnd(line, dash, false))
+				t.Remove(line, t.BlockEnd(line, dash, false))
 			}
 			removed = append(removed, ids...)
 			found = true
 			break
 		}
 		if !found {
-			return t.bytes(), removed, nil
+			return t.Bytes(), removed, nil
 		}
 	}
 }
@@ -217,24 +219,24 @@ func preCommitRemove(src []byte) ([]byte, []string, error) {
 // repo, rev and hooks only, and hooks that are nothing but our ids; or a
 // "repo: local" entry of our local hooks only (localHooks).
 func ourPreCommitItem(item *yaml.Node) ([]string, bool) {
-	if repo, _ := scalar(item, "repo"); repo == "local" {
+	if repo, _ := yamledit.Scalar(item, "repo"); repo == "local" {
 		return ourLocalItem(item)
 	}
-	for _, key := range keys(item) {
+	for _, key := range yamledit.Keys(item) {
 		if key != "repo" && key != "rev" && key != "hooks" {
 			return nil, false
 		}
 	}
-	if repo, _ := scalar(item, "repo"); repo == "meta" {
+	if repo, _ := yamledit.Scalar(item, "repo"); repo == "meta" {
 		return nil, false
 	}
-	_, hv := lookup(item, "hooks")
-	if !block(hv, yaml.SequenceNode) {
+	_, hv := yamledit.Lookup(item, "hooks")
+	if !yamledit.IsBlock(hv, yaml.SequenceNode) {
 		return nil, false
 	}
 	var ids []string
 	for _, h := range hv.Content {
-		id, _ := scalar(h, "id")
+		id, _ := yamledit.Scalar(h, "id")
 		if _, ours := manifest[id]; !ours || len(h.Content) != 2 {
 			return nil, false
 		}
@@ -247,25 +249,25 @@ func ourPreCommitItem(item *yaml.Node) ([]string, bool) {
 // the hooks install --local writes: our ids, running our entry with
 // language system, with no key of their own.
 func ourLocalItem(item *yaml.Node) ([]string, bool) {
-	for _, key := range keys(item) {
+	for _, key := range yamledit.Keys(item) {
 		if key != "repo" && key != "hooks" {
 			return nil, false
 		}
 	}
-	_, hv := lookup(item, "hooks")
-	if !block(hv, yaml.SequenceNode) {
+	_, hv := yamledit.Lookup(item, "hooks")
+	if !yamledit.IsBlock(hv, yaml.SequenceNode) {
 		return nil, false
 	}
 	var ids []string
 	for _, h := range hv.Content {
-		id, _ := scalar(h, "id")
-		entry, _ := scalar(h, "entry")
-		lang, _ := scalar(h, "language")
+		id, _ := yamledit.Scalar(h, "id")
+		entry, _ := yamledit.Scalar(h, "entry")
+		lang, _ := yamledit.Scalar(h, "language")
 		m, ours := manifest[id]
 		if !ours || entry != m.entry || lang != "system" {
 			return nil, false
 		}
-		for _, k := range keys(h) {
+		for _, k := range yamledit.Keys(h) {
 			if !slices.Contains(localHookKeys, k) {
 				return nil, false
 			}
@@ -359,19 +361,19 @@ func ourDecodedLocal(rm map[string]any) bool {
 // ("memcite", "local: my-check") or "", and a remark.
 func preCommitHookRuns(root *yaml.Node, hook string) (where, note string) {
 	defaults := stagesOf(root, "default_stages")
-	_, repos := lookup(root, "repos")
+	_, repos := yamledit.Lookup(root, "repos")
 	if repos == nil || repos.Kind != yaml.SequenceNode {
 		return "", ""
 	}
 	for _, r := range repos.Content {
-		repo, _ := scalar(r, "repo")
-		_, hs := lookup(r, "hooks")
+		repo, _ := yamledit.Scalar(r, "repo")
+		_, hs := yamledit.Lookup(r, "hooks")
 		if hs == nil || hs.Kind != yaml.SequenceNode || repo == "meta" {
 			continue
 		}
 		for _, h := range hs.Content {
-			id, _ := scalar(h, "id")
-			entry, hasEntry := scalar(h, "entry")
+			id, _ := yamledit.Scalar(h, "id")
+			entry, hasEntry := yamledit.Scalar(h, "entry")
 			stages := stagesOf(h, "stages")
 			name := id
 			if repo == "local" {
@@ -403,7 +405,7 @@ func preCommitHookRuns(root *yaml.Node, hook string) (where, note string) {
 
 // stagesOf returns a list of stage names, nil when the key is absent.
 func stagesOf(m *yaml.Node, key string) []string {
-	_, v := lookup(m, key)
+	_, v := yamledit.Lookup(m, key)
 	if v == nil || v.Kind != yaml.SequenceNode {
 		return nil
 	}
@@ -428,10 +430,9 @@ func anyIn(a, b []string) bool {
 // policy.
 func entryRunsFor(cmd, hook string) (bool, string) {
 	var want []string
-	switch hook {
-	case "pre-commit", "pre-merge-commit":
+	if hooks.Pre(hook) {
 		want = []string{"hook pre-commit", "hook pre-merge-commit"}
-	default:
+	} else {
 		want = []string{"hook " + hook}
 	}
 	for _, prog := range []string{"git memcite ", "git-memcite "} {
@@ -441,7 +442,7 @@ func entryRunsFor(cmd, hook string) (bool, string) {
 			}
 		}
 	}
-	if (hook == "pre-commit" || hook == "pre-merge-commit") && (strings.Contains(cmd, "memcite verify")) {
+	if hooks.Pre(hook) && strings.Contains(cmd, "memcite verify") {
 		return true, fmt.Sprintf("it runs '%s', not 'git memcite hook %s': the hook policy, SKIP=memcite and MEMCITE=0 do not apply", strings.TrimSpace(cmd), hook)
 	}
 	return false, ""

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/git-memcite/git-memcite/hooks"
+	"github.com/git-memcite/git-memcite/internal/yamledit"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -132,8 +133,8 @@ func TestPreCommitAddUnsupported(t *testing.T) {
 		"flow repos": "repos: []\n",
 		"flow":       "{repos: [{repo: local, hooks: []}]}\n",
 	} {
-		if _, _, err := preCommitAdd([]byte(src), hooks.Names, testURL, "v1", false); !errors.Is(err, errUnsupported) {
-			t.Errorf("%s: err %v; want errUnsupported", name, err)
+		if _, _, err := preCommitAdd([]byte(src), hooks.Names, testURL, "v1", false); !errors.Is(err, yamledit.ErrUnsupported) {
+			t.Errorf("%s: err %v; want yamledit.ErrUnsupported", name, err)
 		}
 	}
 }
@@ -158,7 +159,7 @@ func TestPreCommitHookRuns(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			root, err := parseYAML([]byte(tc.cfg))
+			root, err := yamledit.ParseMapping([]byte(tc.cfg))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -269,7 +270,7 @@ func FuzzPreCommitEdit(f *testing.F) {
 		if err != nil || len(added) == 0 {
 			return
 		}
-		root, err := parseYAML(out)
+		root, err := yamledit.ParseMapping(out)
 		if err != nil {
 			t.Fatalf("invalid YAML from %q: %q", src, out)
 		}
@@ -307,7 +308,7 @@ func TestPreCommitLocal(t *testing.T) {
 			if !strings.Contains(string(out), "entry: git-memcite hook pre-commit") || !strings.Contains(string(out), "language: system") {
 				t.Errorf("not a local system hook:\n%s", out)
 			}
-			root, err := parseYAML(out)
+			root, err := yamledit.ParseMapping(out)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -109,8 +109,7 @@ func Locate(ctx context.Context, dir string) (Repo, error) {
 		CommonDir: realPath(abs(dir, f[2])),
 		HooksDir:  realPath(abs(dir, f[3])),
 	}
-	if out, err := git(ctx, dir, "config", "--show-scope", "--get", "core.hooksPath"); err == nil {
-		scope, val, _ := strings.Cut(strings.TrimRight(out, "\n"), "\t")
+	if val, scope, err := gitrepo.ConfigScoped(ctx, dir, "core.hooksPath"); err == nil {
 		r.HooksPath, r.HooksPathScope = val, scope
 	}
 	r.HooksPathOutside = !within(r.HooksDir, r.Top) && !within(r.HooksDir, r.CommonDir) && !within(r.HooksDir, r.GitDir)

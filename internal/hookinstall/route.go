@@ -13,6 +13,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/regfile"
+	"github.com/git-memcite/git-memcite/internal/yamledit"
 )
 
 // Route is how git-memcite is installed into a repository.
@@ -109,7 +110,7 @@ func managerPlan(plan *Plan) error {
 	case ViaPreCommit:
 		err = preCommitPlan(plan, names)
 	}
-	if errors.Is(err, errUnsupported) {
+	if errors.Is(err, yamledit.ErrUnsupported) {
 		plan.Unsupported = err.Error()
 		plan.Snippets = snippets(repo, plan.Route.manager(), names, plan.Options.Rev, plan.Options.Local)
 		return nil
@@ -137,7 +138,7 @@ func lefthookPlan(plan *Plan, names []string) error {
 	case rel == "":
 		e.Rel, e.Create = "lefthook.yml", true
 	case !strings.HasSuffix(rel, ".yml") && !strings.HasSuffix(rel, ".yaml"):
-		return fmt.Errorf("%s: only YAML is edited: %w", rel, errUnsupported)
+		return fmt.Errorf("%s: only YAML is edited: %w", rel, yamledit.ErrUnsupported)
 	}
 	e.Path = filepath.Join(repo.Top, e.Rel)
 	src := []byte(lefthookCreatedHeader + "\n")
@@ -376,15 +377,15 @@ func ParseRoute(s string) (Route, error) {
 // AddedLines returns the lines of after that are not in before, for an
 // edit that only inserts lines (and, swapped, one that only removes them).
 func AddedLines(before, after []byte) []string {
-	b, a := splitText(before).lines, splitText(after).lines
+	b, a := yamledit.SplitText(before).Lines, yamledit.SplitText(after).Lines
 	var out []string
 	i := 0
 	for _, l := range a {
-		if i < len(b) && trimEOL(b[i]) == trimEOL(l) {
+		if i < len(b) && yamledit.TrimEOL(b[i]) == yamledit.TrimEOL(l) {
 			i++
 			continue
 		}
-		out = append(out, trimEOL(l))
+		out = append(out, yamledit.TrimEOL(l))
 	}
 	return out
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/git-memcite/git-memcite/hooks"
 )
 
 // RepoURL is the repository the pre-commit framework clones git-memcite
@@ -74,8 +76,7 @@ func snippets(r Repo, m Manager, names []string, rev string, local bool) []Snipp
 // cliLine is the line that runs the named hook from another hook script
 // (husky runs its scripts with sh -e and passes the hook's arguments).
 func cliLine(name, cmd string) string {
-	switch name {
-	case "post-merge", "post-rewrite":
+	if !hooks.Pre(name) {
 		return fmt.Sprintf(`%s hook %s "$@" || true`, cmd, name)
 	}
 	return fmt.Sprintf("%s hook %s", cmd, name)
@@ -85,8 +86,7 @@ func cliLine(name, cmd string) string {
 // any final exec or exit.
 func scriptLines(name string) string {
 	const c = "# git-memcite: check code citations in memory files\n"
-	switch name {
-	case "post-merge", "post-rewrite":
+	if !hooks.Pre(name) {
 		return c + fmt.Sprintf("command -v git-memcite >/dev/null 2>&1 && git-memcite hook %s \"$@\" || true\n", name)
 	}
 	return c + fmt.Sprintf("if command -v git-memcite >/dev/null 2>&1; then git-memcite hook %s \"$@\" || exit $?; fi\n", name)

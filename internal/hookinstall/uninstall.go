@@ -14,6 +14,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/regfile"
 	"github.com/git-memcite/git-memcite/internal/vcache"
+	"github.com/git-memcite/git-memcite/internal/yamledit"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -399,23 +400,23 @@ func stillConfigured(repo Repo, m Manager, name string, edits []Edit) bool {
 	switch m {
 	case Lefthook:
 		for _, rel := range []string{firstExisting(repo.Top, lefthookMain), firstExisting(repo.Top, lefthookLocal)} {
-			if root, err := parseYAML(content(rel)); rel != "" && (err != nil || root != nil && hasKey(root, name)) {
+			if root, err := yamledit.ParseMapping(content(rel)); rel != "" && (err != nil || root != nil && hasKey(root, name)) {
 				return true
 			}
 		}
 	case PreCommit:
 		rel := firstExisting(repo.Top, preCommitConfigs)
-		root, err := parseYAML(content(rel))
+		root, err := yamledit.ParseMapping(content(rel))
 		if err != nil {
 			return true
 		}
 		if slices.Contains(stagesOf(root, "default_install_hook_types"), name) {
 			return true
 		}
-		_, repos := lookup(root, "repos")
+		_, repos := yamledit.Lookup(root, "repos")
 		if repos != nil {
 			for _, r := range repos.Content {
-				if _, hs := lookup(r, "hooks"); hs != nil {
+				if _, hs := yamledit.Lookup(r, "hooks"); hs != nil {
 					for _, h := range hs.Content {
 						if anyIn(stageNames(name), stagesOf(h, "stages")) {
 							return true
@@ -429,6 +430,6 @@ func stillConfigured(repo Repo, m Manager, name string, edits []Edit) bool {
 }
 
 func hasKey(m *yaml.Node, key string) bool {
-	k, _ := lookup(m, key)
+	k, _ := yamledit.Lookup(m, key)
 	return k != nil
 }

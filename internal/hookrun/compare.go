@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"sort"
 	"time"
 
@@ -526,6 +525,10 @@ type PreCommitOptions struct {
 	// Full verifies every memory, as memcite.preCommit=strict needs: it
 	// blocks on stale citations the commit does not touch too.
 	Full bool
+	// ConfigFile: the team configuration is a file outside what is being
+	// committed (MEMCITE_CONFIG), whose changes the commit cannot show:
+	// every memory is checked.
+	ConfigFile bool
 	// KnownStale, when not nil, counts the stale citations of the
 	// memories the check leaves unverified, for the one warning line
 	// about older staleness. Without it nothing is said about them.
@@ -611,7 +614,7 @@ func commitScope(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dir
 	if opt.Full {
 		return nil, nil
 	}
-	if os.Getenv("MEMCITE_CONFIG") != "" {
+	if opt.ConfigFile {
 		trace.Printf("hook: MEMCITE_CONFIG names the configuration: every memory is checked")
 		return nil, nil
 	}

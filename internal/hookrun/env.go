@@ -5,8 +5,9 @@
 package hookrun
 
 import (
-	"fmt"
 	"strings"
+
+	"github.com/git-memcite/git-memcite/internal/config"
 )
 
 // Invocation is one hook run: the hook's name and the arguments git passed.
@@ -132,52 +133,42 @@ const (
 	PostOff    PostMergePolicy = "off"
 )
 
-// Config holds the memcite.* git configuration keys that hooks obey.
+// Config holds the settings that hooks obey (config.Keys marked Hook:
+// git config only).
 type Config struct {
 	Enabled   bool            // memcite.enabled, default true
 	PreCommit PreCommitPolicy // memcite.preCommit, default block
 	PostMerge PostMergePolicy // memcite.postMerge, default suggest
+	// OnErrorBlock is memcite.onError block: a pre-* hook blocks when
+	// git-memcite itself fails (default: warn and let git go on).
+	OnErrorBlock bool
 	// Warnings lists values that were not understood (the default is used).
 	Warnings []string
 }
 
 // ConfigFrom reads the hook settings from memcite.* values already read
-// from git config (keys in lower case, as git prints them; the last value
-// of a key wins, as in git).
+// from git config (keys in lower case, as git prints them), by the
+// configuration model's rules (config.ResolveHooks: the last value of a key
+// wins, as in git; a value not understood is a warning and the default).
 func ConfigFrom(vals map[string][]string) Config {
-	cfg := Config{Enabled: true, PreCommit: Block, PostMerge: Suggest}
-	last := func(k string) (string, bool) {
-		v := vals[k]
-		if len(v) == 0 {
-			return "", false
+	return FromConfig(config.ResolveHooks(func(key string) ([]string, error) {
+		return vals[strings.ToLower(key)], nil
+	}))
+}
+
+// FromConfig picks the hook settings out of a resolved configuration.
+func FromConfig(c *config.Config) Config {
+	get := func(name, def string) string {
+		if v := c.Get(name).First(); v != "" {
+			return v
 		}
-		return v[len(v)-1], true
+		return def
 	}
-	if val, ok := last("memcite.enabled"); ok {
-		switch strings.ToLower(val) {
-		case "false", "no", "off", "0":
-			cfg.Enabled = false
-		case "true", "yes", "on", "1", "":
-			cfg.Enabled = true
-		default:
-			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("memcite.enabled=%q is not a boolean; using true", val))
-		}
+	return Config{
+		Enabled:      get(config.HookEnabled, "true") == "true",
+		PreCommit:    PreCommitPolicy(get(config.HookPreCommit, string(Block))),
+		PostMerge:    PostMergePolicy(get(config.HookPostMerge, string(Suggest))),
+		OnErrorBlock: get(config.HookOnError, "warn") == "block",
+		Warnings:     c.Warnings,
 	}
-	if val, ok := last("memcite.precommit"); ok {
-		switch p := PreCommitPolicy(strings.ToLower(val)); p {
-		case Strict, Block, Fix, Warn, Off:
-			cfg.PreCommit = p
-		default:
-			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("memcite.preCommit=%q is not strict, block, fix, warn or off; using block", val))
-		}
-	}
-	if val, ok := last("memcite.postmerge"); ok {
-		switch p := PostMergePolicy(strings.ToLower(val)); p {
-		case Suggest, ApplyFixes, PostOff:
-			cfg.PostMerge = p
-		default:
-			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("memcite.postMerge=%q is not suggest, apply or off; using suggest", val))
-		}
-	}
-	return cfg
 }

@@ -1,6 +1,7 @@
 // Package layers holds no code: its tests enforce the import rules of the
 // module's packages, read from `go list -deps -json` (test files excepted),
-// and that the product matches no error by its text.
+// that the product matches no error by its text, writes no file from the
+// CLI and chooses exit statuses in one place.
 //
 // The rules:
 //
@@ -33,4 +34,19 @@
 //     calls none of os.Create, os.WriteFile, os.OpenFile, os.Rename,
 //     os.Remove, os.RemoveAll, os.Mkdir, os.MkdirAll, os.Chmod, and no
 //     write function of memfile or atomicfile.
+//  8. One exit table: no code of the binary but cmd/git-memcite/exit.go
+//     chooses a numeric exit status. Commands return an outcome
+//     (internal/outcome: stale, refused, needs confirmation, hook
+//     blocked, usage, …) and exit.go's table maps it to a number. The
+//     check flags os.Exit with a status that is not the result of a call,
+//     the integer constants exit.go declares used elsewhere, and an
+//     integer literal compared with, assigned to or set as a field named
+//     code, exit, status or exitCode.
+//  9. One configuration model: settings are resolved by internal/config
+//     (config.Keys, every layer that may set each), once per run, and
+//     the environment switches (MEMCITE_DEBUG, MEMCITE_CONFIG,
+//     MEMCITE_CACHE, MEMCITE_BACKEND) are read once by main
+//     (config.ReadSwitches). No other package names a setting's git key,
+//     runs git config (internal/gitrepo does, as the door to git) or
+//     reads a MEMCITE_ variable with os.Getenv.
 package layers

@@ -384,3 +384,177 @@ func f() {
 		t.Errorf("found at lines %v, want %v", lines, want)
 	}
 }
+
+// exitFile is the one file that chooses exit statuses (rule 8).
+const exitFile = "cmd/git-memcite/exit.go"
+
+// exitChoices returns the places in a file's source that choose a numeric
+// exit status (rule 8): os.Exit called with anything but the result of a
+// call (a literal, a constant, a variable set to one), a use of one of the
+// names in exitNames (the exit statuses exit.go declares), and an integer
+// literal compared with, or assigned to, a variable named like an exit
+// status (code, exit, status, exitCode, ...).
+func exitChoices(fset *token.FileSet, f *ast.File, exitNames map[string]bool) []token.Position {
+	var out []token.Position
+	statusName := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		n := strings.ToLower(id.Name)
+		return n == "code" || n == "exit" || n == "status" || strings.HasPrefix(n, "exitcode") || strings.HasPrefix(n, "exitstatus")
+	}
+	intLit := func(e ast.Expr) bool {
+		l, ok := ast.Unparen(e).(*ast.BasicLit)
+		return ok && l.Kind == token.INT
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			sel, ok := n.Fun.(*ast.SelectorExpr)
+			if !ok || sel.Sel.Name != "Exit" {
+				return true
+			}
+			if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "os" && len(n.Args) == 1 {
+				if _, call := ast.Unparen(n.Args[0]).(*ast.CallExpr); !call {
+					out = append(out, fset.Position(n.Pos()))
+				}
+			}
+		case *ast.Ident:
+			if exitNames[n.Name] {
+				out = append(out, fset.Position(n.Pos()))
+			}
+		case *ast.BinaryExpr:
+			if (n.Op == token.EQL || n.Op == token.NEQ) && (statusName(n.X) && intLit(n.Y) || intLit(n.X) && statusName(n.Y)) {
+				out = append(out, fset.Position(n.Pos()))
+			}
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				if i < len(n.Rhs) && statusName(l) && intLit(n.Rhs[i]) {
+					out = append(out, fset.Position(n.Pos()))
+				}
+			}
+		case *ast.KeyValueExpr:
+			if statusName(n.Key) && intLit(n.Value) {
+				out = append(out, fset.Position(n.Pos()))
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// exitNames returns the names of the package-level constants and
+// variables exit.go sets to an integer: exit statuses.
+func exitNames(t *testing.T, root string) map[string]bool {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(root, filepath.FromSlash(exitFile)), nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || (g.Tok != token.CONST && g.Tok != token.VAR) {
+			continue
+		}
+		for _, s := range g.Specs {
+			vs := s.(*ast.ValueSpec)
+			for i, n := range vs.Names {
+				if l, ok := valueAt(vs, i).(*ast.BasicLit); ok && l.Kind == token.INT && n.Name != "_" {
+					names[n.Name] = true
+				}
+			}
+		}
+	}
+	return names
+}
+
+// valueAt is the value of the i-th name of a declaration (nil if none).
+func valueAt(vs *ast.ValueSpec, i int) ast.Expr {
+	if i < len(vs.Values) {
+		return ast.Unparen(vs.Values[i])
+	}
+	return nil
+}
+
+// TestOneExitTable checks rule 8 on every non-test Go file of the
+// packages in the binary.
+func TestOneExitTable(t *testing.T) {
+	pkgs := list(t, "linux")
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inBinary := map[string]bool{binary: true}
+	for _, d := range pkgs[binary].Deps {
+		inBinary[d] = true
+	}
+	names := exitNames(t, root)
+	fset := token.NewFileSet()
+	files := 0
+	for _, p := range own(pkgs) {
+		if !inBinary[p.ImportPath] {
+			continue
+		}
+		goFiles, err := filepath.Glob(filepath.Join(p.Dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range goFiles {
+			rel, err := filepath.Rel(root, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel = filepath.ToSlash(rel)
+			if strings.HasSuffix(name, "_test.go") || rel == exitFile {
+				continue
+			}
+			f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files++
+			own := names
+			if p.ImportPath != binary {
+				own = nil // exit.go's names mean something else elsewhere
+			}
+			for _, pos := range exitChoices(fset, f, own) {
+				t.Errorf("rule 8: %s:%d chooses an exit status; return an outcome (internal/outcome) and let %s map it", rel, pos.Line, exitFile)
+			}
+		}
+	}
+	if files < 50 {
+		t.Fatalf("only %d files checked", files)
+	}
+}
+
+// TestExitChoices: the check finds what it is meant to find.
+func TestExitChoices(t *testing.T) {
+	const src = `package x
+func f(code int, err error) int {
+	os.Exit(1)
+	os.Exit(exitError)
+	os.Exit(run(os.Args))
+	if code == 80 { return exitStale }
+	exitCode = 2
+	n := 2
+	_ = &exitErr{code: 1, err: err}
+	_ = gitrepo.Error{ExitCode: n}
+	if gitrepo.ExitCode(err) == 1 { return n }
+	return exitStatus(outcome.Stale)
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "x.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []int
+	for _, p := range exitChoices(fset, f, map[string]bool{"exitError": true, "exitStale": true, "exitTable": true}) {
+		lines = append(lines, p.Line)
+	}
+	if want := []int{3, 4, 4, 6, 6, 7, 9}; !slices.Equal(lines, want) {
+		t.Errorf("found at lines %v, want %v", lines, want)
+	}
+}

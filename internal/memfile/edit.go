@@ -2,24 +2,21 @@ package memfile
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/git-memcite/git-memcite/internal/yamledit"
 )
 
 // Edit replaces Src[Start:End] with New.
-type Edit struct {
-	Start, End int
-	New        string
-}
+type Edit = yamledit.Edit
 
 // Field is a key and the value to write for it. Value is an int, a
 // float64, a bool, a string, a Timestamp or nil (remove the key).
@@ -68,23 +65,7 @@ func (f *File) nodes() error {
 
 // Apply splices edits into src. Edits must not overlap; insertions at the
 // same offset keep their order.
-func Apply(src []byte, edits []Edit) ([]byte, error) {
-	es := append([]Edit(nil), edits...)
-	sort.SliceStable(es, func(i, j int) bool { return es[i].Start < es[j].Start })
-	var out bytes.Buffer
-	out.Grow(len(src) + 256)
-	pos := 0
-	for _, e := range es {
-		if e.Start < pos || e.End < e.Start || e.End > len(src) {
-			return nil, fmt.Errorf("edits overlap or fall outside the file (%d-%d after %d)", e.Start, e.End, pos)
-		}
-		out.Write(src[pos:e.Start])
-		out.WriteString(e.New)
-		pos = e.End
-	}
-	out.Write(src[pos:])
-	return out.Bytes(), nil
-}
+func Apply(src []byte, edits []Edit) ([]byte, error) { return yamledit.Apply(src, edits) }
 
 // Rewrite applies edits to f's source, parses the result and checks that
 // the body is byte-for-byte unchanged. It returns the new bytes and file.
@@ -140,7 +121,7 @@ func (f *File) SetCitation(i int, fields ...Field) ([]Edit, error) {
 	var edits []Edit
 	var added []Field
 	for _, fl := range fields {
-		k, v := mappingGet(n, fl.Key)
+		k, v := yamledit.Lookup(n, fl.Key)
 		switch {
 		case k != nil && fl.Value == nil:
 			e, err := f.deleteKey(n, k, v)
@@ -154,7 +135,7 @@ func (f *File) SetCitation(i int, fields ...Field) ([]Edit, error) {
 				return nil, err
 			}
 			e := replaceValue(start, end, fl.Value, f.inFlow(v))
-			if q, ok := quoteLike(v, fl.Value); ok && start != end {
+			if q, ok := yamledit.QuoteLike(v, fl.Value); ok && start != end {
 				e.New = q
 			}
 			edits = append(edits, e)
@@ -176,12 +157,12 @@ func (f *File) SetCitation(i int, fields ...Field) ([]Edit, error) {
 // that way: new line and line_end fields become one line field, "6-8", or
 // a plain number when the range is dropped.
 func foldRange(n *yaml.Node, c Citation, fields []Field) []Field {
-	_, v := mappingGet(n, "line")
+	_, v := yamledit.Lookup(n, "line")
 	if v == nil || v.Kind != yaml.ScalarNode || v.Tag != "!!str" || !rangeRe().MatchString(strings.TrimSpace(v.Value)) {
 		return fields
 	}
 	for _, key := range []string{"line_end", "end_line"} {
-		if k, _ := mappingGet(n, key); k != nil {
+		if k, _ := yamledit.Lookup(n, key); k != nil {
 			return fields // a separate line_end wins over the range; leave both alone
 		}
 	}
@@ -247,11 +228,11 @@ func (f *File) setShorthand(c Citation, fields []Field) ([]Edit, error) {
 	if err != nil {
 		return nil, err
 	}
-	text := quoteString(nc.shorthand(), c.node.Style&yaml.FlowStyle != 0 || f.inFlow(c.node))
-	if q, ok := quoteLike(c.node, nc.shorthand()); ok {
+	text := yamledit.QuoteString(nc.shorthand(), c.node.Style&yaml.FlowStyle != 0 || f.inFlow(c.node))
+	if q, ok := yamledit.QuoteLike(c.node, nc.shorthand()); ok {
 		text = q
 	}
-	return []Edit{{start, end, text}}, nil
+	return []Edit{{Start: start, End: end, New: text}}, nil
 }
 
 // SetTop sets top-level keys (confidence, last_verified, …).
@@ -272,7 +253,7 @@ func (f *File) SetTop(fields ...Field) ([]Edit, error) {
 	for _, fl := range fields {
 		var k, v *yaml.Node
 		if f.root != nil {
-			k, v = mappingGet(f.root, fl.Key)
+			k, v = yamledit.Lookup(f.root, fl.Key)
 		}
 		switch {
 		case k != nil && fl.Value == nil:
@@ -307,7 +288,7 @@ func (f *File) insertTop(lines string) Edit {
 	if f.HasFrontmatter {
 		// (a flow-style "{a: 1}" frontmatter would not parse after this;
 		// Rewrite refuses such an edit)
-		return Edit{f.fmEnd, f.fmEnd, lines}
+		return Edit{Start: f.fmEnd, End: f.fmEnd, New: lines}
 	}
 	nl := "\n"
 	switch {
@@ -317,7 +298,7 @@ func (f *File) insertTop(lines string) Edit {
 		nl = "\r"
 	}
 	lines = strings.ReplaceAll(lines, f.nl, nl)
-	return Edit{f.bomLen, f.bomLen, "---" + nl + lines + "---" + nl}
+	return Edit{Start: f.bomLen, End: f.bomLen, New: "---" + nl + lines + "---" + nl}
 }
 
 // AppendCitation adds a citation at the end of the citations list. With
@@ -351,14 +332,14 @@ func (f *File) AppendCitation(asString bool, fields ...Field) ([]Edit, error) {
 		if err != nil {
 			return nil, err
 		}
-		item := quoteString(c.Location(), true)
+		item := yamledit.QuoteString(c.Location(), true)
 		if !asString {
 			item = flowMapping(fields)
 		}
 		if len(v.Content) > 0 {
 			item = ", " + item
 		}
-		return []Edit{{end - 1, end - 1, item}}, nil
+		return []Edit{{Start: end - 1, End: end - 1, New: item}}, nil
 	}
 	if v != nil && v.Kind == yaml.SequenceNode && len(v.Content) > 0 {
 		dashCol := v.Column - 1
@@ -371,7 +352,7 @@ func (f *File) AppendCitation(asString bool, fields ...Field) ([]Edit, error) {
 		}
 		last := v.Content[len(v.Content)-1]
 		at := f.blockEnd(f.lineOf(last), dashCol)
-		return []Edit{{at, at, blockItem(dashCol, keyCol, asString, c, fields, nl)}}, nil
+		return []Edit{{Start: at, End: at, New: blockItem(dashCol, keyCol, asString, c, fields, nl)}}, nil
 	}
 	item := blockItem(2, 4, asString, c, fields, nl)
 	if v == nil {
@@ -394,7 +375,7 @@ func (f *File) AppendCitation(asString bool, fields ...Field) ([]Edit, error) {
 	if indent != "" {
 		return nil, fmt.Errorf("%s: citations key is nested; edit it by hand", f.Name)
 	}
-	return []Edit{{start, end, "citations:" + nl + keep + item}}, nil
+	return []Edit{{Start: start, End: end, New: "citations:" + nl + keep + item}}, nil
 }
 
 // RemoveCitation removes citation i from the list.
@@ -412,7 +393,7 @@ func (f *File) RemoveCitation(i int) ([]Edit, error) {
 		if err != nil {
 			return nil, err
 		}
-		return []Edit{{start, end, "[]"}}, nil
+		return []Edit{{Start: start, End: end, New: "[]"}}, nil
 	}
 	if v.Style&yaml.FlowStyle != 0 {
 		item := v.Content[i]
@@ -431,7 +412,7 @@ func (f *File) RemoveCitation(i int) ([]Edit, error) {
 			}
 			s = pe
 		}
-		return []Edit{{s, e, ""}}, nil
+		return []Edit{{Start: s, End: e, New: ""}}, nil
 	}
 	if len(v.Content) == 1 {
 		// the last one: "citations: []" on the key's line (a block list
@@ -452,11 +433,11 @@ func (f *File) RemoveCitation(i int) ([]Edit, error) {
 		at := ke + colon + 1
 		eol := bytes.IndexAny(f.Src[at:], "\r\n")
 		if eol < 0 || at+eol >= end {
-			return []Edit{{at, end, " []"}}, nil
+			return []Edit{{Start: at, End: end, New: " []"}}, nil
 		}
 		// keep the rest of the key's line (a comment), drop the items
 		lineEnd := at + eol
-		return []Edit{{at, at, " []"}, {lineEnd, end, ""}}, nil
+		return []Edit{{Start: at, End: at, New: " []"}, {Start: lineEnd, End: end, New: ""}}, nil
 	}
 	dashCol := v.Column - 1
 	start := f.fmStart + f.lineStarts[f.dashLine(v.Content[i], dashCol)]
@@ -466,7 +447,7 @@ func (f *File) RemoveCitation(i int) ([]Edit, error) {
 	} else {
 		end = f.blockEnd(f.lineOf(v.Content[i]), dashCol)
 	}
-	return []Edit{{start, end, ""}}, nil
+	return []Edit{{Start: start, End: end, New: ""}}, nil
 }
 
 // dashLine finds the (0-based) line holding the "-" of a block sequence item.
@@ -507,7 +488,6 @@ func checkFields(fields []Field) error {
 	return nil
 }
 
-// mappingGet returns the key and value nodes for key in mapping m.
 // duplicate returns the first of fields whose key m holds more than once
 // (YAML forbids it; readers keep the last value, an edit could not know
 // which to change), or "".
@@ -524,15 +504,6 @@ func duplicate(m *yaml.Node, fields []Field) string {
 		}
 	}
 	return ""
-}
-
-func mappingGet(m *yaml.Node, key string) (k, v *yaml.Node) {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i], m.Content[i+1]
-		}
-	}
-	return nil, nil
 }
 
 // valueSpan returns the byte span of the value of key k in mapping m.
@@ -593,45 +564,12 @@ func (f *File) valueSpan(m, k, v *yaml.Node) (int, int, error) {
 
 // replaceValue replaces a value span; an empty span (after "key:") gets a
 // separating space.
-// quoteLike renders a new string value in the quoting style of the value
-// it replaces, so that a snippet the author wrote in quotes stays in
-// quotes. ok is false for other values and styles.
-func quoteLike(old *yaml.Node, v any) (string, bool) {
-	s, isStr := v.(string)
-	if !isStr || old == nil || old.Kind != yaml.ScalarNode {
-		return "", false
-	}
-	switch {
-	case old.Style&yaml.DoubleQuotedStyle != 0:
-		return quoteDouble(s), true
-	case old.Style&yaml.SingleQuotedStyle != 0 && singleSafe(s):
-		return "'" + strings.ReplaceAll(s, "'", "''") + "'", true
-	case old.Style&yaml.SingleQuotedStyle != 0:
-		return quoteDouble(s), true // not writable single-quoted: double quotes
-	}
-	return "", false
-}
-
-// singleSafe reports whether s reads back unchanged from a one-line
-// single-quoted YAML scalar.
-func singleSafe(s string) bool {
-	if s == "" || strings.TrimSpace(s) != s {
-		return s == ""
-	}
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 || r == 0xfeff {
-			return false
-		}
-	}
-	return true
-}
-
 func replaceValue(start, end int, v any, flow bool) Edit {
 	s := formatValue(v, flow)
 	if start == end {
 		s = " " + s
 	}
-	return Edit{start, end, s}
+	return Edit{Start: start, End: end, New: s}
 }
 
 // deleteKey removes a key and its value (whole lines in block mappings).
@@ -641,7 +579,7 @@ func (f *File) deleteKey(m, k, v *yaml.Node) (Edit, error) {
 		if err != nil {
 			return Edit{}, err
 		}
-		return Edit{s, e, "null"}, nil
+		return Edit{Start: s, End: e, New: "null"}, nil
 	}
 	kl := f.lineOf(k)
 	ks := f.offset(k)
@@ -652,9 +590,9 @@ func (f *File) deleteKey(m, k, v *yaml.Node) (Edit, error) {
 		if err != nil {
 			return Edit{}, err
 		}
-		return Edit{s, e, "null"}, nil
+		return Edit{Start: s, End: e, New: "null"}, nil
 	}
-	return Edit{ls, f.blockEnd(f.valueLastLine(m, k, v), k.Column-1), ""}, nil
+	return Edit{Start: ls, End: f.blockEnd(f.valueLastLine(m, k, v), k.Column-1), New: ""}, nil
 }
 
 // valueLastLine is the line (0-based) where the value of key k ends: the
@@ -690,7 +628,7 @@ func (f *File) addKeys(m *yaml.Node, fields []Field) (Edit, error) {
 			}
 			b.WriteString(fl.Key + ": " + formatValue(fl.Value, true))
 		}
-		return Edit{end - 1, end - 1, b.String()}, nil
+		return Edit{Start: end - 1, End: end - 1, New: b.String()}, nil
 	}
 	keyCol := m.Column - 1
 	lastKey, lastVal := m.Content[len(m.Content)-2], m.Content[len(m.Content)-1]
@@ -699,38 +637,24 @@ func (f *File) addKeys(m *yaml.Node, fields []Field) (Edit, error) {
 	for _, fl := range fields {
 		b.WriteString(strings.Repeat(" ", keyCol) + fl.Key + ": " + formatValue(fl.Value, false) + f.nl)
 	}
-	return Edit{at, at, b.String()}, nil
+	return Edit{Start: at, End: at, New: b.String()}, nil
 }
 
 // blockEnd returns the offset just after the block that starts on line l
-// (0-based, within the YAML text): l itself plus the following lines that
-// are indented deeper than col (blank lines count only when a deeper line
-// follows them). A block ending at the last YAML line without a line break
-// gets none added by callers, because fmEnd always follows a line break.
+// (0-based, within the YAML text) at indentation col, as
+// yamledit.BlockEnd finds it. A block ending at the last YAML line without
+// a line break gets none added by callers, because fmEnd always follows a
+// line break.
 func (f *File) blockEnd(l, col int) int {
-	last := l
-	for j := l + 1; j < len(f.lineStarts); j++ {
-		t := f.lineText(j)
-		if f.fmStart+f.lineStarts[j] >= f.fmEnd {
-			break
-		}
-		trimmed := strings.TrimSpace(t)
-		if trimmed == "" {
-			continue
-		}
-		if indentOf(t) <= col {
-			break
-		}
-		last = j
+	n := len(f.lineStarts)
+	for n > 0 && f.fmStart+f.lineStarts[n-1] >= f.fmEnd {
+		n--
 	}
-	if last+1 < len(f.lineStarts) {
-		return min(f.fmStart+f.lineStarts[last+1], f.fmEnd)
+	next := yamledit.BlockEnd(n, f.lineText, l, col, false)
+	if next < len(f.lineStarts) {
+		return min(f.fmStart+f.lineStarts[next], f.fmEnd)
 	}
 	return f.fmEnd
-}
-
-func indentOf(s string) int {
-	return len(s) - len(strings.TrimLeft(s, " \t"))
 }
 
 // lineText returns line l (0-based) of the YAML text without its break.
@@ -785,57 +709,12 @@ func (f *File) inFlow(n *yaml.Node) bool {
 // scalarEnd returns the end offset of the scalar that starts at start.
 func (f *File) scalarEnd(start int, n *yaml.Node) (int, error) {
 	src := f.Src[:f.fmEnd]
-	if start >= len(src) {
-		return start, nil
+	flow := start < len(src) && src[start] != '"' && src[start] != '\'' && f.inFlow(n)
+	end, err := yamledit.ScalarEnd(src, start, n, flow)
+	if err != nil {
+		return 0, fmt.Errorf("%s:%d: %w", f.Name, f.line(n), err)
 	}
-	switch src[start] {
-	case '"':
-		for i := start + 1; i < len(src); i++ {
-			switch src[i] {
-			case '\\':
-				i++
-			case '"':
-				return i + 1, nil
-			}
-		}
-	case '\'':
-		for i := start + 1; i < len(src); i++ {
-			if src[i] == '\'' {
-				if i+1 < len(src) && src[i+1] == '\'' {
-					i++
-					continue
-				}
-				return i + 1, nil
-			}
-		}
-	default:
-		if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
-			return 0, fmt.Errorf("%s:%d: block scalar cannot be replaced in place", f.Name, f.line(n))
-		}
-		flow := f.inFlow(n)
-		end, _ := lineEnd(src, start)
-		i := start
-		for ; i < end; i++ {
-			ch := src[i]
-			if ch == '#' && i > start && (src[i-1] == ' ' || src[i-1] == '\t') {
-				break
-			}
-			if flow && (ch == ',' || ch == ']' || ch == '}') {
-				break
-			}
-			if ch == ':' && !flow && (i+1 == end || src[i+1] == ' ' || src[i+1] == '\t') && n.Value != strings.TrimSpace(string(src[start:end])) {
-				break
-			}
-		}
-		raw := strings.TrimRight(string(src[start:i]), " \t")
-		// A plain scalar has no escapes: text that differs from the value
-		// continues on later lines ("0\n  0" folds to "0 0").
-		if raw != n.Value {
-			return 0, fmt.Errorf("%s:%d: multi-line plain scalar cannot be replaced in place", f.Name, f.line(n))
-		}
-		return start + len(raw), nil
-	}
-	return 0, fmt.Errorf("%s:%d: unterminated quoted scalar", f.Name, f.line(n))
+	return end, nil
 }
 
 // nodeEnd returns the end offset of a scalar or flow collection.
@@ -853,50 +732,17 @@ func (f *File) nodeEnd(n *yaml.Node) (int, error) {
 // flowEnd returns the offset just after the bracket that closes the flow
 // collection opening at start.
 func (f *File) flowEnd(start int, open, closeb byte) (int, error) {
-	src := f.Src[:f.fmEnd]
-	if start >= len(src) || src[start] != open {
-		return 0, fmt.Errorf("%s: expected %q at byte %d", f.Name, open, start)
+	end, err := yamledit.FlowEnd(f.Src[:f.fmEnd], start, open, closeb)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", f.Name, err)
 	}
-	depth := 0
-	for i := start; i < len(src); i++ {
-		switch src[i] {
-		case '"':
-			for i++; i < len(src) && src[i] != '"'; i++ {
-				if src[i] == '\\' {
-					i++
-				}
-			}
-		case '\'':
-			for i++; i < len(src); i++ {
-				if src[i] == '\'' {
-					if i+1 < len(src) && src[i+1] == '\'' {
-						i++
-						continue
-					}
-					break
-				}
-			}
-		case '[', '{':
-			depth++
-		case ']', '}':
-			depth--
-			if depth == 0 {
-				return i + 1, nil
-			}
-		case '#':
-			if i > 0 && (src[i-1] == ' ' || src[i-1] == '\t') {
-				e, _ := lineEnd(src, i)
-				i = e - 1
-			}
-		}
-	}
-	return 0, fmt.Errorf("%s: unterminated flow collection", f.Name)
+	return end, nil
 }
 
 func blockItem(dashCol, keyCol int, asString bool, c Citation, fields []Field, nl string) string {
 	pad := strings.Repeat(" ", dashCol)
 	if asString {
-		return pad + "- " + quoteString(c.Location(), false) + nl
+		return pad + "- " + yamledit.QuoteString(c.Location(), false) + nl
 	}
 	var b strings.Builder
 	for i, fl := range fields {
@@ -935,69 +781,20 @@ func formatValue(v any, flow bool) string {
 		}
 		return s
 	case string:
-		return quoteString(x, flow)
+		return yamledit.QuoteString(x, flow)
 	case Timestamp:
 		if timestampRe().MatchString(string(x)) {
 			return string(x)
 		}
-		return quoteString(string(x), flow)
+		return yamledit.QuoteString(string(x), flow)
 	case bool:
 		return strconv.FormatBool(x)
 	case nil:
 		return "null"
 	}
-	return quoteString(fmt.Sprint(v), flow)
+	return yamledit.QuoteString(fmt.Sprint(v), flow)
 }
 
 var timestampRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^\d{4}-\d\d-\d\d(T\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d))?$`)
 })
-
-// quoteString renders s as a YAML string scalar: plain when that reads back
-// as the same string, otherwise double-quoted (JSON escapes are valid YAML).
-func quoteString(s string, flow bool) string {
-	if plainSafe(s, flow) {
-		return s
-	}
-	return quoteDouble(s)
-}
-
-// quoteDouble renders s as a double-quoted YAML scalar (JSON escapes are
-// valid YAML).
-func quoteDouble(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimRight(b.String(), "\n")
-}
-
-func plainSafe(s string, flow bool) bool {
-	if s == "" || strings.TrimSpace(s) != s || strings.ContainsAny(s, "\n\r\t\x00\"'\\`") {
-		return false
-	}
-	if strings.ContainsAny(s[:1], "-?:,[]{}#&*!|>%@") {
-		return false
-	}
-	if strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasSuffix(s, ":") {
-		return false
-	}
-	if flow && strings.ContainsAny(s, ",[]{}") {
-		return false
-	}
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 || r == 0xfeff {
-			return false
-		}
-	}
-	var v any
-	if err := yaml.Unmarshal([]byte("k: "+s), &v); err != nil {
-		return false
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return false
-	}
-	got, ok := m["k"].(string)
-	return ok && got == s
-}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/git-memcite/git-memcite/internal/yamledit"
 )
 
 func TestEdits(t *testing.T) {
@@ -210,13 +212,13 @@ func TestNoopRewriteIsIdentical(t *testing.T) {
 
 func TestQuoteStringRoundTrips(t *testing.T) {
 	for _, s := range []string{"plain", "a: b", "#x", "- x", "true", "123", "null", "it's", `say "hi"`, "tab\there", " lead", "trail ", "a\nb", "~", "ünïcode", "x #y", "[a]", "{b}", "@x", "%y", "`z"} {
-		f, err := Parse("m.md", []byte("---\nk: "+quoteString(s, false)+"\n---\n"))
+		f, err := Parse("m.md", []byte("---\nk: "+yamledit.QuoteString(s, false)+"\n---\n"))
 		if err != nil {
 			t.Fatalf("%q: %v", s, err)
 		}
-		k, v := mappingGet(f.root, "k")
+		k, v := yamledit.Lookup(f.root, "k")
 		if k == nil || v.Value != s || v.Tag != "!!str" {
-			t.Errorf("%q rendered as %q reads back as %q (%s)", s, quoteString(s, false), v.Value, v.Tag)
+			t.Errorf("%q rendered as %q reads back as %q (%s)", s, yamledit.QuoteString(s, false), v.Value, v.Tag)
 		}
 	}
 }

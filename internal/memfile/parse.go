@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/git-memcite/git-memcite/internal/yamledit"
 )
 
 // Limits on what Parse accepts; past them it reports an error instead of
@@ -890,7 +892,7 @@ func (f *File) yamlError(err error) error {
 // returns the offset of the fence line and of the line after it.
 func findOpenFence(src []byte, pos int) (fence, next int, ok bool) {
 	for pos < len(src) {
-		end, nextLine := lineEnd(src, pos)
+		end, nextLine := yamledit.LineEnd(src, pos)
 		line := src[pos:end]
 		if len(bytes.TrimSpace(line)) == 0 {
 			if nextLine == end { // last line, no newline
@@ -910,7 +912,7 @@ func findOpenFence(src []byte, pos int) (fence, next int, ok bool) {
 // findCloseFence finds the closing "---" (or "...") line at or after pos.
 func findCloseFence(src []byte, pos int) (start, after int, ok bool) {
 	for pos < len(src) {
-		end, next := lineEnd(src, pos)
+		end, next := yamledit.LineEnd(src, pos)
 		s := string(bytes.TrimRight(src[pos:end], " \t"))
 		if s == "---" || s == "..." {
 			return pos, next, true
@@ -921,23 +923,6 @@ func findCloseFence(src []byte, pos int) (start, after int, ok bool) {
 		pos = next
 	}
 	return 0, 0, false
-}
-
-// lineEnd returns the end of the line starting at pos (before its line
-// break) and the start of the next line. Line breaks are LF, CRLF or CR.
-func lineEnd(src []byte, pos int) (end, next int) {
-	for i := pos; i < len(src); i++ {
-		switch src[i] {
-		case '\n':
-			return i, i + 1
-		case '\r':
-			if i+1 < len(src) && src[i+1] == '\n' {
-				return i, i + 2
-			}
-			return i, i + 1
-		}
-	}
-	return len(src), len(src)
 }
 
 // lineStarts lists the byte offsets where each line of text starts, with the

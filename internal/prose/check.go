@@ -14,6 +14,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/symdef"
 	"github.com/git-memcite/git-memcite/internal/trace"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
@@ -108,7 +109,7 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 		return nil, fmt.Errorf("prose: listing %s: %w", src.Name(), err)
 	}
 	trace.Printf("prose: %d paths listed; judging %d memories", len(paths), len(mems))
-	j := &judge{c: c, src: src, now: newTracked(paths), mems: newMemIndex(c.All)}
+	j := &judge{c: c, src: src, now: newTracked(paths), mems: newMemIndex(c.All), cache: vcache.FromContext(ctx)}
 	out := make([][]verify.ProseCitation, len(mems))
 	vc := vcache.FromContext(ctx)
 	run := ""
@@ -135,7 +136,7 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 				anchor = "head " + c.Head.String()
 			}
 			k = memoKey(run, anchor, m)
-			if pcs, syms, ok := j.recall(vc, k); ok {
+			if pcs, syms, ok := j.recall(vc, k, m); ok {
 				out[i] = pcs
 				j.syms = append(j.syms, syms...)
 				hits++
@@ -172,6 +173,9 @@ type judge struct {
 	mems *memIndex
 	mem  int      // the memory being read
 	syms []symRef // symbol references, judged together at the end
+
+	cache *vcache.Cache               // nil: none
+	blobs map[vcache.Key][]symdef.Def // definitions of the blobs of history read this run
 }
 
 func (j *judge) memory(ctx context.Context, m *store.Memory) ([]verify.ProseCitation, error) {
@@ -199,7 +203,7 @@ func (j *judge) memory(ctx context.Context, m *store.Memory) ([]verify.ProseCita
 		}
 		if r.Kind == KindSymbol {
 			if name := symbolName(r.Target); len(name) >= 3 {
-				j.syms = append(j.syms, symRef{mem: j.mem, ref: r, written: written, name: name})
+				j.syms = append(j.syms, symRef{mem: j.mem, memPath: m.Path, ref: r, written: written, name: name, files: filesOnLine(refs, r.MemLine)})
 			}
 			continue
 		}

@@ -50,9 +50,10 @@ type memoEntry struct {
 
 // memoSym is a symRef without its memory.
 type memoSym struct {
-	Ref     Ref    `json:"r"`
-	Written string `json:"w,omitempty"`
-	Name    string `json:"n"`
+	Ref     Ref
+	Written string
+	Name    string
+	Files   []string
 }
 
 // probe is one question judge.memory asked the content checked and its
@@ -243,7 +244,7 @@ func (c *Checker) anchor(p string) string {
 
 // recall returns the cached judgment of m, when the cache has one whose
 // probes still hold.
-func (j *judge) recall(vc *vcache.Cache, k vcache.Key) ([]verify.ProseCitation, []symRef, bool) {
+func (j *judge) recall(vc *vcache.Cache, k vcache.Key, m *store.Memory) ([]verify.ProseCitation, []symRef, bool) {
 	v, ok := vc.Verdict(k)
 	if !ok {
 		return nil, nil, false
@@ -254,7 +255,7 @@ func (j *judge) recall(vc *vcache.Cache, k vcache.Key) ([]verify.ProseCitation, 
 	}
 	syms := make([]symRef, len(e.Syms))
 	for i, s := range e.Syms {
-		syms[i] = symRef{mem: j.mem, ref: s.Ref, written: hashOrZero(s.Written), name: s.Name}
+		syms[i] = symRef{mem: j.mem, memPath: m.Path, ref: s.Ref, written: hashOrZero(s.Written), name: s.Name, files: s.Files}
 	}
 	return e.Cites, syms, true
 }
@@ -270,7 +271,7 @@ func remember(vc *vcache.Cache, k vcache.Key, cites []verify.ProseCitation, syms
 		e.Probes = probes
 	}
 	for _, s := range syms {
-		ms := memoSym{Ref: s.ref, Name: s.name}
+		ms := memoSym{Ref: s.ref, Name: s.name, Files: s.files}
 		if !s.written.IsZero() {
 			ms.Written = s.written.String()
 		}

@@ -88,6 +88,10 @@ func encodeMemo(m *memoEntry) []byte {
 		e.ref(&m.Syms[i].Ref)
 		e.str(m.Syms[i].Written)
 		e.str(m.Syms[i].Name)
+		e.uint(uint64(len(m.Syms[i].Files)))
+		for _, f := range m.Syms[i].Files {
+			e.str(f)
+		}
 	}
 	e.uint(uint64(len(m.Probes)))
 	for _, p := range m.Probes {
@@ -216,6 +220,12 @@ func decodeMemo(b []byte) (memoEntry, error) {
 			d.ref(&m.Syms[i].Ref)
 			m.Syms[i].Written = d.str()
 			m.Syms[i].Name = d.str()
+			if n := d.count(); n > 0 {
+				m.Syms[i].Files = make([]string, n)
+				for k := range m.Syms[i].Files {
+					m.Syms[i].Files[k] = d.str()
+				}
+			}
 		}
 	}
 	if n := d.count(); n > 0 {

@@ -29,6 +29,11 @@ func filled(t *testing.T, v reflect.Value) {
 			f.SetBool(true)
 		case reflect.Struct:
 			filled(t, f.Addr())
+		case reflect.Slice:
+			if f.Type().Elem().Kind() != reflect.String {
+				t.Fatalf("%s.%s: a slice the test cannot fill", v.Type(), v.Type().Field(i).Name)
+			}
+			f.Set(reflect.ValueOf([]string{"x\xff", ""}).Convert(f.Type()))
 		case reflect.Pointer:
 			f.Set(reflect.New(f.Type().Elem()))
 			filled(t, f)

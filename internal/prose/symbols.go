@@ -2,24 +2,35 @@ package prose
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/symdef"
+	"github.com/git-memcite/git-memcite/internal/trace"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
 // Symbols is what the checker asks git about symbols (internal/gitrepo).
 type Symbols interface {
-	// GrepWords reports which names occur as whole words in the files
-	// of a commit that match pathspecs.
-	GrepWords(ctx context.Context, commit gitblame.Hash, names, pathspecs []string) (map[string]bool, error)
-	// LastChangeOf is the newest first-parent commit in from..head whose
-	// diff adds or removes a line with the word; zero when none.
-	LastChangeOf(ctx context.Context, from, head gitblame.Hash, word string) (gitblame.Hash, error)
+	// GrepWordFiles reports, for each of names that occurs as a whole
+	// word in the files of a commit that match pathspecs, those files.
+	GrepWordFiles(ctx context.Context, commit gitblame.Hash, names, pathspecs []string) (map[string][]string, error)
+	// WordChangedIn is the newest first-parent commit in from..head whose
+	// diff adds or removes a line with word (a whole word) in the files
+	// matching pathspecs; zero when none.
+	WordChangedIn(ctx context.Context, from, head gitblame.Hash, word string, pathspecs []string) (gitblame.Hash, error)
+	// CommitChanges lists the files a commit changed against its first
+	// parent, renames paired.
+	CommitChanges(ctx context.Context, commit gitblame.Hash) ([]FileChange, error)
 }
 
 // symbolExts are the extensions of the code the symbol floor reads:
@@ -34,13 +45,25 @@ var symbolExt = func() map[string]bool {
 	return m
 }()
 
+var symbolPathspecs = func() []string {
+	var out []string
+	for _, e := range symbolExts {
+		out = append(out, "*."+e)
+	}
+	return out
+}()
+
 // maxBlame bounds the commits looked up for gone symbols in one run
-// (each is a git log -G over the history since the sentence).
-const maxBlame = 10
+// (each is a git log -G over the history of the files that held them).
+const maxBlame = 40
 
 // maxGreps bounds the commits whose trees are searched for names that
 // are gone now, in one run.
 const maxGreps = 16
+
+// symdefVersion names the definition patterns in cache keys: change it
+// when symdef would find other definitions in the same text.
+const symdefVersion = "2"
 
 // eachWord calls f with every identifier of data (letters, digits, _ and
 // $, not starting with a digit).
@@ -71,9 +94,13 @@ func eachWord(data []byte, f func([]byte)) {
 // symRef is a symbol reference waiting for the symbol pass.
 type symRef struct {
 	mem     int
+	memPath string
 	ref     Ref
 	written gitblame.Hash
 	name    string
+	// files are the paths written on the same line of the memory: a
+	// sentence that says where the symbol is defined
+	files []string
 }
 
 // symbolName is the identifier a symbol reference is checked by: its last
@@ -83,11 +110,53 @@ func symbolName(t string) string {
 	return t[i+1:]
 }
 
-// symbols judges the symbol references of a run with the floor of
-// docs/prose-references.md: a symbol is present when its name occurs as
-// a word in the tracked code. Present now: valid. Absent now but present
-// where the sentence was written: gone (with the commit that last changed
-// a line with the name). Absent then too: unresolved.
+// symbolContainer is the part before the name, its last segment
+// (pkg.Type.method → Type); "" for a plain name.
+func symbolContainer(t string) string {
+	i := strings.LastIndexAny(t, ".:#")
+	if i < 0 {
+		return ""
+	}
+	c := strings.TrimRight(t[:i], ".:#")
+	if symdef.Language(c) != "" { // a file: build_all.py::check
+		c = strings.TrimSuffix(path.Base(c), path.Ext(c))
+	}
+	if j := strings.LastIndexAny(c, ".:#"); j >= 0 {
+		c = c[j+1:]
+	}
+	return c
+}
+
+// filesOnLine lists the paths the references of one memory line name.
+func filesOnLine(refs []Ref, line int) []string {
+	var out []string
+	for _, r := range refs {
+		if r.MemLine == line && r.Kind == KindPath {
+			out = append(out, r.Target)
+		}
+	}
+	return out
+}
+
+// symLoc is where a name is defined.
+type symLoc struct {
+	path string
+	def  symdef.Def
+}
+
+func (l symLoc) String() string { return l.path + ":" + strconv.Itoa(l.def.Line) }
+
+// symbols judges the symbol references of a run (docs/prose-references.md):
+//
+//   - defined now: valid, with where; but a sentence that names the file
+//     the symbol was defined in where it was written, when that file no
+//     longer defines it and another does: symbol-moved;
+//   - not defined now, but its name still occurs as a word in the code:
+//     valid (the floor, for code the patterns do not read);
+//   - in no code now, but in the tree that wrote the sentence: gone, with
+//     the commit that removed its last occurrence and the likely new
+//     name when that commit defined a similar one;
+//   - absent where it was written too: unresolved.
 func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.ProseCitation) error {
 	if len(syms) == 0 {
 		return nil
@@ -96,58 +165,33 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 	for _, s := range syms {
 		want[s.name] = true
 	}
-	now, err := j.wordsNow(want)
-	if err != nil {
-		return err
+	start := time.Now()
+	ix := j.symIndex(want)
+	// the names defined nowhere: does the word floor know them?
+	floor := map[string]bool{}
+	for n := range want {
+		if len(ix.defs[n]) == 0 {
+			floor[n] = true
+		}
 	}
-	var pathspecs []string
-	for _, e := range symbolExts {
-		pathspecs = append(pathspecs, "*."+e)
-	}
+	trace.Printf("symbols: index of %d names in %v", len(want), time.Since(start).Round(time.Millisecond))
+	words := ix.wordsOf(floor)
+	trace.Printf("symbols: word floor for %d names at %v", len(floor), time.Since(start).Round(time.Millisecond))
 	// the names missing now, by the commit that wrote them
 	missing := map[gitblame.Hash][]string{}
 	for _, s := range syms {
-		if !now[s.name] && !s.written.IsZero() {
+		if len(ix.defs[s.name]) == 0 && !words[s.name] && !s.written.IsZero() {
 			missing[s.written] = append(missing[s.written], s.name)
 		}
 	}
-	then := map[gitblame.Hash]map[string]bool{}
-	if j.c.Sym != nil {
-		// the commits that wrote the most missing names first; past
-		// maxGreps, names stay unresolved (never stale): the bound keeps
-		// a run's cost, and a miss here is a reference not judged, not a
-		// false alarm
-		order := make([]gitblame.Hash, 0, len(missing))
-		for c := range missing {
-			order = append(order, c)
-		}
-		sort.Slice(order, func(a, b int) bool {
-			if len(missing[order[a]]) != len(missing[order[b]]) {
-				return len(missing[order[a]]) > len(missing[order[b]])
-			}
-			return order[a].String() < order[b].String()
-		})
-		if len(order) > maxGreps {
-			order = order[:maxGreps]
-		}
-		for _, c := range order {
-			names := missing[c]
-			sort.Strings(names)
-			names = compactStrings(names)
-			found, err := j.c.Sym.GrepWords(ctx, c, names, pathspecs)
-			if err != nil {
-				if ctx.Err() != nil {
-					return err
-				}
-				// a tree git cannot search (objects missing from a partial
-				// clone): its names stay unresolved, the run goes on
-				found = nil
-			}
-			then[c] = found
-		}
+	then := j.grepThen(ctx, missing)
+	trace.Printf("symbols: %d trees searched at %v", len(then), time.Since(start).Round(time.Millisecond))
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	blamed := 0
 	seen := map[string]bool{}
+	count := map[string]int{}
 	for _, s := range syms {
 		key := fmt.Sprint(s.mem, "\x00", s.ref.Target)
 		if seen[key] {
@@ -159,10 +203,32 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 			pc.Ref.Written = s.written.String()
 		}
 		pc.Citation = memfile.Citation{Path: s.ref.Target, SrcLine: s.ref.MemLine, Commit: pc.Ref.Written, Form: memfile.FormString}
+		defs := ix.defs[s.name]
 		switch {
-		case now[s.name]:
+		case len(defs) > 0:
 			pc.Status = verify.Valid
-		case s.written.IsZero() || !then[s.written][s.name]:
+			where, placed := best(defs, symbolContainer(s.ref.Target), "", j.namedNow(s.files))
+			if from, ok := j.movedFrom(s, defs, ix); ok {
+				// the new place is given even outside the container written
+				where, _ = best(defs, symbolContainer(s.ref.Target), from, nil)
+				placed = true
+				pc.Status, pc.Kind = verify.Stale, verify.KindSymbolMoved
+				in := "since " + s.written.Short()
+				if blamed < maxBlame && j.c.Sym != nil {
+					blamed++
+					if at, err := j.c.Sym.WordChangedIn(ctx, s.written, j.c.Head, s.name, []string{from}); err == nil && !at.IsZero() {
+						pc.Ref.Changed = at.String()
+						in = "in " + at.Short()
+					}
+				}
+				pc.Reason = fmt.Sprintf("Symbol %s is no longer in %s, where the sentence places it; it is defined in %s now (changed %s)", s.name, from, where, in)
+			}
+			if placed {
+				pc.Ref.Now = where.String()
+			}
+		case words[s.name]:
+			pc.Status = verify.Valid
+		case s.written.IsZero() || len(then[s.written][s.name]) == 0:
 			pc.Ref.Unresolved = true
 			pc.Status, pc.Reason = verify.Skipped, "unresolved: "+s.name+" is not in the code"
 			if !s.written.IsZero() {
@@ -170,44 +236,290 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 			}
 		default:
 			pc.Status, pc.Kind = verify.Stale, verify.KindSymbolGone
-			in := "since " + s.written.Short()
+			in, renamed := "since "+s.written.Short(), ""
 			if blamed < maxBlame && j.c.Sym != nil {
 				blamed++
-				if at, err := j.c.Sym.LastChangeOf(ctx, s.written, j.c.Head, s.name); err == nil && !at.IsZero() {
+				// the files that held it where the sentence was written
+				if at, err := j.c.Sym.WordChangedIn(ctx, s.written, j.c.Head, s.name, then[s.written][s.name]); err == nil && !at.IsZero() {
 					pc.Ref.Changed = at.String()
 					in = "in " + at.Short()
+					if nn, ok := j.renamedTo(ctx, at, s.name); ok {
+						renamed = fmt.Sprintf(" (likely renamed to %s, %s)", nn.def.Name, nn)
+						pc.Ref.Now = nn.def.Name
+					}
 				}
 			}
-			pc.Reason = fmt.Sprintf("Symbol %s is gone from the code %s (it was there when the sentence was written)", s.name, in)
+			pc.Reason = fmt.Sprintf("Symbol %s is gone from the code %s%s", s.name, in, renamed)
 		}
 		out[s.mem] = append(out[s.mem], pc)
+		verdict := pc.Status.String()
+		switch {
+		case pc.Ref.Unresolved:
+			verdict = "unresolved"
+		case pc.Status == verify.Stale:
+			verdict = pc.Kind.String()
+		case len(defs) > 0 && pc.Ref.Now == "":
+			verdict = "valid, defined, no place in the container written"
+		case len(defs) == 0:
+			verdict = "valid by the word floor"
+		}
+		count[verdict]++
+		trace.Printf("symbol %s (%s:%d): %s %s %s", s.ref.Target, s.memPath, s.ref.MemLine, verdict, pc.Ref.Now, pc.Reason)
 	}
+	trace.Printf("symbols: %v; %d code files, %d read, %d from the cache; %v", count, ix.files, len(ix.read), len(ix.ids), time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
-// wordsNow finds which wanted names occur as words in the code of the
-// content checked.
-func (j *judge) wordsNow(want map[string]bool) (map[string]bool, error) {
-	found := map[string]bool{}
-	for p := range j.now.paths {
-		ext := path.Ext(p)
-		if ext == "" || !symbolExt[ext[1:]] {
+// grepThen searches the trees that wrote names missing now for them. The
+// commits that wrote the most missing names come first; past maxGreps,
+// names stay unresolved (never stale): the bound keeps a run's cost, and
+// a miss here is a reference not judged, not a false alarm.
+func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string) map[gitblame.Hash]map[string][]string {
+	then := map[gitblame.Hash]map[string][]string{}
+	if j.c.Sym == nil {
+		return then
+	}
+	order := make([]gitblame.Hash, 0, len(missing))
+	for c := range missing {
+		order = append(order, c)
+	}
+	sort.Slice(order, func(a, b int) bool {
+		if len(missing[order[a]]) != len(missing[order[b]]) {
+			return len(missing[order[a]]) > len(missing[order[b]])
+		}
+		return order[a].String() < order[b].String()
+	})
+	if len(order) > maxGreps {
+		order = order[:maxGreps]
+	}
+	for _, c := range order {
+		names := missing[c]
+		sort.Strings(names)
+		names = compactStrings(names)
+		found, err := j.c.Sym.GrepWordFiles(ctx, c, names, symbolPathspecs)
+		if err != nil {
+			// a tree git cannot search (objects missing from a partial
+			// clone), or the run is ending: its names stay unresolved
+			found = nil
+		}
+		then[c] = found
+	}
+	return then
+}
+
+// movedFrom reports the file a sentence names as the symbol's place when
+// that file defined the symbol where the sentence was written and holds
+// no word of that name now, while another file defines it (defs): the
+// sentence's statement is false now. A file that still uses the name (an
+// import, a call) may be what the sentence says of it, so it gives no
+// move; nor does a sentence that names no file, or a file that is gone
+// now (the path's own verdict says so).
+func (j *judge) movedFrom(s symRef, defs []symLoc, ix *symbolIndex) (string, bool) {
+	if s.written.IsZero() || len(s.files) == 0 || j.c.H == nil {
+		return "", false
+	}
+	container := symbolContainer(s.ref.Target)
+	for _, f := range s.files {
+		p, _ := j.now.resolve(strings.TrimPrefix(f, "./"), !strings.Contains(f, "/"))
+		if p == "" || symdef.Language(p) == "" {
 			continue
 		}
-		data, err := j.src.ReadFile(p)
-		if err != nil {
-			continue // unreadable now: its words do not count
-		}
-		eachWord(data, func(w []byte) {
-			if want[string(w)] { // no allocation: the compiler looks the bytes up
-				found[string(w)] = true
+		definesNow := false
+		for _, d := range defs {
+			if d.path == p {
+				definesNow = true
 			}
-		})
-		if len(found) == len(want) {
-			break
+		}
+		if definesNow || ix.fileHas(p, s.name) {
+			return "", false // the file named defines it still, or uses it
+		}
+		tree, err := j.c.tree(s.written)
+		if err != nil {
+			continue
+		}
+		blob, ok, err := j.c.H.Entry(tree, p)
+		if err != nil || !ok {
+			continue
+		}
+		for _, d := range j.blobDefs(blob, p) {
+			if d.Name == s.name && (container == "" || d.Container == "" || d.Container == container) {
+				return p, true
+			}
 		}
 	}
-	return found, nil
+	return "", false
+}
+
+// namedNow resolves the files a sentence names to tracked paths.
+func (j *judge) namedNow(files []string) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range files {
+		if p, _ := j.now.resolve(strings.TrimPrefix(f, "./"), !strings.Contains(f, "/")); p != "" {
+			out[p] = true
+		}
+	}
+	return out
+}
+
+// best picks the definition a reference most likely means: of the
+// container written (Type.method, or module.function by its file), in a
+// file the sentence names, not in the file it moved from, else the
+// first. placed is false when a container was written and no definition
+// is in it (subprocess.run names no function of ours): the name is
+// defined, its place is not known.
+func best(defs []symLoc, container, notIn string, named map[string]bool) (pick symLoc, placed bool) {
+	pick = defs[0]
+	score := -1
+	for _, d := range defs {
+		sc := 0
+		if container != "" && (d.def.Container == container || strings.TrimSuffix(path.Base(d.path), path.Ext(d.path)) == container) {
+			sc += 2
+		}
+		if named[d.path] {
+			sc++
+		}
+		if notIn != "" && d.path == notIn {
+			sc -= 4
+		}
+		if sc > score {
+			pick, score = d, sc
+		}
+	}
+	return pick, container == "" || score >= 2
+}
+
+// renamedTo finds the likely new name of a symbol that commit at removed:
+// a name of the same kind that the commit newly defined in the file that
+// defined the symbol before, and that is like it (likeName). Several:
+// the one sharing most word parts.
+func (j *judge) renamedTo(ctx context.Context, at gitblame.Hash, name string) (symLoc, bool) {
+	changes, err := j.c.Sym.CommitChanges(ctx, at)
+	if err != nil {
+		return symLoc{}, false
+	}
+	for _, ch := range changes {
+		if ch.FromBlob.IsZero() || ch.ToBlob.IsZero() || symdef.Language(ch.From) == "" {
+			continue
+		}
+		kind := ""
+		before := map[string]bool{}
+		for _, d := range j.blobDefs(ch.FromBlob, ch.From) {
+			before[d.Name] = true
+			if d.Name == name {
+				kind = d.Kind
+			}
+		}
+		if kind == "" {
+			continue // not its home
+		}
+		var pick symLoc
+		best := -1.0
+		for _, d := range j.blobDefs(ch.ToBlob, ch.To) {
+			if before[d.Name] || d.Kind != kind || !likeName(name, d.Name) {
+				continue
+			}
+			if sc := similarity(name, d.Name); sc > best {
+				pick, best = symLoc{path: ch.To, def: d}, sc
+			}
+		}
+		return pick, best >= 0
+	}
+	return symLoc{}, false
+}
+
+// likeName reports whether b is likely a new name of a: the same but for
+// case and separators (loadConfig, load_config), a small edit of a name
+// of 6 letters or more (a typo, a plural), or the word parts of one all
+// in the other (load_orders, load_all_orders; parse, parse_v2).
+func likeName(a, b string) bool {
+	na := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(a))
+	nb := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(b))
+	if na == nb || min(len(na), len(nb)) >= 6 && editDistance(na, nb) <= 2 {
+		return true
+	}
+	pa, pb := nameParts(a), nameParts(b)
+	if len(pa) > len(pb) {
+		pa, pb = pb, pa
+	}
+	if len(pa) == 0 {
+		return false
+	}
+	in := map[string]bool{}
+	for _, p := range pb {
+		in[p] = true
+	}
+	for _, p := range pa {
+		if !in[p] {
+			return false
+		}
+	}
+	return true
+}
+
+// similarity of two names in [0, 1]: the share of their word parts in
+// common (snake_case, camelCase, kebab-case).
+func similarity(a, b string) float64 {
+	ta, tb := nameParts(a), nameParts(b)
+	common := 0
+	inB := map[string]bool{}
+	for _, t := range tb {
+		inB[t] = true
+	}
+	for _, t := range ta {
+		if inB[t] {
+			common++
+		}
+	}
+	union := len(ta) + len(tb) - common
+	if union == 0 {
+		return 0
+	}
+	return float64(common) / float64(union)
+}
+
+// nameParts splits a name into lower-case word parts.
+func nameParts(s string) []string {
+	var out []string
+	var cur strings.Builder
+	flush := func() {
+		if cur.Len() > 0 {
+			out = append(out, strings.ToLower(cur.String()))
+			cur.Reset()
+		}
+	}
+	for i, c := range s {
+		switch {
+		case c == '_' || c == '-' || c == '.':
+			flush()
+		case c >= 'A' && c <= 'Z' && i > 0 && s[i-1] >= 'a' && s[i-1] <= 'z':
+			flush()
+			cur.WriteRune(c)
+		default:
+			cur.WriteRune(c)
+		}
+	}
+	flush()
+	return out
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 func compactStrings(s []string) []string {
@@ -218,4 +530,288 @@ func compactStrings(s []string) []string {
 		}
 	}
 	return out
+}
+
+// symbolIndex is what the code of the content checked defines, for the
+// names a run asks about.
+type symbolIndex struct {
+	j     *judge
+	defs  map[string][]symLoc // wanted name → its definitions
+	found map[string]bool     // wanted names seen as words in the files read
+	ids   map[string]string   // path → content id, for the files whose words are cached
+	read  map[string]bool     // the files read this run
+	files int                 // the code files of the content checked
+}
+
+// textIdentifier names a file's text up to git's conversions
+// (gitrepo's working tree): enough for definitions and words.
+type textIdentifier interface {
+	TextID(p string) (string, bool)
+}
+
+// contentID names the content of file p of the content checked, or "".
+func (j *judge) contentID(p string) string {
+	if t, ok := j.src.(textIdentifier); ok {
+		if id, ok := t.TextID(p); ok {
+			return id
+		}
+	}
+	if t, ok := j.src.(source.Identifier); ok {
+		if id, ok := t.ContentID(p); ok {
+			return id
+		}
+	}
+	return ""
+}
+
+// symIndex finds the definitions of the wanted names in the code of the
+// content checked. Each file's definitions and words are kept in the
+// verification cache under its content id, so a warm run reads no file
+// it knows; a file without an id (modified, untracked) is read.
+func (j *judge) symIndex(want map[string]bool) *symbolIndex {
+	vc := j.cache
+	ix := &symbolIndex{j: j, defs: map[string][]symLoc{}, found: map[string]bool{}, ids: map[string]string{}, read: map[string]bool{}}
+	paths := make([]string, 0, len(j.now.paths))
+	for p := range j.now.paths {
+		ext := path.Ext(p)
+		if ext != "" && symbolExt[ext[1:]] {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	ix.files = len(paths)
+	for _, p := range paths {
+		lang := symdef.Language(p)
+		id := ""
+		if vc != nil {
+			id = j.contentID(p)
+		}
+		if id != "" {
+			if v, ok := vc.Verdict(vcache.KeyOf("symdef", symdefVersion, lang, id)); ok {
+				ix.ids[p] = id
+				eachDef(v.Reason, func(d symdef.Def) {
+					if want[d.Name] {
+						ix.defs[d.Name] = append(ix.defs[d.Name], symLoc{path: p, def: d})
+					}
+				})
+				continue
+			}
+		}
+		data, err := j.src.ReadFile(p)
+		if err != nil {
+			continue // unreadable now: it defines nothing
+		}
+		ix.read[p] = true
+		defs := symdef.Definitions(p, data)
+		for _, d := range defs {
+			if want[d.Name] {
+				ix.defs[d.Name] = append(ix.defs[d.Name], symLoc{path: p, def: d})
+			}
+		}
+		if id == "" {
+			eachWord(data, func(w []byte) {
+				if want[string(w)] { // no allocation: the compiler looks the bytes up
+					ix.found[string(w)] = true
+				}
+			})
+			continue
+		}
+		// the file's words, each once, for the cache
+		ws := map[string]bool{}
+		eachWord(data, func(w []byte) {
+			if !ws[string(w)] {
+				ws[string(w)] = true
+			}
+		})
+		for w := range ws {
+			if want[w] {
+				ix.found[w] = true
+			}
+		}
+		vc.PutVerdict(vcache.KeyOf("symdef", symdefVersion, lang, id), vcache.Verdict{Reason: encodeDefs(defs)})
+		vc.PutVerdict(vcache.KeyOf("symwords", symdefVersion, id), vcache.Verdict{Reason: encodeWords(ws)})
+	}
+	return ix
+}
+
+// wordsOf reports which of names occur as words in the code: from the
+// files read this run, then the cached words of the others (read again
+// when their words are not cached).
+func (ix *symbolIndex) wordsOf(names map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	left := 0
+	for n := range names {
+		if ix.found[n] {
+			out[n] = true
+		} else {
+			left++
+		}
+	}
+	if left == 0 {
+		return out
+	}
+	paths := make([]string, 0, len(ix.ids))
+	for p := range ix.ids {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	vc := ix.j.cache
+	// every file named by its content: the answer for this code and these
+	// names may be cached whole
+	var whole vcache.Key
+	if len(ix.read) == 0 && len(paths) == ix.files {
+		sum := sha256.New()
+		for _, p := range paths {
+			sum.Write([]byte(p + "\x00" + ix.ids[p] + "\x00"))
+		}
+		asked := make([]string, 0, len(names))
+		for n := range names {
+			if !out[n] {
+				asked = append(asked, n)
+			}
+		}
+		sort.Strings(asked)
+		whole = vcache.KeyOf("symfloor", symdefVersion, string(sum.Sum(nil)), strings.Join(asked, " "))
+		if v, ok := vc.Verdict(whole); ok {
+			for _, w := range strings.Fields(v.Reason) {
+				out[w] = true
+			}
+			return out
+		}
+		defer func() {
+			found := make([]string, 0, len(out))
+			for _, n := range asked {
+				if out[n] {
+					found = append(found, n)
+				}
+			}
+			vc.PutVerdict(whole, vcache.Verdict{Reason: strings.Join(found, " ")})
+		}()
+	}
+	for _, p := range paths {
+		if ix.read[p] {
+			continue
+		}
+		v, ok := vc.Verdict(vcache.KeyOf("symwords", symdefVersion, ix.ids[p]))
+		if ok {
+			for _, w := range strings.Fields(v.Reason) {
+				if names[w] && !out[w] {
+					out[w] = true
+					left--
+				}
+			}
+		} else if data, err := ix.j.src.ReadFile(p); err == nil {
+			eachWord(data, func(w []byte) {
+				if names[string(w)] && !out[string(w)] {
+					out[string(w)] = true
+					left--
+				}
+			})
+		}
+		if left == 0 {
+			break
+		}
+	}
+	return out
+}
+
+// fileHas reports whether file p of the content checked holds name as a
+// word (from its cached words, else by reading it).
+func (ix *symbolIndex) fileHas(p, name string) bool {
+	if id, ok := ix.ids[p]; ok && !ix.read[p] {
+		if v, ok := ix.j.cache.Verdict(vcache.KeyOf("symwords", symdefVersion, id)); ok {
+			for _, w := range strings.Fields(v.Reason) {
+				if w == name {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	data, err := ix.j.src.ReadFile(p)
+	if err != nil {
+		return false
+	}
+	has := false
+	eachWord(data, func(w []byte) {
+		if string(w) == name {
+			has = true
+		}
+	})
+	return has
+}
+
+// blobDefs returns the definitions of a blob read as file p (its
+// language), remembered in the run and in the verification cache.
+func (j *judge) blobDefs(blob gitblame.Hash, p string) []symdef.Def {
+	lang := symdef.Language(p)
+	if lang == "" {
+		return nil
+	}
+	key := vcache.KeyOf("symdef", symdefVersion, lang, "blob:"+blob.String())
+	if d, ok := j.blobs[key]; ok {
+		return d
+	}
+	if j.blobs == nil {
+		j.blobs = map[vcache.Key][]symdef.Def{}
+	}
+	if j.cache != nil {
+		if v, ok := j.cache.Verdict(key); ok {
+			var defs []symdef.Def
+			eachDef(v.Reason, func(d symdef.Def) { defs = append(defs, d) })
+			j.blobs[key] = defs
+			return defs
+		}
+	}
+	data, err := j.c.H.Blob(blob)
+	if err != nil {
+		j.blobs[key] = nil // a missing object: nothing known of it
+		return nil
+	}
+	defs := symdef.Definitions(p, data)
+	j.blobs[key] = defs
+	if j.cache != nil {
+		j.cache.PutVerdict(key, vcache.Verdict{Reason: encodeDefs(defs)})
+	}
+	return defs
+}
+
+// encodeDefs writes definitions one a line: name, line, container, kind.
+func encodeDefs(defs []symdef.Def) string {
+	var b strings.Builder
+	for _, d := range defs {
+		b.WriteString(d.Name)
+		b.WriteByte('\t')
+		b.WriteString(strconv.Itoa(d.Line))
+		b.WriteByte('\t')
+		b.WriteString(d.Container)
+		b.WriteByte('\t')
+		b.WriteString(d.Kind)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// eachDef reads what encodeDefs wrote.
+func eachDef(s string, f func(symdef.Def)) {
+	for s != "" {
+		var l string
+		l, s, _ = strings.Cut(s, "\n")
+		parts := strings.Split(l, "\t")
+		if len(parts) != 4 {
+			continue
+		}
+		n, _ := strconv.Atoi(parts[1])
+		f(symdef.Def{Name: parts[0], Line: n, Container: parts[2], Kind: parts[3]})
+	}
+}
+
+// encodeWords writes a set of words, sorted, space-separated.
+func encodeWords(ws map[string]bool) string {
+	list := make([]string, 0, len(ws))
+	for w := range ws {
+		list = append(list, w)
+	}
+	sort.Strings(list)
+	return strings.Join(list, " ")
 }

@@ -21,9 +21,13 @@ type AdoptResult struct {
 func AdoptText(w io.Writer, results []AdoptResult, quiet bool, diffs string) error {
 	var b strings.Builder
 	counts := map[string]int{}
+	links := 0
 	for _, r := range results {
 		for _, x := range r.Mentions {
 			counts[x.Status]++
+			if x.LinkType != "" && (x.Status == cite.Proposed || x.Status == cite.Added) {
+				links++
+			}
 		}
 		if quiet {
 			continue
@@ -33,7 +37,14 @@ func AdoptText(w io.Writer, results []AdoptResult, quiet bool, diffs string) err
 			fmt.Fprintf(&b, "  line %d: %s → ", x.Line, Safe(x.Text))
 			switch x.Status {
 			case cite.Proposed, cite.Added:
-				fmt.Fprintf(&b, "%s %s", x.Status, Safe(x.Location))
+				if x.LinkType != "" {
+					fmt.Fprintf(&b, "%s link %s: %s", x.Status, x.LinkType, Safe(x.Location))
+				} else {
+					fmt.Fprintf(&b, "%s %s", x.Status, Safe(x.Location))
+				}
+				if x.Moved != "" {
+					fmt.Fprintf(&b, " (%s)", Safe(x.Moved))
+				}
 				if x.Snippet != "" {
 					fmt.Fprintf(&b, "  %q", x.Snippet)
 				}
@@ -47,8 +58,11 @@ func AdoptText(w io.Writer, results []AdoptResult, quiet bool, diffs string) err
 	}
 	fmt.Fprintf(&b, "Summary: %d proposed, %d added, %d ambiguous, %d not found, %d trivial, %d invalid, %d duplicates, %d unanchored",
 		counts[cite.Proposed], counts[cite.Added], counts[cite.Ambiguous], counts[cite.NotFound], counts[cite.Trivial], counts[cite.Invalid], counts[cite.Duplicate], counts[cite.Unanchored])
-	if n := counts[cite.MemoryLink]; n > 0 {
-		fmt.Fprintf(&b, ", %d memory links (not code: checked as links of the prose)", n)
+	if links > 0 {
+		fmt.Fprintf(&b, ", %d links to memories among them", links)
+	}
+	if n := counts[cite.Missing]; n > 0 {
+		fmt.Fprintf(&b, ", %d skipped (objects missing from the repository)", n)
 	}
 	if counts[cite.Proposed] > 0 {
 		b.WriteString(" (run with --fix to add them)")

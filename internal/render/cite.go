@@ -9,7 +9,9 @@ import (
 )
 
 type citationJSON struct {
-	Index    int     `json:"index"` // 1-based, as remove-citation takes it
+	// Index is 1-based, as remove-citation takes it; none for a reference
+	// in the prose (Prose), which is edited in the prose
+	Index    int     `json:"index,omitempty"`
 	Location string  `json:"location"`
 	Path     string  `json:"path,omitempty"`
 	URL      string  `json:"url,omitempty"`
@@ -21,6 +23,9 @@ type citationJSON struct {
 	Form     string  `json:"form"` // mapping or string
 	Status   string  `json:"status"`
 	Reason   string  `json:"reason,omitempty"`
+	// Prose: the citation is a reference in the memory's prose
+	// (docs/prose-references.md)
+	Prose *ProseJSON `json:"prose,omitempty"`
 }
 
 type memoryCitationsJSON struct {
@@ -31,9 +36,19 @@ type memoryCitationsJSON struct {
 }
 
 // listed reports whether list-citations shows a memory: every one asked
-// for by name, else those with citations or errors.
+// for by name, else those with citations (in the frontmatter or the
+// prose) or errors.
 func listed(m *verify.MemoryResult, named bool) bool {
-	return named || m.Err() != nil || (m.Memory.File != nil && len(m.Memory.File.Citations) > 0)
+	return named || m.Err() != nil || len(m.Citations) > 0 || (m.Memory.File != nil && len(m.Memory.File.Citations) > 0)
+}
+
+// citationStatus is a listed citation's status: a prose reference that
+// did not resolve where it was written is "unresolved".
+func citationStatus(cr verify.CitationResult) string {
+	if cr.Prose != nil && cr.Prose.Unresolved {
+		return "unresolved"
+	}
+	return cr.Status.String()
 }
 
 // CitationsJSON writes the citations of each memory with their status.
@@ -50,7 +65,10 @@ func CitationsJSON(w io.Writer, r *verify.Report, named bool) error {
 		}
 		for _, cr := range m.Citations {
 			c := cr.Citation
-			cj := citationJSON{Index: c.Index + 1, Location: c.Location(), Path: c.Path, URL: c.URL, Verified: c.Verified, Commit: c.Commit, Form: "mapping", Status: cr.Status.String(), Reason: cr.Reason}
+			cj := citationJSON{Index: c.Index + 1, Location: c.Location(), Path: c.Path, URL: c.URL, Verified: c.Verified, Commit: c.Commit, Form: "mapping", Status: citationStatus(cr), Reason: cr.Reason}
+			if cr.Prose != nil {
+				cj.Index, cj.Prose = 0, proseJSONOf(cr)
+			}
 			if m.Exempt {
 				cj.Status = "exempt"
 			}
@@ -82,6 +100,10 @@ func CitationsJSON(w io.Writer, r *verify.Report, named bool) error {
 //	  1 [VALID] src/a.go:3  "func A"
 //	  2 [STALE] src/b.go:9
 //	      Reason: Line 9 exceeds file length (5)
+//	  - [VALID] src/c.go (prose, line 7: c.go)
+//
+// References in the prose are listed after the frontmatter's citations,
+// not numbered (remove-citation does not take them).
 func CitationsText(w io.Writer, r *verify.Report, named bool) error {
 	var b strings.Builder
 	n := 0
@@ -107,12 +129,17 @@ func CitationsText(w io.Writer, r *verify.Report, named bool) error {
 		}
 		for _, cr := range m.Citations {
 			c := cr.Citation
-			fmt.Fprintf(&b, "  %d [%s] %s", c.Index+1, strings.ToUpper(cr.Status.String()), Safe(c.Location()))
-			if c.HasSnippet {
+			if cr.Prose != nil {
+				// not numbered: remove-citation does not take it
+				fmt.Fprintf(&b, "  - [%s] %s%s", strings.ToUpper(citationStatus(cr)), Safe(c.Location()), proseWhere(cr))
+			} else {
+				fmt.Fprintf(&b, "  %d [%s] %s", c.Index+1, strings.ToUpper(cr.Status.String()), Safe(c.Location()))
+			}
+			if c.HasSnippet && cr.Prose == nil {
 				fmt.Fprintf(&b, "  %q", c.Snippet)
 			}
 			b.WriteByte('\n')
-			if cr.Status == verify.Stale {
+			if cr.Status == verify.Stale || (cr.Prose != nil && cr.Prose.Unresolved) {
 				fmt.Fprintf(&b, "      Reason: %s\n", Safe(cr.Reason))
 			}
 		}

@@ -8,21 +8,17 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/config"
 	"github.com/git-memcite/git-memcite/internal/findings"
-	"github.com/git-memcite/git-memcite/internal/hookrun"
 )
 
 // ConfigText writes every setting of cfg, its value and where it came
-// from, the hook settings (git config only), then each rule's level and
+// from (the hook settings among them: git config only), then each rule's level and
 // the configuration file read (source names the content it was looked
 // for in).
-func ConfigText(w io.Writer, cfg *config.Config, hooks []hookrun.Setting, source string) error {
+func ConfigText(w io.Writer, cfg *config.Config, source string) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, k := range config.Keys {
 		v := cfg.Get(k.Name)
-		fmt.Fprintf(tw, "%s\t%s\t(%s)\n", k.Name, orNone(v.String()), v.Origin)
-	}
-	for _, s := range hooks {
-		fmt.Fprintf(tw, "%s\t%s\t(%s)\n", s.Name, s.Value, Safe(s.Origin))
+		fmt.Fprintf(tw, "%s\t%s\t(%s)\n", k.Name, orNone(v.String()), Safe(v.Origin))
 	}
 	levels := cfg.Levels()
 	for _, r := range findings.Rules {

@@ -53,8 +53,14 @@ func proseSummary(r *verify.Report) string {
 // prose: what the sentence names, what became of it and in which commit
 // (the reason says both), and that the sentence is to be corrected.
 func proseStaleLine(s agenthook.Stale, arg string) string {
-	return fmt.Sprintf("line %d of the memory names `%s`: %s. Fix: correct that sentence of %s by hand",
-		s.Prose.Line, Safe(s.Prose.Text), Safe(s.Reason), Safe(arg))
+	fix := "correct that sentence of " + Safe(arg) + " by hand"
+	if s.Prose.Now != "" && (s.Prose.Kind == "path" || s.Prose.Kind == "memory") {
+		// a moved file or a renamed memory: relocate --prose rewrites the
+		// reference's bytes to the new name (docs/prose-references.md)
+		fix = "git memcite relocate --prose --fix " + arg + " (rewrites the name to the new one; check that the sentence still holds)"
+	}
+	return fmt.Sprintf("line %d of the memory names `%s`: %s. Fix: %s",
+		s.Prose.Line, Safe(s.Prose.Text), Safe(s.Reason), fix)
 }
 
 // ProseFixLine is one rewrite of relocate --prose.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"path"
 	"regexp"
 	"strings"
 
@@ -12,8 +13,10 @@ import (
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/prose"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/store"
 )
 
 // Sentence styles of the adopt benchmark's memories.
@@ -205,10 +208,39 @@ func adoptIn(ctx context.Context, dir string, memory []byte) ([]cite.Mention, er
 	if err != nil {
 		return nil, err
 	}
-	env := cite.Env{Src: wt, Anchor: &relocate.MentionAnchorer{H: h, T: gitblame.New(h), Head: head,
+	mem := &store.Memory{Path: cycleMemory, Dir: path.Dir(cycleMemory), File: f}
+	res, err := (&prose.Checker{H: h, Log: proseLog{h}, Head: head, Dirs: []string{mem.Dir}, All: []*store.Memory{mem}}).Resolver(wt)
+	if err != nil {
+		return nil, err
+	}
+	env := cite.Env{Src: wt, Prose: res, MemoryDirs: []string{mem.Dir}, Anchor: &relocate.MentionAnchorer{H: h, T: gitblame.New(h), Head: head,
 		Target: gitblame.Target{Commit: head, View: wt, CrossFiles: func(p string) bool { _, err := idx.Stat(p); return err == nil }}}}
-	ms, _, err := cite.Adopt(ctx, f, env, cite.NewTracked(paths), false)
+	ms, _, err := cite.Adopt(ctx, mem, env, cite.NewTracked(paths), false)
 	return ms, err
+}
+
+// proseLog adapts gitrepo's history to prose.Log, as the command does.
+type proseLog struct{ h *gitrepo.History }
+
+func (l proseLog) PathLog(ctx context.Context, head gitblame.Hash, dirs []string) ([]prose.LogCommit, error) {
+	log, err := l.h.PathLog(ctx, head, dirs)
+	return convertLog(log), err
+}
+
+func (l proseLog) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.Hash, []prose.LogCommit, error) {
+	order, log, err := l.h.Moves(ctx, head)
+	return order, convertLog(log), err
+}
+
+func convertLog(log []gitrepo.LogCommit) []prose.LogCommit {
+	out := make([]prose.LogCommit, len(log))
+	for i, c := range log {
+		out[i].Hash = c.Hash
+		for _, ch := range c.Changes {
+			out[i].Changes = append(out[i].Changes, prose.FileChange(ch))
+		}
+	}
+	return out
 }
 
 // FormatAdopt prints an adopt report.

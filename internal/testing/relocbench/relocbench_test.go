@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/testing/longtest"
 )
 
@@ -181,8 +182,9 @@ func TestSpeedBackends(t *testing.T) {
 			runtime.GC()
 			for round := 0; round < 3; round++ {
 				for i, v := range variants {
-					t.Setenv("MEMCITE_BACKEND", v.backend)
+					restore := gitrepo.ForceGitBinary(v.backend == "git")
 					r, d, err := v.repo.TrackAll(context.Background())
+					restore()
 					if err != nil {
 						t.Fatalf("%s: %v", v.name, err)
 					}

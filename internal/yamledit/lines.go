@@ -1,0 +1,162 @@
+package yamledit
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// Indent is the indentation of a line: its leading spaces (a tab is not
+// YAML indentation).
+func Indent(line string) int { return len(line) - len(strings.TrimLeft(line, " ")) }
+
+// BlankOrComment reports whether a line holds no YAML content (outside a
+// block scalar).
+func BlankOrComment(line string) bool {
+	s := strings.TrimLeft(line, " \t\r\n")
+	return s == "" || s[0] == '#'
+}
+
+// TabLed reports whether a line's leading spaces are followed by a tab:
+// such a line cannot start a node (YAML does not indent with tabs); in a
+// valid file it continues a quoted scalar of the line above.
+func TabLed(line string) bool {
+	in := Indent(line)
+	return in < len(line) && line[in] == '\t' && !BlankOrComment(line)
+}
+
+// blockScalarRe matches the content of a line (comment removed, trimmed)
+// whose value is a block scalar header: "key: |", "- >-", "|2+" …
+var blockScalarRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:[-?]\s+)*(?:[^#\s][^#]*?:\s+)?(?:![^\s]*\s+)?(?:&[^\s]+\s+)?[|>](?:[1-9][-+]?|[-+][1-9]?)?$`)
+})
+
+// OpensBlockScalar reports whether the value on a line is a block scalar
+// (| or >) whose content follows on the lines below.
+func OpensBlockScalar(line string) bool {
+	if strings.IndexByte(line, '#') >= 0 {
+		if c := CommentStart(line); c >= 0 {
+			line = line[:c]
+		}
+	}
+	s := strings.TrimSpace(line)
+	if s == "" {
+		return false
+	}
+	if c := s[len(s)-1]; c != '|' && c != '>' && c != '-' && c != '+' && (c < '1' || c > '9') {
+		return false // the common case, without the expression
+	}
+	return blockScalarRe().MatchString(s)
+}
+
+// BlockEnd returns the index of the line after the block that starts at
+// line start (of n lines; line returns one without its terminator) with
+// indentation col: start, and the lines below it indented deeper than col
+// (with seqAtCol, for a key whose value is a sequence written at the key's
+// own indentation, also the "- " lines at col). Comment and blank lines
+// belong to the block only when content of the block follows them; the
+// lines of a block scalar are content whatever they start with; a
+// tab-led line (TabLed) continues the block.
+func BlockEnd(n int, line func(int) string, start, col int, seqAtCol bool) int {
+	last := start
+	scalar := -1 // the indentation above which lines are a block scalar's content
+	if start < n && OpensBlockScalar(line(start)) {
+		scalar = Indent(line(start))
+	}
+	for i := start + 1; i < n; i++ {
+		l := line(i)
+		in := Indent(l)
+		if scalar >= 0 {
+			if strings.TrimLeft(l, " \t") == "" {
+				continue // blank: content only if more content follows
+			}
+			if in > scalar {
+				last = i
+				continue
+			}
+			scalar = -1
+		}
+		if BlankOrComment(l) {
+			continue
+		}
+		switch {
+		case in > col, TabLed(l):
+			last = i
+		case in == col && seqAtCol && (strings.HasPrefix(l[in:], "- ") || l[in:] == "-"):
+			last = i
+		default:
+			return last + 1
+		}
+		if OpensBlockScalar(l) {
+			scalar = in
+		}
+	}
+	return last + 1
+}
+
+// CommentStart returns the index of the '#' that starts a comment on a
+// line, or -1: a '#' at the start of the line or after a space or tab,
+// outside a quoted scalar. A quoted scalar that does not close on the
+// line runs on to the next: nothing after its quote is a comment.
+func CommentStart(line string) int {
+	start := true // a scalar may start here
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if c == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t') {
+			return i
+		}
+		if start && (c == '!' || c == '&') {
+			// a tag or an anchor: the scalar, if any, starts after it
+			for i+1 < len(line) && line[i+1] != ' ' && line[i+1] != '\t' {
+				i++
+			}
+			continue
+		}
+		if start && (c == '"' || c == '\'') {
+			j := quoteEnd(line, i)
+			if j < 0 {
+				return -1
+			}
+			i, start = j, false
+			continue
+		}
+		next := i+1 == len(line) || line[i+1] == ' ' || line[i+1] == '\t'
+		switch c {
+		case ' ', '\t':
+		case '[', '{', ',':
+			start = true
+		case '-', '?':
+			start = start && next
+		case ':':
+			start = next
+		default:
+			start = false
+		}
+	}
+	return -1
+}
+
+// quoteEnd returns the index of the quote that closes the quoted scalar
+// opening at s[i], or -1.
+func quoteEnd(s string, i int) int {
+	q := s[i]
+	for j := i + 1; j < len(s); j++ {
+		switch {
+		case q == '"' && s[j] == '\\':
+			j++
+		case s[j] == q && q == '\'' && j+1 < len(s) && s[j+1] == '\'':
+			j++
+		case s[j] == q:
+			return j
+		}
+	}
+	return -1
+}
+
+// CommentAt reports whether src[i] is a '#' that starts a comment, given
+// that src[i] is outside any quoted scalar: at the start of a line or
+// after a space or tab.
+func CommentAt(src []byte, i int) bool {
+	return src[i] == '#' && (i == 0 || bytes.IndexByte([]byte(" \t\r\n"), src[i-1]) >= 0)
+}
