@@ -83,7 +83,8 @@ type Checker struct {
 	moves     []LogCommit
 	gone      *tracked // the paths of moves' deletions and renames
 	lines     map[gitblame.Hash][]string
-	logRead   bool // the history of the memory directories lists commits
+	logRead   bool          // the history of the memory directories lists commits
+	vc        *vcache.Cache // the cache trees and their files are kept in (CheckProse)
 	// missing counts the objects found missing from the repository: a
 	// memory whose judgment met one is not cached
 	missing int
@@ -112,6 +113,10 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 	j := &judge{c: c, src: src, now: newTracked(paths), mems: newMemIndex(c.All), cache: vcache.FromContext(ctx)}
 	out := make([][]verify.ProseCitation, len(mems))
 	vc := vcache.FromContext(ctx)
+	if vc != nil && c.H != nil && c.vc == nil {
+		// the trees of commits and the files in them, from the cache
+		c.vc, c.H = vc, cachedEntries{History: c.H, vc: vc}
+	}
 	run := ""
 	var anchors map[string]string
 	if vc != nil {
@@ -661,15 +666,15 @@ func (c *Checker) tree(commit gitblame.Hash) (gitblame.Hash, error) {
 	if t, ok := c.trees[commit]; ok {
 		return t, nil
 	}
-	cm, err := c.H.Commit(commit)
+	t, err := c.treeOf(commit)
 	if err != nil {
 		return gitblame.ZeroHash, err
 	}
 	if c.trees == nil {
 		c.trees = map[gitblame.Hash]gitblame.Hash{}
 	}
-	c.trees[commit] = cm.Tree
-	return cm.Tree, nil
+	c.trees[commit] = t
+	return t, nil
 }
 
 // fileLines reads a file's lines at a commit (cached by blob).
