@@ -1,27 +1,35 @@
 #!/usr/bin/env bash
 # Counts and times what git memcite verify-all finds in the prose of a
 # clone's memories (docs/prose-references.md):
-#   [COLD=all] scripts/bench-prose.sh <clone> [git-memcite binary]
+#   [COMMIT=1] scripts/bench-prose.sh <clone> [git-memcite binary]
 # Prints references per kind and form, stale and unresolved ones, and the
-# wall time of a cold run (first in this process tree) and of a warm one
-# (the same command again, with the cache the first run wrote). Uses
-# python3 to count the --json report.
+# wall and CPU time (user + system, git's processes included) of a cold
+# run (without the verification cache and the cache of git's answers,
+# docs/cache.md) and of a warm one (the same command again, with the
+# caches the first run wrote; the definitions and words of code files the
+# symbols read are in the verification cache). COMMIT=1 also times the run after a commit
+# (an empty one, made and then undone with git reset --soft: the clone is
+# left as it was). Uses python3 to count the --json report.
 set -euo pipefail
 clone=${1:?usage: bench-prose.sh <clone> [git-memcite]}
 bin=${2:-git-memcite}
 json=$(mktemp)
-trap 'rm -f "$json"' EXIT
-# cold: without the cache of git's answers the prose checker keeps per HEAD;
-# with COLD=all also without the verification cache (parsed memories,
-# extracted references, the definitions and words of code files)
+times=$(mktemp)
+trap 'rm -f "$json" "$times"' EXIT
 gitdir=$(git -C "$clone" rev-parse --absolute-git-dir)
-rm -f "$gitdir/memcite-prose-cache"
-if [ "${COLD:-}" = all ]; then rm -rf "$gitdir/memcite"; fi
-t0=$(date +%s.%N)
-(cd "$clone" && "$bin" verify-all --json >"$json" 2>/dev/null) || true
-t1=$(date +%s.%N)
-(cd "$clone" && "$bin" verify-all --json >/dev/null 2>&1) || true
-t2=$(date +%s.%N)
+TIMEFORMAT='%R %U %S'
+# cold: without the verification cache and git's answers to the prose
+# checker
+rm -rf "$gitdir/memcite" "$gitdir/memcite-prose-cache"
+{ time (cd "$clone" && "$bin" verify-all --json >"$json" 2>/dev/null || true); } 2>>"$times"
+# warm: the same again, with the caches the cold run wrote
+{ time (cd "$clone" && "$bin" verify-all --json >/dev/null 2>&1 || true); } 2>>"$times"
+if [ "${COMMIT:-0}" = 1 ]; then
+	# after a commit: a new HEAD
+	git -C "$clone" -c user.name=bench -c user.email=bench@example.com commit -q --allow-empty --no-verify -m "bench-prose: a new HEAD"
+	{ time (cd "$clone" && "$bin" verify-all --json >/dev/null 2>&1 || true); } 2>>"$times"
+	git -C "$clone" reset -q --soft HEAD~1
+fi
 python3 - "$json" <<'PY'
 import collections, json, sys
 d = json.load(open(sys.argv[1]))
@@ -38,4 +46,9 @@ for m in d["memories"]:
 for (k, f), n in sorted(by.items()):
     print(f"  stale {k:7} {f:14} {n}")
 PY
-awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "verify-all: cold %.2fs, warm %.2fs\n", b-a, c-b }'
+awk 'NR == 1 { cw = $1; cc = $2 + $3 } NR == 2 { ww = $1; wc = $2 + $3 } NR == 3 { nw = $1; nc = $2 + $3 }
+END {
+	printf "verify-all: cold %.2fs (CPU %.2fs), warm %.2fs (CPU %.2fs)", cw, cc, ww, wc
+	if (NR > 2) printf ", after a commit %.2fs (CPU %.2fs)", nw, nc
+	printf "\n"
+}' "$times"

@@ -9,6 +9,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/trace"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
@@ -27,9 +28,11 @@ func Verify(ctx context.Context, ws *Workspace, mems []*store.Memory) (*verify.R
 	if err != nil {
 		return nil, err
 	}
+	trace.Printf("verify: citations and prose checked; line identity")
 	if err := JudgeLines(ctx, ws.Repo, ws.Src, ws.Rev, ws.Staged, rep); err != nil {
 		return nil, err
 	}
+	trace.Printf("verify: line identity judged")
 	return rep, nil
 }
 

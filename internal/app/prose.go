@@ -2,7 +2,9 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
@@ -33,27 +35,183 @@ func WithProse(ctx context.Context, ws *Workspace) (context.Context, func(), err
 	c := &prose.Checker{Dirs: ws.Store.Dirs, All: ws.Store.Memories}
 	done := func() {}
 	if ws.Repo != nil {
-		if _, ok, err := ws.Repo.Head(); err != nil {
+		oid, ok, err := ws.Repo.Head()
+		if err != nil {
 			return ctx, done, err
-		} else if ok {
-			hist, err := ws.Repo.History()
+		}
+		if ok {
+			head, err := gitblame.ParseHash(oid.String())
 			if err != nil {
-				return ctx, done, fmt.Errorf("prose references are anchored in history: %w", err)
+				return ctx, done, fmt.Errorf("HEAD is %q: %w", oid, err)
 			}
-			head, err := hist.Resolve("HEAD")
-			if err != nil {
-				hist.Close()
-				return ctx, done, err
-			}
-			cache := newCachingGit(ws.Repo.GitDir, head, proseGit{proseLog{hist}, hist})
+			// the history is opened, and git's cached answers read, only
+			// when a memory's judgment is not in the verification cache
+			hist := &lazyHistory{repo: ws.Repo}
+			cache := newCachingGit(ws.Repo.GitDir, head, hist)
 			c.H, c.Log, c.Sym, c.Head = hist, cache, cache, head
 			done = func() {
 				cache.save()
-				hist.Close()
+				hist.close()
 			}
 		}
 	}
 	return verify.WithProse(ctx, c), done, nil
+}
+
+// lazyHistory is the repository's history (gitblame.History, prose.Log,
+// prose.Symbols), opened on first use.
+type lazyHistory struct {
+	repo *gitrepo.Repo
+	once sync.Once
+	h    *gitrepo.History
+	err  error
+}
+
+func (l *lazyHistory) get() (*gitrepo.History, error) {
+	l.once.Do(func() {
+		if l.h, l.err = l.repo.History(); l.err != nil {
+			l.err = fmt.Errorf("prose references are anchored in history: %w", l.err)
+		}
+	})
+	if l.h == nil && l.err == nil {
+		return nil, errors.New("prose references: the history is closed")
+	}
+	return l.h, l.err
+}
+
+// close closes the history if it was opened; nothing opens it after.
+func (l *lazyHistory) close() {
+	l.once.Do(func() {})
+	if l.h != nil {
+		l.h.Close()
+	}
+}
+
+func (l *lazyHistory) Resolve(rev string) (gitblame.Hash, error) {
+	h, err := l.get()
+	if err != nil {
+		return gitblame.ZeroHash, err
+	}
+	return h.Resolve(rev)
+}
+
+func (l *lazyHistory) Commit(x gitblame.Hash) (*gitblame.Commit, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	return h.Commit(x)
+}
+
+func (l *lazyHistory) Entry(tree gitblame.Hash, p string) (gitblame.Hash, bool, error) {
+	h, err := l.get()
+	if err != nil {
+		return gitblame.ZeroHash, false, err
+	}
+	return h.Entry(tree, p)
+}
+
+func (l *lazyHistory) Blob(x gitblame.Hash) ([]byte, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	return h.Blob(x)
+}
+
+func (l *lazyHistory) Changes(from, to gitblame.Hash, renames bool) ([]gitblame.Change, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	return h.Changes(from, to, renames)
+}
+
+func (l *lazyHistory) Files(tree gitblame.Hash) (map[string]gitblame.Hash, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	return h.Files(tree)
+}
+
+func (l *lazyHistory) PathLog(ctx context.Context, head gitblame.Hash, dirs []string) ([]prose.LogCommit, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	return proseLog{h}.PathLog(ctx, head, dirs)
+}
+
+func (l *lazyHistory) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.Hash, []prose.LogCommit, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, nil, err
+	}
+	return proseLog{h}.Moves(ctx, head)
+}
+
+func (l *lazyHistory) GrepWordFiles(ctx context.Context, commit gitblame.Hash, names, pathspecs []string) (map[string][]string, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	return h.GrepWordFiles(ctx, commit, names, pathspecs)
+}
+
+func (l *lazyHistory) CommitChanges(ctx context.Context, commit gitblame.Hash) ([]prose.FileChange, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	return proseGit{proseLog{h}, h}.CommitChanges(ctx, commit)
+}
+func (l *lazyHistory) PathLogSince(ctx context.Context, old, head gitblame.Hash, dirs []string) ([]prose.LogCommit, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	log, err := h.PathLogSince(ctx, old, head, dirs)
+	if err != nil {
+		return nil, err
+	}
+	return convertLog(log), nil
+}
+
+func (l *lazyHistory) MovesSince(ctx context.Context, old, head gitblame.Hash, exact bool) ([]gitblame.Hash, []prose.LogCommit, bool, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, nil, false, err
+	}
+	order, log, exactOnly, err := h.MovesSince(ctx, old, head, exact)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	return order, convertLog(log), exactOnly, nil
+}
+
+func (l *lazyHistory) ChangesAnyOf(ctx context.Context, from, head gitblame.Hash, words, pathspecs []string) (bool, error) {
+	h, err := l.get()
+	if err != nil {
+		return false, err
+	}
+	return h.ChangesAnyOf(ctx, from, head, words, pathspecs)
+}
+
+func (l *lazyHistory) OnFirstParents(ctx context.Context, old, head gitblame.Hash) (bool, error) {
+	h, err := l.get()
+	if err != nil {
+		return false, err
+	}
+	return h.OnFirstParents(ctx, old, head)
+}
+
+func (l *lazyHistory) WordChangedIn(ctx context.Context, from, head gitblame.Hash, word string, pathspecs []string) (gitblame.Hash, error) {
+	h, err := l.get()
+	if err != nil {
+		return gitblame.ZeroHash, err
+	}
+	return h.WordChangedIn(ctx, from, head, word, pathspecs)
 }
 
 // proseLog adapts gitrepo's history to prose.Log.
@@ -96,8 +254,8 @@ func convertLog(log []gitrepo.LogCommit) []prose.LogCommit {
 	return out
 }
 
-// proseGit is what the prose checker asks git: the logs (proseLog) and
-// the symbol searches (gitrepo.History).
+// proseGit is what the prose checker asks git, from an open history: the
+// logs (proseLog) and the symbol searches (gitrepo.History); adopt uses it.
 type proseGit struct {
 	proseLog
 	*gitrepo.History
@@ -124,3 +282,8 @@ func (g proseGit) CommitChanges(ctx context.Context, commit gitblame.Hash) ([]pr
 func (g proseGit) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.Hash, []prose.LogCommit, error) {
 	return g.proseLog.Moves(ctx, head)
 }
+
+var (
+	_ prose.Log     = proseGit{}
+	_ prose.Symbols = proseGit{}
+)

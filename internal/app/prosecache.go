@@ -4,22 +4,29 @@ import (
 	"bytes"
 	"context"
 	"encoding/gob"
-	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/prose"
+	"github.com/git-memcite/git-memcite/internal/regfile"
 )
 
 // proseCacheFile holds, in the git directory, what git answered the
 // prose checker for one HEAD: the logs, the trees searched for names and
-// the commits that removed them. A run at another HEAD starts afresh.
+// the commits that removed them. A run at another HEAD keeps the trees
+// searched (a commit's tree does not change) and the commits found for
+// every HEAD (up to maxChanges), and, when the old HEAD is on the new
+// one's first-parent chain, reads only the new commits' logs and finds
+// the commits that removed names among them, taking the old answer when
+// none did.
 const proseCacheFile = "memcite-prose-cache"
 
 // proseCacheVersion changes when the cached answers change meaning.
-const proseCacheVersion = 3
+const proseCacheVersion = 4
 
 // cachedLog is a log of commits as hash strings (gitblame.Hash has no
 // exported fields to encode).
@@ -41,9 +48,14 @@ type proseAnswers struct {
 	PathLogs map[string]cachedLog
 	Order    []string
 	Moves    *cachedLog
-	Greps    map[string][]string  // commit + NUL + names → names found
-	Changes  map[string]string    // from + NUL + word + NUL + pathspecs → commit ("" none)
-	Commits  map[string]cachedLog // commit → the files it changed (one commit)
+	// the logs git could read (kept for the next HEAD), and whether the
+	// renames are exact ones only (MovesSince)
+	PathLogOK  map[string]bool
+	MovesOK    bool
+	MovesExact bool
+	Greps      map[string][]string  // commit + NUL + names → names found
+	Changes    map[string]string    // head + NUL + from + NUL + word + NUL + pathspecs → commit ("" none), of any HEAD
+	Commits    map[string]cachedLog // commit → the files it changed (one commit)
 }
 
 // cachingGit answers prose.Log and prose.Symbols from the cache, asking
@@ -53,39 +65,83 @@ type cachingGit struct {
 		prose.Log
 		prose.Symbols
 	}
-	path  string
-	mu    sync.Mutex
-	a     proseAnswers
-	dirty bool
+	path     string
+	head     gitblame.Hash
+	loadOnce sync.Once
+	mu       sync.Mutex
+	a        proseAnswers
+	dirty    bool
+	// the answers for the HEAD before
+	prev     *proseAnswers
+	prevHead gitblame.Hash
+	chain    int // prevHead is on head's first-parent chain: 0 not asked, 1 yes, -1 no
+	// whether a commit since prevHead changed a line with a name answered
+	// before: 0 not asked, 1 maybe, -1 no
+	anyChange int
+}
+
+// sincer reads the logs of the commits after a commit (gitrepo's
+// PathLogSince and MovesSince).
+type sincer interface {
+	PathLogSince(ctx context.Context, old, head gitblame.Hash, dirs []string) ([]prose.LogCommit, error)
+	MovesSince(ctx context.Context, old, head gitblame.Hash, exact bool) ([]gitblame.Hash, []prose.LogCommit, bool, error)
+}
+
+// chainer tells whether a commit is on another's first-parent chain.
+type chainer interface {
+	OnFirstParents(ctx context.Context, old, head gitblame.Hash) (bool, error)
 }
 
 func newCachingGit(gitDir string, head gitblame.Hash, next interface {
 	prose.Log
 	prose.Symbols
 }) *cachingGit {
-	c := &cachingGit{next: next, path: filepath.Join(gitDir, proseCacheFile)}
-	if data, err := os.ReadFile(c.path); err == nil {
-		var a proseAnswers
-		if gob.NewDecoder(bytes.NewReader(data)).Decode(&a) == nil && a.Version == proseCacheVersion && a.Head == head.String() {
-			c.a = a
+	return &cachingGit{next: next, path: filepath.Join(gitDir, proseCacheFile), head: head}
+}
+
+// load reads the cache file on first use: a run that asks nothing reads
+// none.
+func (c *cachingGit) load() {
+	c.loadOnce.Do(func() {
+		if data, err := regfile.ReadFile(c.path); err == nil {
+			var a proseAnswers
+			if gob.NewDecoder(bytes.NewReader(data)).Decode(&a) == nil && a.Version == proseCacheVersion {
+				if a.Head == c.head.String() {
+					c.a = a
+				} else if h := hashOf(a.Head); !h.IsZero() {
+					c.a = proseAnswers{Version: proseCacheVersion, Head: c.head.String(), Greps: a.Greps, Changes: a.Changes, Commits: a.Commits}
+					c.prev, c.prevHead = &a, h
+					if len(c.a.Changes) > maxChanges {
+						// the answers of other HEADs than these two go
+						c.a.Changes = map[string]string{}
+						for k, v := range a.Changes {
+							if strings.HasPrefix(k, a.Head+"\x00") || strings.HasPrefix(k, c.a.Head+"\x00") {
+								c.a.Changes[k] = v
+							}
+						}
+					}
+				}
+			}
 		}
-	}
-	if c.a.Head == "" {
-		c.a = proseAnswers{Version: proseCacheVersion, Head: head.String()}
-	}
-	if c.a.PathLogs == nil {
-		c.a.PathLogs = map[string]cachedLog{}
-	}
-	if c.a.Greps == nil {
-		c.a.Greps = map[string][]string{}
-	}
-	if c.a.Changes == nil {
-		c.a.Changes = map[string]string{}
-	}
-	if c.a.Commits == nil {
-		c.a.Commits = map[string]cachedLog{}
-	}
-	return c
+		if c.a.Head == "" {
+			c.a = proseAnswers{Version: proseCacheVersion, Head: c.head.String()}
+		}
+		if c.a.PathLogs == nil {
+			c.a.PathLogs = map[string]cachedLog{}
+		}
+		if c.a.Greps == nil {
+			c.a.Greps = map[string][]string{}
+		}
+		if c.a.Changes == nil {
+			c.a.Changes = map[string]string{}
+		}
+		if c.a.Commits == nil {
+			c.a.Commits = map[string]cachedLog{}
+		}
+		if c.a.PathLogOK == nil {
+			c.a.PathLogOK = map[string]bool{}
+		}
+	})
 }
 
 // save writes the cache when it learnt something; a cache that cannot be
@@ -139,6 +195,7 @@ func fromCached(cl cachedLog) []prose.LogCommit {
 }
 
 func (c *cachingGit) PathLog(ctx context.Context, head gitblame.Hash, dirs []string) ([]prose.LogCommit, error) {
+	c.load()
 	key := strings.Join(dirs, "\x00")
 	c.mu.Lock()
 	cl, ok := c.a.PathLogs[key]
@@ -146,17 +203,67 @@ func (c *cachingGit) PathLog(ctx context.Context, head gitblame.Hash, dirs []str
 	if ok {
 		return fromCached(cl), nil
 	}
-	log, err := c.next.PathLog(ctx, head, dirs)
+	log, read, err := c.pathLog(ctx, head, dirs, key)
 	if err != nil {
 		return nil, err
 	}
 	c.mu.Lock()
-	c.a.PathLogs[key], c.dirty = toCached(log), true
+	c.a.PathLogs[key], c.a.PathLogOK[key], c.dirty = toCached(log), read, true
 	c.mu.Unlock()
 	return log, nil
 }
 
+// pathLog asks git for PathLog: of the commits since the HEAD before
+// only, when that HEAD is on head's first-parent chain and its log was
+// read. read is false when git could not read the history (then nothing
+// is anchored, as proseLog answers).
+func (c *cachingGit) pathLog(ctx context.Context, head gitblame.Hash, dirs []string, key string) (log []prose.LogCommit, read bool, err error) {
+	s, ok := c.next.(sincer)
+	if !ok {
+		log, err := c.next.PathLog(ctx, head, dirs)
+		return log, false, err
+	}
+	if c.prev != nil && c.prev.PathLogOK[key] {
+		if on, err := c.onChain(ctx, head); err != nil {
+			return nil, false, err
+		} else if on {
+			if newer, err := s.PathLogSince(ctx, c.prevHead, head, dirs); err == nil {
+				return append(newer, fromCached(c.prev.PathLogs[key])...), true, nil
+			}
+		}
+	}
+	log, err = s.PathLogSince(ctx, gitblame.ZeroHash, head, dirs)
+	if err != nil {
+		if gitrepo.ExitCode(err) > 0 {
+			return nil, false, nil
+		}
+		return nil, false, err
+	}
+	return log, true, nil
+}
+
+// onChain reports (once a run) whether the HEAD before is on head's
+// first-parent chain.
+func (c *cachingGit) onChain(ctx context.Context, head gitblame.Hash) (bool, error) {
+	ch, ok := c.next.(chainer)
+	if c.prev == nil || !ok {
+		return false, nil
+	}
+	if c.chain == 0 {
+		on, err := ch.OnFirstParents(ctx, c.prevHead, head)
+		if err != nil {
+			return false, err
+		}
+		c.chain = -1
+		if on {
+			c.chain = 1
+		}
+	}
+	return c.chain > 0, nil
+}
+
 func (c *cachingGit) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.Hash, []prose.LogCommit, error) {
+	c.load()
 	c.mu.Lock()
 	moves, order := c.a.Moves, c.a.Order
 	c.mu.Unlock()
@@ -167,7 +274,7 @@ func (c *cachingGit) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.
 		}
 		return hs, fromCached(*moves), nil
 	}
-	hs, log, err := c.next.Moves(ctx, head)
+	hs, log, read, exact, err := c.moves(ctx, head)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -177,13 +284,45 @@ func (c *cachingGit) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.
 		strs[i] = h.String()
 	}
 	c.mu.Lock()
-	c.a.Moves, c.a.Order, c.dirty = &cl, strs, true
+	c.a.Moves, c.a.Order, c.a.MovesOK, c.a.MovesExact, c.dirty = &cl, strs, read, exact, true
 	c.mu.Unlock()
 	return hs, log, nil
 }
 
+// moves asks git for Moves: of the commits since the HEAD before only,
+// when that HEAD is on head's first-parent chain and its log was read,
+// with renames found as they were then (exact ones only, or not).
+func (c *cachingGit) moves(ctx context.Context, head gitblame.Hash) (order []gitblame.Hash, log []prose.LogCommit, read, exact bool, err error) {
+	s, ok := c.next.(sincer)
+	if !ok {
+		order, log, err := c.next.Moves(ctx, head)
+		return order, log, false, false, err
+	}
+	if c.prev != nil && c.prev.MovesOK && c.prev.Moves != nil {
+		if on, err := c.onChain(ctx, head); err != nil {
+			return nil, nil, false, false, err
+		} else if on {
+			if o, newer, ex, err := s.MovesSince(ctx, c.prevHead, head, c.prev.MovesExact); err == nil && ex == c.prev.MovesExact {
+				for _, h := range c.prev.Order {
+					o = append(o, hashOf(h))
+				}
+				return o, append(newer, fromCached(*c.prev.Moves)...), true, ex, nil
+			}
+		}
+	}
+	order, log, exact, err = s.MovesSince(ctx, gitblame.ZeroHash, head, false)
+	if err != nil {
+		if gitrepo.ExitCode(err) > 0 {
+			return nil, nil, false, false, nil // as proseLog answers: nothing is known to have moved
+		}
+		return nil, nil, false, false, err
+	}
+	return order, log, true, exact, nil
+}
+
 func (c *cachingGit) GrepWordFiles(ctx context.Context, commit gitblame.Hash, names, pathspecs []string) (map[string][]string, error) {
-	key := commit.String() + "\x00" + strings.Join(names, "\x00")
+	c.load()
+	key := commit.String() + "\x00" + strings.Join(names, "\x00") + "\x00\x00" + strings.Join(pathspecs, "\x00")
 	c.mu.Lock()
 	got, ok := c.a.Greps[key]
 	c.mu.Unlock()
@@ -211,15 +350,19 @@ func (c *cachingGit) GrepWordFiles(ctx context.Context, commit gitblame.Hash, na
 	return found, nil
 }
 
+// maxChanges bounds the answers of WordChangedIn kept for HEADs before.
+const maxChanges = 4096
+
 func (c *cachingGit) WordChangedIn(ctx context.Context, from, head gitblame.Hash, word string, pathspecs []string) (gitblame.Hash, error) {
-	key := from.String() + "\x00" + word + "\x00" + strings.Join(pathspecs, "\x00")
+	c.load()
+	key := changeKey(head, from, word, pathspecs)
 	c.mu.Lock()
 	got, ok := c.a.Changes[key]
 	c.mu.Unlock()
 	if ok {
 		return hashOf(got), nil
 	}
-	h, err := c.next.WordChangedIn(ctx, from, head, word, pathspecs)
+	h, err := c.lastChange(ctx, from, head, word, pathspecs)
 	if err != nil {
 		return h, err
 	}
@@ -233,7 +376,82 @@ func (c *cachingGit) WordChangedIn(ctx context.Context, from, head gitblame.Hash
 	return h, nil
 }
 
+// lastChange asks git for the newest commit of from..head that changed a
+// line with word: among the commits after the HEAD before only, when that
+// HEAD is on head's first-parent chain and its answer is known (the
+// answer then, when none of them did).
+func (c *cachingGit) lastChange(ctx context.Context, from, head gitblame.Hash, word string, pathspecs []string) (gitblame.Hash, error) {
+	if c.prev == nil {
+		return c.next.WordChangedIn(ctx, from, head, word, pathspecs)
+	}
+	before, ok := c.prev.Changes[changeKey(c.prevHead, from, word, pathspecs)]
+	if !ok {
+		return c.next.WordChangedIn(ctx, from, head, word, pathspecs)
+	}
+	if on, err := c.onChain(ctx, head); err != nil || !on {
+		if err != nil {
+			return gitblame.ZeroHash, err
+		}
+		return c.next.WordChangedIn(ctx, from, head, word, pathspecs)
+	}
+	if c.anyChange == 0 {
+		// one question for every name answered before, in every file
+		// asked about: mostly, no commit since changed a line with any of
+		// them
+		c.anyChange = 1
+		if a, ok := c.next.(interface {
+			ChangesAnyOf(ctx context.Context, from, head gitblame.Hash, words, pathspecs []string) (bool, error)
+		}); ok {
+			var words, specs []string
+			seen, everywhere := map[string]bool{}, false
+			for k := range c.prev.Changes {
+				parts := strings.Split(k, "\x00")
+				if len(parts) < 4 || parts[0] != c.prevHead.String() {
+					continue
+				}
+				if w := "w" + parts[2]; !seen[w] {
+					seen[w] = true
+					words = append(words, parts[2])
+				}
+				if len(parts) == 4 && parts[3] == "" {
+					everywhere = true // asked about every file
+				}
+				for _, ps := range parts[3:] {
+					if p := "p" + ps; ps != "" && !seen[p] {
+						seen[p] = true
+						specs = append(specs, ps)
+					}
+				}
+			}
+			sort.Strings(words)
+			sort.Strings(specs)
+			if everywhere {
+				specs = nil
+			}
+			if any, err := a.ChangesAnyOf(ctx, c.prevHead, head, words, specs); err != nil {
+				return gitblame.ZeroHash, err
+			} else if !any {
+				c.anyChange = -1
+			}
+		}
+	}
+	if c.anyChange < 0 {
+		return hashOf(before), nil
+	}
+	h, err := c.next.WordChangedIn(ctx, c.prevHead, head, word, pathspecs)
+	if err != nil || !h.IsZero() {
+		return h, err
+	}
+	return hashOf(before), nil
+}
+
+// changeKey is the key of an answer of WordChangedIn.
+func changeKey(head, from gitblame.Hash, word string, pathspecs []string) string {
+	return head.String() + "\x00" + from.String() + "\x00" + word + "\x00" + strings.Join(pathspecs, "\x00")
+}
+
 func (c *cachingGit) CommitChanges(ctx context.Context, commit gitblame.Hash) ([]prose.FileChange, error) {
+	c.load()
 	c.mu.Lock()
 	cl, ok := c.a.Commits[commit.String()]
 	c.mu.Unlock()

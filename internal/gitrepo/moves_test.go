@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
 )
 
@@ -63,5 +64,64 @@ func TestMovesWithMissingBlob(t *testing.T) {
 	}
 	if len(want) > 0 {
 		t.Errorf("changes %v; missing %v", got, want)
+	}
+}
+
+// OnFirstParents: a commit is on the first-parent chain of its
+// descendants along first parents only, not of a branch made before it,
+// nor of a merge that took it as a second parent.
+func TestOnFirstParents(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	git("init", "-q", "-b", "main")
+	commit := func(msg string) gitblame.Hash {
+		t.Helper()
+		git("commit", "-q", "--allow-empty", "-m", msg)
+		h, err := gitblame.ParseHash(strings.TrimSpace(git("rev-parse", "HEAD")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	a := commit("a")
+	b := commit("b")
+	c := commit("c")
+	git("checkout", "-q", "-b", "side", "HEAD~1")
+	s := commit("s")
+	git("checkout", "-q", "main")
+	git("merge", "-q", "--no-ff", "-m", "m", "side")
+	m, _ := gitblame.ParseHash(strings.TrimSpace(git("rev-parse", "HEAD")))
+	r, err := Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	h, err := r.History()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	for _, tc := range []struct {
+		name      string
+		old, head gitblame.Hash
+		want      bool
+	}{
+		{"itself", c, c, true},
+		{"parent", b, c, true},
+		{"grandparent", a, c, true},
+		{"merge's first parent", c, m, true},
+		{"below the merge", a, m, true},
+		{"merge's second parent", s, m, false},
+		{"a branch made before", c, s, false},
+		{"a descendant", c, b, false},
+	} {
+		got, err := h.OnFirstParents(context.Background(), tc.old, tc.head)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tc.want {
+			t.Errorf("%s: OnFirstParents(%s, %s) = %v, want %v", tc.name, tc.old.Short(), tc.head.Short(), got, tc.want)
+		}
 	}
 }

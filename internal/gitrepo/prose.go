@@ -29,7 +29,14 @@ type LogCommit struct {
 // dirs, newest first, with renames paired (as git log --first-parent -M
 // --raw -- dirs). A commit that changed nothing below dirs is left out.
 func (h *History) PathLog(ctx context.Context, head gitblame.Hash, dirs []string) ([]LogCommit, error) {
-	args := []string{"log", "--first-parent", "-M", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", head.String(), "--"}
+	return h.PathLogSince(ctx, gitblame.ZeroHash, head, dirs)
+}
+
+// PathLogSince is PathLog of the commits after old (zero: all). With old
+// on head's first-parent chain (OnFirstParents), PathLog of head is
+// PathLogSince(old, head) followed by PathLog of old.
+func (h *History) PathLogSince(ctx context.Context, old, head gitblame.Hash, dirs []string) ([]LogCommit, error) {
+	args := []string{"log", "--first-parent", "-M", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", revRange(old, head), "--"}
 	args = append(args, dirs...)
 	out, err := h.repo.cmd().Run(ctx, args...)
 	if err != nil {
@@ -103,31 +110,50 @@ func parsePathLog(out []byte) ([]LogCommit, error) {
 // deletions and renames of the whole tree among them (git log
 // --first-parent -M --diff-filter=DR --raw): where every file went.
 func (h *History) Moves(ctx context.Context, head gitblame.Hash) (order []gitblame.Hash, log []LogCommit, err error) {
-	out, err := h.repo.cmd().Run(ctx, "rev-list", "--first-parent", head.String())
+	order, log, _, err = h.MovesSince(ctx, gitblame.ZeroHash, head, false)
+	return order, log, err
+}
+
+// MovesSince is Moves of the commits after old (zero: all), with exact
+// renames only when exact is set or when rename detection fails for want
+// of a blob (a partial clone, a snapshot without its large files): exact
+// renames are still found by their ids alone. exactOnly tells which.
+func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash, exact bool) (order []gitblame.Hash, log []LogCommit, exactOnly bool, err error) {
+	out, err := h.repo.cmd().Run(ctx, "rev-list", "--first-parent", revRange(old, head))
 	if err != nil {
-		return nil, nil, fmt.Errorf("rev-list: %w", err)
+		return nil, nil, false, fmt.Errorf("rev-list: %w", err)
 	}
 	for _, l := range strings.Fields(string(out)) {
 		hh, err := gitblame.ParseHash(l)
 		if err != nil {
-			return nil, nil, fmt.Errorf("rev-list: %q: %w", l, err)
+			return nil, nil, false, fmt.Errorf("rev-list: %q: %w", l, err)
 		}
 		order = append(order, hh)
 	}
-	args := []string{"log", "--first-parent", "-M", "--diff-filter=DR", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", head.String()}
-	out, err = h.repo.cmd().Run(ctx, args...)
-	if err != nil {
-		// rename detection reads the blobs it compares; where some are
-		// missing (a partial clone, a snapshot without its large files)
-		// exact renames are still found by their ids alone
-		trace.Printf("log of renames and deletions: %v; exact renames only", err)
+	args := []string{"log", "--first-parent", "-M", "--diff-filter=DR", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", revRange(old, head)}
+	if exact {
 		args[2] = "-M100%"
-		if out, err = h.repo.cmd().Run(ctx, args...); err != nil {
-			return nil, nil, fmt.Errorf("log of renames and deletions: %w", err)
-		}
+	}
+	out, err = h.repo.cmd().Run(ctx, args...)
+	if err != nil && !exact {
+		trace.Printf("log of renames and deletions: %v; exact renames only", err)
+		exact = true
+		args[2] = "-M100%"
+		out, err = h.repo.cmd().Run(ctx, args...)
+	}
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("log of renames and deletions: %w", err)
 	}
 	log, err = parsePathLog(out)
-	return order, log, err
+	return order, log, exact, err
+}
+
+// revRange is head, or old..head when old is set.
+func revRange(old, head gitblame.Hash) string {
+	if old.IsZero() {
+		return head.String()
+	}
+	return old.String() + ".." + head.String()
 }
 
 func regexpQuote(s string) string {
@@ -139,4 +165,41 @@ func regexpQuote(s string) string {
 		b.WriteRune(c)
 	}
 	return b.String()
+}
+
+// OnFirstParents reports whether old is on head's first-parent chain
+// (old itself included): then the first-parent history of head is the
+// commits of old..head along first parents, then old's.
+func (h *History) OnFirstParents(ctx context.Context, old, head gitblame.Hash) (bool, error) {
+	if old == head {
+		return true, nil
+	}
+	out, err := h.repo.cmd().Run(ctx, "rev-list", "--first-parent", "--parents", head.String(), "^"+old.String())
+	if err != nil {
+		return false, fmt.Errorf("rev-list %s..%s: %w", old.Short(), head.Short(), err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	last := strings.Fields(lines[len(lines)-1])
+	return len(last) >= 2 && last[1] == old.String(), nil
+}
+
+// ChangesAnyOf reports whether a first-parent commit of from..head adds
+// or removes a line with any of words in the files matching pathspecs
+// (every file without any): git log -G'\b(w1|w2|…)\b' -- pathspecs. When
+// none does, WordChangedIn in that range is zero for each of them and any
+// of those pathspecs.
+func (h *History) ChangesAnyOf(ctx context.Context, from, head gitblame.Hash, words, pathspecs []string) (bool, error) {
+	if len(words) == 0 {
+		return false, nil
+	}
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = regexpQuote(w)
+	}
+	args := []string{"log", "--first-parent", "-1", "--format=%H", "-G", `\b(` + strings.Join(q, "|") + `)\b`, from.String() + ".." + head.String(), "--"}
+	out, err := h.repo.cmd().Run(ctx, append(args, pathspecs...)...)
+	if err != nil {
+		return false, fmt.Errorf("log -G: %w", err)
+	}
+	return strings.TrimSpace(string(out)) != "", nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/symdef"
+	"github.com/git-memcite/git-memcite/internal/trace"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
@@ -82,6 +83,11 @@ type Checker struct {
 	moves     []LogCommit
 	gone      *tracked // the paths of moves' deletions and renames
 	lines     map[gitblame.Hash][]string
+	logRead   bool          // the history of the memory directories lists commits
+	vc        *vcache.Cache // the cache trees and their files are kept in (CheckProse)
+	// missing counts the objects found missing from the repository: a
+	// memory whose judgment met one is not cached
+	missing int
 }
 
 // version is one version of a memory file in its history.
@@ -98,12 +104,28 @@ var _ verify.ProseChecker = (*Checker)(nil)
 
 // CheckProse implements verify.ProseChecker.
 func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*store.Memory) ([][]verify.ProseCitation, error) {
+	trace.Printf("prose: listing the %s", src.Name())
 	paths, err := src.List("")
 	if err != nil {
 		return nil, fmt.Errorf("prose: listing %s: %w", src.Name(), err)
 	}
+	trace.Printf("prose: %d paths listed; judging %d memories", len(paths), len(mems))
 	j := &judge{c: c, src: src, now: newTracked(paths), mems: newMemIndex(c.All), cache: vcache.FromContext(ctx)}
 	out := make([][]verify.ProseCitation, len(mems))
+	vc := vcache.FromContext(ctx)
+	if vc != nil && c.H != nil && c.vc == nil {
+		// the trees of commits and the files in them, from the cache
+		c.vc, c.H = vc, cachedEntries{History: c.H, vc: vc}
+	}
+	run := ""
+	var anchors map[string]string
+	if vc != nil {
+		run = c.runKey(src, paths)
+		if anchors, err = c.anchors(ctx, vc); err != nil {
+			return nil, err
+		}
+	}
+	hits := 0
 	for i, m := range mems {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -112,15 +134,39 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 			continue
 		}
 		j.mem = i
+		var k vcache.Key
+		if vc != nil {
+			anchor, ok := anchors[m.Path]
+			if !ok {
+				anchor = "head " + c.Head.String()
+			}
+			k = memoKey(run, anchor, m)
+			if pcs, syms, ok := j.recall(vc, k, m); ok {
+				out[i] = pcs
+				j.syms = append(j.syms, syms...)
+				hits++
+				continue
+			}
+		}
+		rec := &recorder{Source: src}
+		j.src = rec
+		missing, nsyms := c.missing, len(j.syms)
 		pcs, err := j.memory(ctx, m)
+		j.src = src
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", m.Path, err)
 		}
 		out[i] = pcs
+		if vc != nil && c.missing == missing {
+			remember(vc, k, pcs, j.syms[nsyms:], rec.probes)
+		}
 	}
+	trace.Printf("prose: %d of %d memories judged from the cache", hits, len(mems))
+	trace.Printf("prose: memories judged; %d symbol references", len(j.syms))
 	if err := j.symbols(ctx, j.syms, out); err != nil {
 		return nil, err
 	}
+	trace.Printf("prose: symbols judged")
 	return out, nil
 }
 
@@ -564,6 +610,7 @@ func (c *Checker) writtenAt(ctx context.Context, memPath, line string) (gitblame
 			if err != nil {
 				// an object missing from the repository (a partial
 				// clone): the versions before it are not known
+				c.missing++
 				break
 			}
 			v.lines = map[string]bool{}
@@ -590,6 +637,7 @@ func (c *Checker) loadLog(ctx context.Context) error {
 			c.logErr = err
 			return
 		}
+		c.logRead = len(log) > 0
 		alias := map[string]string{} // path as of the commit being read → path now
 		for _, m := range c.All {
 			alias[m.Path] = m.Path
@@ -618,15 +666,15 @@ func (c *Checker) tree(commit gitblame.Hash) (gitblame.Hash, error) {
 	if t, ok := c.trees[commit]; ok {
 		return t, nil
 	}
-	cm, err := c.H.Commit(commit)
+	t, err := c.treeOf(commit)
 	if err != nil {
 		return gitblame.ZeroHash, err
 	}
 	if c.trees == nil {
 		c.trees = map[gitblame.Hash]gitblame.Hash{}
 	}
-	c.trees[commit] = cm.Tree
-	return cm.Tree, nil
+	c.trees[commit] = t
+	return t, nil
 }
 
 // fileLines reads a file's lines at a commit (cached by blob).
@@ -644,6 +692,7 @@ func (c *Checker) fileLines(commit gitblame.Hash, p string) ([]string, error) {
 	}
 	data, err := c.H.Blob(blob)
 	if err != nil {
+		c.missing++
 		return nil, nil // a missing object: the lines are not known
 	}
 	l := splitLines(string(data))

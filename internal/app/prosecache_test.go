@@ -1,0 +1,332 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
+	"github.com/git-memcite/git-memcite/internal/testing/longtest"
+	"github.com/git-memcite/git-memcite/internal/vcache"
+)
+
+// TestProseCacheDifferential runs random sequences of code edits,
+// renames, deletions, memory edits and renames, commits, checkouts and
+// files removed from the working tree only, and after every step verifies
+// the working tree, the index and HEAD, prose references included, three
+// ways: without the verification cache (and without git's cached answers),
+// with the caches the previous steps left, and again with the caches that
+// run wrote. All three must give exactly the same results.
+func TestProseCacheDifferential(t *testing.T) {
+	seeds := []int64{1, 2, 3, 4}[:longtest.Seeds(4, 2)]
+	steps := 40
+	if testing.Short() {
+		seeds, steps = seeds[:1], 20
+	}
+	for _, seed := range seeds {
+		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
+			t.Parallel()
+			proseDifferential(t, seed, steps)
+		})
+	}
+}
+
+const proseFiles = 3
+
+func proseDifferential(t *testing.T, seed int64, steps int) {
+	rng := rand.New(rand.NewSource(seed))
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	try := func(args ...string) { _, _ = gitfixture.Git(dir, 0, args...) }
+	write := func(p, content string) { t.Helper(); gitfixture.Write(t, dir, p, content) }
+	git("init", "-q", "-b", "main")
+	for i := 0; i < proseFiles; i++ {
+		write(fmt.Sprintf("src/f%d.go", i), randomCode(rng))
+	}
+	for i := 0; i < 3; i++ {
+		write(fmt.Sprintf(".serena/memories/m%d.md", i), randomProse(rng))
+	}
+	git("add", "-A")
+	git("commit", "-q", "-m", "init")
+	gitDir := filepath.Join(dir, ".git")
+	cacheDir := filepath.Join(gitDir, "memcite")
+	tmpDir := filepath.Join(gitDir, "memcite-tmp")
+	stale, hits := 0, 0
+	for step := 0; step < steps; step++ {
+		f := fmt.Sprintf("src/f%d.go", rng.Intn(proseFiles+1)) // f5 is untracked at first
+		full := filepath.Join(dir, filepath.FromSlash(f))
+		m := fmt.Sprintf(".serena/memories/m%d.md", rng.Intn(3))
+		what := ""
+		switch rng.Intn(13) {
+		case 0:
+			what = "edit " + f
+			write(f, randomCode(rng))
+		case 1:
+			what = "commit -a"
+			git("add", "-A")
+			git("commit", "-q", "--allow-empty", "-m", fmt.Sprint("step ", step))
+		case 2:
+			to := fmt.Sprintf("lib/g%d.go", step)
+			what = "rename and commit " + f + " to " + to
+			if _, err := os.Stat(full); err == nil {
+				git("add", "-A")
+				if err := os.MkdirAll(filepath.Join(dir, "lib"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				git("mv", f, to)
+				git("commit", "-q", "-m", fmt.Sprint("step ", step))
+			}
+		case 3:
+			what = "delete and commit " + f
+			if strings.Contains(git("ls-files", f), f) {
+				git("rm", "-q", "-f", f)
+				git("commit", "-q", "-m", fmt.Sprint("step ", step))
+			}
+		case 4:
+			what = "edit memory " + m
+			write(m, randomProse(rng))
+		case 5:
+			what = "rename and commit " + m
+			if strings.Contains(git("ls-files", m), m) {
+				git("mv", m, fmt.Sprintf(".serena/memories/moved%d.md", step))
+				git("commit", "-q", "-m", fmt.Sprint("step ", step))
+			}
+		case 6:
+			what = "remove from the working tree only " + f
+			os.Remove(full)
+		case 7:
+			what = "checkout HEAD~ -- " + f
+			try("checkout", "-q", "HEAD~", "--", f)
+		case 8:
+			what = "git add " + f
+			if _, err := os.Stat(full); err == nil {
+				git("add", f)
+			}
+		case 9:
+			what = "new file of a tracked name " + f
+			write("other/"+filepath.Base(f), randomCode(rng))
+		case 10:
+			what = "commit memories"
+			git("add", "-A", ".serena")
+			git("commit", "-q", "--allow-empty", "-m", fmt.Sprint("step ", step))
+		case 11:
+			what = "checkout the working tree"
+			try("checkout", "-q", "--", ".")
+		case 12:
+			what = "a branch from HEAD~2, and a commit on it"
+			git("add", "-A")
+			git("commit", "-q", "--allow-empty", "-m", fmt.Sprint("step ", step))
+			try("checkout", "-q", "-f", "-B", fmt.Sprint("b", step), "HEAD~2")
+			write(m, randomProse(rng))
+			git("add", "-A")
+			git("commit", "-q", "--allow-empty", "-m", fmt.Sprint("step ", step))
+		}
+		for _, which := range []string{"worktree", "index", "HEAD"} {
+			// uncached: without the verification cache and git's answers
+			// (kept aside for the cached runs)
+			answers := filepath.Join(gitDir, proseCacheFile)
+			_ = os.Rename(answers, answers+".aside")
+			plain := proseRender(t, dir, which, nil)
+			os.Remove(answers)
+			_ = os.Rename(answers+".aside", answers)
+			stale += strings.Count(plain, "stale path-") + strings.Count(plain, "stale memory-") + strings.Count(plain, "stale symbol-")
+			cold := vcache.Open(cacheDir, "test")
+			got := proseRender(t, dir, which, cold)
+			if err := cold.Save(tmpDir); err != nil {
+				t.Fatal(err)
+			}
+			warm := vcache.Open(cacheDir, "test")
+			again := proseRender(t, dir, which, warm)
+			hits += warm.Hits()
+			if got != plain || again != plain {
+				t.Fatalf("step %d (%s), %s:\nuncached:\n%s\ncached:\n%s\ncached again:\n%s", step, what, which, plain, got, again)
+			}
+		}
+	}
+	if stale == 0 {
+		t.Errorf("no prose reference went stale: the cache of stale verdicts is untested")
+	}
+	if hits == 0 {
+		t.Errorf("the cache was never used")
+	}
+}
+
+// proseRender verifies every memory of one view of dir (Verify: prose and
+// line identity) and renders everything the results hold.
+func proseRender(t *testing.T, dir, which string, c *vcache.Cache) string {
+	t.Helper()
+	ctx := context.Background()
+	if c != nil {
+		ctx = vcache.NewContext(ctx, c)
+	}
+	o := OpenOptions{RepoRoot: dir, Memories: LoadMemories}
+	switch which {
+	case "index":
+		o.Staged = true
+	case "HEAD":
+		o.Rev = "HEAD"
+	}
+	ws, err := Open(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Repo.Close()
+	rep, err := Verify(ctx, ws, ws.Store.Memories)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, m := range rep.Memories {
+		fmt.Fprintf(&b, "%s err=%v valid=%d/%d\n", m.Memory.Path, m.Err(), m.ValidCount, m.Total)
+		for _, cr := range m.Citations {
+			fmt.Fprintf(&b, "  %s %s %s %q now=%v in=%q", cr.Citation.Location(), cr.Status, cr.Kind, cr.Reason, cr.Now, cr.ChangedIn)
+			if cr.Prose != nil {
+				fmt.Fprintf(&b, " prose=%+v", *cr.Prose)
+			}
+			b.WriteString("\n")
+		}
+	}
+	fmt.Fprintf(&b, "summary %+v %+v\n", rep.Summary(), rep.ProseSummary())
+	return b.String()
+}
+
+func randomCode(rng *rand.Rand) string {
+	var b strings.Builder
+	b.WriteString("package src\n")
+	for i, n := 0, rng.Intn(6); i < n; i++ {
+		fmt.Fprintf(&b, "var name_%c%c = %d\n", 'a'+rng.Intn(3), 'a'+rng.Intn(3), rng.Intn(3))
+	}
+	return b.String()
+}
+
+func randomProse(rng *rand.Rand) string {
+	var b strings.Builder
+	b.WriteString("# Notes\n")
+	for i, n := 0, 2+rng.Intn(6); i < n; i++ {
+		k := rng.Intn(proseFiles + 1)
+		switch rng.Intn(7) {
+		case 0:
+			fmt.Fprintf(&b, "The code is in `src/f%d.go`.\n", k)
+		case 1:
+			fmt.Fprintf(&b, "See src/f%d.go:%d for the value.\n", k, 1+rng.Intn(4))
+		case 2:
+			fmt.Fprintf(&b, "The file f%d.go holds it.\n", k)
+		case 3:
+			fmt.Fprintf(&b, "Related: [m](m%d.md) and [[moved%d]].\n", rng.Intn(3), rng.Intn(20))
+		case 4:
+			fmt.Fprintf(&b, "It calls `name_%c%c` first.\n", 'a'+rng.Intn(3), 'a'+rng.Intn(3))
+		case 5:
+			fmt.Fprintf(&b, "Lines 2-3 of `src/f%d.go` set it.\n", k)
+		default:
+			b.WriteString("Plain words only.\n")
+		}
+	}
+	return b.String()
+}
+
+// TestProseCacheAsksAgain: what a memory's judgment asked the working tree
+// beyond its list of files — the text of a file for a line not committed
+// yet, whether an ignored file exists — is asked again when the judgment
+// comes from the cache.
+func TestProseCacheAsksAgain(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	write := func(p, content string) { t.Helper(); gitfixture.Write(t, dir, p, content) }
+	git("init", "-q", "-b", "main")
+	write(".gitignore", "build/\n")
+	write("src/a.go", "package a\nvar one = 1\nvar two = 2\n")
+	write("src/b.go", "package b\n")
+	write(".serena/memories/m.md", "# m\nThe build is `src/b.go`.\n")
+	git("add", "-A")
+	git("commit", "-q", "-m", "init")
+	// src/b.go moves into the ignored folder, where the working tree
+	// still has it
+	if err := os.MkdirAll(filepath.Join(dir, "build"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git("mv", "src/b.go", "build/b.go")
+	git("commit", "-q", "-m", "move b")
+	// a line not committed cites src/a.go:2
+	write(".serena/memories/m.md", "# m\nThe build is `src/b.go`.\nOne is set at src/a.go:2.\n")
+	cacheDir := filepath.Join(dir, ".git", "memcite")
+	tmpDir := filepath.Join(dir, ".git", "memcite-tmp")
+	for i, change := range []func(){
+		func() {},
+		func() { write("src/a.go", "package a\nvar uno = 1\nvar two = 2\n") },
+		func() { os.Remove(filepath.Join(dir, "build", "b.go")) },
+	} {
+		change()
+		plain := proseRender(t, dir, "worktree", nil)
+		c := vcache.Open(cacheDir, "test")
+		got := proseRender(t, dir, "worktree", c)
+		if err := c.Save(tmpDir); err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 && c.Hits() == 0 {
+			t.Errorf("change %d: the cache was not used", i)
+		}
+		if got != plain {
+			t.Fatalf("change %d:\nuncached:\n%s\ncached:\n%s", i, plain, got)
+		}
+	}
+}
+
+// TestProseCacheNewHead: at a new HEAD, the commit that last changed a
+// line with a gone symbol is looked for among the new commits only; one
+// that mentions it again (in a document: git log -G reads every file) is
+// the answer, an empty one keeps the answer before.
+func TestProseCacheNewHead(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	write := func(p, content string) { t.Helper(); gitfixture.Write(t, dir, p, content) }
+	git("init", "-q", "-b", "main")
+	write("src/a.go", "package a\nvar gone_name = 1\nvar kept_name = 2\n")
+	write(".serena/memories/m.md", "# m\nIt sets `gone_name` and `kept_name`.\n")
+	git("add", "-A")
+	git("commit", "-q", "-m", "one")
+	write("src/a.go", "package a\nvar kept_name = 2\n")
+	git("commit", "-q", "-am", "two: gone_name removed")
+	cacheDir := filepath.Join(dir, ".git", "memcite")
+	tmpDir := filepath.Join(dir, ".git", "memcite-tmp")
+	answers := filepath.Join(dir, ".git", proseCacheFile)
+	for i, step := range []func(){
+		func() {},
+		func() {
+			write("docs/x.md", "gone_name was here\n")
+			git("add", "-A")
+			git("commit", "-q", "-m", "three: a document names it")
+		},
+		func() { git("commit", "-q", "--allow-empty", "-m", "four") },
+		func() {
+			write("src/b.go", "package a\n")
+			git("add", "-A")
+			git("commit", "-q", "-m", "five")
+		},
+		// back to HEADs before: answers of another HEAD must not leak
+		func() { git("reset", "-q", "--hard", "HEAD~3") },
+		func() { git("reset", "-q", "--hard", "HEAD@{1}") },
+	} {
+		step()
+		_ = os.Rename(answers, answers+".aside")
+		plain := proseRender(t, dir, "worktree", nil)
+		os.Remove(answers)
+		_ = os.Rename(answers+".aside", answers)
+		if !strings.Contains(plain, "symbol-gone") {
+			t.Fatalf("step %d: no gone symbol:\n%s", i, plain)
+		}
+		c := vcache.Open(cacheDir, "test")
+		got := proseRender(t, dir, "worktree", c)
+		if err := c.Save(tmpDir); err != nil {
+			t.Fatal(err)
+		}
+		if got != plain {
+			t.Fatalf("step %d:\nuncached:\n%s\ncached:\n%s", i, plain, got)
+		}
+	}
+}

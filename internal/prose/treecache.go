@@ -1,0 +1,57 @@
+package prose
+
+import (
+	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/vcache"
+)
+
+// cachedEntries is a history whose answers to Entry (the blob of a path
+// in a tree) are kept in the verification cache: a tree never changes, so
+// a warm run looks the files of old commits up without reading the
+// history. Errors (an object missing from the repository) are not kept.
+type cachedEntries struct {
+	gitblame.History
+	vc *vcache.Cache
+}
+
+func (h cachedEntries) Entry(tree gitblame.Hash, p string) (gitblame.Hash, bool, error) {
+	k := vcache.KeyOf("tree-entry", tree.String(), p)
+	if v, ok := h.vc.Verdict(k); ok {
+		if v.Reason == "" {
+			return gitblame.ZeroHash, false, nil
+		}
+		if b, err := gitblame.ParseHash(v.Reason); err == nil {
+			return b, true, nil
+		}
+	}
+	b, ok, err := h.History.Entry(tree, p)
+	if err != nil {
+		return b, ok, err
+	}
+	r := ""
+	if ok {
+		r = b.String()
+	}
+	h.vc.PutVerdict(k, vcache.Verdict{Reason: r})
+	return b, ok, nil
+}
+
+// treeOf is the tree of a commit, kept in the verification cache.
+func (c *Checker) treeOf(commit gitblame.Hash) (gitblame.Hash, error) {
+	k := vcache.KeyOf("commit-tree", commit.String())
+	if c.vc != nil {
+		if v, ok := c.vc.Verdict(k); ok {
+			if t, err := gitblame.ParseHash(v.Reason); err == nil {
+				return t, nil
+			}
+		}
+	}
+	cm, err := c.H.Commit(commit)
+	if err != nil {
+		return gitblame.ZeroHash, err
+	}
+	if c.vc != nil {
+		c.vc.PutVerdict(k, vcache.Verdict{Reason: cm.Tree.String()})
+	}
+	return cm.Tree, nil
+}
