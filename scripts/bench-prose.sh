@@ -9,13 +9,16 @@
 # caches the first run wrote; the definitions and words of code files the
 # symbols read are in the verification cache). COMMIT=1 also times the run after a commit
 # (an empty one, made and then undone with git reset --soft: the clone is
-# left as it was). Uses python3 to count the --json report.
+# left as it was). Also prints references per kind with their verdicts
+# (from list-citations --json, not timed). Uses python3 to count the
+# --json reports.
 set -euo pipefail
 clone=${1:?usage: bench-prose.sh <clone> [git-memcite]}
 bin=${2:-git-memcite}
 json=$(mktemp)
 times=$(mktemp)
-trap 'rm -f "$json" "$times"' EXIT
+list=$(mktemp)
+trap 'rm -f "$json" "$times" "$list"' EXIT
 gitdir=$(git -C "$clone" rev-parse --absolute-git-dir)
 TIMEFORMAT='%R %U %S'
 # cold: without the verification cache and git's answers to the prose
@@ -30,7 +33,9 @@ if [ "${COMMIT:-0}" = 1 ]; then
 	{ time (cd "$clone" && "$bin" verify-all --json >/dev/null 2>&1 || true); } 2>>"$times"
 	git -C "$clone" reset -q --soft HEAD~1
 fi
-python3 - "$json" <<'PY'
+# every prose reference with its verdict, for the counts per kind (not timed)
+(cd "$clone" && "$bin" list-citations --json >"$list" 2>/dev/null) || true
+python3 - "$json" "$list" <<'PY'
 import collections, json, sys
 d = json.load(open(sys.argv[1]))
 s = d["summary"]
@@ -45,6 +50,16 @@ for m in d["memories"]:
             by[(pr["kind"], pr["form"])] += 1
 for (k, f), n in sorted(by.items()):
     print(f"  stale {k:7} {f:14} {n}")
+kinds = collections.defaultdict(collections.Counter)
+for m in json.load(open(sys.argv[2])):
+    for c in m.get("citations") or []:
+        pr = c.get("prose")
+        if pr:
+            kinds[pr["kind"]][c["status"]] += 1
+            kinds[pr["kind"]]["all"] += 1
+for k in ("path", "lines", "symbol", "memory"):
+    c = kinds.get(k, collections.Counter())
+    print(f"  {k:7} references {c['all']}  valid {c['valid']}  stale {c['stale']}  unresolved {c['unresolved']}")
 PY
 awk 'NR == 1 { cw = $1; cc = $2 + $3 } NR == 2 { ww = $1; wc = $2 + $3 } NR == 3 { nw = $1; nc = $2 + $3 }
 END {

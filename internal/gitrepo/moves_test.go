@@ -125,3 +125,63 @@ func TestOnFirstParents(t *testing.T) {
 		}
 	}
 }
+
+// A blob missing from one commit fails rename detection for the whole
+// log; a file moved and edited in another commit is still found moved
+// (not deleted), from that commit's own diff.
+func TestMovesPairsRenamesAwayFromMissingBlob(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	git("init", "-q")
+	body := strings.Repeat("a line of the guide\n", 40)
+	gitfixture.Write(t, dir, "docs/guide.md", body)
+	gitfixture.Write(t, dir, "big.txt", strings.Repeat("a large file\n", 40))
+	git("add", "-A")
+	git("commit", "-q", "-m", "first")
+	// moved and edited: a rename only a similarity check finds
+	git("rm", "-q", "docs/guide.md")
+	gitfixture.Write(t, dir, "archive/guide.md", body+"archived\n")
+	git("add", "-A")
+	git("commit", "-q", "-m", "archive the guide")
+	// another commit replaces a file whose new blob goes missing
+	git("rm", "-q", "big.txt")
+	gitfixture.Write(t, dir, "big2.txt", strings.Repeat("a large file\n", 40)+"more\n")
+	git("add", "-A")
+	git("commit", "-q", "-m", "replace the large file")
+	oid := strings.TrimSpace(git("rev-parse", "HEAD:big2.txt"))
+	if err := os.Remove(filepath.Join(dir, ".git", "objects", oid[:2], oid[2:])); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	h, err := r.History()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	head, err := h.Resolve("HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, log, err := h.Moves(context.Background(), head)
+	if err != nil {
+		t.Fatalf("Moves: %v", err)
+	}
+	var got []string
+	for _, lc := range log {
+		for _, ch := range lc.Changes {
+			got = append(got, ch.From+">"+ch.To)
+		}
+	}
+	want := map[string]bool{"docs/guide.md>archive/guide.md": true, "big.txt>": true}
+	for _, g := range got {
+		delete(want, g)
+	}
+	if len(want) > 0 {
+		t.Errorf("changes %v; missing %v", got, want)
+	}
+}

@@ -144,8 +144,13 @@ func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash, exact
 	if err != nil {
 		return nil, nil, false, fmt.Errorf("log of renames and deletions: %w", err)
 	}
-	log, err = parsePathLog(out)
-	return order, log, exact, err
+	if log, err = parsePathLog(out); err != nil {
+		return nil, nil, false, err
+	}
+	if exact {
+		h.pairRenames(ctx, log)
+	}
+	return order, log, exact, nil
 }
 
 // revRange is head, or old..head when old is set.
@@ -154,6 +159,33 @@ func revRange(old, head gitblame.Hash) string {
 		return head.String()
 	}
 	return old.String() + ".." + head.String()
+}
+
+// pairRenames asks git again, one commit at a time, for the renames of the
+// commits of an exact-renames-only log that delete files: a missing blob
+// fails the whole log but only the commits that compare it, so a file
+// moved and edited elsewhere in the history is still found moved, not
+// deleted. A commit git cannot diff keeps its exact renames.
+func (h *History) pairRenames(ctx context.Context, log []LogCommit) {
+	for i, lc := range log {
+		deletes := false
+		for _, ch := range lc.Changes {
+			deletes = deletes || ch.To == ""
+		}
+		if !deletes {
+			continue
+		}
+		out, err := h.repo.cmd().Run(ctx, "log", "-1", "--first-parent", "-M", "--diff-filter=DR", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", lc.Hash.String())
+		if err != nil {
+			trace.Printf("renames of %s: %v; exact renames only", lc.Hash.Short(), err)
+			continue
+		}
+		one, err := parsePathLog(out)
+		if err != nil || len(one) != 1 || one[0].Hash != lc.Hash {
+			continue
+		}
+		log[i].Changes = one[0].Changes
+	}
 }
 
 func regexpQuote(s string) string {

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
@@ -132,6 +133,7 @@ func checkProse(ctx context.Context, src source.Source, r *Report, mems []*store
 		first := len(res.Citations)
 		for j := range pcs {
 			pc := &pcs[j]
+			blankLines(pc)
 			c := pc.Citation
 			c.Index = base + j
 			ref := pc.Ref
@@ -162,6 +164,26 @@ func checkProse(ctx context.Context, src source.Source, r *Report, mems []*store
 		}
 	}
 	return nil
+}
+
+// blankLines makes a line reference unresolved when its lines held
+// nothing to check where it was written (blank or punctuation only: no
+// snippet): such a number was off from the start, and whatever the lines
+// hold later would otherwise pass for them.
+func blankLines(pc *ProseCitation) {
+	if pc.Lines == nil || pc.Lines.HasSnippet || pc.Status == Skipped || pc.Kind != KindNone {
+		return
+	}
+	lines := fmt.Sprintf("line %d", pc.Lines.Line)
+	if pc.Lines.LineEnd > pc.Lines.Line {
+		lines = fmt.Sprintf("lines %d-%d", pc.Lines.Line, pc.Lines.LineEnd)
+	}
+	where := "now"
+	if w := pc.Ref.Written; w != "" {
+		where = "in " + w[:min(7, len(w))] + ", where it was written"
+	}
+	pc.Status, pc.Ref.Unresolved, pc.Lines = Skipped, true, nil
+	pc.Reason = fmt.Sprintf("unresolved: %s of %s held only blank or punctuation lines %s", lines, pc.Citation.Path, where)
 }
 
 // IsProse reports whether a citation result comes from a memory's prose.
