@@ -118,8 +118,9 @@ func NewJudge(h gitblame.History, head gitblame.Hash, src source.Source, view Vi
 // judge: a citation of lines.
 func NeedsLines(rep *verify.Report) bool {
 	for i := range rep.Memories {
-		for _, cr := range rep.Memories[i].Citations {
-			if c := cr.Citation; c.HasLine && c.URL == "" && cr.Prose == nil {
+		for k := range rep.Memories[i].Citations {
+			cr := &rep.Memories[i].Citations[k]
+			if c := cr.Citation; c.HasLine && c.URL == "" && (cr.Prose == nil || judgeable(cr)) {
 				return true
 			}
 		}
@@ -216,6 +217,12 @@ func (j *Judge) Apply(ctx context.Context, rep *verify.Report) error {
 			c := jd.cr.Citation
 			o := results[i][k]
 			b := bases[c.Index]
+			if jd.cr.Prose != nil {
+				// the commit that wrote the sentence
+				if h, err := gitblame.ParseHash(c.Commit); err == nil {
+					b = base{base: h, src: gitblame.BaseCommit, hex: c.Commit}
+				}
+			}
 			if b.base.IsZero() {
 				o.set(unanchored, true) // judged as written
 				continue
@@ -510,7 +517,16 @@ func inPlace(c *memfile.Citation) gitblame.Result {
 func judgeable(cr *verify.CitationResult) bool {
 	c := cr.Citation
 	if cr.Prose != nil {
-		return false // a reference in the prose: anchored where its sentence was written (internal/prose)
+		// a reference in the prose is anchored where its sentence was
+		// written (internal/prose); lines it names that no longer hold
+		// the text they held then are followed from that commit, the
+		// citation's, to say where they went
+		switch cr.Kind {
+		case verify.KindPathMoved, verify.KindPathDeleted:
+			return false // the file's verdict
+		}
+		return cr.Prose.Kind == "lines" && cr.Status == verify.Stale && c.Commit != "" && c.Path != "" &&
+			c.HasLine && c.Line >= 1 && (c.LineEnd == 0 || c.LineEnd >= c.Line)
 	}
 	if cr.Status == verify.Skipped || c.URL != "" || c.Path == "" || !c.HasLine || c.Line < 1 || (c.LineEnd != 0 && c.LineEnd < c.Line) {
 		return false
