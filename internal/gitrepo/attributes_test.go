@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,10 +12,11 @@ import (
 	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
 )
 
-// TestContentIDPerPath: attributes take content ids only from the paths
-// git may convert. A repository whose attributes convert nothing (the Go
-// tree's `* -text`, linguist-*, binary) names every clean file; one that
-// marks some paths text, ident or filtered names the others.
+// TestContentIDPerPath: attributes take blob ids only from the paths git
+// may convert, which are named by their stat data instead. A repository
+// whose attributes convert nothing (the Go tree's `* -text`, linguist-*,
+// binary) names every clean file by its blob; one that marks some paths
+// text, ident or filtered names the others by their blobs.
 func TestContentIDPerPath(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("working-tree content ids are given on Linux only (worktreeIDs.unchanged)")
@@ -22,7 +24,7 @@ func TestContentIDPerPath(t *testing.T) {
 	files := []string{"a.go", "doc/x.md", "doc/y.txt", "gen/z.go"}
 	for _, tc := range []struct {
 		name, attrs, info string
-		converted         []string // the others are named
+		converted         []string // the others are named by their blobs
 		// after: the working tree's .gitattributes once staged ("-":
 		// removed; "": left as staged)
 		after string
@@ -83,9 +85,10 @@ func TestContentIDPerPath(t *testing.T) {
 				converted[f] = true
 			}
 			for _, f := range files {
-				_, ok := ids.ContentID(f)
-				if ok == converted[f] {
-					t.Errorf("ContentID(%s): named %v; want %v", f, ok, !converted[f])
+				id, ok := ids.ContentID(f)
+				byBlob := strings.HasPrefix(id, "blob:")
+				if !ok || byBlob == converted[f] || !byBlob && !strings.HasPrefix(id, "stat:") {
+					t.Errorf("ContentID(%s) = %q, %v; want a name by its blob %v", f, id, ok, !converted[f])
 				}
 			}
 		})
