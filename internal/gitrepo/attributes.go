@@ -1,20 +1,19 @@
 package gitrepo
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"hash"
-	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/git-memcite/git-memcite/internal/regfile"
 	"github.com/git-memcite/git-memcite/internal/trace"
@@ -61,7 +60,9 @@ var systemAttributes = func() (string, string) {
 
 // attrSource is the text of one attributes file.
 type attrSource struct {
+	info   bool   // $GIT_COMMON_DIR/info/attributes
 	name   string // for traces
+	dir    string // the directory its patterns are relative to ("": the top)
 	data   []byte
 	macros bool // may define macros (not a .gitattributes below the top)
 }
@@ -87,12 +88,15 @@ func isAttrFile(p string) bool {
 }
 
 // conversions finds the paths among files (the regular files of an
-// index, whose .gitattributes files are attrFiles) that git may convert:
-// with perPath, exactly (git is asked when some attribute may convert);
-// without, every path as soon as one may (no git process: a reader that
-// then reads blobs loses little).
-func (r *Repo) conversions(ctx context.Context, files []string, attrFiles []attrFile, perPath bool) *conversions {
-	cfg, err := r.Config(ctx)
+// index, whose .gitattributes files are attrFiles) that git may convert,
+// in-process: every line of every source that can set a converting
+// attribute (convertingRules) is matched against every path, and a path
+// any of them may match may convert. Lines that unset an attribute are
+// not taken into account, and a pattern this matcher does not read
+// exactly (ruleMatches) matches every path below its directory: the
+// answer may hold more paths than git converts, never fewer.
+func (r *Repo) conversions(files []string, attrFiles []attrFile) *conversions {
+	cfg, err := r.Config(context.Background())
 	if err != nil {
 		trace.Printf("attributes: no configuration (%v): every path may convert", err)
 		return &conversions{all: true}
@@ -102,58 +106,42 @@ func (r *Repo) conversions(ctx context.Context, files []string, attrFiles []attr
 		return &conversions{all: true}
 	}
 	trace.Printf("attributes: reading the sources for %d paths", len(files))
-	srcs, unknown, same := r.attrSources(cfg, files, attrFiles)
+	srcs, unknown := r.attrSources(cfg, files, attrFiles)
 	trace.Printf("attributes: %d sources read", len(srcs))
-	switch {
-	case unknown == "" && !mayConvert(srcs):
-		return &conversions{}
-	case !perPath:
-		trace.Printf("attributes: git may convert some paths: every path is taken as converted")
+	if unknown != "" {
+		trace.Printf("attributes: %s: every path may convert", unknown)
 		return &conversions{all: true}
-	case unknown != "":
-		trace.Printf("attributes: %s: git is asked", unknown)
 	}
-	// both directions at once: the working tree's attributes first (what
-	// `git add` applies), and the index's (what a checkout applied), unless
-	// the working tree's .gitattributes files are the index's
-	directions := []bool{false, true}
-	if same {
-		directions = directions[:1]
+	rules := convertingRules(srcs)
+	if !slices.ContainsFunc(rules, func(rl attrRule) bool { return rl.text || rl.ident }) {
+		return &conversions{}
 	}
+	fold := false
+	if v := cfg["core.ignorecase"]; len(v) > 0 {
+		fold, _ = strconv.ParseBool(v[len(v)-1])
+	}
+	infoSrc := slices.IndexFunc(srcs, func(s attrSource) bool { return s.info })
 	c := &conversions{paths: map[string]bool{}}
-	found := make([]map[string]bool, len(directions))
-	errs := make([]error, len(directions))
-	var wg sync.WaitGroup
-	for i, cached := range directions {
-		found[i] = map[string]bool{}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = r.checkAttr(ctx, files, cached, found[i])
-		}()
-	}
-	wg.Wait()
-	for i := range found {
-		if errs[i] != nil {
-			trace.Printf("attributes: %v: every path may convert", errs[i])
-			return &conversions{all: true}
+	for _, f := range files {
+		if mayConvert(rules, f, fold, infoSrc) {
+			c.paths[f] = true
 		}
-		maps.Copy(c.paths, found[i])
 	}
 	trace.Printf("attributes: %d of %d paths may be converted by git", len(c.paths), len(files))
 	return c
 }
 
-// attrSources reads every attributes file git would read for files; a
-// non-empty unknown says that one of them could not be known or read;
-// same, that the working tree's .gitattributes files are the index's
-// (the same paths, the same blobs).
-func (r *Repo) attrSources(cfg map[string][]string, files []string, attrFiles []attrFile) (srcs []attrSource, unknown string, same bool) {
+// attrSources reads every attributes file git would read for files (the
+// working tree's and the index's .gitattributes both, where they
+// differ); a non-empty unknown says that one of them could not be known
+// or read.
+func (r *Repo) attrSources(cfg map[string][]string, files []string, attrFiles []attrFile) (srcs []attrSource, unknown string) {
+	dir := ""
 	add := func(name string, macros bool) {
 		b, err := regfile.ReadFile(name)
 		switch {
 		case err == nil:
-			srcs = append(srcs, attrSource{name, b, macros})
+			srcs = append(srcs, attrSource{false, name, dir, b, macros})
 		case !os.IsNotExist(err) && unknown == "":
 			unknown = "cannot read " + name
 		}
@@ -172,7 +160,11 @@ func (r *Repo) attrSources(cfg map[string][]string, files []string, attrFiles []
 		}
 		add(filepath.Join(xdg, "git", "attributes"), true)
 	}
+	n := len(srcs)
 	add(filepath.Join(r.CommonDir, "info", "attributes"), true)
+	if len(srcs) > n {
+		srcs[n].info = true
+	}
 	// the working tree's .gitattributes in every directory that holds a
 	// file of the index (tracked or not: git reads them both)
 	dirs := map[string]bool{".": true}
@@ -190,32 +182,37 @@ func (r *Repo) attrSources(cfg map[string][]string, files []string, attrFiles []
 	inWorktree := map[string]string{} // .gitattributes path -> its blob id
 	for d := range dirs {
 		n := len(srcs)
+		if dir = d; d == "." {
+			dir = ""
+		}
 		add(filepath.Join(r.Top, filepath.FromSlash(d), ".gitattributes"), d == ".")
 		if len(srcs) > n {
 			inWorktree[path.Join(d, ".gitattributes")] = r.blobID(srcs[n].data)
 		}
 	}
-	same = len(inWorktree) == len(attrFiles)
 	var objs *objects
 	for _, f := range attrFiles {
 		if inWorktree[f.path] == f.oid {
 			continue // read already: the working tree holds the same
 		}
-		same = false
 		if objs == nil {
 			o, err := r.objects()
 			if err != nil {
-				return srcs, "objects: " + err.Error(), false
+				return srcs, "objects: " + err.Error()
 			}
 			objs = o
 		}
 		b, err := objs.readBlob(f.oid)
 		if err != nil {
-			return srcs, "cannot read " + f.path + " of the index", false
+			return srcs, "cannot read " + f.path + " of the index"
 		}
-		srcs = append(srcs, attrSource{":" + f.path, b, f.path == ".gitattributes"})
+		d := path.Dir(f.path)
+		if d == "." {
+			d = ""
+		}
+		srcs = append(srcs, attrSource{false, ":" + f.path, d, b, f.path == ".gitattributes"})
 	}
-	return srcs, unknown, same
+	return srcs, unknown
 }
 
 // blobID is the object id git gives a blob of content data, in the
@@ -242,15 +239,37 @@ func expandHome(p string) string {
 	return p
 }
 
-// mayConvert reports whether a line of any source can set a converting
-// attribute, directly or through a macro (any macro defined in any
-// source, expanded when set, as git expands them).
-func mayConvert(srcs []attrSource) bool {
+// attrRule is a line of an attributes file that can set a converting
+// attribute or unsets text.
+type attrRule struct {
+	src  int    // the index of its source
+	line int    // its line number there
+	dir  string // its source's
+	// re, when not nil, is what the line's pattern matches (exactly); a
+	// pattern without re may match any path below dir.
+	re *regexp.Regexp
+	// ident: the line sets ident, filter or working-tree-encoding; text:
+	// it sets text, eol or crlf; unsetText: it unsets text and sets none
+	// of them (-text, binary), which leaves eol and crlf converting
+	// nothing.
+	ident, text, unsetText bool
+}
+
+// convertingRules returns the lines of every source that can set a
+// converting attribute, directly or through a macro (any macro defined in
+// any source, expanded when set, as git expands them), and those that
+// unset text.
+func convertingRules(srcs []attrSource) []attrRule {
 	macros := map[string][]string{"binary": {"-diff", "-merge", "-text"}}
-	type line struct{ attrs []string }
+	type line struct {
+		src, n  int
+		pattern string
+		attrs   []string
+	}
 	var lines []line
-	for _, s := range srcs {
-		for _, l := range strings.Split(string(s.data), "\n") {
+	for i := range srcs {
+		s := &srcs[i]
+		for n, l := range strings.Split(string(s.data), "\n") {
 			l = strings.TrimSpace(l)
 			if l == "" || l[0] == '#' {
 				continue
@@ -262,29 +281,148 @@ func mayConvert(srcs []attrSource) bool {
 				}
 				continue
 			}
-			lines = append(lines, line{attrs})
+			lines = append(lines, line{i, n, pattern, attrs})
 		}
 	}
-	var converting func(attrs []string, depth int) bool
-	converting = func(attrs []string, depth int) bool {
+	// what a list of attributes sets: a converting attribute of either
+	// kind, and text unset
+	var sets func(attrs []string, depth int, rl *attrRule)
+	sets = func(attrs []string, depth int, rl *attrRule) {
 		for _, a := range attrs {
+			if a == "-text" {
+				rl.unsetText = true
+			}
 			if a == "" || a[0] == '-' || a[0] == '!' {
 				continue // unset or unspecified: converts nothing
 			}
 			name, _, hasValue := strings.Cut(a, "=")
-			for _, c := range attrConverting {
-				if name == c && (hasValue || c != "filter" && c != "working-tree-encoding") {
-					return true
-				}
+			switch name {
+			case "text", "eol", "crlf":
+				rl.text = true
+			case "ident":
+				rl.ident = true
+			case "filter", "working-tree-encoding":
+				rl.ident = rl.ident || hasValue
 			}
-			if m, ok := macros[name]; ok && !hasValue && depth < 16 && converting(m, depth+1) {
-				return true
+			if m, ok := macros[name]; ok && !hasValue && depth < 16 {
+				sets(m, depth+1, rl)
 			}
 		}
-		return false
 	}
+	var rules []attrRule
 	for _, l := range lines {
-		if converting(l.attrs, 0) {
+		rl := attrRule{src: l.src, line: l.n, dir: srcs[l.src].dir}
+		sets(l.attrs, 0, &rl)
+		if rl.text || rl.ident {
+			rl.unsetText = false // set and unset on one line: taken as set
+		}
+		if rl.text || rl.ident || rl.unsetText {
+			rl.re = patternRegexp(l.pattern)
+			rules = append(rules, rl)
+		}
+	}
+	return rules
+}
+
+// patternRegexp returns what an attributes pattern matches, as git
+// matches it (gitignore's rules): a pattern without a slash the base
+// name at any depth below its file's directory, one with a slash (a
+// leading one too) the path relative to it; `*` and `?` match no slash, a
+// `**` segment any number of directories. nil for a pattern it does not
+// read exactly (brackets, escapes, a trailing slash, `**` within a
+// segment).
+func patternRegexp(pat string) *regexp.Regexp {
+	if pat == "" || strings.ContainsAny(pat, "[\\") || strings.HasSuffix(pat, "/") {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("^")
+	if !strings.Contains(pat, "/") {
+		b.WriteString("(?:.*/)?")
+	}
+	segs := strings.Split(strings.TrimPrefix(pat, "/"), "/")
+	for i, seg := range segs {
+		last := i == len(segs)-1
+		switch {
+		case seg == "**" && last:
+			b.WriteString(".*")
+			continue
+		case seg == "**":
+			b.WriteString("(?:.*/)?")
+			continue
+		case strings.Contains(seg, "**"):
+			return nil
+		}
+		for _, r := range seg {
+			switch r {
+			case '*':
+				b.WriteString("[^/]*")
+			case '?':
+				b.WriteString("[^/]")
+			default:
+				b.WriteString(regexp.QuoteMeta(string(r)))
+			}
+		}
+		if !last {
+			b.WriteString("/")
+		}
+	}
+	b.WriteString("$")
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		return nil
+	}
+	return re
+}
+
+// matches says whether the rule may match the path p (repo-relative),
+// and whether that is sure (may is true and sure false for a pattern the
+// matcher does not read exactly, or with fold, core.ignorecase).
+func (rl *attrRule) matches(p string, fold bool) (may, sure bool) {
+	if rl.dir != "" {
+		rest, ok := strings.CutPrefix(p, rl.dir+"/")
+		if !ok {
+			return false, true
+		}
+		p = rest
+	}
+	if rl.re == nil || fold {
+		return true, false
+	}
+	m := rl.re.MatchString(p)
+	return m, true
+}
+
+// mayConvert says whether git may convert the path p by rules: when a
+// rule that sets a converting attribute may match it, unless every such
+// rule only sets text, eol or crlf and a later line of its own file, or
+// of info/attributes (which git reads in every direction, above every
+// other source: infoSrc, -1 when absent), surely matches p and unsets
+// text.
+func mayConvert(rules []attrRule, p string, fold bool, infoSrc int) bool {
+	for i := range rules {
+		rl := &rules[i]
+		if !rl.text && !rl.ident {
+			continue
+		}
+		if may, _ := rl.matches(p, fold); !may {
+			continue
+		}
+		if rl.ident {
+			return true
+		}
+		unset := false
+		for j := range rules {
+			u := &rules[j]
+			if !u.unsetText || !(u.src == rl.src && u.line > rl.line || u.src == infoSrc && rl.src != infoSrc) {
+				continue
+			}
+			if may, sure := u.matches(p, fold); may && sure {
+				unset = true
+				break
+			}
+		}
+		if !unset {
 			return true
 		}
 	}
@@ -311,69 +449,4 @@ func splitAttrLine(l string) (string, []string) {
 	}
 	f := strings.Fields(l)
 	return f[0], f[1:]
-}
-
-// checkAttr asks git which of files it may convert (`git check-attr`,
-// with cached the index's attributes only) and adds them to out.
-func (r *Repo) checkAttr(ctx context.Context, files []string, cached bool, out map[string]bool) error {
-	var in bytes.Buffer
-	for _, f := range files {
-		in.WriteString(f)
-		in.WriteByte(0)
-	}
-	c := r.cmd()
-	if os.Getenv("GIT_INDEX_FILE") != "" {
-		// the index Index reads, whatever directory a relative name meant
-		c.Env = append(c.Env, "GIT_INDEX_FILE="+r.IndexPath())
-	}
-	c.Stdin = &in
-	args := []string{"check-attr", "-z", "--stdin"}
-	if cached {
-		args = append(args, "--cached")
-	}
-	res, err := c.Run(ctx, append(args, attrConverting...)...)
-	if err != nil {
-		return err
-	}
-	// path NUL attribute NUL value NUL, for each path and attribute
-	f := bytes.Split(res, []byte{0})
-	vals := map[string]string{}
-	flush := func(p string) {
-		if convertsBy(vals) {
-			out[p] = true
-		}
-		clear(vals)
-	}
-	cur := ""
-	for i := 0; i+2 < len(f); i += 3 {
-		p := string(f[i])
-		if p != cur && cur != "" {
-			flush(cur)
-		}
-		cur = p
-		vals[string(f[i+1])] = string(f[i+2])
-	}
-	if cur != "" {
-		flush(cur)
-	}
-	return nil
-}
-
-// convertsBy says whether git may convert a path with these values of
-// attrConverting (check-attr's "set", "unset", "unspecified" or a value),
-// as convert.c decides, erring towards "may".
-func convertsBy(v map[string]string) bool {
-	specified := func(a string) bool { return v[a] != "" && v[a] != "unspecified" && v[a] != "unset" }
-	text := v["text"]
-	switch {
-	case specified("ident"), specified("filter"), specified("working-tree-encoding"):
-		return true
-	case text == "unset":
-		return false // -text, binary: no line-ending conversion
-	case specified("text"), specified("eol"):
-		return true
-	case text == "unspecified" || text == "":
-		return v["crlf"] != "" && v["crlf"] != "unspecified" && v["crlf"] != "unset"
-	}
-	return true
 }

@@ -1,7 +1,6 @@
 package gitrepo
 
 import (
-	"context"
 	"encoding/hex"
 	"os"
 	"path"
@@ -95,7 +94,7 @@ func (w *guardedWorktree) loadIDs() {
 				attrFiles = append(attrFiles, attrFile{e.path, hex.EncodeToString(e.oid[:idx.hashLen])})
 			}
 		}
-		conv := r.conversions(context.Background(), files, attrFiles, true)
+		conv := r.conversions(files, attrFiles)
 		if conv.all {
 			trace.Printf("content ids: git may convert any working-tree file: files are named by their stat data")
 		}
