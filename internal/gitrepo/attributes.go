@@ -10,7 +10,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -69,12 +68,16 @@ type attrSource struct {
 
 // conversions says which paths git may convert.
 type conversions struct {
-	all   bool            // every path
-	paths map[string]bool // else these
+	all bool // every path
+	// else those rules may convert (mayConvert), asked path by path: a
+	// run that names a few files matches only those
+	rules   []attrRule
+	fold    bool
+	infoSrc int
 }
 
 func (c *conversions) converts(p string) bool {
-	return c != nil && (c.all || c.paths[p])
+	return c != nil && (c.all || c.rules != nil && mayConvert(c.rules, p, c.fold, c.infoSrc))
 }
 
 // attrFile is a .gitattributes file of the index.
@@ -121,13 +124,8 @@ func (r *Repo) conversions(files []string, attrFiles []attrFile) *conversions {
 		fold, _ = strconv.ParseBool(v[len(v)-1])
 	}
 	infoSrc := slices.IndexFunc(srcs, func(s attrSource) bool { return s.info })
-	c := &conversions{paths: map[string]bool{}}
-	for _, f := range files {
-		if mayConvert(rules, f, fold, infoSrc) {
-			c.paths[f] = true
-		}
-	}
-	trace.Printf("attributes: %d of %d paths may be converted by git", len(c.paths), len(files))
+	trace.Printf("attributes: %d lines may convert or unset text: paths are matched as they are named", len(rules))
+	c := &conversions{rules: rules, fold: fold, infoSrc: infoSrc}
 	return c
 }
 
@@ -245,9 +243,10 @@ type attrRule struct {
 	src  int    // the index of its source
 	line int    // its line number there
 	dir  string // its source's
-	// re, when not nil, is what the line's pattern matches (exactly); a
-	// pattern without re may match any path below dir.
-	re *regexp.Regexp
+	// pat is what the line's pattern matches, when exact; else it may
+	// match any path below dir.
+	pat   attrPattern
+	exact bool
 	// ident: the line sets ident, filter or working-tree-encoding; text:
 	// it sets text, eol or crlf; unsetText: it unsets text and sets none
 	// of them (-text, binary), which leaves eol and crlf converting
@@ -317,62 +316,115 @@ func convertingRules(srcs []attrSource) []attrRule {
 			rl.unsetText = false // set and unset on one line: taken as set
 		}
 		if rl.text || rl.ident || rl.unsetText {
-			rl.re = patternRegexp(l.pattern)
+			rl.pat, rl.exact = parseAttrPattern(l.pattern)
 			rules = append(rules, rl)
 		}
 	}
 	return rules
 }
 
-// patternRegexp returns what an attributes pattern matches, as git
-// matches it (gitignore's rules): a pattern without a slash the base
-// name at any depth below its file's directory, one with a slash (a
-// leading one too) the path relative to it; `*` and `?` match no slash, a
-// `**` segment any number of directories. nil for a pattern it does not
+// attrPattern is what an attributes pattern matches, as git matches it
+// (gitignore's rules): a pattern without a slash the base name at any
+// depth below its file's directory, one with a slash (a leading one too)
+// the path relative to it; `*` and `?` match no slash, a `**` segment
+// any number of directories.
+type attrPattern struct {
+	base bool     // against the base name
+	segs []string // else the path's segments
+}
+
+// parseAttrPattern returns the pattern, and false for one it does not
 // read exactly (brackets, escapes, a trailing slash, `**` within a
-// segment).
-func patternRegexp(pat string) *regexp.Regexp {
+// segment, a base name pattern with `**`).
+func parseAttrPattern(pat string) (attrPattern, bool) {
 	if pat == "" || strings.ContainsAny(pat, "[\\") || strings.HasSuffix(pat, "/") {
-		return nil
+		return attrPattern{}, false
 	}
-	var b strings.Builder
-	b.WriteString("^")
 	if !strings.Contains(pat, "/") {
-		b.WriteString("(?:.*/)?")
+		return attrPattern{base: true, segs: []string{pat}}, !strings.Contains(pat, "**")
 	}
 	segs := strings.Split(strings.TrimPrefix(pat, "/"), "/")
-	for i, seg := range segs {
-		last := i == len(segs)-1
-		switch {
-		case seg == "**" && last:
-			b.WriteString(".*")
-			continue
-		case seg == "**":
-			b.WriteString("(?:.*/)?")
-			continue
-		case strings.Contains(seg, "**"):
-			return nil
+	for _, seg := range segs {
+		if seg != "**" && strings.Contains(seg, "**") {
+			return attrPattern{}, false
 		}
-		for _, r := range seg {
-			switch r {
-			case '*':
-				b.WriteString("[^/]*")
-			case '?':
-				b.WriteString("[^/]")
-			default:
-				b.WriteString(regexp.QuoteMeta(string(r)))
+	}
+	return attrPattern{segs: segs}, true
+}
+
+// match says whether the pattern matches the path p (relative to its
+// directory).
+func (ap *attrPattern) match(p string) bool {
+	if ap.base {
+		return globSegment(ap.segs[0], p[strings.LastIndexByte(p, '/')+1:])
+	}
+	return globPath(ap.segs, p)
+}
+
+// globPath matches the segments segs against the path p.
+func globPath(segs []string, p string) bool {
+	for i, seg := range segs {
+		if seg == "**" {
+			rest := segs[i+1:]
+			if len(rest) == 0 {
+				return true
+			}
+			for {
+				if globPath(rest, p) {
+					return true
+				}
+				j := strings.IndexByte(p, '/')
+				if j < 0 {
+					return false
+				}
+				p = p[j+1:]
 			}
 		}
-		if !last {
-			b.WriteString("/")
+		name, tail, more := strings.Cut(p, "/")
+		if !globSegment(seg, name) {
+			return false
+		}
+		if i == len(segs)-1 {
+			return !more
+		}
+		if !more {
+			return false
+		}
+		p = tail
+	}
+	return p == ""
+}
+
+// globSegment matches a pattern of `*`, `?` and other bytes against a
+// name without slashes.
+func globSegment(pat, name string) bool {
+	if !strings.ContainsAny(pat, "*?") {
+		return pat == name
+	}
+	if pat[0] == '*' && !strings.ContainsAny(pat[1:], "*?") {
+		return strings.HasSuffix(name, pat[1:])
+	}
+	// the usual backtracking on the last star
+	pi, ni, star, mark := 0, 0, -1, 0
+	for ni < len(name) {
+		switch {
+		case pi < len(pat) && (pat[pi] == '?' || pat[pi] == name[ni]):
+			pi++
+			ni++
+		case pi < len(pat) && pat[pi] == '*':
+			star, mark = pi, ni
+			pi++
+		case star >= 0:
+			pi, mark = star+1, mark+1
+			ni = mark
+		default:
+			return false
 		}
 	}
-	b.WriteString("$")
-	re, err := regexp.Compile(b.String())
-	if err != nil {
-		return nil
+	for pi < len(pat) && pat[pi] == '*' {
+		pi++
 	}
-	return re
+	return pi == len(pat)
 }
 
 // matches says whether the rule may match the path p (repo-relative),
@@ -386,11 +438,10 @@ func (rl *attrRule) matches(p string, fold bool) (may, sure bool) {
 		}
 		p = rest
 	}
-	if rl.re == nil || fold {
+	if !rl.exact || fold {
 		return true, false
 	}
-	m := rl.re.MatchString(p)
-	return m, true
+	return rl.pat.match(p), true
 }
 
 // mayConvert says whether git may convert the path p by rules: when a

@@ -3,12 +3,14 @@ package gitrepo
 import (
 	"math/rand"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
@@ -226,4 +228,34 @@ func gitConverts(v map[string]string) bool {
 		return false
 	}
 	return specified("text") || specified("eol") || specified("crlf")
+}
+
+// FuzzGlobSegment: a pattern of `*`, `?` and plain bytes matches a name
+// without slashes as path.Match does, for ASCII (git's `?` matches a
+// byte, path.Match's a character).
+func FuzzGlobSegment(f *testing.F) {
+	for _, s := range [][2]string{{"*.go", "a.go"}, {"a*b*c", "aXbYbc"}, {"?x*", "yx"}, {"**", ""}, {"*a", "ba"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, pat, name string) {
+		if pat == "" || strings.ContainsAny(pat, "[\\/") || strings.Contains(name, "/") || !ascii(pat) || !ascii(name) {
+			t.Skip()
+		}
+		want, err := path.Match(pat, name)
+		if err != nil {
+			t.Skip()
+		}
+		if got := globSegment(pat, name); got != want {
+			t.Errorf("globSegment(%q, %q) = %v, path.Match says %v", pat, name, got, want)
+		}
+	})
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
