@@ -16,7 +16,9 @@
 #   FROM=<clone> scripts/bench-agent-hook.sh [RUNS]
 #        on a copy of an existing clone (a public repository with its own
 #        memories) instead: the read of MEMORY (a path in the clone;
-#        default: the first memory verify-all finds stale), a session
+#        default: the first memory verify-all finds stale, else one the
+#        script writes: five citations of the clone's first tracked text
+#        files, line 1, and one past the end of a file), a session
 #        start, verify-all, `git status` and `cat` of the memory's file,
 #        each the median of RUNS, and the read's ratio to the last two
 set -euo pipefail
@@ -46,7 +48,18 @@ if [ -n "${FROM:-}" ]; then
   mem=${MEMORY:-}
   if [ -z "$mem" ]; then
     mem=$("$work/git-memcite" verify-all --format json 2>/dev/null |
-      python3 -c 'import json,sys; f=json.load(sys.stdin)["findings"]; print(next(x["file"] for x in f if x["level"]=="error"))')
+      python3 -c 'import json,sys; f=json.load(sys.stdin)["findings"]; print(next((x["file"] for x in f if x["level"]=="error"), ""))')
+  fi
+  if [ -z "$mem" ]; then
+    mem=.serena/memories/memcite-bench-stale.md
+    set -f # (the patterns are git's)
+    mkdir -p .serena/memories
+    { echo '---'; echo 'citations:'
+      src='*.py *.go *.rs *.ts *.cs *.java *.md'
+      git ls-files $src | awk 'NR <= 5 { print "  - " $0 ":1" }'
+      git ls-files $src | awk 'NR == 1 { print "  - " $0 ":999999" }'
+      echo '---'; echo 'A memory with one citation past the end of its file.'; } > "$mem"
+    set +f
   fi
   printf '{"hook_event_name": "PostToolUse", "tool_name": "Read", "cwd": "%s", "tool_input": {"file_path": "%s"}}' \
     "$repo" "$repo/$mem" > "$work/event.json"
