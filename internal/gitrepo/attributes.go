@@ -5,6 +5,7 @@ import (
 	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash"
 	"os"
@@ -13,6 +14,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 
 	"github.com/git-memcite/git-memcite/internal/regfile"
 	"github.com/git-memcite/git-memcite/internal/trace"
@@ -74,10 +77,63 @@ type conversions struct {
 	rules   []attrRule
 	fold    bool
 	infoSrc int
+	// below: the working tree's .gitattributes of the directories below
+	// the top that the index has none in, read as paths below them are
+	// asked (git reads them, tracked or not)
+	below *attrDirs
 }
 
 func (c *conversions) converts(p string) bool {
-	return c != nil && (c.all || c.rules != nil && mayConvert(c.rules, p, c.fold, c.infoSrc))
+	if c == nil || c.all {
+		return c != nil
+	}
+	rules := c.rules
+	if c.below != nil {
+		for i := 0; ; {
+			j := strings.IndexByte(p[i:], '/')
+			if j < 0 {
+				break
+			}
+			if more := c.below.rules(p[:i+j]); len(more) > 0 {
+				rules = append(rules[:len(rules):len(rules)], more...)
+			}
+			i += j + 1
+		}
+	}
+	return len(rules) > 0 && mayConvert(rules, p, c.fold, c.infoSrc)
+}
+
+// attrDirs reads the working tree's .gitattributes of directories as they
+// are asked for, once each.
+type attrDirs struct {
+	top    string
+	macros map[string][]string
+	mu     sync.Mutex
+	dirs   map[string][]attrRule // read already (those read with the sources too)
+	next   int                   // the source number of the next file read
+}
+
+// rules returns the rules of the working tree's .gitattributes of the
+// directory d (not the top); a file that cannot be read may convert
+// every path below d.
+func (a *attrDirs) rules(d string) []attrRule {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if rs, ok := a.dirs[d]; ok {
+		return rs
+	}
+	var rs []attrRule
+	b, err := regfile.ReadFile(filepath.Join(a.top, filepath.FromSlash(d), ".gitattributes"))
+	switch {
+	case err == nil:
+		rs = rulesOf(attrSource{name: d + "/.gitattributes", dir: d, data: b}, a.next, a.macros)
+		a.next++
+	case !os.IsNotExist(err) && !errors.Is(err, syscall.ENOTDIR):
+		trace.Printf("attributes: %v: every path below %s may convert", err, d)
+		rs = []attrRule{{src: -2, dir: d, ident: true}}
+	}
+	a.dirs[d] = rs
+	return rs
 }
 
 // attrFile is a .gitattributes file of the index.
@@ -115,18 +171,28 @@ func (r *Repo) conversions(files []string, attrFiles []attrFile) *conversions {
 		trace.Printf("attributes: %s: every path may convert", unknown)
 		return &conversions{all: true}
 	}
-	rules := convertingRules(srcs)
-	if !slices.ContainsFunc(rules, func(rl attrRule) bool { return rl.text || rl.ident }) {
-		return &conversions{}
+	macros := macrosOf(srcs)
+	var rules []attrRule
+	for i, src := range srcs {
+		rules = append(rules, rulesOf(src, i, macros)...)
 	}
 	fold := false
 	if v := cfg["core.ignorecase"]; len(v) > 0 {
 		fold, _ = strconv.ParseBool(v[len(v)-1])
 	}
 	infoSrc := slices.IndexFunc(srcs, func(s attrSource) bool { return s.info })
+	read := map[string][]attrRule{}
+	for _, src := range srcs {
+		if src.dir != "" {
+			read[src.dir] = nil // (its rules are among rules)
+		}
+	}
 	trace.Printf("attributes: %d lines may convert or unset text: paths are matched as they are named", len(rules))
-	c := &conversions{rules: rules, fold: fold, infoSrc: infoSrc}
-	return c
+	if !slices.ContainsFunc(rules, func(rl attrRule) bool { return rl.text || rl.ident }) {
+		rules = nil
+	}
+	return &conversions{rules: rules, fold: fold, infoSrc: infoSrc,
+		below: &attrDirs{top: r.Top, macros: macros, dirs: read, next: len(srcs)}}
 }
 
 // attrSources reads every attributes file git would read for files (the
@@ -163,19 +229,12 @@ func (r *Repo) attrSources(cfg map[string][]string, files []string, attrFiles []
 	if len(srcs) > n {
 		srcs[n].info = true
 	}
-	// the working tree's .gitattributes in every directory that holds a
-	// file of the index (tracked or not: git reads them both)
+	// the working tree's .gitattributes at the top and in every directory
+	// the index has one in (to compare); the others are read as paths
+	// below them are asked (attrDirs)
 	dirs := map[string]bool{".": true}
-	last := "."
-	for _, f := range files {
-		i := strings.LastIndexByte(f, '/')
-		if i < 0 || f[:i] == last {
-			continue // (files are sorted: a directory's files are together)
-		}
-		last = f[:i]
-		for d := last; !dirs[d]; d = path.Dir(d) {
-			dirs[d] = true
-		}
+	for _, f := range attrFiles {
+		dirs[path.Dir(f.path)] = true
 	}
 	inWorktree := map[string]string{} // .gitattributes path -> its blob id
 	for d := range dirs {
@@ -254,35 +313,33 @@ type attrRule struct {
 	ident, text, unsetText bool
 }
 
-// convertingRules returns the lines of every source that can set a
-// converting attribute, directly or through a macro (any macro defined in
-// any source, expanded when set, as git expands them), and those that
-// unset text.
-func convertingRules(srcs []attrSource) []attrRule {
+// macrosOf returns the macros the sources define (the top-level ones:
+// [attr] lines elsewhere are ignored, as git ignores them), binary
+// included.
+func macrosOf(srcs []attrSource) map[string][]string {
 	macros := map[string][]string{"binary": {"-diff", "-merge", "-text"}}
-	type line struct {
-		src, n  int
-		pattern string
-		attrs   []string
-	}
-	var lines []line
-	for i := range srcs {
-		s := &srcs[i]
-		for n, l := range strings.Split(string(s.data), "\n") {
+	for _, s := range srcs {
+		if !s.macros {
+			continue
+		}
+		for _, l := range strings.Split(string(s.data), "\n") {
 			l = strings.TrimSpace(l)
 			if l == "" || l[0] == '#' {
 				continue
 			}
 			pattern, attrs := splitAttrLine(l)
 			if name, ok := strings.CutPrefix(pattern, "[attr]"); ok {
-				if s.macros {
-					macros[name] = append(macros[name], attrs...)
-				}
-				continue
+				macros[name] = append(macros[name], attrs...)
 			}
-			lines = append(lines, line{i, n, pattern, attrs})
 		}
 	}
+	return macros
+}
+
+// rulesOf returns the lines of the source (number n) that can set a
+// converting attribute, directly or through a macro (expanded when set,
+// as git expands them), and those that unset text.
+func rulesOf(s attrSource, n int, macros map[string][]string) []attrRule {
 	// what a list of attributes sets: a converting attribute of either
 	// kind, and text unset
 	var sets func(attrs []string, depth int, rl *attrRule)
@@ -309,14 +366,22 @@ func convertingRules(srcs []attrSource) []attrRule {
 		}
 	}
 	var rules []attrRule
-	for _, l := range lines {
-		rl := attrRule{src: l.src, line: l.n, dir: srcs[l.src].dir}
-		sets(l.attrs, 0, &rl)
+	for i, l := range strings.Split(string(s.data), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || l[0] == '#' {
+			continue
+		}
+		pattern, attrs := splitAttrLine(l)
+		if strings.HasPrefix(pattern, "[attr]") {
+			continue
+		}
+		rl := attrRule{src: n, line: i, dir: s.dir}
+		sets(attrs, 0, &rl)
 		if rl.text || rl.ident {
 			rl.unsetText = false // set and unset on one line: taken as set
 		}
 		if rl.text || rl.ident || rl.unsetText {
-			rl.pat, rl.exact = parseAttrPattern(l.pattern)
+			rl.pat, rl.exact = parseAttrPattern(pattern)
 			rules = append(rules, rl)
 		}
 	}

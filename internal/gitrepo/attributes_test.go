@@ -121,11 +121,11 @@ func TestSystemAttributes(t *testing.T) {
 		t.Fatal(err)
 	}
 	srcs, unknown := r.attrSources(cfg, []string{"a.txt"}, nil)
-	if unknown != "" || !slices.ContainsFunc(convertingRules(srcs), func(rl attrRule) bool { return rl.text || rl.ident }) {
+	if unknown != "" || !anyConverting(srcs) {
 		t.Errorf("the system file's ident is not seen (%q, sources %d)", unknown, len(srcs))
 	}
 	systemAttributes = func() (string, string) { return "", "" }
-	if srcs, _ := r.attrSources(cfg, []string{"a.txt"}, nil); slices.ContainsFunc(convertingRules(srcs), func(rl attrRule) bool { return rl.text || rl.ident }) {
+	if srcs, _ := r.attrSources(cfg, []string{"a.txt"}, nil); anyConverting(srcs) {
 		t.Errorf("attributes seen without the system file")
 	}
 }
@@ -157,6 +157,7 @@ func TestConversionsCoverGit(t *testing.T) {
 		{".gitattributes": "* text=auto\n*.png binary\n*.go -text\n", "doc/.gitattributes": "*.go eol=crlf\n"},
 		{".gitattributes": "* eol=lf\n", ".git/info/attributes": "*.md -text\n"},
 		{".gitattributes": "doc/**/*.go ident\n**/x.md text\n"},
+		{"doc/sub/.gitattributes": "*.go text\n"},
 	}
 	for iter := range 60 + len(fixed) {
 		dir := t.TempDir()
@@ -177,6 +178,10 @@ func TestConversionsCoverGit(t *testing.T) {
 		if rng.Intn(2) == 0 { // the working tree's differs from the index's
 			attrs["worktree .gitattributes"] = pick()
 			gitfixture.Write(t, dir, ".gitattributes", attrs["worktree .gitattributes"])
+		}
+		if rng.Intn(2) == 0 { // an untracked one below the top
+			attrs["untracked doc/sub/.gitattributes"] = pick()
+			gitfixture.Write(t, dir, "doc/sub/.gitattributes", attrs["untracked doc/sub/.gitattributes"])
 		}
 		r, err := Discover(dir)
 		if err != nil {
@@ -258,4 +263,16 @@ func ascii(s string) bool {
 		}
 	}
 	return true
+}
+
+// anyConverting says whether a line of the sources can set a converting
+// attribute.
+func anyConverting(srcs []attrSource) bool {
+	m := macrosOf(srcs)
+	for i, s := range srcs {
+		if slices.ContainsFunc(rulesOf(s, i, m), func(rl attrRule) bool { return rl.text || rl.ident }) {
+			return true
+		}
+	}
+	return false
 }
