@@ -29,23 +29,17 @@ import (
 // $Id$ (ident), clean and smudge filters (filter) and encodings
 // (working-tree-encoding). Where it may, a working-tree file whose stat
 // data matches its index entry is not known to hold the blob's bytes: it
-// is read, never named by the blob, and --staged reads the blob.
+// is named by its stat data, never by the blob (contentid.go), and
+// --staged reads the blob.
 //
-// Which paths that concerns is decided per path, from every source git
-// reads attributes from: the system file, the global one
+// Which paths that concerns is decided per path, in-process, from every
+// source git reads attributes from: the system file, the global one
 // (core.attributesFile, else $XDG_CONFIG_HOME/git/attributes), the
-// .gitattributes files of the working tree and of the index at every
-// level, and $GIT_COMMON_DIR/info/attributes, with macros ([attr]name,
-// binary). First every source is scanned: when no line of any of them can
-// set a converting attribute (the common case: only linguist-*, diff,
-// merge, export-ignore, -text or binary), no path converts and nothing
-// more is done. Otherwise git answers for every path, with `git
-// check-attr` in both directions (working tree first, and --cached: the
-// index only), and a path converts when either answer says it may.
-
-// attrConverting are the attributes whose value can make git convert
-// content.
-var attrConverting = []string{"text", "eol", "crlf", "ident", "filter", "working-tree-encoding"}
+// .gitattributes files of the working tree (below the top: read as paths
+// below them are asked) and of the index at every level, and
+// $GIT_COMMON_DIR/info/attributes, with macros ([attr]name, binary). A
+// path may convert when a line that can set a converting attribute may
+// match it (mayConvert): a superset of what git converts, never less.
 
 // systemAttributes returns git's system attributes file, and "" with a
 // reason when it is not known (git's system files are where its build
