@@ -45,6 +45,9 @@ if [ -n "${FROM:-}" ]; then
   repo="$work/repo"
   cp -a "$FROM" "$repo"
   cd "$repo"
+  # the copy's files have new inodes and ctimes: refresh the index's stat
+  # data, as git status does in a clone of one's own
+  git update-index -q --refresh >/dev/null || true
   mem=${MEMORY:-}
   if [ -z "$mem" ]; then
     mem=$("$work/git-memcite" verify-all --format json 2>/dev/null |
