@@ -13,6 +13,14 @@
 #                                         also times that commit's binary
 #                                         answering the same read, after
 #                                         this one's runs
+#   FROM=<clone> scripts/bench-agent-hook.sh [RUNS]
+#        on a copy of an existing clone (a public repository with its own
+#        memories) instead: the read of MEMORY (a path in the clone;
+#        default: the first memory verify-all finds stale, else one the
+#        script writes: five citations of the clone's first tracked text
+#        files, line 1, and one past the end of a file), a session
+#        start, verify-all, `git status` and `cat` of the memory's file,
+#        each the median of RUNS, and the read's ratio to the last two
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-21}
@@ -23,6 +31,62 @@ if [ -n "${BASE:-}" ]; then
   mkdir "$work/base"
   git archive "$BASE" | tar -x -C "$work/base"
   (cd "$work/base" && go build -o "$work/git-memcite-base" ./cmd/git-memcite)
+fi
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+ms() { # the median wall time in ms of a command, run RUNS times after 3 warm-ups
+  for _ in 1 2 3; do "$@" >/dev/null 2>&1 || true; done
+  for _ in $(seq "$runs"); do
+    s=$(date +%s%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s%N)
+    echo $(( (e - s) / 1000 ))
+  done | median | awk '{printf "%.1f", $1/1000}'
+}
+
+if [ -n "${FROM:-}" ]; then
+  repo="$work/repo"
+  cp -a "$FROM" "$repo"
+  cd "$repo"
+  # the copy's files have new inodes and ctimes: refresh the index's stat
+  # data, as git status does in a clone of one's own
+  git update-index -q --refresh >/dev/null || true
+  mem=${MEMORY:-}
+  if [ -z "$mem" ]; then
+    mem=$("$work/git-memcite" verify-all --format json 2>/dev/null |
+      python3 -c 'import json,sys; f=json.load(sys.stdin)["findings"]; print(next((x["file"] for x in f if x["level"]=="error"), ""))')
+  fi
+  if [ -z "$mem" ]; then
+    mem=.serena/memories/memcite-bench-stale.md
+    set -f # (the patterns are git's)
+    mkdir -p .serena/memories
+    { echo '---'; echo 'citations:'
+      src='*.py *.go *.rs *.ts *.cs *.java *.md'
+      git ls-files $src | awk 'NR <= 5 { print "  - " $0 ":1" }'
+      git ls-files $src | awk 'NR == 1 { print "  - " $0 ":999999" }'
+      echo '---'; echo 'A memory with one citation past the end of its file.'; } > "$mem"
+    set +f
+  fi
+  printf '{"hook_event_name": "PostToolUse", "tool_name": "Read", "cwd": "%s", "tool_input": {"file_path": "%s"}}' \
+    "$repo" "$repo/$mem" > "$work/event.json"
+  printf '{"hook_event_name": "SessionStart", "cwd": "%s", "source": "startup"}' "$repo" > "$work/start.json"
+  "$work/git-memcite" agent-hook < "$work/event.json" | grep -q 'stale\|do not hold' || {
+    echo "bench-agent-hook: the read of $mem reports nothing stale" >&2; exit 1; }
+  sync; sleep "${SETTLE:-5}"
+  read_ms=$(ms sh -c "'$work/git-memcite' agent-hook < '$work/event.json'")
+  if [ -n "${BASE:-}" ]; then
+    base=$(ms sh -c "'$work/git-memcite-base' agent-hook < '$work/event.json'")
+  fi
+  status=$(ms git status)
+  cat_ms=$(ms cat "$mem")
+  session=$(ms sh -c "'$work/git-memcite' agent-hook < '$work/start.json'")
+  verifyall=$(ms "$work/git-memcite" verify-all)
+  echo "$(basename "$FROM"): $(git ls-files | wc -l) files, $(git ls-files .serena/memories | wc -l) memories"
+  echo "agent-hook, read of $mem (stale): ${read_ms} ms (median of $runs)" \
+    "= $(awk -v a="$read_ms" -v b="$status" 'BEGIN{printf "%.2f", a/b}')× git status (${status} ms)," \
+    "$(awk -v a="$read_ms" -v b="$cat_ms" 'BEGIN{printf "%.1f", a/b}')× cat of the file (${cat_ms} ms)"
+  if [ -n "${BASE:-}" ]; then
+    echo "  $BASE's binary, the same read: ${base} ms"
+  fi
+  echo "session start: ${session} ms; verify-all: ${verifyall} ms"
+  exit 0
 fi
 go run ./scripts/genrepo -out "$work/repo" -agent
 repo="$work/repo"
@@ -38,7 +102,6 @@ if [ "$moved" -ne 5 ]; then
   exit 1
 fi
 
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 timeit() { # the median wall time in ms of the hook answering the event in ${1:-event.json} (binary ${2:-git-memcite})
   ev="$work/${1:-event.json}"
   bin="$work/${2:-git-memcite}"

@@ -1,20 +1,21 @@
 package gitrepo
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash"
-	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/git-memcite/git-memcite/internal/regfile"
 	"github.com/git-memcite/git-memcite/internal/trace"
@@ -28,23 +29,17 @@ import (
 // $Id$ (ident), clean and smudge filters (filter) and encodings
 // (working-tree-encoding). Where it may, a working-tree file whose stat
 // data matches its index entry is not known to hold the blob's bytes: it
-// is read, never named by the blob, and --staged reads the blob.
+// is named by its stat data, never by the blob (contentid.go), and
+// --staged reads the blob.
 //
-// Which paths that concerns is decided per path, from every source git
-// reads attributes from: the system file, the global one
+// Which paths that concerns is decided per path, in-process, from every
+// source git reads attributes from: the system file, the global one
 // (core.attributesFile, else $XDG_CONFIG_HOME/git/attributes), the
-// .gitattributes files of the working tree and of the index at every
-// level, and $GIT_COMMON_DIR/info/attributes, with macros ([attr]name,
-// binary). First every source is scanned: when no line of any of them can
-// set a converting attribute (the common case: only linguist-*, diff,
-// merge, export-ignore, -text or binary), no path converts and nothing
-// more is done. Otherwise git answers for every path, with `git
-// check-attr` in both directions (working tree first, and --cached: the
-// index only), and a path converts when either answer says it may.
-
-// attrConverting are the attributes whose value can make git convert
-// content.
-var attrConverting = []string{"text", "eol", "crlf", "ident", "filter", "working-tree-encoding"}
+// .gitattributes files of the working tree (below the top: read as paths
+// below them are asked) and of the index at every level, and
+// $GIT_COMMON_DIR/info/attributes, with macros ([attr]name, binary). A
+// path may convert when a line that can set a converting attribute may
+// match it (mayConvert): a superset of what git converts, never less.
 
 // systemAttributes returns git's system attributes file, and "" with a
 // reason when it is not known (git's system files are where its build
@@ -61,19 +56,78 @@ var systemAttributes = func() (string, string) {
 
 // attrSource is the text of one attributes file.
 type attrSource struct {
+	info   bool   // $GIT_COMMON_DIR/info/attributes
 	name   string // for traces
+	dir    string // the directory its patterns are relative to ("": the top)
 	data   []byte
 	macros bool // may define macros (not a .gitattributes below the top)
 }
 
 // conversions says which paths git may convert.
 type conversions struct {
-	all   bool            // every path
-	paths map[string]bool // else these
+	all bool // every path
+	// else those rules may convert (mayConvert), asked path by path: a
+	// run that names a few files matches only those
+	rules   []attrRule
+	fold    bool
+	infoSrc int
+	// below: the working tree's .gitattributes of the directories below
+	// the top that the index has none in, read as paths below them are
+	// asked (git reads them, tracked or not)
+	below *attrDirs
 }
 
 func (c *conversions) converts(p string) bool {
-	return c != nil && (c.all || c.paths[p])
+	if c == nil || c.all {
+		return c != nil
+	}
+	rules := c.rules
+	if c.below != nil {
+		for i := 0; ; {
+			j := strings.IndexByte(p[i:], '/')
+			if j < 0 {
+				break
+			}
+			if more := c.below.rules(p[:i+j]); len(more) > 0 {
+				rules = append(rules[:len(rules):len(rules)], more...)
+			}
+			i += j + 1
+		}
+	}
+	return len(rules) > 0 && mayConvert(rules, p, c.fold, c.infoSrc)
+}
+
+// attrDirs reads the working tree's .gitattributes of directories as they
+// are asked for, once each.
+type attrDirs struct {
+	top    string
+	macros map[string][]string
+	mu     sync.Mutex
+	dirs   map[string][]attrRule // read already (those read with the sources too)
+	next   int                   // the source number of the next file read
+}
+
+// rules returns the rules of the working tree's .gitattributes of the
+// directory d (not the top); a file that cannot be read may convert
+// every path below d.
+func (a *attrDirs) rules(d string) []attrRule {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if rs, ok := a.dirs[d]; ok {
+		return rs
+	}
+	var rs []attrRule
+	b, err := regfile.ReadFile(filepath.Join(a.top, filepath.FromSlash(d), ".gitattributes"))
+	switch {
+	case err == nil:
+		rs = rulesOf(attrSource{name: d + "/.gitattributes", dir: d, data: b}, a.next, a.macros)
+		a.next++
+	case !os.IsNotExist(err) && !errors.Is(err, syscall.ENOTDIR):
+		trace.Printf("attributes: %v: every path below %s may convert", err, d)
+		rs = []attrRule{{src: -2, dir: d, ident: true}}
+	}
+	a.dirs[d] = rs
+	return rs
 }
 
 // attrFile is a .gitattributes file of the index.
@@ -87,12 +141,15 @@ func isAttrFile(p string) bool {
 }
 
 // conversions finds the paths among files (the regular files of an
-// index, whose .gitattributes files are attrFiles) that git may convert:
-// with perPath, exactly (git is asked when some attribute may convert);
-// without, every path as soon as one may (no git process: a reader that
-// then reads blobs loses little).
-func (r *Repo) conversions(ctx context.Context, files []string, attrFiles []attrFile, perPath bool) *conversions {
-	cfg, err := r.Config(ctx)
+// index, whose .gitattributes files are attrFiles) that git may convert,
+// in-process: every line of every source that can set a converting
+// attribute (convertingRules) is matched against every path, and a path
+// any of them may match may convert. Lines that unset an attribute are
+// not taken into account, and a pattern this matcher does not read
+// exactly (ruleMatches) matches every path below its directory: the
+// answer may hold more paths than git converts, never fewer.
+func (r *Repo) conversions(files []string, attrFiles []attrFile) *conversions {
+	cfg, err := r.Config(context.Background())
 	if err != nil {
 		trace.Printf("attributes: no configuration (%v): every path may convert", err)
 		return &conversions{all: true}
@@ -102,58 +159,47 @@ func (r *Repo) conversions(ctx context.Context, files []string, attrFiles []attr
 		return &conversions{all: true}
 	}
 	trace.Printf("attributes: reading the sources for %d paths", len(files))
-	srcs, unknown, same := r.attrSources(cfg, files, attrFiles)
+	srcs, unknown := r.attrSources(cfg, files, attrFiles)
 	trace.Printf("attributes: %d sources read", len(srcs))
-	switch {
-	case unknown == "" && !mayConvert(srcs):
-		return &conversions{}
-	case !perPath:
-		trace.Printf("attributes: git may convert some paths: every path is taken as converted")
+	if unknown != "" {
+		trace.Printf("attributes: %s: every path may convert", unknown)
 		return &conversions{all: true}
-	case unknown != "":
-		trace.Printf("attributes: %s: git is asked", unknown)
 	}
-	// both directions at once: the working tree's attributes first (what
-	// `git add` applies), and the index's (what a checkout applied), unless
-	// the working tree's .gitattributes files are the index's
-	directions := []bool{false, true}
-	if same {
-		directions = directions[:1]
+	macros := macrosOf(srcs)
+	var rules []attrRule
+	for i, src := range srcs {
+		rules = append(rules, rulesOf(src, i, macros)...)
 	}
-	c := &conversions{paths: map[string]bool{}}
-	found := make([]map[string]bool, len(directions))
-	errs := make([]error, len(directions))
-	var wg sync.WaitGroup
-	for i, cached := range directions {
-		found[i] = map[string]bool{}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = r.checkAttr(ctx, files, cached, found[i])
-		}()
+	fold := false
+	if v := cfg["core.ignorecase"]; len(v) > 0 {
+		fold, _ = strconv.ParseBool(v[len(v)-1])
 	}
-	wg.Wait()
-	for i := range found {
-		if errs[i] != nil {
-			trace.Printf("attributes: %v: every path may convert", errs[i])
-			return &conversions{all: true}
+	infoSrc := slices.IndexFunc(srcs, func(s attrSource) bool { return s.info })
+	read := map[string][]attrRule{}
+	for _, src := range srcs {
+		if src.dir != "" {
+			read[src.dir] = nil // (its rules are among rules)
 		}
-		maps.Copy(c.paths, found[i])
 	}
-	trace.Printf("attributes: %d of %d paths may be converted by git", len(c.paths), len(files))
-	return c
+	trace.Printf("attributes: %d lines may convert or unset text: paths are matched as they are named", len(rules))
+	if !slices.ContainsFunc(rules, func(rl attrRule) bool { return rl.text || rl.ident }) {
+		rules = nil
+	}
+	return &conversions{rules: rules, fold: fold, infoSrc: infoSrc,
+		below: &attrDirs{top: r.Top, macros: macros, dirs: read, next: len(srcs)}}
 }
 
-// attrSources reads every attributes file git would read for files; a
-// non-empty unknown says that one of them could not be known or read;
-// same, that the working tree's .gitattributes files are the index's
-// (the same paths, the same blobs).
-func (r *Repo) attrSources(cfg map[string][]string, files []string, attrFiles []attrFile) (srcs []attrSource, unknown string, same bool) {
+// attrSources reads every attributes file git would read for files (the
+// working tree's and the index's .gitattributes both, where they
+// differ); a non-empty unknown says that one of them could not be known
+// or read.
+func (r *Repo) attrSources(cfg map[string][]string, files []string, attrFiles []attrFile) (srcs []attrSource, unknown string) {
+	dir := ""
 	add := func(name string, macros bool) {
 		b, err := regfile.ReadFile(name)
 		switch {
 		case err == nil:
-			srcs = append(srcs, attrSource{name, b, macros})
+			srcs = append(srcs, attrSource{false, name, dir, b, macros})
 		case !os.IsNotExist(err) && unknown == "":
 			unknown = "cannot read " + name
 		}
@@ -172,50 +218,52 @@ func (r *Repo) attrSources(cfg map[string][]string, files []string, attrFiles []
 		}
 		add(filepath.Join(xdg, "git", "attributes"), true)
 	}
+	n := len(srcs)
 	add(filepath.Join(r.CommonDir, "info", "attributes"), true)
-	// the working tree's .gitattributes in every directory that holds a
-	// file of the index (tracked or not: git reads them both)
+	if len(srcs) > n {
+		srcs[n].info = true
+	}
+	// the working tree's .gitattributes at the top and in every directory
+	// the index has one in (to compare); the others are read as paths
+	// below them are asked (attrDirs)
 	dirs := map[string]bool{".": true}
-	last := "."
-	for _, f := range files {
-		i := strings.LastIndexByte(f, '/')
-		if i < 0 || f[:i] == last {
-			continue // (files are sorted: a directory's files are together)
-		}
-		last = f[:i]
-		for d := last; !dirs[d]; d = path.Dir(d) {
-			dirs[d] = true
-		}
+	for _, f := range attrFiles {
+		dirs[path.Dir(f.path)] = true
 	}
 	inWorktree := map[string]string{} // .gitattributes path -> its blob id
 	for d := range dirs {
 		n := len(srcs)
+		if dir = d; d == "." {
+			dir = ""
+		}
 		add(filepath.Join(r.Top, filepath.FromSlash(d), ".gitattributes"), d == ".")
 		if len(srcs) > n {
 			inWorktree[path.Join(d, ".gitattributes")] = r.blobID(srcs[n].data)
 		}
 	}
-	same = len(inWorktree) == len(attrFiles)
 	var objs *objects
 	for _, f := range attrFiles {
 		if inWorktree[f.path] == f.oid {
 			continue // read already: the working tree holds the same
 		}
-		same = false
 		if objs == nil {
 			o, err := r.objects()
 			if err != nil {
-				return srcs, "objects: " + err.Error(), false
+				return srcs, "objects: " + err.Error()
 			}
 			objs = o
 		}
 		b, err := objs.readBlob(f.oid)
 		if err != nil {
-			return srcs, "cannot read " + f.path + " of the index", false
+			return srcs, "cannot read " + f.path + " of the index"
 		}
-		srcs = append(srcs, attrSource{":" + f.path, b, f.path == ".gitattributes"})
+		d := path.Dir(f.path)
+		if d == "." {
+			d = ""
+		}
+		srcs = append(srcs, attrSource{false, ":" + f.path, d, b, f.path == ".gitattributes"})
 	}
-	return srcs, unknown, same
+	return srcs, unknown
 }
 
 // blobID is the object id git gives a blob of content data, in the
@@ -242,14 +290,32 @@ func expandHome(p string) string {
 	return p
 }
 
-// mayConvert reports whether a line of any source can set a converting
-// attribute, directly or through a macro (any macro defined in any
-// source, expanded when set, as git expands them).
-func mayConvert(srcs []attrSource) bool {
+// attrRule is a line of an attributes file that can set a converting
+// attribute or unsets text.
+type attrRule struct {
+	src  int    // the index of its source
+	line int    // its line number there
+	dir  string // its source's
+	// pat is what the line's pattern matches, when exact; else it may
+	// match any path below dir.
+	pat   attrPattern
+	exact bool
+	// ident: the line sets ident, filter or working-tree-encoding; text:
+	// it sets text, eol or crlf; unsetText: it unsets text and sets none
+	// of them (-text, binary), which leaves eol and crlf converting
+	// nothing.
+	ident, text, unsetText bool
+}
+
+// macrosOf returns the macros the sources define (the top-level ones:
+// [attr] lines elsewhere are ignored, as git ignores them), binary
+// included.
+func macrosOf(srcs []attrSource) map[string][]string {
 	macros := map[string][]string{"binary": {"-diff", "-merge", "-text"}}
-	type line struct{ attrs []string }
-	var lines []line
 	for _, s := range srcs {
+		if !s.macros {
+			continue
+		}
 		for _, l := range strings.Split(string(s.data), "\n") {
 			l = strings.TrimSpace(l)
 			if l == "" || l[0] == '#' {
@@ -257,34 +323,216 @@ func mayConvert(srcs []attrSource) bool {
 			}
 			pattern, attrs := splitAttrLine(l)
 			if name, ok := strings.CutPrefix(pattern, "[attr]"); ok {
-				if s.macros {
-					macros[name] = append(macros[name], attrs...)
-				}
-				continue
+				macros[name] = append(macros[name], attrs...)
 			}
-			lines = append(lines, line{attrs})
 		}
 	}
-	var converting func(attrs []string, depth int) bool
-	converting = func(attrs []string, depth int) bool {
+	return macros
+}
+
+// rulesOf returns the lines of the source (number n) that can set a
+// converting attribute, directly or through a macro (expanded when set,
+// as git expands them), and those that unset text.
+func rulesOf(s attrSource, n int, macros map[string][]string) []attrRule {
+	// what a list of attributes sets: a converting attribute of either
+	// kind, and text unset
+	var sets func(attrs []string, depth int, rl *attrRule)
+	sets = func(attrs []string, depth int, rl *attrRule) {
 		for _, a := range attrs {
+			if a == "-text" {
+				rl.unsetText = true
+			}
 			if a == "" || a[0] == '-' || a[0] == '!' {
 				continue // unset or unspecified: converts nothing
 			}
 			name, _, hasValue := strings.Cut(a, "=")
-			for _, c := range attrConverting {
-				if name == c && (hasValue || c != "filter" && c != "working-tree-encoding") {
-					return true
-				}
+			switch name {
+			case "text", "eol", "crlf":
+				rl.text = true
+			case "ident":
+				rl.ident = true
+			case "filter", "working-tree-encoding":
+				rl.ident = rl.ident || hasValue
 			}
-			if m, ok := macros[name]; ok && !hasValue && depth < 16 && converting(m, depth+1) {
-				return true
+			if m, ok := macros[name]; ok && !hasValue && depth < 16 {
+				sets(m, depth+1, rl)
 			}
 		}
-		return false
 	}
-	for _, l := range lines {
-		if converting(l.attrs, 0) {
+	var rules []attrRule
+	for i, l := range strings.Split(string(s.data), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || l[0] == '#' {
+			continue
+		}
+		pattern, attrs := splitAttrLine(l)
+		if strings.HasPrefix(pattern, "[attr]") {
+			continue
+		}
+		rl := attrRule{src: n, line: i, dir: s.dir}
+		sets(attrs, 0, &rl)
+		if rl.text || rl.ident {
+			rl.unsetText = false // set and unset on one line: taken as set
+		}
+		if rl.text || rl.ident || rl.unsetText {
+			rl.pat, rl.exact = parseAttrPattern(pattern)
+			rules = append(rules, rl)
+		}
+	}
+	return rules
+}
+
+// attrPattern is what an attributes pattern matches, as git matches it
+// (gitignore's rules): a pattern without a slash the base name at any
+// depth below its file's directory, one with a slash (a leading one too)
+// the path relative to it; `*` and `?` match no slash, a `**` segment
+// any number of directories.
+type attrPattern struct {
+	base bool     // against the base name
+	segs []string // else the path's segments
+}
+
+// parseAttrPattern returns the pattern, and false for one it does not
+// read exactly (brackets, escapes, a trailing slash, `**` within a
+// segment, a base name pattern with `**`).
+func parseAttrPattern(pat string) (attrPattern, bool) {
+	if pat == "" || strings.ContainsAny(pat, "[\\") || strings.HasSuffix(pat, "/") {
+		return attrPattern{}, false
+	}
+	if !strings.Contains(pat, "/") {
+		return attrPattern{base: true, segs: []string{pat}}, !strings.Contains(pat, "**")
+	}
+	segs := strings.Split(strings.TrimPrefix(pat, "/"), "/")
+	for _, seg := range segs {
+		if seg != "**" && strings.Contains(seg, "**") {
+			return attrPattern{}, false
+		}
+	}
+	return attrPattern{segs: segs}, true
+}
+
+// match says whether the pattern matches the path p (relative to its
+// directory).
+func (ap *attrPattern) match(p string) bool {
+	if ap.base {
+		return globSegment(ap.segs[0], p[strings.LastIndexByte(p, '/')+1:])
+	}
+	return globPath(ap.segs, p)
+}
+
+// globPath matches the segments segs against the path p.
+func globPath(segs []string, p string) bool {
+	for i, seg := range segs {
+		if seg == "**" {
+			rest := segs[i+1:]
+			if len(rest) == 0 {
+				return true
+			}
+			for {
+				if globPath(rest, p) {
+					return true
+				}
+				j := strings.IndexByte(p, '/')
+				if j < 0 {
+					return false
+				}
+				p = p[j+1:]
+			}
+		}
+		name, tail, more := strings.Cut(p, "/")
+		if !globSegment(seg, name) {
+			return false
+		}
+		if i == len(segs)-1 {
+			return !more
+		}
+		if !more {
+			return false
+		}
+		p = tail
+	}
+	return p == ""
+}
+
+// globSegment matches a pattern of `*`, `?` and other bytes against a
+// name without slashes.
+func globSegment(pat, name string) bool {
+	if !strings.ContainsAny(pat, "*?") {
+		return pat == name
+	}
+	if pat[0] == '*' && !strings.ContainsAny(pat[1:], "*?") {
+		return strings.HasSuffix(name, pat[1:])
+	}
+	// the usual backtracking on the last star
+	pi, ni, star, mark := 0, 0, -1, 0
+	for ni < len(name) {
+		switch {
+		case pi < len(pat) && (pat[pi] == '?' || pat[pi] == name[ni]):
+			pi++
+			ni++
+		case pi < len(pat) && pat[pi] == '*':
+			star, mark = pi, ni
+			pi++
+		case star >= 0:
+			pi, mark = star+1, mark+1
+			ni = mark
+		default:
+			return false
+		}
+	}
+	for pi < len(pat) && pat[pi] == '*' {
+		pi++
+	}
+	return pi == len(pat)
+}
+
+// matches says whether the rule may match the path p (repo-relative),
+// and whether that is sure (may is true and sure false for a pattern the
+// matcher does not read exactly, or with fold, core.ignorecase).
+func (rl *attrRule) matches(p string, fold bool) (may, sure bool) {
+	if rl.dir != "" {
+		rest, ok := strings.CutPrefix(p, rl.dir+"/")
+		if !ok {
+			return false, true
+		}
+		p = rest
+	}
+	if !rl.exact || fold {
+		return true, false
+	}
+	return rl.pat.match(p), true
+}
+
+// mayConvert says whether git may convert the path p by rules: when a
+// rule that sets a converting attribute may match it, unless every such
+// rule only sets text, eol or crlf and a later line of its own file, or
+// of info/attributes (which git reads in every direction, above every
+// other source: infoSrc, -1 when absent), surely matches p and unsets
+// text.
+func mayConvert(rules []attrRule, p string, fold bool, infoSrc int) bool {
+	for i := range rules {
+		rl := &rules[i]
+		if !rl.text && !rl.ident {
+			continue
+		}
+		if may, _ := rl.matches(p, fold); !may {
+			continue
+		}
+		if rl.ident {
+			return true
+		}
+		unset := false
+		for j := range rules {
+			u := &rules[j]
+			if !u.unsetText || !(u.src == rl.src && u.line > rl.line || u.src == infoSrc && rl.src != infoSrc) {
+				continue
+			}
+			if may, sure := u.matches(p, fold); may && sure {
+				unset = true
+				break
+			}
+		}
+		if !unset {
 			return true
 		}
 	}
@@ -311,69 +559,4 @@ func splitAttrLine(l string) (string, []string) {
 	}
 	f := strings.Fields(l)
 	return f[0], f[1:]
-}
-
-// checkAttr asks git which of files it may convert (`git check-attr`,
-// with cached the index's attributes only) and adds them to out.
-func (r *Repo) checkAttr(ctx context.Context, files []string, cached bool, out map[string]bool) error {
-	var in bytes.Buffer
-	for _, f := range files {
-		in.WriteString(f)
-		in.WriteByte(0)
-	}
-	c := r.cmd()
-	if os.Getenv("GIT_INDEX_FILE") != "" {
-		// the index Index reads, whatever directory a relative name meant
-		c.Env = append(c.Env, "GIT_INDEX_FILE="+r.IndexPath())
-	}
-	c.Stdin = &in
-	args := []string{"check-attr", "-z", "--stdin"}
-	if cached {
-		args = append(args, "--cached")
-	}
-	res, err := c.Run(ctx, append(args, attrConverting...)...)
-	if err != nil {
-		return err
-	}
-	// path NUL attribute NUL value NUL, for each path and attribute
-	f := bytes.Split(res, []byte{0})
-	vals := map[string]string{}
-	flush := func(p string) {
-		if convertsBy(vals) {
-			out[p] = true
-		}
-		clear(vals)
-	}
-	cur := ""
-	for i := 0; i+2 < len(f); i += 3 {
-		p := string(f[i])
-		if p != cur && cur != "" {
-			flush(cur)
-		}
-		cur = p
-		vals[string(f[i+1])] = string(f[i+2])
-	}
-	if cur != "" {
-		flush(cur)
-	}
-	return nil
-}
-
-// convertsBy says whether git may convert a path with these values of
-// attrConverting (check-attr's "set", "unset", "unspecified" or a value),
-// as convert.c decides, erring towards "may".
-func convertsBy(v map[string]string) bool {
-	specified := func(a string) bool { return v[a] != "" && v[a] != "unspecified" && v[a] != "unset" }
-	text := v["text"]
-	switch {
-	case specified("ident"), specified("filter"), specified("working-tree-encoding"):
-		return true
-	case text == "unset":
-		return false // -text, binary: no line-ending conversion
-	case specified("text"), specified("eol"):
-		return true
-	case text == "unspecified" || text == "":
-		return v["crlf"] != "" && v["crlf"] != "unspecified" && v["crlf"] != "unset"
-	}
-	return true
 }

@@ -1,7 +1,6 @@
 package gitrepo
 
 import (
-	"context"
 	"encoding/hex"
 	"os"
 	"path"
@@ -28,7 +27,7 @@ type worktreeIDs struct {
 	read    map[string]bool
 	anyRead atomic.Bool // read holds something: lookups before any read take no lock
 	named   atomic.Bool
-	conv    *conversions // the paths git may convert, which get no id
+	conv    *conversions // the paths git may convert, named by their stat data (statID)
 
 	// root is the working tree's root directory, open for lstats relative
 	// to it (unchangedAt); closed when the worktreeIDs is collected.
@@ -95,10 +94,9 @@ func (w *guardedWorktree) loadIDs() {
 				attrFiles = append(attrFiles, attrFile{e.path, hex.EncodeToString(e.oid[:idx.hashLen])})
 			}
 		}
-		conv := r.conversions(context.Background(), files, attrFiles, true)
+		conv := r.conversions(files, attrFiles)
 		if conv.all {
-			trace.Printf("content ids: git may convert any working-tree file: working-tree files are read")
-			return
+			trace.Printf("content ids: git may convert any working-tree file: files are named by their stat data")
 		}
 		w.ids.conv = conv
 		w.ids.index, w.ids.ok = idx, true
@@ -122,8 +120,14 @@ func readAllFile(f *os.File, size int64) ([]byte, error) {
 // and not racily clean (modified at or after the index was written, when
 // equal stat data does not prove equal content). Entries git does not
 // compare (assume-unchanged, skip-worktree, intent-to-add, conflicts),
-// symlinks and submodules get no identifier, nor does anything in a
-// repository where git may convert content on checkout.
+// symlinks and submodules get no identifier.
+//
+// A file git may convert (conversions) is not known to hold its blob's
+// bytes even when its stat data is the entry's: `git add` of a file with
+// CRLF line endings under text=auto records the LF blob and the stat of
+// the CRLF file. Such a file is named by its stat data instead (statID):
+// the same trust git's status gives it (the file is what it was when the
+// entry's stat data was recorded), without a claim about the blob.
 func (w *guardedWorktree) ContentID(p string) (string, bool) {
 	wt, ok := w.Source.(*source.Worktree)
 	if !ok {
@@ -138,7 +142,7 @@ func (w *guardedWorktree) ContentID(p string) (string, bool) {
 		return "", false
 	}
 	e := w.ids.index.find(c)
-	if e == nil || !e.st.trusted || e.st.mode&0o170000 != 0o100000 || w.ids.conv.converts(c) {
+	if e == nil || !e.st.trusted || e.st.mode&0o170000 != 0o100000 {
 		return "", false
 	}
 	st := e.st
@@ -155,6 +159,9 @@ func (w *guardedWorktree) ContentID(p string) (string, bool) {
 	}
 	if !clean {
 		return "", false // modified, racily clean, or not a regular file
+	}
+	if w.ids.conv.converts(c) {
+		return w.ids.index.statID(e), true
 	}
 	return w.ids.index.contentID(e), true
 }

@@ -96,7 +96,7 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 				}
 			}
 		}
-		return r.conversions(ctx, files, attrFiles, false)
+		return r.conversions(files, attrFiles)
 	})
 	var gitClean func(string) bool // entries git calls clean, without stat data of ours
 	if fromGit {

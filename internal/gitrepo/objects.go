@@ -9,6 +9,7 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -132,9 +133,11 @@ func openStorage(gitDir, commonDir string, keep bool, cat *catFile) *fallbackSto
 	}
 	opts := filesystem.Options{KeepDescriptors: keep}
 	cache := newObjectCache()
-	s := &fallbackStorer{Storage: filesystem.NewStorageWithOptions(noAlternates{fs}, cache, opts), cat: cat}
+	s := &fallbackStorer{Storage: filesystem.NewStorageWithOptions(noAlternates{fs}, cache, opts), cat: cat,
+		own: &packs{dir: filepath.Join(commonDir, "objects"), cache: cache}}
 	for _, dir := range alternateDirs(filepath.Join(commonDir, "objects")) {
 		s.alts = append(s.alts, filesystem.NewStorageWithOptions(noAlternates{objectsFS(dir)}, cache, opts))
+		s.altPacks = append(s.altPacks, &packs{dir: dir, cache: cache})
 	}
 	if len(s.alts) > 0 {
 		trace.Printf("objects: %d alternate object director(ies), each opened once", len(s.alts))
@@ -147,13 +150,18 @@ func openStorage(gitDir, commonDir string, keep bool, cat *catFile) *fallbackSto
 // of them finds.
 type fallbackStorer struct {
 	*filesystem.Storage
-	alts []*filesystem.Storage
-	cat  *catFile
+	own      *packs // the repository's own packs, read through their indexes (packidx.go)
+	alts     []*filesystem.Storage
+	altPacks []*packs // alts' packs
+	cat      *catFile
 }
 
 // HasEncodedObject implements storer.EncodedObjectStorer: the repository's
 // objects and its alternates' (not the objects only git cat-file reads).
 func (s *fallbackStorer) HasEncodedObject(h plumbing.Hash) error {
+	if s.own.has(h) || slices.ContainsFunc(s.altPacks, func(ps *packs) bool { return ps.has(h) }) {
+		return nil
+	}
 	err := s.Storage.HasEncodedObject(h)
 	for _, alt := range s.alts {
 		if err == nil || !errors.Is(err, plumbing.ErrObjectNotFound) {
@@ -178,6 +186,10 @@ func (s *fallbackStorer) EncodedObjectSize(h plumbing.Hash) (int64, error) {
 
 // Close releases the pack files the storages hold open.
 func (s *fallbackStorer) Close() error {
+	s.own.close()
+	for _, ps := range s.altPacks {
+		ps.close()
+	}
 	err := s.Storage.Close()
 	for _, alt := range s.alts {
 		err = errors.Join(err, alt.Close())
@@ -187,12 +199,12 @@ func (s *fallbackStorer) Close() error {
 
 // EncodedObject implements storer.EncodedObjectStorer.
 func (s *fallbackStorer) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
-	o, err := s.Storage.EncodedObject(t, h)
-	for _, alt := range s.alts {
+	o, err := s.own.lookup(s.Storage, t, h)
+	for i, alt := range s.alts {
 		if err == nil || !errors.Is(err, plumbing.ErrObjectNotFound) {
 			return o, err
 		}
-		o, err = alt.EncodedObject(t, h)
+		o, err = s.altPacks[i].lookup(alt, t, h)
 	}
 	if err == nil || !errors.Is(err, plumbing.ErrObjectNotFound) {
 		return o, err

@@ -251,8 +251,13 @@ func (t *table) List(dir string) ([]string, error) {
 		prefix = c + "/"
 	}
 	i := sort.Search(len(t.entries), func(i int) bool { return t.entries[i].path >= prefix })
+	// the entries below prefix are contiguous from i
+	end := i + sort.Search(len(t.entries)-i, func(k int) bool { return !strings.HasPrefix(t.entries[i+k].path, prefix) })
 	var out []string
-	for ; i < len(t.entries) && strings.HasPrefix(t.entries[i].path, prefix); i++ {
+	if end > i {
+		out = make([]string, 0, end-i)
+	}
+	for ; i < end; i++ {
 		if m := t.entries[i].mode; m == filemode.Regular || m == filemode.Executable || m == filemode.Deprecated || m == filemode.Symlink {
 			out = append(out, t.entries[i].path)
 		}

@@ -3,6 +3,7 @@ package gitrepo
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -46,6 +47,26 @@ type indexEntry struct {
 func (x *worktreeIndex) contentID(e *indexEntry) string {
 	var buf [5 + 2*32]byte
 	return string(hex.AppendEncode(append(buf[:0], "blob:"...), e.oid[:x.hashLen]))
+}
+
+// statID returns a content id for e's working-tree file by the entry's
+// path, blob and stat data: "stat:" and a SHA-256 of them in hex. A file
+// whose stat data is its entry's (and not racily clean) holds what it
+// held when git recorded that stat data, whether or not that is the
+// blob's bytes (a file git converts); another file, or the same file
+// changed, has other stat data (its ctime at least), so another name.
+func (x *worktreeIndex) statID(e *indexEntry) string {
+	h := sha256.New()
+	var b [4]byte
+	for _, v := range []uint32{e.st.ctimeSec, e.st.ctimeNsec, e.st.mtimeSec, e.st.mtimeNsec,
+		e.st.dev, e.st.ino, e.st.mode, e.st.size} {
+		binary.BigEndian.PutUint32(b[:], v)
+		h.Write(b[:])
+	}
+	h.Write(e.oid[:x.hashLen])
+	h.Write([]byte(e.path))
+	var buf [5 + 2*sha256.Size]byte
+	return string(hex.AppendEncode(append(buf[:0], "stat:"...), h.Sum(nil)))
 }
 
 // find returns the entry of path p, or nil.

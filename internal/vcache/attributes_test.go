@@ -115,3 +115,73 @@ func TestAttributes(t *testing.T) {
 		})
 	}
 }
+
+// TestAddedWithCRLF: under text=auto, `git add` of a file with CRLF line
+// endings records a blob with LF ones and the stat data of the CRLF file,
+// which git then calls clean without reading it. Such a file is not its
+// blob's bytes: the cache, warmed by the index (the blobs) and by HEAD,
+// answers for the working tree what a run without it reads there (the
+// memory file's CRLF text, the cited file's lines), and a file edited
+// since is read again.
+func TestAddedWithCRLF(t *testing.T) {
+	for _, attrs := range []string{"* text=auto eol=lf\n", "* text=auto\n", "*.md text\n*.txt eol=lf\n"} {
+		t.Run(strings.TrimSpace(attrs), func(t *testing.T) {
+			dir := t.TempDir()
+			git := gitfixture.Runner(t, dir)
+			write := func(p, content string) { t.Helper(); gitfixture.Write(t, dir, p, content) }
+			git("init", "-q", "-b", "main")
+			git("config", "core.autocrlf", "false")
+			write(".gitattributes", attrs)
+			write("src/a.txt", "first line\r\nsecond line\r\n")
+			write(".serena/memories/m.md", "---\r\ncitations:\r\n  - path: src/a.txt\r\n    line: 2\r\n    snippet: second line\r\n  - src/a.txt:3\r\n---\r\nbody\r\n")
+			git("add", "-A")
+			git("commit", "-q", "-m", "init")
+			if blob := git("cat-file", "-p", "HEAD:.serena/memories/m.md"); strings.Contains(blob, "\r") {
+				t.Fatalf("the blob kept its CRs: %q", blob)
+			}
+			past := time.Now().Add(-time.Minute)
+			for _, f := range []string{"src/a.txt", ".serena/memories/m.md", ".gitattributes"} {
+				if err := os.Chtimes(filepath.Join(dir, filepath.FromSlash(f)), past, past); err != nil {
+					t.Fatal(err)
+				}
+			}
+			git("update-index", "-q", "--refresh")
+			if st := git("status", "--porcelain", "--untracked-files=no"); st != "" {
+				t.Fatalf("git calls the working tree modified:\n%s", st)
+			}
+			cacheDir := filepath.Join(dir, ".git", "memcite")
+			tmpDir := filepath.Join(dir, ".git", "memcite-tmp")
+			same := func(step string) {
+				t.Helper()
+				plain := map[string]string{}
+				for _, which := range []string{"worktree", "index", "HEAD"} {
+					plain[which] = check(t, dir, which, nil)
+				}
+				if !strings.Contains(plain["worktree"], " 13 10 ") { // Src, in bytes
+					t.Errorf("%s: the working tree's memory file read without its CRs:\n%s", step, plain["worktree"])
+				}
+				// each view in a run of its own, after the others: what one
+				// stored is what the next finds
+				for _, order := range [][]string{{"index", "worktree"}, {"HEAD", "worktree"}, {"worktree", "index", "HEAD"}} {
+					if err := os.RemoveAll(cacheDir); err != nil {
+						t.Fatal(err)
+					}
+					for _, which := range order {
+						c := vcache.Open(cacheDir, "test")
+						if got := check(t, dir, which, c); got != plain[which] {
+							t.Errorf("%s, %v: %s:\nuncached:\n%s\ncached:\n%s", step, order, which, plain[which], got)
+						}
+						if err := c.Save(tmpDir); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+			}
+			same("as added")
+			// a third line, with the file's CRLF: a file edited since is
+			// not named by the stat data it had
+			write("src/a.txt", "first line\r\nsecond line\r\nthird line\r\n")
+			same("edited")
+		})
+	}
+}

@@ -298,7 +298,7 @@ func randomFile(rng *rand.Rand) string {
 }
 
 // randomAttributes returns the text of an attributes file: nothing, or
-// attributes that convert some files (ident, a filter, text, eol, a
+// attributes that convert some files (ident, a filter, text, text=auto, eol, a
 // macro) or none (binary, linguist-*, -text).
 func randomAttributes(rng *rand.Rand) string {
 	lines := []string{
@@ -306,6 +306,8 @@ func randomAttributes(rng *rand.Rand) string {
 		"*.txt ident\n",
 		"f2.txt filter=rot\n",
 		"src/f3.txt text eol=crlf\n",
+		"* text=auto eol=lf\n",
+		"*.txt text=auto\n",
 		"f4.txt linguist-generated\n",
 		"* -text\n",
 		"*.txt binary\n",
