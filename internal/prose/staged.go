@@ -494,21 +494,21 @@ func (j *stagedJudge) broken(pc verify.ProseCitation, p string, moved, deleted v
 // another version are extracted again.
 func ExtractVersion() string { return extractVersion }
 
-// eachWordAt is eachWord with the offsets of each identifier.
+// eachWordAt calls f with the offsets of every identifier of data
+// (letters, digits, _ and $, not starting with a digit).
 func eachWordAt(data []byte, f func(start, end int)) {
 	start := -1
 	for i := 0; i <= len(data); i++ {
-		c := byte(0)
+		var c byte
 		if i < len(data) {
 			c = data[i]
 		}
-		ident := c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-		switch {
+		switch ident := isIdent(c); {
 		case ident && start == -1:
 			if c < '0' || c > '9' {
 				start = i
 			} else {
-				start = -2
+				start = -2 // inside a number: skip to its end
 			}
 		case !ident && start != -1:
 			if start >= 0 {

@@ -68,27 +68,7 @@ const symdefVersion = "2"
 // eachWord calls f with every identifier of data (letters, digits, _ and
 // $, not starting with a digit).
 func eachWord(data []byte, f func([]byte)) {
-	start := -1
-	for i := 0; i <= len(data); i++ {
-		c := byte(0)
-		if i < len(data) {
-			c = data[i]
-		}
-		ident := c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-		switch {
-		case ident && start == -1:
-			if c < '0' || c > '9' {
-				start = i
-			} else {
-				start = -2 // inside a number: skip to its end
-			}
-		case !ident && start != -1:
-			if start >= 0 {
-				f(data[start:i])
-			}
-			start = -1
-		}
-	}
+	eachWordAt(data, func(start, end int) { f(data[start:end]) })
 }
 
 // symRef is a symbol reference waiting for the symbol pass.
