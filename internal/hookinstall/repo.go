@@ -25,7 +25,7 @@
 // configuration files), git-memcite goes into the manager's configuration
 // instead (route.go): lines in the .husky/<hook> scripts, commands in
 // lefthook.yml, an entry in .pre-commit-config.yaml, each a block of whole
-// lines spliced in without re-encoding the file (textedit.go), then the
+// lines spliced in without re-encoding the file (internal/yamledit), then the
 // manager's own installer. ModeChain and ModeForce are refused for a
 // manager's hooks, which would stop running or be rewritten over ours.
 // Uninstall takes out exactly what was added. GetStatus follows each hook
