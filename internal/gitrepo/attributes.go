@@ -467,12 +467,12 @@ func globSegment(pat, name string) bool {
 	pi, ni, star, mark := 0, 0, -1, 0
 	for ni < len(name) {
 		switch {
+		case pi < len(pat) && pat[pi] == '*': // before a literal: a '*' in the name is no star
+			star, mark = pi, ni
+			pi++
 		case pi < len(pat) && (pat[pi] == '?' || pat[pi] == name[ni]):
 			pi++
 			ni++
-		case pi < len(pat) && pat[pi] == '*':
-			star, mark = pi, ni
-			pi++
 		case star >= 0:
 			pi, mark = star+1, mark+1
 			ni = mark
