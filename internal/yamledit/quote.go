@@ -101,18 +101,21 @@ func PlainSafe(s string, flow bool) bool {
 			return false
 		}
 	}
-	var v map[string]any
-	if err := yaml.Unmarshal([]byte("k: "+s), &v); err != nil {
-		return false
-	}
-	if got, ok := v["k"].(string); !ok || got != s {
-		return false
-	}
-	if flow {
-		var l map[string][]any
-		if err := yaml.Unmarshal([]byte("k: ["+s+"]"), &l); err != nil || len(l["k"]) != 1 || l["k"][0] != s {
+	// read back as a string scalar, tag included ("<<" is a string to a
+	// map but the merge key to YAML)
+	readsBack := func(doc string, item bool) bool {
+		var n yaml.Node
+		if err := yaml.Unmarshal([]byte(doc), &n); err != nil || len(n.Content) != 1 {
 			return false
 		}
+		_, v := Lookup(n.Content[0], "k")
+		if v != nil && item {
+			if v.Kind != yaml.SequenceNode || len(v.Content) != 1 {
+				return false
+			}
+			v = v.Content[0]
+		}
+		return v != nil && v.Kind == yaml.ScalarNode && v.Tag == "!!str" && v.Value == s
 	}
-	return true
+	return readsBack("k: "+s, false) && (!flow || readsBack("k: ["+s+"]", true))
 }
