@@ -40,9 +40,6 @@ type guardedWorktree struct {
 	ruleDirs  map[string]bool // directories known to hold, or not, a .gitignore
 
 	ids worktreeIDs // ContentID
-
-	textOnce sync.Once
-	text     worktreeIDs // TextID
 }
 
 // Untracked reports whether p (repo-relative, clean) is not in the index.

@@ -523,19 +523,10 @@ type symbolIndex struct {
 	files int                 // the code files of the content checked
 }
 
-// textIdentifier names a file's text up to git's conversions
-// (gitrepo's working tree): enough for definitions and words.
-type textIdentifier interface {
-	TextID(p string) (string, bool)
-}
-
-// contentID names the content of file p of the content checked, or "".
+// contentID names the content of file p of the content checked, or ""
+// (gitrepo's working tree names a file git may convert by its stat data:
+// a warm run still finds its definitions in the cache).
 func (j *judge) contentID(p string) string {
-	if t, ok := j.src.(textIdentifier); ok {
-		if id, ok := t.TextID(p); ok {
-			return id
-		}
-	}
 	if t, ok := j.src.(source.Identifier); ok {
 		if id, ok := t.ContentID(p); ok {
 			return id

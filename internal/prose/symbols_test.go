@@ -92,7 +92,7 @@ func (s *countingSource) List(string) ([]string, error) {
 	sort.Strings(out)
 	return out, nil
 }
-func (s *countingSource) TextID(p string) (string, bool) {
+func (s *countingSource) ContentID(p string) (string, bool) {
 	c, ok := s.files[p]
 	if !ok || strings.HasPrefix(p, "dirty/") { // dirty/: modified, no name
 		return "", false
