@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -68,44 +67,19 @@ func gitKeys() map[string]bool {
 // through the getenv they are given. internal/profile (the profile build
 // tag's debugging switches) is exempt.
 func TestOneConfigurationModel(t *testing.T) {
-	pkgs := list(t, "linux")
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
 	keys := gitKeys()
-	fset := token.NewFileSet()
-	files := 0
-	for _, p := range own(pkgs) {
+	keep := func(p *pkg) bool {
 		switch short(p.ImportPath) {
 		case "internal/config", "internal/gitrepo", "internal/profile":
-			continue
+			return false
 		}
-		names, err := filepath.Glob(filepath.Join(p.Dir, "*.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, name := range names {
-			if strings.HasSuffix(name, "_test.go") {
-				continue
-			}
-			f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
-			if err != nil {
-				t.Fatal(err)
-			}
-			files++
-			for _, pos := range configUses(fset, f, keys) {
-				rel, err := filepath.Rel(root, pos.Filename)
-				if err != nil {
-					rel = pos.Filename
-				}
-				t.Errorf("rule 9: %s:%d: a setting, git config or a MEMCITE_ switch read outside the configuration model (internal/config; main for switches)", filepath.ToSlash(rel), pos.Line)
-			}
-		}
+		return true
 	}
-	if files < 50 {
-		t.Fatalf("only %d files checked", files)
-	}
+	eachProductFile(t, list(t, "linux"), keep, 50, func(fset *token.FileSet, f *ast.File, rel string, _ *pkg) {
+		for _, pos := range configUses(fset, f, keys) {
+			t.Errorf("rule 9: %s:%d: a setting, git config or a MEMCITE_ switch read outside the configuration model (internal/config; main for switches)", rel, pos.Line)
+		}
+	})
 }
 
 // TestConfigUses: the check finds what it is meant to find.

@@ -85,6 +85,48 @@ func own(pkgs map[string]*pkg) []*pkg {
 	return out
 }
 
+// eachProductFile parses every non-test Go file of the packages keep
+// accepts (nil: all of the module's) and calls f with the file, its path
+// relative to the module root (slashes) and its package; it fails when
+// fewer than min files were read (a check that reads nothing proves
+// nothing).
+func eachProductFile(t *testing.T, pkgs map[string]*pkg, keep func(*pkg) bool, min int, f func(fset *token.FileSet, file *ast.File, rel string, p *pkg)) {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	files := 0
+	for _, p := range own(pkgs) {
+		if keep != nil && !keep(p) {
+			continue
+		}
+		names, err := filepath.Glob(filepath.Join(p.Dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range names {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			rel, err := filepath.Rel(root, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			file, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files++
+			f(fset, file, filepath.ToSlash(rel), p)
+		}
+	}
+	if files < min {
+		t.Fatalf("only %d files checked", files)
+	}
+}
+
 func short(path string) string { return strings.TrimPrefix(path, module+"/") }
 
 func isGoGit(path string) bool { return strings.HasPrefix(path, "github.com/go-git/") }
@@ -234,39 +276,11 @@ func errorTextMatches(fset *token.FileSet, f *ast.File) []token.Position {
 // TestNoErrorTextMatching checks rule 6 on every non-test Go file of the
 // module (files of every platform: the files are parsed, not built).
 func TestNoErrorTextMatching(t *testing.T) {
-	pkgs := list(t, "linux")
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	files := 0
-	for _, p := range own(pkgs) {
-		names, err := filepath.Glob(filepath.Join(p.Dir, "*.go"))
-		if err != nil {
-			t.Fatal(err)
+	eachProductFile(t, list(t, "linux"), nil, 50, func(fset *token.FileSet, f *ast.File, rel string, _ *pkg) {
+		for _, pos := range errorTextMatches(fset, f) {
+			t.Errorf("rule 6: %s:%d: an error's text is matched; use errors.Is or errors.As", rel, pos.Line)
 		}
-		for _, name := range names {
-			if strings.HasSuffix(name, "_test.go") {
-				continue
-			}
-			f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
-			if err != nil {
-				t.Fatal(err)
-			}
-			files++
-			for _, pos := range errorTextMatches(fset, f) {
-				rel, err := filepath.Rel(root, pos.Filename)
-				if err != nil {
-					rel = pos.Filename
-				}
-				t.Errorf("rule 6: %s:%d: an error's text is matched; use errors.Is or errors.As", filepath.ToSlash(rel), pos.Line)
-			}
-		}
-	}
-	if files < 50 {
-		t.Fatalf("only %d files checked", files)
-	}
+	})
 }
 
 // TestErrorTextMatches: the check finds what it is meant to find.
@@ -491,42 +505,19 @@ func TestOneExitTable(t *testing.T) {
 		inBinary[d] = true
 	}
 	names := exitNames(t, root)
-	fset := token.NewFileSet()
-	files := 0
-	for _, p := range own(pkgs) {
-		if !inBinary[p.ImportPath] {
-			continue
+	keep := func(p *pkg) bool { return inBinary[p.ImportPath] }
+	eachProductFile(t, pkgs, keep, 50, func(fset *token.FileSet, f *ast.File, rel string, p *pkg) {
+		if rel == exitFile {
+			return
 		}
-		goFiles, err := filepath.Glob(filepath.Join(p.Dir, "*.go"))
-		if err != nil {
-			t.Fatal(err)
+		own := names
+		if p.ImportPath != binary {
+			own = nil // exit.go's names mean something else elsewhere
 		}
-		for _, name := range goFiles {
-			rel, err := filepath.Rel(root, name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rel = filepath.ToSlash(rel)
-			if strings.HasSuffix(name, "_test.go") || rel == exitFile {
-				continue
-			}
-			f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
-			if err != nil {
-				t.Fatal(err)
-			}
-			files++
-			own := names
-			if p.ImportPath != binary {
-				own = nil // exit.go's names mean something else elsewhere
-			}
-			for _, pos := range exitChoices(fset, f, own) {
-				t.Errorf("rule 8: %s:%d chooses an exit status; return an outcome (internal/outcome) and let %s map it", rel, pos.Line, exitFile)
-			}
+		for _, pos := range exitChoices(fset, f, own) {
+			t.Errorf("rule 8: %s:%d chooses an exit status; return an outcome (internal/outcome) and let %s map it", rel, pos.Line, exitFile)
 		}
-	}
-	if files < 50 {
-		t.Fatalf("only %d files checked", files)
-	}
+	})
 }
 
 // TestExitChoices: the check finds what it is meant to find.
