@@ -361,7 +361,7 @@ func lineRefs(l string, off, line int) []Ref {
 				r.End = atoi(l[m[6]:m[7]])
 			}
 		}
-		if r.End == r.Line {
+		if r.End <= r.Line { // "10-1" is line 10, not a backward range
 			r.End = 0
 		}
 		s.add(r, m[2], m[3])
