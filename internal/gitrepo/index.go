@@ -60,11 +60,12 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 		es         []entry
 		unmerged   []string
 		ita        int
+		cacheTree  []byte
 		indexMtime time.Time
 	)
 	err = errNotDecoded
 	if hashLen, known := r.hashLen(); known && !forceGitBinary.Load() {
-		es, unmerged, ita, indexMtime, err = readIndex(p, hashLen)
+		es, unmerged, ita, cacheTree, indexMtime, err = readIndex(p, hashLen)
 		if err != nil {
 			trace.Printf("index: %v: asking git", err)
 		}
@@ -134,6 +135,9 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 	t.submodule = r.submoduleFile
 	t.ids = !r.hasLFS()
 	t.committable = !fromGit
+	if t.committable {
+		t.cacheTree = cacheTree
+	}
 	t.intentToAdd = ita > 0
 	return t, nil
 }
@@ -180,19 +184,19 @@ func cleanWorktreeFile(wt *source.Worktree, name string, st indexStat, indexMtim
 // readIndex reads the index file at p in-process (parseIndex) and returns
 // what it holds with the time the index was written. A missing index is an
 // empty one.
-func readIndex(p string, hashLen int) (es []entry, unmerged []string, ita int, mtime time.Time, err error) {
+func readIndex(p string, hashLen int) (es []entry, unmerged []string, ita int, cacheTree []byte, mtime time.Time, err error) {
 	data, fi, err := readIndexFile(p)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil, 0, time.Time{}, nil // no index yet: nothing staged
+		return nil, nil, 0, nil, time.Time{}, nil // no index yet: nothing staged
 	}
 	if err != nil {
-		return nil, nil, 0, time.Time{}, fmt.Errorf("read index %s: %w", p, err)
+		return nil, nil, 0, nil, time.Time{}, fmt.Errorf("read index %s: %w", p, err)
 	}
-	es, unmerged, ita, err = parseIndex(data, hashLen)
+	es, unmerged, ita, cacheTree, err = parseIndex(data, hashLen)
 	if err != nil {
-		return nil, nil, 0, time.Time{}, fmt.Errorf("read index %s: %w", p, err)
+		return nil, nil, 0, nil, time.Time{}, fmt.Errorf("read index %s: %w", p, err)
 	}
-	return es, unmerged, ita, fi.ModTime(), nil
+	return es, unmerged, ita, cacheTree, fi.ModTime(), nil
 }
 
 // parseIndex reads an index file (versions 2 to 4, object ids of hashLen
@@ -201,8 +205,9 @@ func readIndex(p string, hashLen int) (es []entry, unmerged []string, ita int, m
 // tree (not assume-unchanged, not skip-worktree, with a recorded mtime),
 // and the paths with conflict stages, which are not entries. A split
 // index, a sparse index (directory entries) or a damaged file is
-// errIndexForm: git reads those.
-func parseIndex(data []byte, hashLen int) (es []entry, unmerged []string, ita int, err error) {
+// errIndexForm: git reads those. cacheTree is the index's cache-tree
+// extension (nil: none).
+func parseIndex(data []byte, hashLen int) (es []entry, unmerged []string, ita int, cacheTree []byte, err error) {
 	n := 0
 	if len(data) >= 12 {
 		n = int(min(binary.BigEndian.Uint32(data[8:12]), uint32(len(data)/64)))
@@ -214,7 +219,7 @@ func parseIndex(data []byte, hashLen int) (es []entry, unmerged []string, ita in
 	arena := make([]byte, 0, max(len(data)-(40+hashLen)*n, 0)+2*hashLen*n) // (the names take less than the file, less the fixed parts)
 	starts := make([]int, 0, n)
 	sparse := false
-	err = walkIndex(data, hashLen, func(name, raw []byte, flags, ext uint16) {
+	cacheTree, err = walkIndex(data, hashLen, func(name, raw []byte, flags, ext uint16) {
 		st := decodeStatData(raw, flags, ext)
 		switch {
 		case st.mode&0o170000 == 0o040000:
@@ -243,7 +248,7 @@ func parseIndex(data []byte, hashLen int) (es []entry, unmerged []string, ita in
 		err = fmt.Errorf("%w: sparse index", errIndexForm)
 	}
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, 0, nil, err
 	}
 	// arena is never written again: its bytes can be the string's
 	all := unsafe.String(unsafe.SliceData(arena), len(arena))
@@ -266,7 +271,7 @@ func parseIndex(data []byte, hashLen int) (es []entry, unmerged []string, ita in
 		}
 		es = slices.DeleteFunc(es, func(e entry) bool { return bad[e.path] })
 	}
-	return es, unmerged, ita, nil
+	return es, unmerged, ita, cacheTree, nil
 }
 
 // lsFiles lists the index with git itself (split and sparse indexes,

@@ -23,7 +23,7 @@ func TestParseIndexAsGit(t *testing.T) {
 	for _, tc := range indexForms {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, data, hashLen := indexFixture(t, tc)
-			es, unmerged, _, err := parseIndex(data, hashLen)
+			es, unmerged, _, _, err := parseIndex(data, hashLen)
 			if tc.split || tc.sparse {
 				if !errors.Is(err, errIndexForm) {
 					t.Fatalf("err = %v, want errIndexForm", err)
@@ -73,7 +73,7 @@ func FuzzParseIndex(f *testing.F) {
 	addIndexSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte, hashLen int) {
 		hashLen = fuzzHashLen(hashLen)
-		es, unmerged, _, err := parseIndex(data, hashLen)
+		es, unmerged, _, _, err := parseIndex(data, hashLen)
 		if err == nil && len(es)+len(unmerged) > len(data)/62+1 {
 			t.Fatalf("%d entries from %d bytes", len(es)+len(unmerged), len(data))
 		}

@@ -44,18 +44,19 @@ func decodeStatData(raw []byte, flags, ext uint16) indexStat {
 // walkIndex calls fn for every entry of an index file, in index order,
 // with its name, its fixed part (stat data and object id) and its flags
 // (extended flags 0 when there are none). name is only valid during the
-// call.
-func walkIndex(data []byte, hashLen int, fn func(name, raw []byte, flags, ext uint16)) error {
+// call. It returns the body of the cache-tree extension ("TREE"; nil when
+// the index has none).
+func walkIndex(data []byte, hashLen int, fn func(name, raw []byte, flags, ext uint16)) (cacheTree []byte, err error) {
 	if len(data) < 12 || string(data[:4]) != "DIRC" {
-		return fmt.Errorf("%w: no index signature", errIndexForm)
+		return nil, fmt.Errorf("%w: no index signature", errIndexForm)
 	}
 	version := binary.BigEndian.Uint32(data[4:8])
 	if version < 2 || version > 4 {
-		return fmt.Errorf("%w: version %d", errIndexForm, version)
+		return nil, fmt.Errorf("%w: version %d", errIndexForm, version)
 	}
 	n := binary.BigEndian.Uint32(data[8:12])
 	if uint64(n) > uint64(len(data))/8 {
-		return fmt.Errorf("%w: %d entries in %d bytes", errIndexForm, n, len(data))
+		return nil, fmt.Errorf("%w: %d entries in %d bytes", errIndexForm, n, len(data))
 	}
 	pos := 12
 	var prev []byte
@@ -64,41 +65,41 @@ func walkIndex(data []byte, hashLen int, fn func(name, raw []byte, flags, ext ui
 		start := pos
 		pos += stat + hashLen
 		if pos+2 > len(data) {
-			return fmt.Errorf("%w: entry %d truncated", errIndexForm, i)
+			return nil, fmt.Errorf("%w: entry %d truncated", errIndexForm, i)
 		}
 		flags := binary.BigEndian.Uint16(data[pos:])
 		pos += 2
 		var ext uint16
 		if flags&flagExtended != 0 {
 			if version < 3 {
-				return fmt.Errorf("%w: extended flags in version 2", errIndexForm)
+				return nil, fmt.Errorf("%w: extended flags in version 2", errIndexForm)
 			}
 			if pos+2 > len(data) {
-				return fmt.Errorf("%w: entry %d truncated", errIndexForm, i)
+				return nil, fmt.Errorf("%w: entry %d truncated", errIndexForm, i)
 			}
 			ext = binary.BigEndian.Uint16(data[pos:])
 			pos += 2
 		}
 		if pos > len(data) {
-			return fmt.Errorf("%w: entry %d truncated", errIndexForm, i)
+			return nil, fmt.Errorf("%w: entry %d truncated", errIndexForm, i)
 		}
 		var name []byte
 		if version == 4 {
 			strip, k := gitVarint(data[pos:])
 			if k <= 0 || strip > uint64(len(prev)) {
-				return fmt.Errorf("%w: entry %d: bad name prefix", errIndexForm, i)
+				return nil, fmt.Errorf("%w: entry %d: bad name prefix", errIndexForm, i)
 			}
 			pos += k
 			end := bytes.IndexByte(data[pos:], 0)
 			if end < 0 {
-				return fmt.Errorf("%w: entry %d truncated", errIndexForm, i)
+				return nil, fmt.Errorf("%w: entry %d truncated", errIndexForm, i)
 			}
 			name = append(append(make([]byte, 0, int(uint64(len(prev))-strip)+end), prev[:uint64(len(prev))-strip]...), data[pos:pos+end]...)
 			pos += end + 1
 		} else {
 			end := bytes.IndexByte(data[pos:], 0)
 			if end < 0 {
-				return fmt.Errorf("%w: entry %d truncated", errIndexForm, i)
+				return nil, fmt.Errorf("%w: entry %d truncated", errIndexForm, i)
 			}
 			name = data[pos : pos+end]
 			// entries are padded with 1 to 8 NULs to a multiple of 8 bytes
@@ -112,14 +113,17 @@ func walkIndex(data []byte, hashLen int, fn func(name, raw []byte, flags, ext ui
 		sig := string(data[pos : pos+4])
 		size := binary.BigEndian.Uint32(data[pos+4:])
 		if sig == "link" {
-			return fmt.Errorf("%w: split index", errIndexForm)
+			return nil, fmt.Errorf("%w: split index", errIndexForm)
 		}
 		if uint64(size) > uint64(len(data)-pos-8) {
 			break
 		}
+		if sig == "TREE" {
+			cacheTree = data[pos+8 : pos+8+int(size)]
+		}
 		pos += 8 + int(size)
 	}
-	return nil
+	return cacheTree, nil
 }
 
 // errIndexForm: an index this reader does not handle (a split index, an

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
@@ -39,8 +40,13 @@ type subFile struct {
 type table struct {
 	name    string
 	entries []entry // sorted by path
-	byPath  map[string]int
-	read    func(e entry) (io.ReadCloser, error)
+	// byPath maps a path to its entry's position, built once a table has
+	// answered manyLookups lookups by binary search: a hook that looks up
+	// a few paths of a large index builds no map.
+	byPath   atomic.Pointer[map[string]int]
+	lookups  atomic.Int32
+	pathOnce sync.Once
+	read     func(e entry) (io.ReadCloser, error)
 	// submodule reads a file inside a submodule (nil: not readable).
 	submodule func(f *subFile) ([]byte, error)
 	// ids: entries may be named by their blob (ContentID).
@@ -52,6 +58,11 @@ type table struct {
 	// entries: git commits none of them, but git diff-index lists them).
 	intentToAdd bool
 
+	// cacheTree is the body of the index's cache-tree extension, which
+	// holds the tree ids of the directories git has not invalidated since
+	// (treeIDs).
+	cacheTree []byte
+
 	treeOnce sync.Once
 	trees    map[string][]byte // treeIDs
 }
@@ -61,12 +72,12 @@ func newTable(name string, entries []entry, read func(entry) (io.ReadCloser, err
 	if !slices.IsSortedFunc(entries, byPath) { // an index and git's listings are sorted already
 		slices.SortFunc(entries, byPath)
 	}
-	t := &table{name: name, entries: entries, byPath: make(map[string]int, len(entries)), read: read}
-	for i, e := range entries {
-		t.byPath[e.path] = i
-	}
-	return t
+	return &table{name: name, entries: entries, read: read}
 }
+
+// manyLookups is how many lookups a table answers by binary search
+// before it builds its map of paths.
+const manyLookups = 4096
 
 func (t *table) Name() string { return t.name }
 
@@ -75,8 +86,20 @@ func (t *table) index(p string) (int, bool) {
 	if t == nil {
 		return 0, false
 	}
-	i, ok := t.byPath[p]
-	return i, ok
+	if m := t.byPath.Load(); m != nil {
+		i, ok := (*m)[p]
+		return i, ok
+	}
+	if t.lookups.Add(1) > manyLookups {
+		t.pathOnce.Do(func() {
+			m := make(map[string]int, len(t.entries))
+			for i, e := range t.entries {
+				m[e.path] = i
+			}
+			t.byPath.Store(&m)
+		})
+	}
+	return slices.BinarySearchFunc(t.entries, p, func(e entry, p string) int { return strings.Compare(e.path, p) })
 }
 
 // lookup resolves p (following in-repository symlinks) to an entry, or
@@ -90,7 +113,7 @@ func (t *table) lookup(p string) (entry, source.Kind, error) {
 		if c == "." {
 			return entry{}, source.KindDir, nil
 		}
-		if i, ok := t.byPath[c]; ok {
+		if i, ok := t.index(c); ok {
 			e := t.entries[i]
 			switch {
 			case e.mode == filemode.Symlink:
@@ -136,7 +159,7 @@ func (t *table) resolvePrefix(c string) (string, bool, error) {
 	parts := strings.Split(c, "/")
 	for i := 1; i < len(parts); i++ {
 		prefix := strings.Join(parts[:i], "/")
-		j, ok := t.byPath[prefix]
+		j, ok := t.index(prefix)
 		if !ok || t.entries[j].mode != filemode.Symlink {
 			continue
 		}
@@ -160,7 +183,7 @@ func (t *table) inSubmodule(c string) *subFile {
 		return nil
 	}
 	for i := strings.IndexByte(c, '/'); i > 0; {
-		if j, ok := t.byPath[c[:i]]; ok && t.entries[j].mode == filemode.Submodule {
+		if j, ok := t.index(c[:i]); ok && t.entries[j].mode == filemode.Submodule {
 			return &subFile{prefix: c[:i], commit: t.entries[j].oid, rest: c[i+1:]}
 		}
 		k := strings.IndexByte(c[i+1:], '/')
@@ -243,7 +266,7 @@ func (t *table) List(dir string) ([]string, error) {
 		if _, kind, err := t.lookup(c); err == nil && kind == source.KindDir && !t.isDir(c) {
 			if next, ok, _ := t.resolvePrefix(c + "/x"); ok {
 				c = path.Dir(next)
-			} else if i, ok := t.byPath[c]; ok && t.entries[i].mode == filemode.Symlink {
+			} else if i, ok := t.index(c); ok && t.entries[i].mode == filemode.Symlink {
 				target, _ := t.readAll(t.entries[i])
 				c = path.Join(path.Dir(c), string(target))
 			}
@@ -280,7 +303,7 @@ func (t *table) ContentID(p string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	i, ok := t.byPath[c]
+	i, ok := t.index(c)
 	if !ok {
 		return "", false
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -40,7 +41,10 @@ func IndexTree(src source.Source) (id OID, ok bool) {
 
 // treeIDs returns the raw ids of the trees of every directory of the
 // committable table t ("" the top, else ending in "/"), computed once;
-// nil when they cannot be.
+// nil when they cannot be. A directory the index's cache-tree extension
+// holds a valid id for takes that id, as git does when it writes the
+// tree of a commit: only the directories git has invalidated since (the
+// ones holding what was staged since, and their parents) are hashed.
 func (t *table) treeIDs() map[string][]byte {
 	t.treeOnce.Do(func() {
 		var newHash func() hash.Hash
@@ -52,7 +56,10 @@ func (t *table) treeIDs() map[string][]byte {
 		default:
 			return
 		}
-		dirs := map[string][]byte{}
+		dirs := parseCacheTree(t.cacheTree, len(t.entries[0].oid)/2)
+		if dirs == nil {
+			dirs = map[string][]byte{}
+		}
 		if _, _, err := hashTreeDirs(t.entries, "", newHash, dirs); err == nil {
 			t.trees = dirs
 		}
@@ -60,14 +67,71 @@ func (t *table) treeIDs() map[string][]byte {
 	return t.trees
 }
 
+// parseCacheTree reads the body of an index's cache-tree extension: the
+// raw tree id of every directory it holds as valid ("" the top, else
+// ending in "/"). Invalidated directories (entry count -1) are left out;
+// a malformed extension gives nil, so that every directory is hashed.
+func parseCacheTree(b []byte, hashLen int) map[string][]byte {
+	if len(b) == 0 {
+		return nil
+	}
+	out := map[string][]byte{}
+	var node func(dir string, depth int) bool
+	node = func(dir string, depth int) bool {
+		// name NUL entry-count SP subtree-count LF [id]
+		nul := bytes.IndexByte(b, 0)
+		lf := bytes.IndexByte(b, '\n')
+		if nul < 0 || lf < nul || depth > 4096 {
+			return false
+		}
+		name := string(b[:nul])
+		count, subs, ok := strings.Cut(string(b[nul+1:lf]), " ")
+		if !ok || (depth == 0) != (name == "") || strings.ContainsRune(name, '/') {
+			return false
+		}
+		n, err1 := strconv.Atoi(count)
+		k, err2 := strconv.Atoi(subs)
+		if err1 != nil || err2 != nil || k < 0 || n < -1 {
+			return false
+		}
+		b = b[lf+1:]
+		if name != "" {
+			dir += name + "/"
+		}
+		if n >= 0 {
+			if len(b) < hashLen {
+				return false
+			}
+			out[dir] = b[:hashLen:hashLen]
+			b = b[hashLen:]
+		}
+		for range k {
+			if !node(dir, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	if !node("", 0) {
+		return nil
+	}
+	return out
+}
+
 // hashTreeDirs hashes the tree of the directory dir ("" for the root,
 // else ending in "/") from es, the index entries in index order whose
 // paths start with dir; it returns the raw id and how many entries it
-// used, and records the id of every directory in dirs (when not nil).
-// Index order is tree order: a directory's entries are contiguous, and a
-// name compares as git compares tree entries (a directory as if followed
-// by "/").
+// used, and records the id of every directory in dirs. A directory dirs
+// already holds (from the cache-tree) is not hashed: its entries are
+// skipped. Index order is tree order: a directory's entries are
+// contiguous, and a name compares as git compares tree entries (a
+// directory as if followed by "/").
 func hashTreeDirs(es []entry, dir string, newHash func() hash.Hash, dirs map[string][]byte) ([]byte, int, error) {
+	if id, ok := dirs[dir]; ok {
+		// the entries below dir are contiguous from 0
+		n := sort.Search(len(es), func(i int) bool { return !strings.HasPrefix(es[i].path, dir) })
+		return id, n, nil
+	}
 	var buf []byte
 	i := 0
 	for i < len(es) && strings.HasPrefix(es[i].path, dir) {
@@ -105,9 +169,7 @@ func hashTreeDirs(es []entry, dir string, newHash func() hash.Hash, dirs map[str
 	fmt.Fprintf(h, "tree %d\x00", len(buf))
 	h.Write(buf)
 	id := h.Sum(nil)
-	if dirs != nil {
-		dirs[dir] = id
-	}
+	dirs[dir] = id
 	return id, i, nil
 }
 

@@ -213,7 +213,7 @@ func (x *worktreeIndex) decode(data []byte) error {
 	entries := make([]indexEntry, 0, n)
 	names := make([]byte, 0, len(data)/2)
 	var ends []int
-	err := walkIndex(data, hashLen, func(name, raw []byte, flags, ext uint16) {
+	_, err := walkIndex(data, hashLen, func(name, raw []byte, flags, ext uint16) {
 		if k := len(entries); k > 0 && flags&flagStage != 0 {
 			start := 0
 			if k > 1 {

@@ -11,7 +11,7 @@ import (
 	"io"
 	"path"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -101,17 +101,27 @@ func Find(src source.Source, dirs []string) ([]*Memory, error) {
 			return nil, fmt.Errorf("list %s: %w", d, err)
 		}
 		multi := len(dirs) > 1 // paths of one listing are unique
+		// the memories of a listing share one array: a store of 50,000
+		// memories is one allocation, not 50,000
+		backing := make([]Memory, 0, len(files))
+		if mems == nil {
+			mems = make([]*Memory, 0, len(files))
+		}
 		for _, p := range files {
-			if !strings.HasSuffix(p, ".md") || isIgnored(path.Base(p)) || hiddenBelow(p, c) || (multi && seen[p]) {
+			if !strings.HasSuffix(p, ".md") || isIgnored(path.Base(p)) || hiddenIn(relTo(p, c)) || (multi && seen[p]) {
 				continue
 			}
 			if multi {
 				seen[p] = true
 			}
-			mems = append(mems, &Memory{Path: p, Dir: c})
+			backing = append(backing, Memory{Path: p, Dir: c})
+			mems = append(mems, &backing[len(backing)-1])
 		}
 	}
-	sort.Slice(mems, func(i, j int) bool { return mems[i].Path < mems[j].Path })
+	byPath := func(a, b *Memory) int { return strings.Compare(a.Path, b.Path) }
+	if !slices.IsSortedFunc(mems, byPath) { // one listing is sorted already
+		slices.SortFunc(mems, byPath)
+	}
 	return mems, nil
 }
 
@@ -138,10 +148,22 @@ func DirOf(p string, dirs []string) (string, bool) {
 // hiddenBelow reports whether p lies in a hidden folder (.obsidian, .trash)
 // below the memory directory.
 func hiddenBelow(p, dir string) bool {
-	rel := strings.TrimPrefix(p, dir+"/")
+	return hiddenIn(relTo(p, dir))
+}
+
+// relTo is p below the memory directory dir (p itself below ".").
+func relTo(p, dir string) string {
 	if dir == "." {
-		rel = p
+		return p
 	}
+	if len(p) > len(dir) && p[len(dir)] == '/' && strings.HasPrefix(p, dir) {
+		return p[len(dir)+1:]
+	}
+	return p
+}
+
+// hiddenIn reports whether the relative path rel lies in a hidden folder.
+func hiddenIn(rel string) bool {
 	for {
 		i := strings.IndexByte(rel, '/')
 		if i < 0 {
