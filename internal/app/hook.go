@@ -356,13 +356,7 @@ func (h *Hook) PostChange(ctx context.Context, in hookrun.Invocation, stdin []by
 	}
 	opt := hookrun.PostOptions{Summarize: h.tool != "", FullLoad: func() { h.openCache(ctx) }}
 	if h.tool != "" {
-		// the summary of the tree before the change, when a check left
-		// one: only what the change touches is read
-		if old, err := h.Repo.ResolveCommit(ctx, rng.Old); err == nil {
-			if tree, err := h.Repo.TreeOf(ctx, old); err == nil {
-				opt.Summary = vcache.ReadSummary(vcache.Dir(h.Repo.GitDir), h.tool, string(tree))
-			}
-		}
+		opt.Summary = h.postSummary(ctx, rng)
 	}
 	out, err := hookrun.PostChange(ctx, h.Repo, rng, h.Dirs, opt)
 	if err != nil {
@@ -382,6 +376,30 @@ func (h *Hook) PostChange(ctx context.Context, in hookrun.Invocation, stdin []by
 		res.Applied, res.ApplySkipped, res.ApplyFailed = ApplyRelocations(ctx, h.Repo, in, files)
 	}
 	return res, true, nil
+}
+
+// postSummary returns the summary a check of the change rng starts from:
+// that of the tree before the change, when a check left one; else that of
+// the result's tree (pre-merge-commit leaves it for a merge); else the
+// newest summary of a tree the repository holds. Only what the change
+// touches, and what differs between that tree and the result, is read.
+func (h *Hook) postSummary(ctx context.Context, rng hookrun.Range) *vcache.Summary {
+	dir := vcache.Dir(h.Repo.GitDir)
+	for _, rev := range []string{rng.Old, rng.New} {
+		if rev == "" || (rev == rng.New && rng.Squash) {
+			continue
+		}
+		c, err := h.Repo.ResolveCommit(ctx, rev)
+		if err != nil {
+			continue
+		}
+		if tree, err := h.Repo.TreeOf(ctx, c); err == nil {
+			if s := vcache.ReadSummary(dir, h.tool, string(tree)); s != nil {
+				return s
+			}
+		}
+	}
+	return vcache.ReadLatestSummary(dir, h.tool, func(tree string) bool { return h.Repo.HasTree(gitrepo.OID(tree)) })
 }
 
 // writeSummary keeps s, the summary of a tree the hook checked, for the

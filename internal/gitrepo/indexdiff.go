@@ -182,6 +182,16 @@ func (r *Repo) commitDiff(ctx context.Context, old, new OID) (paths []string, ok
 	if err != nil {
 		return nil, false
 	}
+	return r.treeDiff(a, b)
+}
+
+// treeDiff lists the paths where the trees a and b differ, in-process; ok
+// is false where it cannot answer.
+func (r *Repo) treeDiff(a, b OID) (paths []string, ok bool) {
+	objs, err := r.objects()
+	if err != nil || objs.store == nil || len(a) != 40 || len(b) != 40 {
+		return nil, false
+	}
 	ra, errA := hex.DecodeString(string(a))
 	rb, errB := hex.DecodeString(string(b))
 	if errA != nil || errB != nil {
@@ -189,7 +199,7 @@ func (r *Repo) commitDiff(ctx context.Context, old, new OID) (paths []string, ok
 	}
 	d := &indexDiffer{objs: objs, changed: map[string]bool{}}
 	if err := d.trees("", ra, rb); err != nil {
-		trace.Printf("%s against %s: %v: asking git", old.Short(), new.Short(), err)
+		trace.Printf("%s against %s: %v: asking git", a.Short(), b.Short(), err)
 		return nil, false
 	}
 	return d.sorted(), true

@@ -65,7 +65,18 @@ func (r *Repo) ChangedBetween(ctx context.Context, old, new OID) ([]string, erro
 	return r.changedBetweenGit(ctx, old, new)
 }
 
-// changedBetweenGit is ChangedBetween by git diff-tree.
+// TreesChanged lists the paths where the trees a and b differ, as
+// ChangedBetween lists them for two commits.
+func (r *Repo) TreesChanged(ctx context.Context, a, b OID) ([]string, error) {
+	if paths, ok := r.treeDiff(a, b); ok {
+		trace.Printf("tree %s against tree %s: %d paths differ (in-process)", a.Short(), b.Short(), len(paths))
+		return paths, nil
+	}
+	return r.changedBetweenGit(ctx, a, b)
+}
+
+// changedBetweenGit is ChangedBetween by git diff-tree (of two commits or
+// two trees).
 func (r *Repo) changedBetweenGit(ctx context.Context, old, new OID) ([]string, error) {
 	out, err := r.cmd().Run(ctx, "diff-tree", "-r", "-z", "--name-only", "--no-renames", "--ignore-submodules=none", "--no-commit-id", string(old), string(new), "--")
 	if err != nil {

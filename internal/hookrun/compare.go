@@ -699,9 +699,12 @@ type PostOptions struct {
 	// Summarize: the outcome carries the summary of the result's tree
 	// (for the next commit's check), when its tree id can be had.
 	Summarize bool
-	// Summary is the summary of r.Old's tree, when one is kept: then only
-	// the memories the change can affect are verified, and the older stale
-	// citations of the others are counted from it.
+	// Summary is a summary of r.Old's tree, or of another tree the
+	// repository holds (the result's, left by pre-merge-commit, or the
+	// newest kept), when one is kept: then only the memories the change
+	// can affect, and those that differ between the summary's tree and
+	// the result, are verified, and the older stale citations of the
+	// others are counted from it.
 	Summary *vcache.Summary
 	// FullLoad, when not nil, is called before every memory file is read.
 	FullLoad func()
@@ -741,14 +744,13 @@ func PostChange(ctx context.Context, repo *gitrepo.Repo, r Range, dirs []string,
 			return nil
 		}
 		var changed []string
-		var err error
-		if r.Squash {
-			var oldTree gitrepo.OID
-			if oldTree, err = repo.TreeOf(ctx, old); err == nil {
+		oldTree, err := repo.TreeOf(ctx, old)
+		if err == nil {
+			if r.Squash {
 				changed, err = repo.IndexChanges(ctx, after, oldTree)
+			} else {
+				changed, err = repo.ChangedBetween(ctx, old, newID)
 			}
-		} else {
-			changed, err = repo.ChangedBetween(ctx, old, newID)
 		}
 		links, ok := gitrepo.Symlinks(after)
 		if err != nil || !ok {
@@ -760,8 +762,31 @@ func PostChange(ctx context.Context, repo *gitrepo.Repo, r Range, dirs []string,
 			trace.Printf("hook: the change touches configuration or a memory directory: every memory is checked")
 			return nil
 		}
+		sc := &scope{sel: sel, sumOK: true}
+		if sumTree := gitrepo.OID(opt.Summary.Tree); sumTree != oldTree {
+			// a summary of another tree: also what differs between that
+			// tree and the result
+			var drift []string
+			if r.Squash {
+				drift, err = repo.IndexChanges(ctx, after, sumTree)
+			} else if newTree, terr := repo.TreeOf(ctx, newID); terr != nil {
+				err = terr
+			} else {
+				drift, err = repo.TreesChanged(ctx, sumTree, newTree)
+			}
+			if err == nil {
+				sc.drift, ok = Select(drift, links, dirs)
+			}
+			if err != nil || !ok {
+				trace.Printf("hook: the summary of tree %s is not used: %v", sumTree.Short(), err)
+				sc.sumOK = false
+				return sc
+			}
+			trace.Printf("hook: summary of tree %s, %d paths changed since; %d paths changed by the change", sumTree.Short(), len(drift), len(changed))
+			return sc
+		}
 		trace.Printf("hook: summary of tree %s, %d paths changed", opt.Summary.Tree, len(changed))
-		return &scope{sel: sel, sumOK: true}
+		return sc
 	}
 	if opt.Summary == nil && opt.FullLoad != nil {
 		opt.FullLoad()

@@ -63,10 +63,10 @@ func TestIncrementalMatchesFull(t *testing.T) {
 	if partial*2 < total {
 		t.Errorf("only %d of %d checks were partial", partial, total)
 	}
-	if summaryHits*2 < total || driftHits*10 < total || postHits*10 < total {
-		t.Errorf("only %d of %d checks had a summary, %d of an older tree", summaryHits, total, driftHits)
+	if summaryHits*2 < total || driftHits*10 < total || postHits[0]*10 < total || postHits[1]*10 < total || postHits[2]*10 < total {
+		t.Errorf("only %d of %d checks had a summary, %d of an older tree; post-merge %v", summaryHits, total, driftHits, postHits)
 	}
-	t.Logf("%d of %d checks partial, %d with a summary (%d of an older tree than HEAD's), %d post-merge checks with a summary; %d found citations the change made stale", partial, total, summaryHits, driftHits, postHits, introduced)
+	t.Logf("%d of %d checks partial, %d with a summary (%d of an older tree than HEAD's), %v post-merge checks with a summary (of HEAD~'s, HEAD's, HEAD~3's tree); %d found citations the change made stale", partial, total, summaryHits, driftHits, postHits, introduced)
 }
 
 // world is a repository the test edits at random.
@@ -432,41 +432,50 @@ func (w *world) compare(t *testing.T, what string) bool {
 }
 
 // comparePost checks HEAD~..HEAD as post-merge does, in full and with the
-// summary of HEAD~'s tree when the checks left one: the same citations made
-// stale, broken files and count of older stale citations.
+// summary of HEAD~'s tree, of HEAD's own tree (pre-merge-commit leaves it)
+// and of HEAD~3's (commits made without the check since) when the checks
+// left one: the same citations made stale, broken files and count of
+// older stale citations.
 func (w *world) comparePost(t *testing.T, what string, repo *gitrepo.Repo, dirs []string) {
 	t.Helper()
 	ctx := context.Background()
-	old, err := repo.ResolveCommit(ctx, "HEAD~")
-	if err != nil {
+	if _, err := repo.ResolveCommit(ctx, "HEAD~"); err != nil {
 		return // one commit only
 	}
-	tree, err := repo.TreeOf(ctx, old)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := w.sums[string(tree)]
-	if sum == nil {
-		return
-	}
 	rng := Range{Old: "HEAD~", New: "HEAD"}
-	full, err := PostChange(ctx, repo, rng, dirs, PostOptions{Summarize: true})
-	if err != nil {
-		t.Fatalf("%s: post-merge, full: %v", what, err)
-	}
-	part, err := PostChange(ctx, repo, rng, dirs, PostOptions{Summarize: true, Summary: sum})
-	if err != nil {
-		t.Fatalf("%s: post-merge with a summary: %v", what, err)
-	}
-	if g, f := verdict(part, Block), verdict(full, Block); g != f {
-		t.Errorf("%s: post-merge with a summary (partial %v)\n%s\nfull\n%s", what, part.Partial, g, f)
-	}
-	fn, _ := full.AlreadyStale()
-	if n, known := part.AlreadyStale(); !known || n != fn {
-		t.Errorf("%s: post-merge already stale: with a summary %d (known %v), full %d", what, n, known, fn)
-	}
-	if part.Partial {
-		postHits++
+	var full *Outcome
+	for i, rev := range []string{"HEAD~", "HEAD", "HEAD~3"} {
+		c, err := repo.ResolveCommit(ctx, rev)
+		if err != nil {
+			continue
+		}
+		tree, err := repo.TreeOf(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := w.sums[string(tree)]
+		if sum == nil {
+			continue
+		}
+		if full == nil {
+			if full, err = PostChange(ctx, repo, rng, dirs, PostOptions{Summarize: true}); err != nil {
+				t.Fatalf("%s: post-merge, full: %v", what, err)
+			}
+		}
+		part, err := PostChange(ctx, repo, rng, dirs, PostOptions{Summarize: true, Summary: sum})
+		if err != nil {
+			t.Fatalf("%s: post-merge with the summary of %s: %v", what, rev, err)
+		}
+		if g, f := verdict(part, Block), verdict(full, Block); g != f {
+			t.Errorf("%s: post-merge with the summary of %s (partial %v)\n%s\nfull\n%s", what, rev, part.Partial, g, f)
+		}
+		fn, _ := full.AlreadyStale()
+		if n, known := part.AlreadyStale(); part.Partial && (!known || n != fn) {
+			t.Errorf("%s: post-merge already stale: with the summary of %s %d (known %v), full %d", what, rev, n, known, fn)
+		}
+		if part.Partial {
+			postHits[i]++
+		}
 	}
 }
 
@@ -474,7 +483,10 @@ func (w *world) comparePost(t *testing.T, what string, repo *gitrepo.Repo, dirs 
 // change: the cases where a selection that misses a memory shows.
 // summaryHits counts the partial checks that had a summary, driftHits
 // the checks that had one of an older tree than HEAD's.
-var introduced, summaryHits, driftHits, postHits int
+var (
+	introduced, summaryHits, driftHits int
+	postHits                           [3]int // with the summary of HEAD~'s tree, of HEAD's, of HEAD~3's
+)
 
 // verdict is what a policy makes of an outcome, as the hook prints and
 // decides it: blocked or not, the citations that block (or would), and
