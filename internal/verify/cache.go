@@ -1,8 +1,10 @@
 package verify
 
 import (
+	"bytes"
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/git-memcite/git-memcite/internal/memfile"
@@ -136,34 +138,58 @@ func (cc *citationCache) names() map[string]string {
 
 // lookupAll sets the kind and reason of the results whose verdict the
 // cache holds (Skipped ones aside) and marks them in the slice returned;
-// nil when the cache holds no verdicts. The lookups run in parallel: on a
-// large store each one waits on memory more than it computes.
+// nil when the cache holds no verdicts. The keys are made in parallel and
+// looked up in key order, in parallel: on a large store a lookup in
+// citation order waits on memory more than it computes, while keys in
+// order walk the cache's sorted records from front to back.
 func (cc *citationCache) lookupAll(all []CitationResult) []bool {
 	if cc == nil || cc.empty {
 		return nil
 	}
+	type lookup struct {
+		key vcache.Key
+		at  int // in all; -1: nothing to look up
+	}
+	reqs := make([]lookup, len(all))
+	parallel(len(all), func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			reqs[k].at = -1
+			cr := &all[k]
+			if cr.Status == Skipped || cr.Citation.Path == "" {
+				continue
+			}
+			if id := cc.before[cr.Citation.Path]; id.ok {
+				reqs[k] = lookup{vcache.CitationKey(id.id, *cr.Citation), k}
+			}
+		}
+	})
+	reqs = slices.DeleteFunc(reqs, func(r lookup) bool { return r.at < 0 })
+	slices.SortFunc(reqs, func(a, b lookup) int { return bytes.Compare(a.key[:], b.key[:]) })
 	known := make([]bool, len(all))
-	workers := min(runtime.GOMAXPROCS(0), max(len(all)/1024, 1))
+	parallel(len(reqs), func(lo, hi int) {
+		for _, r := range reqs[lo:hi] {
+			v, ok := cc.cache.Verdict(r.key)
+			if !ok || v.Kind < 0 || v.Kind >= len(kindNames) {
+				continue
+			}
+			cr := &all[r.at]
+			cr.Kind, cr.Reason = Kind(v.Kind), v.Reason // a tracked file: Untracked is false
+			known[r.at] = true
+		}
+	})
+	return known
+}
+
+// parallel calls fn over n items split in contiguous ranges, one per
+// processor (one range for fewer than 1,024 items).
+func parallel(n int, fn func(lo, hi int)) {
+	workers := min(runtime.GOMAXPROCS(0), max(n/1024, 1))
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
-		lo, hi := w*len(all)/workers, (w+1)*len(all)/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := lo; k < hi; k++ {
-				cr := &all[k]
-				if cr.Status == Skipped {
-					continue
-				}
-				if v, ok := cc.known(cr.Citation); ok {
-					cr.Kind, cr.Reason = v.kind, v.reason // a tracked file: Untracked is false
-					known[k] = true
-				}
-			}
-		}()
+		lo, hi := w*n/workers, (w+1)*n/workers
+		wg.Go(func() { fn(lo, hi) })
 	}
 	wg.Wait()
-	return known
 }
 
 // known returns c's verdict when the cache holds it.
