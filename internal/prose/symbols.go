@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
@@ -169,37 +170,77 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	// which references are judged how, and the commits to look up (the
+	// first maxBlame of them, in order), before any is looked up: the
+	// lookups of one range are one question to git
+	type judged struct {
+		s     symRef
+		defs  []symLoc
+		from  string // symbol-moved: the file the sentence names
+		blame int    // index in asks, or -1
+	}
+	var todo []judged
+	var asks []wordAsk
 	blamed := 0
 	seen := map[string]bool{}
-	count := map[string]int{}
 	for _, s := range syms {
 		key := fmt.Sprint(s.mem, "\x00", s.ref.Target)
 		if seen[key] {
 			continue
 		}
 		seen[key] = true
+		jd := judged{s: s, defs: ix.defs[s.name], blame: -1}
+		switch {
+		case len(jd.defs) > 0:
+			from, ok := j.movedFrom(s, jd.defs, ix)
+			if !ok {
+				break
+			}
+			jd.from = from
+			if blamed < maxBlame && j.c.Sym != nil {
+				blamed++
+				jd.blame = len(asks)
+				asks = append(asks, wordAsk{from: s.written, word: s.name, files: []string{from}})
+			}
+		case words[s.name]:
+		case s.written.IsZero() || len(then[s.written][s.name]) == 0:
+		default:
+			if blamed < maxBlame && j.c.Sym != nil {
+				blamed++
+				jd.blame = len(asks)
+				// the files that held it where the sentence was written
+				asks = append(asks, wordAsk{from: s.written, word: s.name, files: then[s.written][s.name]})
+			}
+		}
+		todo = append(todo, jd)
+	}
+	changed := j.wordsChanged(ctx, asks)
+	trace.Printf("symbols: %d changes looked up at %v", len(asks), time.Since(start).Round(time.Millisecond))
+	count := map[string]int{}
+	for _, jd := range todo {
+		s, defs := jd.s, jd.defs
+		at := gitblame.ZeroHash
+		if jd.blame >= 0 {
+			at = changed[jd.blame]
+		}
 		pc := verify.ProseCitation{Ref: verify.ProseRef{Kind: "symbol", Form: s.ref.Form, Text: s.ref.Target, Line: s.ref.MemLine, Start: s.ref.Start, Stop: s.ref.Stop, Target: s.ref.Target}}
 		if !s.written.IsZero() {
 			pc.Ref.Written = s.written.String()
 		}
 		pc.Citation = memfile.Citation{Path: s.ref.Target, SrcLine: s.ref.MemLine, Commit: pc.Ref.Written, Form: memfile.FormString}
-		defs := ix.defs[s.name]
 		switch {
 		case len(defs) > 0:
 			pc.Status = verify.Valid
 			where, placed := best(defs, symbolContainer(s.ref.Target), "", j.namedNow(s.files))
-			if from, ok := j.movedFrom(s, defs, ix); ok {
+			if from := jd.from; from != "" {
 				// the new place is given even outside the container written
 				where, _ = best(defs, symbolContainer(s.ref.Target), from, nil)
 				placed = true
 				pc.Status, pc.Kind = verify.Stale, verify.KindSymbolMoved
 				in := "since " + s.written.Short()
-				if blamed < maxBlame && j.c.Sym != nil {
-					blamed++
-					if at, err := j.c.Sym.WordChangedIn(ctx, s.written, j.c.Head, s.name, []string{from}); err == nil && !at.IsZero() {
-						pc.Ref.Changed = at.String()
-						in = "in " + at.Short()
-					}
+				if !at.IsZero() {
+					pc.Ref.Changed = at.String()
+					in = "in " + at.Short()
 				}
 				pc.Reason = fmt.Sprintf("Symbol %s is no longer in %s, where the sentence places it; it is defined in %s now (changed %s)", s.name, from, where, in)
 			}
@@ -217,16 +258,12 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 		default:
 			pc.Status, pc.Kind = verify.Stale, verify.KindSymbolGone
 			in, renamed := "since "+s.written.Short(), ""
-			if blamed < maxBlame && j.c.Sym != nil {
-				blamed++
-				// the files that held it where the sentence was written
-				if at, err := j.c.Sym.WordChangedIn(ctx, s.written, j.c.Head, s.name, then[s.written][s.name]); err == nil && !at.IsZero() {
-					pc.Ref.Changed = at.String()
-					in = "in " + at.Short()
-					if nn, ok := j.renamedTo(ctx, at, s.name); ok {
-						renamed = fmt.Sprintf(" (likely renamed to %s, %s)", nn.def.Name, nn)
-						pc.Ref.Now = nn.def.Name
-					}
+			if !at.IsZero() {
+				pc.Ref.Changed = at.String()
+				in = "in " + at.Short()
+				if nn, ok := j.renamedTo(ctx, at, s.name); ok {
+					renamed = fmt.Sprintf(" (likely renamed to %s, %s)", nn.def.Name, nn)
+					pc.Ref.Now = nn.def.Name
 				}
 			}
 			pc.Reason = fmt.Sprintf("Symbol %s is gone from the code %s%s", s.name, in, renamed)
@@ -248,6 +285,94 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 	}
 	trace.Printf("symbols: %v; %d code files, %d read, %d from the cache; %v", count, ix.files, len(ix.read), len(ix.ids), time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// wordAsk is a lookup of the commit that changed a word last: in
+// from..HEAD, in files.
+type wordAsk struct {
+	from  gitblame.Hash
+	word  string
+	files []string
+}
+
+// WordsChanger answers WordChangedIn for many words of one range at once
+// (one git log for all: gitrepo's WordsChangedIn); a Symbols that has it
+// is asked that way.
+type WordsChanger interface {
+	WordsChangedIn(ctx context.Context, from, head gitblame.Hash, words []string, pathspecs [][]string) ([]gitblame.Hash, error)
+}
+
+// lookups bounds the git processes of the symbol pass that run at once.
+const lookups = 2
+
+// wordsChanged looks up the commits of asks (zero where none, or git
+// failed): one question per range (WordsChanger), the ranges at once.
+func (j *judge) wordsChanged(ctx context.Context, asks []wordAsk) []gitblame.Hash {
+	out := make([]gitblame.Hash, len(asks))
+	if len(asks) == 0 {
+		return out
+	}
+	byFrom := map[gitblame.Hash][]int{}
+	var froms []gitblame.Hash
+	for i, a := range asks {
+		if _, ok := byFrom[a.from]; !ok {
+			froms = append(froms, a.from)
+		}
+		byFrom[a.from] = append(byFrom[a.from], i)
+	}
+	many, _ := j.c.Sym.(WordsChanger)
+	var jobs [][]int
+	for _, f := range froms {
+		if many != nil {
+			jobs = append(jobs, byFrom[f])
+			continue
+		}
+		for _, i := range byFrom[f] {
+			jobs = append(jobs, []int{i})
+		}
+	}
+	run := func(idx []int) {
+		if many != nil && len(idx) > 1 {
+			words := make([]string, len(idx))
+			specs := make([][]string, len(idx))
+			for k, i := range idx {
+				words[k], specs[k] = asks[i].word, asks[i].files
+			}
+			if got, err := many.WordsChangedIn(ctx, asks[idx[0]].from, j.c.Head, words, specs); err == nil {
+				for k, i := range idx {
+					out[i] = got[k]
+				}
+			}
+			return
+		}
+		for _, i := range idx {
+			if at, err := j.c.Sym.WordChangedIn(ctx, asks[i].from, j.c.Head, asks[i].word, asks[i].files); err == nil {
+				out[i] = at
+			}
+		}
+	}
+	parallel(len(jobs), func(k int) { run(jobs[k]) })
+	return out
+}
+
+// parallel calls f(0) … f(n-1), lookups of them at once.
+func parallel(n int, f func(int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < min(lookups, n); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				f(k)
+			}
+		}()
+	}
+	for k := 0; k < n; k++ {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
 }
 
 // grepThen searches the trees that wrote names missing now for them. The
