@@ -397,17 +397,21 @@ func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string
 	if len(order) > maxGreps {
 		order = order[:maxGreps]
 	}
-	for _, c := range order {
-		names := missing[c]
+	found := make([]map[string][]string, len(order))
+	parallel(len(order), func(k int) {
+		names := missing[order[k]]
 		sort.Strings(names)
 		names = compactStrings(names)
-		found, err := j.c.Sym.GrepWordFiles(ctx, c, names, symbolPathspecs)
-		if err != nil {
-			// a tree git cannot search (objects missing from a partial
-			// clone), or the run is ending: its names stay unresolved
-			found = nil
+		f, err := j.c.Sym.GrepWordFiles(ctx, order[k], names, symbolPathspecs)
+		if err == nil {
+			// else a tree git cannot search (objects missing from a
+			// partial clone), or the run is ending: its names stay
+			// unresolved
+			found[k] = f
 		}
-		then[c] = found
+	})
+	for k, c := range order {
+		then[c] = found[k]
 	}
 	return then
 }
