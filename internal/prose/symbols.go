@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"path"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -356,10 +357,13 @@ func (j *judge) wordsChanged(ctx context.Context, asks []wordAsk) []gitblame.Has
 }
 
 // parallel calls f(0) … f(n-1), lookups of them at once.
-func parallel(n int, f func(int)) {
+func parallel(n int, f func(int)) { parallelN(lookups, n, f) }
+
+// parallelN calls f(0) … f(n-1), workers of them at once.
+func parallelN(workers, n int, f func(int)) {
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for w := 0; w < min(lookups, n); w++ {
+	for w := 0; w < min(workers, n); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -680,56 +684,82 @@ func (j *judge) symIndex(want map[string]bool) *symbolIndex {
 	}
 	sort.Strings(paths)
 	ix.files = len(paths)
-	for _, p := range paths {
-		lang := symdef.Language(p)
-		id := ""
+	// the files known by their content come from the cache; the others
+	// are read (one at a time: the source is not safe for concurrent
+	// use) and parsed, lookups of them at once
+	type fileIndex struct {
+		id    string
+		defs  []symdef.Def
+		found []string // wanted names among its words
+		words string   // its words, for the cache (when it has an id)
+		read  bool
+	}
+	files := make([]fileIndex, len(paths))
+	var toRead []int
+	for i, p := range paths {
 		if vc != nil {
-			id = j.contentID(p)
+			files[i].id = j.contentID(p)
 		}
-		if id != "" {
-			if v, ok := vc.Verdict(vcache.KeyOf("symdef", symdefVersion, lang, id)); ok {
+		if id := files[i].id; id != "" {
+			if v, ok := vc.Verdict(vcache.KeyOf("symdef", symdefVersion, symdef.Language(p), id)); ok {
 				ix.ids[p] = id
 				eachDef(v.Reason, func(d symdef.Def) {
 					if want[d.Name] {
-						ix.defs[d.Name] = append(ix.defs[d.Name], symLoc{path: p, def: d})
+						files[i].defs = append(files[i].defs, d)
 					}
 				})
 				continue
 			}
 		}
+		toRead = append(toRead, i)
+	}
+	var readMu sync.Mutex
+	parallelN(runtime.GOMAXPROCS(0), len(toRead), func(k int) {
+		f := &files[toRead[k]]
+		p := paths[toRead[k]]
+		readMu.Lock()
 		data, err := j.src.ReadFile(p)
+		readMu.Unlock()
 		if err != nil {
-			continue // unreadable now: it defines nothing
+			return // unreadable now: it defines nothing
 		}
-		ix.read[p] = true
-		defs := symdef.Definitions(p, data)
-		for _, d := range defs {
-			if want[d.Name] {
-				ix.defs[d.Name] = append(ix.defs[d.Name], symLoc{path: p, def: d})
-			}
-		}
-		if id == "" {
-			eachWord(data, func(w []byte) {
-				if want[string(w)] { // no allocation: the compiler looks the bytes up
-					ix.found[string(w)] = true
-				}
-			})
-			continue
-		}
-		// the file's words, each once, for the cache
+		f.read = true
+		f.defs = symdef.Definitions(p, data)
+		// the file's words, each once
 		ws := map[string]bool{}
 		eachWord(data, func(w []byte) {
-			if !ws[string(w)] {
+			if !ws[string(w)] { // no allocation: the compiler looks the bytes up
 				ws[string(w)] = true
 			}
 		})
 		for w := range ws {
 			if want[w] {
-				ix.found[w] = true
+				f.found = append(f.found, w)
 			}
 		}
-		vc.PutVerdict(vcache.KeyOf("symdef", symdefVersion, lang, id), vcache.Verdict{Reason: encodeDefs(defs)})
-		vc.PutVerdict(vcache.KeyOf("symwords", symdefVersion, id), vcache.Verdict{Reason: encodeWords(ws)})
+		if f.id != "" {
+			f.words = encodeWords(ws)
+		}
+	})
+	for i, p := range paths {
+		f := &files[i]
+		for _, d := range f.defs {
+			if want[d.Name] {
+				ix.defs[d.Name] = append(ix.defs[d.Name], symLoc{path: p, def: d})
+			}
+		}
+		if !f.read {
+			continue
+		}
+		ix.read[p] = true
+		for _, w := range f.found {
+			ix.found[w] = true
+		}
+		if f.id != "" {
+			lang := symdef.Language(p)
+			vc.PutVerdict(vcache.KeyOf("symdef", symdefVersion, lang, f.id), vcache.Verdict{Reason: encodeDefs(f.defs)})
+			vc.PutVerdict(vcache.KeyOf("symwords", symdefVersion, f.id), vcache.Verdict{Reason: f.words})
+		}
 	}
 	return ix
 }
