@@ -216,6 +216,23 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 		todo = append(todo, jd)
 	}
 	changed := j.wordsChanged(ctx, asks)
+	// the files the commits that removed gone names changed (for their new
+	// names), asked for at once
+	var gone []gitblame.Hash
+	inGone := map[gitblame.Hash]bool{}
+	for _, jd := range todo {
+		if jd.blame >= 0 && jd.from == "" && !changed[jd.blame].IsZero() && !inGone[changed[jd.blame]] {
+			inGone[changed[jd.blame]] = true
+			gone = append(gone, changed[jd.blame])
+		}
+	}
+	changes := make([][]FileChange, len(gone))
+	failed := make([]error, len(gone))
+	parallel(len(gone), func(k int) { changes[k], failed[k] = j.c.Sym.CommitChanges(ctx, gone[k]) })
+	changesOf := map[gitblame.Hash]int{}
+	for k, c := range gone {
+		changesOf[c] = k
+	}
 	trace.Printf("symbols: %d changes looked up at %v", len(asks), time.Since(start).Round(time.Millisecond))
 	count := map[string]int{}
 	for _, jd := range todo {
@@ -262,9 +279,11 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 			if !at.IsZero() {
 				pc.Ref.Changed = at.String()
 				in = "in " + at.Short()
-				if nn, ok := j.renamedTo(ctx, at, s.name); ok {
-					renamed = fmt.Sprintf(" (likely renamed to %s, %s)", nn.def.Name, nn)
-					pc.Ref.Now = nn.def.Name
+				if k := changesOf[at]; failed[k] == nil {
+					if nn, ok := j.renamedTo(changes[k], s.name); ok {
+						renamed = fmt.Sprintf(" (likely renamed to %s, %s)", nn.def.Name, nn)
+						pc.Ref.Now = nn.def.Name
+					}
 				}
 			}
 			pc.Reason = fmt.Sprintf("Symbol %s is gone from the code %s%s", s.name, in, renamed)
@@ -501,15 +520,12 @@ func best(defs []symLoc, container, notIn string, named map[string]bool) (pick s
 	return pick, container == "" || score >= 2
 }
 
-// renamedTo finds the likely new name of a symbol that commit at removed:
+// renamedTo finds the likely new name of a symbol that a commit removed
+// (changes: the files it changed):
 // a name of the same kind that the commit newly defined in the file that
 // defined the symbol before, and that is like it (likeName). Several:
 // the one sharing most word parts.
-func (j *judge) renamedTo(ctx context.Context, at gitblame.Hash, name string) (symLoc, bool) {
-	changes, err := j.c.Sym.CommitChanges(ctx, at)
-	if err != nil {
-		return symLoc{}, false
-	}
+func (j *judge) renamedTo(changes []FileChange, name string) (symLoc, bool) {
 	for _, ch := range changes {
 		if ch.FromBlob.IsZero() || ch.ToBlob.IsZero() || symdef.Language(ch.From) == "" {
 			continue
