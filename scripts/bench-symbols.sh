@@ -9,9 +9,12 @@
 # times (default 3), alternating, without the verification cache and the
 # cache of git's answers (docs/cache.md); it prints each run's stages, its
 # wall and CPU time (user + system, git's processes included) and the
-# load average, then the median of each stage per binary.
+# load average, then the median of each stage per binary. On a loaded
+# machine the walls say little: REPLAY=1 also runs again, one at a time,
+# the git commands each stage ran (from the trace) and prints their CPU
+# time, per stage.
 #
-#   [RUNS=3] scripts/bench-symbols.sh <clone> <git-memcite> [<git-memcite> ...]
+#   [RUNS=3] [REPLAY=1] scripts/bench-symbols.sh <clone> <git-memcite> [<git-memcite> ...]
 #
 # The clone's caches are removed: run it on a copy.
 set -euo pipefail
@@ -28,7 +31,7 @@ for r in $(seq "$runs"); do
 		rm -rf "$gitdir/memcite" "$gitdir/memcite-prose-cache"
 		load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")
 		/usr/bin/time -f '%e %U %S' -o "$out/time" sh -c 'cd "$1" && MEMCITE_DEBUG=1 "$2" verify-all --json >/dev/null 2>"$3"' _ "$clone" "$bin" "$out/trace" || true
-		read -r wall user sys <"$out/time"
+		read -r wall user sys < <(tail -n 1 "$out/time")
 		python3 - "$out/trace" "$n" "$wall" "$user" "$sys" "$load" "$bin" <<'PY' | tee -a "$out/rows"
 import re, sys
 trace, n, wall, user, sys_, load, binary = sys.argv[1:]
@@ -45,6 +48,26 @@ if None in (index, trees, total):
     print(f"{n} {binary}: no symbol pass traced"); sys.exit()
 print(f"{n} index {index:.3f} trees {trees - index:.3f} changes {total - trees:.3f} symbols {total:.3f} verify-all {float(wall):.2f} cpu {float(user) + float(sys_):.2f} load {load}  {binary}")
 PY
+		if [ "${REPLAY:-0}" = 1 ]; then
+			python3 - "$out/trace" "$clone" <<'PY'
+import os, re, subprocess, sys
+trace, clone = sys.argv[1], sys.argv[2]
+stage, cmds = None, {"trees": [], "changes": []}
+for l in open(trace, errors="replace"):
+    if re.search(r"symbols: word floor", l): stage = "trees"
+    elif re.search(r"symbols: \d+ trees searched", l): stage = "changes"
+    elif re.search(r"symbols: map\[", l): stage = None
+    elif stage and " run git " in l:
+        cmds[stage].append(l.split(" run git ", 1)[1].rstrip("\n").split(" "))
+for k, cs in cmds.items():
+    t0 = os.times()
+    for c in cs:
+        subprocess.run(["git"] + c, cwd=clone, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    t1 = os.times()
+    cpu = t1.children_user - t0.children_user + t1.children_system - t0.children_system
+    print(f"   replay {k}: {len(cs)} git processes, CPU {cpu:.2f}s")
+PY
+		fi
 	done
 done
 python3 - "$out/rows" "$@" <<'PY'
