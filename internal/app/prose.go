@@ -214,6 +214,14 @@ func (l *lazyHistory) WordChangedIn(ctx context.Context, from, head gitblame.Has
 	return h.WordChangedIn(ctx, from, head, word, pathspecs)
 }
 
+func (l *lazyHistory) WordsChangedIn(ctx context.Context, from, head gitblame.Hash, words []string, pathspecs [][]string) ([]gitblame.Hash, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	return h.WordsChangedIn(ctx, from, head, words, pathspecs)
+}
+
 // proseLog adapts gitrepo's history to prose.Log.
 type proseLog struct{ h *gitrepo.History }
 

@@ -78,6 +78,7 @@ type cachingGit struct {
 	// whether a commit since prevHead changed a line with a name answered
 	// before: 0 not asked, 1 maybe, -1 no
 	anyChange int
+	lastMu    sync.Mutex
 }
 
 // sincer reads the logs of the commits after a commit (gitrepo's
@@ -362,7 +363,9 @@ func (c *cachingGit) WordChangedIn(ctx context.Context, from, head gitblame.Hash
 	if ok {
 		return hashOf(got), nil
 	}
+	c.lastMu.Lock() // lastChange's state (chain, anyChange) is one lookup's at a time
 	h, err := c.lastChange(ctx, from, head, word, pathspecs)
+	c.lastMu.Unlock()
 	if err != nil {
 		return h, err
 	}
@@ -374,6 +377,66 @@ func (c *cachingGit) WordChangedIn(ctx context.Context, from, head gitblame.Hash
 	c.a.Changes[key], c.dirty = s, true
 	c.mu.Unlock()
 	return h, nil
+}
+
+// WordsChangedIn is WordChangedIn for many words of one range: the
+// answers known are the cache's, those git is asked for come from one
+// question (gitrepo's WordsChangedIn) when the HEAD before answered none
+// of them, else one by one as WordChangedIn asks.
+func (c *cachingGit) WordsChangedIn(ctx context.Context, from, head gitblame.Hash, words []string, pathspecs [][]string) ([]gitblame.Hash, error) {
+	c.load()
+	out := make([]gitblame.Hash, len(words))
+	var ask []int
+	c.mu.Lock()
+	for i, w := range words {
+		if got, ok := c.a.Changes[changeKey(head, from, w, pathspecs[i])]; ok {
+			out[i] = hashOf(got)
+		} else {
+			ask = append(ask, i)
+		}
+	}
+	c.mu.Unlock()
+	many, ok := c.next.(prose.WordsChanger)
+	var together []int
+	for _, i := range ask {
+		before := false
+		if c.prev != nil {
+			_, before = c.prev.Changes[changeKey(c.prevHead, from, words[i], pathspecs[i])]
+		}
+		if ok && !before {
+			together = append(together, i)
+			continue
+		}
+		h, err := c.WordChangedIn(ctx, from, head, words[i], pathspecs[i])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = h
+	}
+	if len(together) == 0 {
+		return out, nil
+	}
+	ws := make([]string, len(together))
+	ps := make([][]string, len(together))
+	for k, i := range together {
+		ws[k], ps[k] = words[i], pathspecs[i]
+	}
+	got, err := many.WordsChangedIn(ctx, from, head, ws, ps)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	for k, i := range together {
+		out[i] = got[k]
+		s := ""
+		if !got[k].IsZero() {
+			s = got[k].String()
+		}
+		c.a.Changes[changeKey(head, from, words[i], pathspecs[i])] = s
+	}
+	c.dirty = true
+	c.mu.Unlock()
+	return out, nil
 }
 
 // lastChange asks git for the newest commit of from..head that changed a

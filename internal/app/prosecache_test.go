@@ -330,3 +330,43 @@ func TestProseCacheNewHead(t *testing.T) {
 		}
 	}
 }
+
+// TestProseGoneSymbolsOfOneRange: the gone symbols a memory wrote in one
+// commit are looked up with one git log for all (gitrepo's
+// WordsChangedIn); each still gets the newest commit that changed a line
+// with it in its own files, and the likely new name that commit defined.
+func TestProseGoneSymbolsOfOneRange(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	write := func(p, content string) { t.Helper(); gitfixture.Write(t, dir, p, content) }
+	rev := func() string { t.Helper(); return strings.TrimSpace(git("rev-parse", "--short", "HEAD")) }
+	git("init", "-q", "-b", "main")
+	write("src/a.py", "def load_orders():\n    pass\n\ndef first_gone():\n    pass\n")
+	write("src/b.py", "def second_gone():\n    pass\n\ndef third_gone():\n    pass\n")
+	write(".serena/memories/m.md", "# m\nIt calls `load_orders`, `first_gone`, `second_gone` and `third_gone`.\n")
+	git("add", "-A")
+	git("commit", "-q", "-m", "one")
+	write("src/a.py", "def load_orders():\n    pass\n\ndef first_gone(x):\n    pass\n")
+	write("src/b.py", "def third_gone():\n    pass\n")
+	git("commit", "-q", "-am", "second_gone goes, first_gone changes")
+	second := rev()
+	write("src/a.py", "def load_all_orders():\n    pass\n\ndef first_gone(x):\n    pass\n")
+	git("commit", "-q", "-am", "load_orders renamed")
+	renamed := rev()
+	write("src/a.py", "def load_all_orders():\n    pass\n")
+	write("src/b.py", "def other():\n    pass\n")
+	git("commit", "-q", "-am", "first_gone and third_gone go")
+	both := rev()
+	got := proseRender(t, dir, "worktree", nil)
+	for _, want := range []string{
+		"Symbol load_orders is gone from the code in " + renamed + " (likely renamed to load_all_orders, src/a.py:1)",
+		"Symbol first_gone is gone from the code in " + both,
+		"Symbol second_gone is gone from the code in " + second,
+		"Symbol third_gone is gone from the code in " + both,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in:\n%s", want, got)
+		}
+	}
+}

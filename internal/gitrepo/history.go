@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 )
@@ -23,6 +24,9 @@ type History struct {
 	repo *Repo
 	// owned: OpenHistory opened the repository, so Close closes it too
 	owned bool
+	// log.follow may be on (WordsChangedIn)
+	followOnce sync.Once
+	follow     bool
 }
 
 // historyReader is one backend's reading of history: gitblame.History

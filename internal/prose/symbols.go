@@ -5,9 +5,11 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"path"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
@@ -169,37 +171,94 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	// which references are judged how, and the commits to look up (the
+	// first maxBlame of them, in order), before any is looked up: the
+	// lookups of one range are one question to git
+	type judged struct {
+		s     symRef
+		defs  []symLoc
+		from  string // symbol-moved: the file the sentence names
+		blame int    // index in asks, or -1
+	}
+	var todo []judged
+	var asks []wordAsk
 	blamed := 0
 	seen := map[string]bool{}
-	count := map[string]int{}
 	for _, s := range syms {
 		key := fmt.Sprint(s.mem, "\x00", s.ref.Target)
 		if seen[key] {
 			continue
 		}
 		seen[key] = true
+		jd := judged{s: s, defs: ix.defs[s.name], blame: -1}
+		switch {
+		case len(jd.defs) > 0:
+			from, ok := j.movedFrom(s, jd.defs, ix)
+			if !ok {
+				break
+			}
+			jd.from = from
+			if blamed < maxBlame && j.c.Sym != nil {
+				blamed++
+				jd.blame = len(asks)
+				asks = append(asks, wordAsk{from: s.written, word: s.name, files: []string{from}})
+			}
+		case words[s.name]:
+		case s.written.IsZero() || len(then[s.written][s.name]) == 0:
+		default:
+			if blamed < maxBlame && j.c.Sym != nil {
+				blamed++
+				jd.blame = len(asks)
+				// the files that held it where the sentence was written
+				asks = append(asks, wordAsk{from: s.written, word: s.name, files: then[s.written][s.name]})
+			}
+		}
+		todo = append(todo, jd)
+	}
+	changed := j.wordsChanged(ctx, asks)
+	// the files the commits that removed gone names changed (for their new
+	// names), asked for at once
+	var gone []gitblame.Hash
+	inGone := map[gitblame.Hash]bool{}
+	for _, jd := range todo {
+		if jd.blame >= 0 && jd.from == "" && !changed[jd.blame].IsZero() && !inGone[changed[jd.blame]] {
+			inGone[changed[jd.blame]] = true
+			gone = append(gone, changed[jd.blame])
+		}
+	}
+	changes := make([][]FileChange, len(gone))
+	failed := make([]error, len(gone))
+	parallel(len(gone), func(k int) { changes[k], failed[k] = j.c.Sym.CommitChanges(ctx, gone[k]) })
+	changesOf := map[gitblame.Hash]int{}
+	for k, c := range gone {
+		changesOf[c] = k
+	}
+	trace.Printf("symbols: %d changes looked up at %v", len(asks), time.Since(start).Round(time.Millisecond))
+	count := map[string]int{}
+	for _, jd := range todo {
+		s, defs := jd.s, jd.defs
+		at := gitblame.ZeroHash
+		if jd.blame >= 0 {
+			at = changed[jd.blame]
+		}
 		pc := verify.ProseCitation{Ref: verify.ProseRef{Kind: "symbol", Form: s.ref.Form, Text: s.ref.Target, Line: s.ref.MemLine, Start: s.ref.Start, Stop: s.ref.Stop, Target: s.ref.Target}}
 		if !s.written.IsZero() {
 			pc.Ref.Written = s.written.String()
 		}
 		pc.Citation = memfile.Citation{Path: s.ref.Target, SrcLine: s.ref.MemLine, Commit: pc.Ref.Written, Form: memfile.FormString}
-		defs := ix.defs[s.name]
 		switch {
 		case len(defs) > 0:
 			pc.Status = verify.Valid
 			where, placed := best(defs, symbolContainer(s.ref.Target), "", j.namedNow(s.files))
-			if from, ok := j.movedFrom(s, defs, ix); ok {
+			if from := jd.from; from != "" {
 				// the new place is given even outside the container written
 				where, _ = best(defs, symbolContainer(s.ref.Target), from, nil)
 				placed = true
 				pc.Status, pc.Kind = verify.Stale, verify.KindSymbolMoved
 				in := "since " + s.written.Short()
-				if blamed < maxBlame && j.c.Sym != nil {
-					blamed++
-					if at, err := j.c.Sym.WordChangedIn(ctx, s.written, j.c.Head, s.name, []string{from}); err == nil && !at.IsZero() {
-						pc.Ref.Changed = at.String()
-						in = "in " + at.Short()
-					}
+				if !at.IsZero() {
+					pc.Ref.Changed = at.String()
+					in = "in " + at.Short()
 				}
 				pc.Reason = fmt.Sprintf("Symbol %s is no longer in %s, where the sentence places it; it is defined in %s now (changed %s)", s.name, from, where, in)
 			}
@@ -217,13 +276,11 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 		default:
 			pc.Status, pc.Kind = verify.Stale, verify.KindSymbolGone
 			in, renamed := "since "+s.written.Short(), ""
-			if blamed < maxBlame && j.c.Sym != nil {
-				blamed++
-				// the files that held it where the sentence was written
-				if at, err := j.c.Sym.WordChangedIn(ctx, s.written, j.c.Head, s.name, then[s.written][s.name]); err == nil && !at.IsZero() {
-					pc.Ref.Changed = at.String()
-					in = "in " + at.Short()
-					if nn, ok := j.renamedTo(ctx, at, s.name); ok {
+			if !at.IsZero() {
+				pc.Ref.Changed = at.String()
+				in = "in " + at.Short()
+				if k := changesOf[at]; failed[k] == nil {
+					if nn, ok := j.renamedTo(changes[k], s.name); ok {
 						renamed = fmt.Sprintf(" (likely renamed to %s, %s)", nn.def.Name, nn)
 						pc.Ref.Now = nn.def.Name
 					}
@@ -250,6 +307,97 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 	return nil
 }
 
+// wordAsk is a lookup of the commit that changed a word last: in
+// from..HEAD, in files.
+type wordAsk struct {
+	from  gitblame.Hash
+	word  string
+	files []string
+}
+
+// WordsChanger answers WordChangedIn for many words of one range at once
+// (one git log for all: gitrepo's WordsChangedIn); a Symbols that has it
+// is asked that way.
+type WordsChanger interface {
+	WordsChangedIn(ctx context.Context, from, head gitblame.Hash, words []string, pathspecs [][]string) ([]gitblame.Hash, error)
+}
+
+// lookups bounds the git processes of the symbol pass that run at once.
+const lookups = 2
+
+// wordsChanged looks up the commits of asks (zero where none, or git
+// failed): one question per range (WordsChanger), the ranges at once.
+func (j *judge) wordsChanged(ctx context.Context, asks []wordAsk) []gitblame.Hash {
+	out := make([]gitblame.Hash, len(asks))
+	if len(asks) == 0 {
+		return out
+	}
+	byFrom := map[gitblame.Hash][]int{}
+	var froms []gitblame.Hash
+	for i, a := range asks {
+		if _, ok := byFrom[a.from]; !ok {
+			froms = append(froms, a.from)
+		}
+		byFrom[a.from] = append(byFrom[a.from], i)
+	}
+	many, _ := j.c.Sym.(WordsChanger)
+	var jobs [][]int
+	for _, f := range froms {
+		if many != nil {
+			jobs = append(jobs, byFrom[f])
+			continue
+		}
+		for _, i := range byFrom[f] {
+			jobs = append(jobs, []int{i})
+		}
+	}
+	run := func(idx []int) {
+		if many != nil && len(idx) > 1 {
+			words := make([]string, len(idx))
+			specs := make([][]string, len(idx))
+			for k, i := range idx {
+				words[k], specs[k] = asks[i].word, asks[i].files
+			}
+			if got, err := many.WordsChangedIn(ctx, asks[idx[0]].from, j.c.Head, words, specs); err == nil {
+				for k, i := range idx {
+					out[i] = got[k]
+				}
+			}
+			return
+		}
+		for _, i := range idx {
+			if at, err := j.c.Sym.WordChangedIn(ctx, asks[i].from, j.c.Head, asks[i].word, asks[i].files); err == nil {
+				out[i] = at
+			}
+		}
+	}
+	parallel(len(jobs), func(k int) { run(jobs[k]) })
+	return out
+}
+
+// parallel calls f(0) … f(n-1), lookups of them at once.
+func parallel(n int, f func(int)) { parallelN(lookups, n, f) }
+
+// parallelN calls f(0) … f(n-1), workers of them at once.
+func parallelN(workers, n int, f func(int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < min(workers, n); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				f(k)
+			}
+		}()
+	}
+	for k := 0; k < n; k++ {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+}
+
 // grepThen searches the trees that wrote names missing now for them. The
 // commits that wrote the most missing names come first; past maxGreps,
 // names stay unresolved (never stale): the bound keeps a run's cost, and
@@ -272,17 +420,21 @@ func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string
 	if len(order) > maxGreps {
 		order = order[:maxGreps]
 	}
-	for _, c := range order {
-		names := missing[c]
+	found := make([]map[string][]string, len(order))
+	parallel(len(order), func(k int) {
+		names := missing[order[k]]
 		sort.Strings(names)
 		names = compactStrings(names)
-		found, err := j.c.Sym.GrepWordFiles(ctx, c, names, symbolPathspecs)
-		if err != nil {
-			// a tree git cannot search (objects missing from a partial
-			// clone), or the run is ending: its names stay unresolved
-			found = nil
+		f, err := j.c.Sym.GrepWordFiles(ctx, order[k], names, symbolPathspecs)
+		if err == nil {
+			// else a tree git cannot search (objects missing from a
+			// partial clone), or the run is ending: its names stay
+			// unresolved
+			found[k] = f
 		}
-		then[c] = found
+	})
+	for k, c := range order {
+		then[c] = found[k]
 	}
 	return then
 }
@@ -368,15 +520,12 @@ func best(defs []symLoc, container, notIn string, named map[string]bool) (pick s
 	return pick, container == "" || score >= 2
 }
 
-// renamedTo finds the likely new name of a symbol that commit at removed:
+// renamedTo finds the likely new name of a symbol that a commit removed
+// (changes: the files it changed):
 // a name of the same kind that the commit newly defined in the file that
 // defined the symbol before, and that is like it (likeName). Several:
 // the one sharing most word parts.
-func (j *judge) renamedTo(ctx context.Context, at gitblame.Hash, name string) (symLoc, bool) {
-	changes, err := j.c.Sym.CommitChanges(ctx, at)
-	if err != nil {
-		return symLoc{}, false
-	}
+func (j *judge) renamedTo(changes []FileChange, name string) (symLoc, bool) {
 	for _, ch := range changes {
 		if ch.FromBlob.IsZero() || ch.ToBlob.IsZero() || symdef.Language(ch.From) == "" {
 			continue
@@ -551,56 +700,82 @@ func (j *judge) symIndex(want map[string]bool) *symbolIndex {
 	}
 	sort.Strings(paths)
 	ix.files = len(paths)
-	for _, p := range paths {
-		lang := symdef.Language(p)
-		id := ""
+	// the files known by their content come from the cache; the others
+	// are read (one at a time: the source is not safe for concurrent
+	// use) and parsed, lookups of them at once
+	type fileIndex struct {
+		id    string
+		defs  []symdef.Def
+		found []string // wanted names among its words
+		words string   // its words, for the cache (when it has an id)
+		read  bool
+	}
+	files := make([]fileIndex, len(paths))
+	var toRead []int
+	for i, p := range paths {
 		if vc != nil {
-			id = j.contentID(p)
+			files[i].id = j.contentID(p)
 		}
-		if id != "" {
-			if v, ok := vc.Verdict(vcache.KeyOf("symdef", symdefVersion, lang, id)); ok {
+		if id := files[i].id; id != "" {
+			if v, ok := vc.Verdict(vcache.KeyOf("symdef", symdefVersion, symdef.Language(p), id)); ok {
 				ix.ids[p] = id
 				eachDef(v.Reason, func(d symdef.Def) {
 					if want[d.Name] {
-						ix.defs[d.Name] = append(ix.defs[d.Name], symLoc{path: p, def: d})
+						files[i].defs = append(files[i].defs, d)
 					}
 				})
 				continue
 			}
 		}
+		toRead = append(toRead, i)
+	}
+	var readMu sync.Mutex
+	parallelN(runtime.GOMAXPROCS(0), len(toRead), func(k int) {
+		f := &files[toRead[k]]
+		p := paths[toRead[k]]
+		readMu.Lock()
 		data, err := j.src.ReadFile(p)
+		readMu.Unlock()
 		if err != nil {
-			continue // unreadable now: it defines nothing
+			return // unreadable now: it defines nothing
 		}
-		ix.read[p] = true
-		defs := symdef.Definitions(p, data)
-		for _, d := range defs {
-			if want[d.Name] {
-				ix.defs[d.Name] = append(ix.defs[d.Name], symLoc{path: p, def: d})
-			}
-		}
-		if id == "" {
-			eachWord(data, func(w []byte) {
-				if want[string(w)] { // no allocation: the compiler looks the bytes up
-					ix.found[string(w)] = true
-				}
-			})
-			continue
-		}
-		// the file's words, each once, for the cache
+		f.read = true
+		f.defs = symdef.Definitions(p, data)
+		// the file's words, each once
 		ws := map[string]bool{}
 		eachWord(data, func(w []byte) {
-			if !ws[string(w)] {
+			if !ws[string(w)] { // no allocation: the compiler looks the bytes up
 				ws[string(w)] = true
 			}
 		})
 		for w := range ws {
 			if want[w] {
-				ix.found[w] = true
+				f.found = append(f.found, w)
 			}
 		}
-		vc.PutVerdict(vcache.KeyOf("symdef", symdefVersion, lang, id), vcache.Verdict{Reason: encodeDefs(defs)})
-		vc.PutVerdict(vcache.KeyOf("symwords", symdefVersion, id), vcache.Verdict{Reason: encodeWords(ws)})
+		if f.id != "" {
+			f.words = encodeWords(ws)
+		}
+	})
+	for i, p := range paths {
+		f := &files[i]
+		for _, d := range f.defs {
+			if want[d.Name] {
+				ix.defs[d.Name] = append(ix.defs[d.Name], symLoc{path: p, def: d})
+			}
+		}
+		if !f.read {
+			continue
+		}
+		ix.read[p] = true
+		for _, w := range f.found {
+			ix.found[w] = true
+		}
+		if f.id != "" {
+			lang := symdef.Language(p)
+			vc.PutVerdict(vcache.KeyOf("symdef", symdefVersion, lang, f.id), vcache.Verdict{Reason: encodeDefs(f.defs)})
+			vc.PutVerdict(vcache.KeyOf("symwords", symdefVersion, f.id), vcache.Verdict{Reason: f.words})
+		}
 	}
 	return ix
 }
