@@ -34,7 +34,7 @@ import (
 // listStampMargin is how old the mtime and ctime of every directory and
 // of the index must be for a listing to be stamped: more than the
 // coarsest timestamp granularity of common file systems (2 s on FAT).
-const listStampMargin = 3 * time.Second
+var listStampMargin = 3 * time.Second
 
 // listStampVersion starts every stamp.
 const listStampVersion = "memcite-list-stamp-1"
