@@ -110,8 +110,10 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 	if err != nil {
 		return nil, fmt.Errorf("prose: listing %s: %w", src.Name(), err)
 	}
-	trace.Printf("prose: %d paths listed; judging %d memories", len(paths), len(mems))
-	j := &judge{c: c, src: src, mems: newMemIndex(c.All), cache: vc}
+	if listed {
+		trace.Printf("prose: %d paths listed; judging %d memories", len(paths), len(mems))
+	}
+	j := &judge{c: c, src: src, cache: vc}
 	if listed {
 		j.now = newTracked(paths)
 	}
@@ -157,6 +159,9 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 				return nil, err
 			}
 			j.now, keep = newTracked(paths), listDigest(paths) == digest
+		}
+		if j.mems == nil { // (built for the first memory the cache does not judge)
+			j.mems = newMemIndex(c.All)
 		}
 		rec := &recorder{Source: src}
 		j.src = rec
