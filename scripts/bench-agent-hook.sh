@@ -40,6 +40,11 @@ ms() { # the median wall time in ms of a command, run RUNS times after 3 warm-up
     echo $(( (e - s) / 1000 ))
   done | median | awk '{printf "%.1f", $1/1000}'
 }
+cpu() { # the mean CPU time (user+sys, ms) of a command over RUNS runs
+  local TIMEFORMAT='%U %S'
+  { time (for _ in $(seq "$runs"); do "$@" >/dev/null 2>&1 || true; done) ; } 2>&1 |
+    awk -v n="$runs" '{printf "%.1f", ($1 + $2) * 1000 / n}'
+}
 
 if [ -n "${FROM:-}" ]; then
   repo="$work/repo"
@@ -71,8 +76,10 @@ if [ -n "${FROM:-}" ]; then
     echo "bench-agent-hook: the read of $mem reports nothing stale" >&2; exit 1; }
   sync; sleep "${SETTLE:-5}"
   read_ms=$(ms sh -c "'$work/git-memcite' agent-hook < '$work/event.json'")
+  read_cpu=$(cpu sh -c "'$work/git-memcite' agent-hook < '$work/event.json'")
   if [ -n "${BASE:-}" ]; then
     base=$(ms sh -c "'$work/git-memcite-base' agent-hook < '$work/event.json'")
+    base_cpu=$(cpu sh -c "'$work/git-memcite-base' agent-hook < '$work/event.json'")
   fi
   status=$(ms git status)
   cat_ms=$(ms cat "$mem")
@@ -81,9 +88,10 @@ if [ -n "${FROM:-}" ]; then
   echo "$(basename "$FROM"): $(git ls-files | wc -l) files, $(git ls-files .serena/memories | wc -l) memories"
   echo "agent-hook, read of $mem (stale): ${read_ms} ms (median of $runs)" \
     "= $(awk -v a="$read_ms" -v b="$status" 'BEGIN{printf "%.2f", a/b}')× git status (${status} ms)," \
-    "$(awk -v a="$read_ms" -v b="$cat_ms" 'BEGIN{printf "%.1f", a/b}')× cat of the file (${cat_ms} ms)"
+    "$(awk -v a="$read_ms" -v b="$cat_ms" 'BEGIN{printf "%.1f", a/b}')× cat of the file (${cat_ms} ms);" \
+    "CPU ${read_cpu} ms (mean); load average $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')"
   if [ -n "${BASE:-}" ]; then
-    echo "  $BASE's binary, the same read: ${base} ms"
+    echo "  $BASE's binary, the same read: ${base} ms; CPU ${base_cpu} ms"
   fi
   echo "session start: ${session} ms; verify-all: ${verifyall} ms"
   exit 0
@@ -115,10 +123,13 @@ timeit() { # the median wall time in ms of the hook answering the event in ${1:-
 sync
 sleep "${SETTLE:-30}"
 committed=$(timeit)
+committed_cpu=$(cpu sh -c "'$work/git-memcite' agent-hook < '$work/event.json'")
 if [ -n "${BASE:-}" ]; then
   base=$(timeit event.json git-memcite-base)
+  base_cpu=$(cpu sh -c "'$work/git-memcite-base' agent-hook < '$work/event.json'")
   again=$(timeit)
 fi
+load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')
 
 # delete HEAD's lines 24-26 of the cited file (a cited line among them)
 f="$repo/pkg000/sub0/file00000.go"
@@ -168,9 +179,9 @@ printf '{"hook_event_name": "PostToolUse", "tool_name": "Write", "cwd": "%s", "t
 "$work/git-memcite" agent-hook < "$work/write.json" | grep -q '2 of 6 citations and references do not hold'
 write=$(timeit write.json)
 
-echo "agent-hook, one memory, 5 moved citations, 10,000 files: ${committed} ms (median of $runs)"
+echo "agent-hook, one memory, 5 moved citations, 10,000 files: ${committed} ms (median of $runs); CPU ${committed_cpu} ms (mean); load average ${load}"
 if [ -n "${BASE:-}" ]; then
-  echo "  $BASE's binary, the same read, after it: ${base} ms; this binary again after that: ${again} ms"
+  echo "  $BASE's binary, the same read, after it: ${base} ms, CPU ${base_cpu} ms; this binary again after that: ${again} ms"
 fi
 echo "the same with a cited line deleted in the working tree:  ${uncommitted} ms"
 echo "session start, 2,000 memories, 10,000 citations (cache): ${session} ms (verify-all of the same store: ${verifyall} ms)"

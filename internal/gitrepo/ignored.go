@@ -186,8 +186,15 @@ func (w *guardedWorktree) List(dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	out, _, err := w.filter(all)
+	return out, err
+}
+
+// filter drops from all the paths git ignores, and counts the untracked
+// ones (ignored or not).
+func (w *guardedWorktree) filter(all []string) ([]string, int, error) {
 	if err := w.load(); err != nil {
-		return nil, fmt.Errorf("%w: %w", source.ErrUnavailable, err)
+		return nil, 0, fmt.Errorf("%w: %w", source.ErrUnavailable, err)
 	}
 	var untracked []string
 	for _, p := range all {
@@ -196,13 +203,13 @@ func (w *guardedWorktree) List(dir string) ([]string, error) {
 		}
 	}
 	if len(untracked) == 0 {
-		return all, nil
+		return all, 0, nil
 	}
 	w.mu.Lock()
 	ign, err := w.checkIgnore(untracked)
 	w.mu.Unlock()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", source.ErrUnavailable, err)
+		return nil, 0, fmt.Errorf("%w: %w", source.ErrUnavailable, err)
 	}
 	out := all[:0:0]
 	for _, p := range all {
@@ -210,7 +217,7 @@ func (w *guardedWorktree) List(dir string) ([]string, error) {
 			out = append(out, p)
 		}
 	}
-	return out, nil
+	return out, len(untracked), nil
 }
 
 // checkIgnore returns which of paths (repo-relative, untracked) git's

@@ -1,6 +1,7 @@
 package gitrepo
 
 import (
+	"encoding/binary"
 	"io/fs"
 	"os"
 	"runtime"
@@ -83,4 +84,30 @@ func sameFile(a, b os.FileInfo) bool {
 	sb, ok2 := b.Sys().(*syscall.Stat_t)
 	return ok1 && ok2 && os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime()) &&
 		sa.Ctim == sb.Ctim
+}
+
+// statStampLen is the length of a statStamp.
+const statStampLen = 8 * 8
+
+// statStamp encodes what names a directory's or file's state in a
+// listing's stamp (liststamp.go): device, inode, mode, size, mtime and
+// ctime with nanoseconds. fresh says the mtime or ctime is not before
+// before (a change in the same tick of the file system's clock could
+// keep them); nil for a FileInfo without stat data.
+func statStamp(fi fs.FileInfo, before time.Time) (stamp []byte, fresh bool) {
+	if fi == nil {
+		return nil, true
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return nil, true
+	}
+	mtime := time.Unix(int64(st.Mtim.Sec), int64(st.Mtim.Nsec))
+	ctime := time.Unix(int64(st.Ctim.Sec), int64(st.Ctim.Nsec))
+	b := make([]byte, 0, statStampLen)
+	for _, v := range []uint64{uint64(st.Dev), uint64(st.Ino), uint64(st.Mode), uint64(st.Size),
+		uint64(st.Mtim.Sec), uint64(st.Mtim.Nsec), uint64(st.Ctim.Sec), uint64(st.Ctim.Nsec)} {
+		b = binary.BigEndian.AppendUint64(b, v)
+	}
+	return b, !mtime.Before(before) || !ctime.Before(before)
 }

@@ -5,6 +5,7 @@ package gitrepo
 import (
 	"io/fs"
 	"os"
+	"time"
 )
 
 // sameInodeAndCtime: where the platform's stat data is not compared, size
@@ -27,3 +28,7 @@ func (ids *worktreeIDs) unchangedAt(*os.File, string, indexStat) (unchanged, ok 
 // between them: where ctime is not compared, never (the index is read
 // again).
 func sameFile(a, b os.FileInfo) bool { return false }
+
+// statStamp: where the platform's ctime, inode and device are not
+// compared, no listing is stamped (liststamp.go).
+func statStamp(fs.FileInfo, time.Time) (stamp []byte, fresh bool) { return nil, true }

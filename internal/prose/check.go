@@ -105,14 +105,19 @@ var _ verify.ProseChecker = (*Checker)(nil)
 // CheckProse implements verify.ProseChecker.
 func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*store.Memory) ([][]verify.ProseCitation, error) {
 	trace.Printf("prose: listing the %s", src.Name())
-	paths, err := src.List("")
+	vc := vcache.FromContext(ctx)
+	digest, paths, listed, err := listKey(vc, src)
 	if err != nil {
 		return nil, fmt.Errorf("prose: listing %s: %w", src.Name(), err)
 	}
-	trace.Printf("prose: %d paths listed; judging %d memories", len(paths), len(mems))
-	j := &judge{c: c, src: src, now: newTracked(paths), mems: newMemIndex(c.All), cache: vcache.FromContext(ctx)}
+	if listed {
+		trace.Printf("prose: %d paths listed; judging %d memories", len(paths), len(mems))
+	}
+	j := &judge{c: c, src: src, cache: vc}
+	if listed {
+		j.now = newTracked(paths)
+	}
 	out := make([][]verify.ProseCitation, len(mems))
-	vc := vcache.FromContext(ctx)
 	if vc != nil && c.H != nil && c.vc == nil {
 		// the trees of commits and the files in them, from the cache
 		c.vc, c.H = vc, cachedEntries{History: c.H, vc: vc}
@@ -120,11 +125,12 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 	run := ""
 	var anchors map[string]string
 	if vc != nil {
-		run = c.runKey(src, paths)
+		run = c.runKey(src, digest)
 		if anchors, err = c.anchors(ctx, vc); err != nil {
 			return nil, err
 		}
 	}
+	keep := true // the judgments are of the list the run's key names
 	hits := 0
 	for i, m := range mems {
 		if err := ctx.Err(); err != nil {
@@ -148,6 +154,15 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 				continue
 			}
 		}
+		if j.now == nil { // the cache vouched for the list: list now
+			if paths, err = listPaths(src); err != nil {
+				return nil, err
+			}
+			j.now, keep = newTracked(paths), listDigest(paths) == digest
+		}
+		if j.mems == nil { // (built for the first memory the cache does not judge)
+			j.mems = newMemIndex(c.All)
+		}
 		rec := &recorder{Source: src}
 		j.src = rec
 		missing, nsyms := c.missing, len(j.syms)
@@ -157,12 +172,18 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 			return nil, fmt.Errorf("%s: %w", m.Path, err)
 		}
 		out[i] = pcs
-		if vc != nil && c.missing == missing {
+		if vc != nil && c.missing == missing && keep {
 			remember(vc, k, pcs, j.syms[nsyms:], rec.probes)
 		}
 	}
 	trace.Printf("prose: %d of %d memories judged from the cache", hits, len(mems))
 	trace.Printf("prose: memories judged; %d symbol references", len(j.syms))
+	if j.now == nil && len(j.syms) > 0 { // the symbols are looked up in every file listed
+		if paths, err = listPaths(src); err != nil {
+			return nil, err
+		}
+		j.now = newTracked(paths)
+	}
 	if err := j.symbols(ctx, j.syms, out); err != nil {
 		return nil, err
 	}

@@ -115,7 +115,7 @@ func holds(src source.Source, probes []probe) bool {
 
 // runKey hashes what every memory's judgment of a run depends on besides
 // the memory itself.
-func (c *Checker) runKey(src source.Source, paths []string) string {
+func (c *Checker) runKey(src source.Source, list string) string {
 	h := sha256.New()
 	put := func(s string) {
 		h.Write([]byte(s))
@@ -135,10 +135,7 @@ func (c *Checker) runKey(src source.Source, paths []string) string {
 	for _, d := range c.Dirs {
 		put(d)
 	}
-	put(strconv.Itoa(len(paths)))
-	for _, p := range paths {
-		put(p)
-	}
+	put(list) // listDigest of every path src lists
 	put(strconv.Itoa(len(c.All)))
 	for _, m := range c.All {
 		put(m.Path)

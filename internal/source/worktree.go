@@ -290,6 +290,15 @@ func (w *Worktree) ReadFile(p string) ([]byte, error) {
 // when it stays inside the repository; symlinks below it are listed and
 // checked when read.
 func (w *Worktree) List(dir string) ([]string, error) {
+	return w.ListDirs(dir, nil)
+}
+
+// ListDirs is List, and passes each directory it reads, before reading
+// it, to dirStat with its repo-relative path ("." the top) and its lstat
+// (a directory whose lstat fails is passed a nil FileInfo). The stat
+// taken before the read is what says, later, that the directory still
+// holds what was listed: a change after it changes its mtime and ctime.
+func (w *Worktree) ListDirs(dir string, dirStat func(rel string, fi fs.FileInfo)) ([]string, error) {
 	base := "."
 	if dir != "" && dir != "." {
 		c, err := Clean(dir)
@@ -310,13 +319,11 @@ func (w *Worktree) List(dir string) ([]string, error) {
 			}
 			return nil // unreadable subdirectory: skip it
 		}
-		if d.IsDir() {
-			if d.Name() == ".git" {
-				return filepath.SkipDir
-			}
-			return nil
+		isDir := d.IsDir()
+		if isDir && d.Name() == ".git" {
+			return filepath.SkipDir
 		}
-		if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
+		if isDir && dirStat == nil || !isDir && !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
 			return nil
 		}
 		rel, ok := strings.CutPrefix(p, realBase+string(filepath.Separator))
@@ -325,6 +332,15 @@ func (w *Worktree) List(dir string) ([]string, error) {
 			if rel, err = filepath.Rel(realBase, p); err != nil {
 				return nil
 			}
+		}
+		if isDir {
+			fi, _ := d.Info()
+			name := base
+			if p != realBase {
+				name = joinRel(base, filepath.ToSlash(rel))
+			}
+			dirStat(name, fi)
+			return nil
 		}
 		out = append(out, joinRel(base, filepath.ToSlash(rel)))
 		return nil
