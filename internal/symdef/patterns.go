@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // rule is one definition pattern of a language.
@@ -46,106 +47,113 @@ func (x rule) body() rule      { x.noSemi = true; return x }
 
 const id = `([A-Za-z_][A-Za-z0-9_]*)`
 
-var languages = map[string]*language{
-	"python": {block: indent, comment: "#", rules: []rule{
-		r(`^\s*(?:async\s+)?def\s+`+id, KindFunc, "def"),
-		r(`^\s*class\s+`+id, KindType, "class").container(),
-		r(`^`+id+`\s*(?::[^=]*)?=[^=]`, KindValue, "="),
-		r(`^\s+`+id+`\s*:\s*[A-Za-z_][\w\[\]., |"']*(?:=.*)?$`, KindValue, ":").member(),
-	}},
-	"typescript": {block: braces, comment: "//", rules: []rule{
-		r(`^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)`, KindFunc, "function"),
-		r(`^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+([A-Za-z_$][\w$]*)`, KindType, "class").container(),
-		r(`^\s*(?:export\s+)?(?:declare\s+)?interface\s+([A-Za-z_$][\w$]*)`, KindType, "interface").container(),
-		r(`^\s*(?:export\s+)?(?:declare\s+)?type\s+([A-Za-z_$][\w$]*)\s*(?:<.*>)?\s*=`, KindType, "type"),
-		r(`^\s*(?:export\s+)?(?:declare\s+)?(?:const\s+)?enum\s+([A-Za-z_$][\w$]*)`, KindType, "enum").container(),
-		r(`^\s*(?:export\s+)?(?:declare\s+)?(?:namespace|module)\s+([A-Za-z_$][\w$]*)`, KindType, "namespace", "module").container(),
-		r(`^\s*(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)`, KindValue, "const", "let", "var"),
-		r(`^\s*(?:(?:public|private|protected|static|readonly|async|override|abstract|get|set|declare)\s+)*\*?\s*#?([A-Za-z_$][\w$]*)\s*[?!]?\s*(?:<[^>]*>)?\s*\(`, KindFunc, "(").member().body(),
-		r(`^\s*(?:(?:public|private|protected|static|readonly|override|declare|abstract)\s+)*#?([A-Za-z_$][\w$]*)\s*[?!]?\s*[:=]`, KindValue, ":", "=").member(),
-	}},
-	"java": {block: braces, comment: "//", rules: []rule{
-		r(`\b(?:class|interface|enum|record)\s+`+id, KindType, "class", "interface", "enum", "record").container(),
-		r(`^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|protected|static|final|abstract|synchronized|native|default|strictfp)\s+)*(?:<[^>]+>\s+)?[\w.<>\[\]?, ]+\s+`+id+`\s*\(`, KindFunc, "(").member().body(),
-		r(`^\s*(?:(?:public|private|protected)\s+)`+id+`\s*\(`, KindFunc, "(").member().body(),
-		r(`^\s*(?:(?:public|private|protected|static|final|transient|volatile)\s+)+[\w.<>\[\]?, ]+\s+`+id+`\s*(?:=|;)`, KindValue, "=", ";").member(),
-	}},
-	"csharp": {block: braces, comment: "//", rules: []rule{
-		r(`\b(?:class|interface|enum|struct|record)\s+`+id, KindType, "class", "interface", "enum", "struct", "record").container(),
-		r(`\bdelegate\s+[\w.<>\[\]?, ]+\s+`+id+`\s*[(<]`, KindType, "delegate"),
-		r(`^\s*(?:\[[^\]]*\]\s*)*(?:(?:public|private|protected|internal|static|virtual|override|abstract|sealed|async|new|extern|unsafe|partial|readonly)\s+)*(?:<[^>]+>\s+)?[\w.<>\[\]?, ()]+\s+`+id+`\s*(?:<[^>]*>)?\s*\(`, KindFunc, "(").member().body(),
-		r(`^\s*(?:(?:public|private|protected|internal|static)\s+)+`+id+`\s*\(`, KindFunc, "(").member().body(),
-		r(`^\s*(?:\[[^\]]*\]\s*)*(?:(?:public|private|protected|internal|static|virtual|override|abstract|sealed|new|required|readonly|const|volatile)\s+)+[\w.<>\[\]?, ()]+\s+`+id+`\s*(?:\{|=>|=|;|$)`, KindValue).member(),
-	}},
-	"kotlin": {block: braces, comment: "//", rules: []rule{
-		r(`\b(?:class|interface|object)\s+`+id, KindType, "class", "interface", "object").container(),
-		r(`\bfun\s+(?:<[^>]*>\s*)?(?:[\w.<>?]+\.)?`+id+`\s*\(`, KindFunc, "fun"),
-		r(`^\s*(?:(?:private|public|internal|protected|override|const|lateinit|open|abstract)\s+)*(?:val|var)\s+(?:<[^>]*>\s*)?(?:[\w.<>?]+\.)?`+id, KindValue, "val", "var"),
-		r(`\btypealias\s+`+id, KindType, "typealias"),
-	}},
-	"c": {block: braces, comment: "//", rules: []rule{
-		r(`^\s*#\s*define\s+`+id, KindFunc, "define"),
-		r(`^\s*(?:typedef\s+)?(?:template\s*<[^>]*>\s*)?(?:struct|class|union|enum(?:\s+class)?|namespace)\s+(?:[A-Z_][A-Z0-9_]*\s+)*`+id+`\s*(?:[:{]|final\b|$)`, KindType, "struct", "class", "union", "enum", "namespace").container(),
-		r(`^\s*typedef\s+[^;(]*?\b`+id+`\s*(?:\[[^\]]*\]\s*)?;`, KindType, "typedef"),
-		r(`^\s*}\s*`+id+`\s*;`, KindType, "}"),
-		r(`^\s*using\s+`+id+`\s*=`, KindType, "using"),
-		r(`^\s*(?:template\s*<[^>]*>\s*)?(?:[\w:*&<>,~]+\s+)+[*&]*((?:[A-Za-z_]\w*::)*~?[A-Za-z_]\w*)\s*\(`, KindFunc, "(").body(),
-		r(`^(?:[A-Za-z_]\w*::)+~?`+id+`\s*\(`, KindFunc, "::").body(),
-	}},
-	"rust": {block: braces, comment: "//", rules: []rule{
-		r(`^\s*(?:pub(?:\([^)]*\))?\s+)?(?:(?:const|async|unsafe|extern(?:\s+"[^"]*")?)\s+)*fn\s+`+id, KindFunc, "fn"),
-		r(`^\s*(?:pub(?:\([^)]*\))?\s+)?(?:unsafe\s+)?(?:struct|enum|union|trait)\s+`+id, KindType, "struct", "enum", "union", "trait").container(),
-		r(`^\s*(?:pub(?:\([^)]*\))?\s+)?type\s+`+id, KindType, "type"),
-		r(`^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+`+id, KindType, "mod"),
-		r(`^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const|static)\s+(?:mut\s+)?`+id+`\s*:`, KindValue, "const", "static"),
-		r(`\bmacro_rules!\s*`+id, KindFunc, "macro_rules"),
-		r(`^\s*(?:unsafe\s+)?impl(?:\s*<.*?>)?\s+(?:[\w:<>, &']+\s+for\s+)?(?:[\w]+::)*`+id, "", "impl").container(),
-		r(`^\s*(?:pub(?:\([^)]*\))?\s+)?`+id+`\s*:\s*[^:]`, KindValue, ":").member(),
-		r(`^\s*([A-Z][A-Za-z0-9_]*)\s*(?:[({,]|$)`, KindValue).member(),
-	}},
-	"ruby": {block: indent, comment: "#", rules: []rule{
-		r(`^\s*def\s+(?:self\.)?([A-Za-z_]\w*[?!=]?)`, KindFunc, "def"),
-		r(`^\s*(?:class|module)\s+(?:\w+::)*([A-Z]\w*)`, KindType, "class", "module").container(),
-		r(`^\s*([A-Z][A-Z0-9_]*)\s*=[^=]`, KindValue, "="),
-	}},
-	"php": {block: braces, comment: "//", rules: []rule{
-		r(`\bfunction\s+&?`+id, KindFunc, "function"),
-		r(`^\s*(?:(?:abstract|final|readonly)\s+)*(?:class|interface|trait|enum)\s+`+id, KindType, "class", "interface", "trait", "enum").container(),
-		r(`\bconst\s+`+id+`\s*=`, KindValue, "const"),
-		r(`^\s*(?:(?:public|private|protected|static|readonly|var)\s+)+(?:\??[\w\\|]+\s+)?\$`+id, KindValue, "$").member(),
-	}},
-	"swift": {block: braces, comment: "//", rules: []rule{
-		r(`\bfunc\s+`+id, KindFunc, "func"),
-		r(`\b(?:class|struct|enum|protocol|actor)\s+`+id, KindType, "class", "struct", "enum", "protocol", "actor").container(),
-		r(`^\s*(?:(?:public|private|fileprivate|internal|open|static|final|lazy|weak|override|@\w+)\s+)*(?:let|var)\s+`+id, KindValue, "let", "var"),
-		r(`\btypealias\s+`+id, KindType, "typealias"),
-		r(`^\s*(?:(?:public|private|fileprivate|internal|open)\s+)?extension\s+`+id, "", "extension").container(),
-		r(`^\s*case\s+`+id, KindValue, "case").member(),
-	}},
-	"r": {block: braces, comment: "#", rules: []rule{
-		r(`^\s*([A-Za-z_.][\w.]*)\s*(?:<-|<<-|=)\s*function\b`, KindFunc, "function"),
-		r(`^([A-Za-z_.][\w.]*)\s*(?:<-|<<-)`, KindValue, "<-"),
-		r(`\b(?:setClass|setRefClass|R6Class|setGeneric)\s*\(\s*["']([A-Za-z_.][\w.]*)`, KindType, "Class", "setGeneric"),
-	}},
-	"fsharp": {block: indent, comment: "//", rules: []rule{
-		r(`^\s*(?:let|and)\s+(?:(?:rec|inline|private|internal|public|mutable)\s+)*`+id, KindFunc, "let", "and"),
-		r(`^\s*type\s+(?:(?:private|internal|public)\s+)?`+id, KindType, "type").container(),
-		r(`^\s*(?:static\s+)?(?:member|abstract|override|default)\s+(?:(?:val|private|inline|member)\s+)*(?:\w+\.)?`+id, KindFunc, "member", "abstract", "override", "default"),
-		r(`^\s*module\s+(?:(?:private|internal|public|rec)\s+)*(?:[\w.]+\.)?`+id, KindType, "module"),
-		r(`^\s*\|\s*([A-Z]\w*)\b[^>]*$`, KindValue, "|").member(),
-	}},
-	"shell": {block: braces, comment: "#", rules: []rule{
-		r(`^\s*(?:function\s+)?([A-Za-z_][\w:.-]*)\s*\(\s*\)`, KindFunc, "()"),
-		r(`^\s*function\s+([A-Za-z_][\w:.-]*)`, KindFunc, "function"),
-		r(`^\s*(?:export\s+|readonly\s+|local\s+|declare\s+(?:-\w+\s+)*)?`+id+`=`, KindValue, "="),
-	}},
-	"powershell": {block: braces, comment: "#", rules: []rule{
-		r(`(?i)^\s*(?:function|filter|workflow)\s+(?:(?:global|script|local|private):)?([A-Za-z_][\w-]*)`, KindFunc, "unction", "UNCTION", "ilter", "orkflow", "Function", "Filter"),
-		r(`(?i)^\s*class\s+`+id, KindType, "class", "Class").container(),
-		r(`(?i)^\s*enum\s+`+id, KindType, "enum", "Enum").container(),
-		r(`(?i)^\s*(?:hidden\s+)?(?:static\s+)?(?:\[[^\]]+\]\s*)?`+id+`\s*\([^)]*\)\s*\{?\s*$`, KindFunc, "(").member(),
-		r(`(?i)^\s*(?:(?:hidden|static)\s+)*(?:\[[^\]]+\]\s*)+\$`+id, KindValue, "$").member(),
-	}},
+// languages holds the definition patterns per language, compiled on
+// first use: a command that reads no code (a commit hook, most agent-hook
+// reads) compiles none of them.
+var languages = sync.OnceValue(func() map[string]*language { return languagePatterns() })
+
+func languagePatterns() map[string]*language {
+	return map[string]*language{
+		"python": {block: indent, comment: "#", rules: []rule{
+			r(`^\s*(?:async\s+)?def\s+`+id, KindFunc, "def"),
+			r(`^\s*class\s+`+id, KindType, "class").container(),
+			r(`^`+id+`\s*(?::[^=]*)?=[^=]`, KindValue, "="),
+			r(`^\s+`+id+`\s*:\s*[A-Za-z_][\w\[\]., |"']*(?:=.*)?$`, KindValue, ":").member(),
+		}},
+		"typescript": {block: braces, comment: "//", rules: []rule{
+			r(`^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)`, KindFunc, "function"),
+			r(`^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+([A-Za-z_$][\w$]*)`, KindType, "class").container(),
+			r(`^\s*(?:export\s+)?(?:declare\s+)?interface\s+([A-Za-z_$][\w$]*)`, KindType, "interface").container(),
+			r(`^\s*(?:export\s+)?(?:declare\s+)?type\s+([A-Za-z_$][\w$]*)\s*(?:<.*>)?\s*=`, KindType, "type"),
+			r(`^\s*(?:export\s+)?(?:declare\s+)?(?:const\s+)?enum\s+([A-Za-z_$][\w$]*)`, KindType, "enum").container(),
+			r(`^\s*(?:export\s+)?(?:declare\s+)?(?:namespace|module)\s+([A-Za-z_$][\w$]*)`, KindType, "namespace", "module").container(),
+			r(`^\s*(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)`, KindValue, "const", "let", "var"),
+			r(`^\s*(?:(?:public|private|protected|static|readonly|async|override|abstract|get|set|declare)\s+)*\*?\s*#?([A-Za-z_$][\w$]*)\s*[?!]?\s*(?:<[^>]*>)?\s*\(`, KindFunc, "(").member().body(),
+			r(`^\s*(?:(?:public|private|protected|static|readonly|override|declare|abstract)\s+)*#?([A-Za-z_$][\w$]*)\s*[?!]?\s*[:=]`, KindValue, ":", "=").member(),
+		}},
+		"java": {block: braces, comment: "//", rules: []rule{
+			r(`\b(?:class|interface|enum|record)\s+`+id, KindType, "class", "interface", "enum", "record").container(),
+			r(`^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|protected|static|final|abstract|synchronized|native|default|strictfp)\s+)*(?:<[^>]+>\s+)?[\w.<>\[\]?, ]+\s+`+id+`\s*\(`, KindFunc, "(").member().body(),
+			r(`^\s*(?:(?:public|private|protected)\s+)`+id+`\s*\(`, KindFunc, "(").member().body(),
+			r(`^\s*(?:(?:public|private|protected|static|final|transient|volatile)\s+)+[\w.<>\[\]?, ]+\s+`+id+`\s*(?:=|;)`, KindValue, "=", ";").member(),
+		}},
+		"csharp": {block: braces, comment: "//", rules: []rule{
+			r(`\b(?:class|interface|enum|struct|record)\s+`+id, KindType, "class", "interface", "enum", "struct", "record").container(),
+			r(`\bdelegate\s+[\w.<>\[\]?, ]+\s+`+id+`\s*[(<]`, KindType, "delegate"),
+			r(`^\s*(?:\[[^\]]*\]\s*)*(?:(?:public|private|protected|internal|static|virtual|override|abstract|sealed|async|new|extern|unsafe|partial|readonly)\s+)*(?:<[^>]+>\s+)?[\w.<>\[\]?, ()]+\s+`+id+`\s*(?:<[^>]*>)?\s*\(`, KindFunc, "(").member().body(),
+			r(`^\s*(?:(?:public|private|protected|internal|static)\s+)+`+id+`\s*\(`, KindFunc, "(").member().body(),
+			r(`^\s*(?:\[[^\]]*\]\s*)*(?:(?:public|private|protected|internal|static|virtual|override|abstract|sealed|new|required|readonly|const|volatile)\s+)+[\w.<>\[\]?, ()]+\s+`+id+`\s*(?:\{|=>|=|;|$)`, KindValue).member(),
+		}},
+		"kotlin": {block: braces, comment: "//", rules: []rule{
+			r(`\b(?:class|interface|object)\s+`+id, KindType, "class", "interface", "object").container(),
+			r(`\bfun\s+(?:<[^>]*>\s*)?(?:[\w.<>?]+\.)?`+id+`\s*\(`, KindFunc, "fun"),
+			r(`^\s*(?:(?:private|public|internal|protected|override|const|lateinit|open|abstract)\s+)*(?:val|var)\s+(?:<[^>]*>\s*)?(?:[\w.<>?]+\.)?`+id, KindValue, "val", "var"),
+			r(`\btypealias\s+`+id, KindType, "typealias"),
+		}},
+		"c": {block: braces, comment: "//", rules: []rule{
+			r(`^\s*#\s*define\s+`+id, KindFunc, "define"),
+			r(`^\s*(?:typedef\s+)?(?:template\s*<[^>]*>\s*)?(?:struct|class|union|enum(?:\s+class)?|namespace)\s+(?:[A-Z_][A-Z0-9_]*\s+)*`+id+`\s*(?:[:{]|final\b|$)`, KindType, "struct", "class", "union", "enum", "namespace").container(),
+			r(`^\s*typedef\s+[^;(]*?\b`+id+`\s*(?:\[[^\]]*\]\s*)?;`, KindType, "typedef"),
+			r(`^\s*}\s*`+id+`\s*;`, KindType, "}"),
+			r(`^\s*using\s+`+id+`\s*=`, KindType, "using"),
+			r(`^\s*(?:template\s*<[^>]*>\s*)?(?:[\w:*&<>,~]+\s+)+[*&]*((?:[A-Za-z_]\w*::)*~?[A-Za-z_]\w*)\s*\(`, KindFunc, "(").body(),
+			r(`^(?:[A-Za-z_]\w*::)+~?`+id+`\s*\(`, KindFunc, "::").body(),
+		}},
+		"rust": {block: braces, comment: "//", rules: []rule{
+			r(`^\s*(?:pub(?:\([^)]*\))?\s+)?(?:(?:const|async|unsafe|extern(?:\s+"[^"]*")?)\s+)*fn\s+`+id, KindFunc, "fn"),
+			r(`^\s*(?:pub(?:\([^)]*\))?\s+)?(?:unsafe\s+)?(?:struct|enum|union|trait)\s+`+id, KindType, "struct", "enum", "union", "trait").container(),
+			r(`^\s*(?:pub(?:\([^)]*\))?\s+)?type\s+`+id, KindType, "type"),
+			r(`^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+`+id, KindType, "mod"),
+			r(`^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const|static)\s+(?:mut\s+)?`+id+`\s*:`, KindValue, "const", "static"),
+			r(`\bmacro_rules!\s*`+id, KindFunc, "macro_rules"),
+			r(`^\s*(?:unsafe\s+)?impl(?:\s*<.*?>)?\s+(?:[\w:<>, &']+\s+for\s+)?(?:[\w]+::)*`+id, "", "impl").container(),
+			r(`^\s*(?:pub(?:\([^)]*\))?\s+)?`+id+`\s*:\s*[^:]`, KindValue, ":").member(),
+			r(`^\s*([A-Z][A-Za-z0-9_]*)\s*(?:[({,]|$)`, KindValue).member(),
+		}},
+		"ruby": {block: indent, comment: "#", rules: []rule{
+			r(`^\s*def\s+(?:self\.)?([A-Za-z_]\w*[?!=]?)`, KindFunc, "def"),
+			r(`^\s*(?:class|module)\s+(?:\w+::)*([A-Z]\w*)`, KindType, "class", "module").container(),
+			r(`^\s*([A-Z][A-Z0-9_]*)\s*=[^=]`, KindValue, "="),
+		}},
+		"php": {block: braces, comment: "//", rules: []rule{
+			r(`\bfunction\s+&?`+id, KindFunc, "function"),
+			r(`^\s*(?:(?:abstract|final|readonly)\s+)*(?:class|interface|trait|enum)\s+`+id, KindType, "class", "interface", "trait", "enum").container(),
+			r(`\bconst\s+`+id+`\s*=`, KindValue, "const"),
+			r(`^\s*(?:(?:public|private|protected|static|readonly|var)\s+)+(?:\??[\w\\|]+\s+)?\$`+id, KindValue, "$").member(),
+		}},
+		"swift": {block: braces, comment: "//", rules: []rule{
+			r(`\bfunc\s+`+id, KindFunc, "func"),
+			r(`\b(?:class|struct|enum|protocol|actor)\s+`+id, KindType, "class", "struct", "enum", "protocol", "actor").container(),
+			r(`^\s*(?:(?:public|private|fileprivate|internal|open|static|final|lazy|weak|override|@\w+)\s+)*(?:let|var)\s+`+id, KindValue, "let", "var"),
+			r(`\btypealias\s+`+id, KindType, "typealias"),
+			r(`^\s*(?:(?:public|private|fileprivate|internal|open)\s+)?extension\s+`+id, "", "extension").container(),
+			r(`^\s*case\s+`+id, KindValue, "case").member(),
+		}},
+		"r": {block: braces, comment: "#", rules: []rule{
+			r(`^\s*([A-Za-z_.][\w.]*)\s*(?:<-|<<-|=)\s*function\b`, KindFunc, "function"),
+			r(`^([A-Za-z_.][\w.]*)\s*(?:<-|<<-)`, KindValue, "<-"),
+			r(`\b(?:setClass|setRefClass|R6Class|setGeneric)\s*\(\s*["']([A-Za-z_.][\w.]*)`, KindType, "Class", "setGeneric"),
+		}},
+		"fsharp": {block: indent, comment: "//", rules: []rule{
+			r(`^\s*(?:let|and)\s+(?:(?:rec|inline|private|internal|public|mutable)\s+)*`+id, KindFunc, "let", "and"),
+			r(`^\s*type\s+(?:(?:private|internal|public)\s+)?`+id, KindType, "type").container(),
+			r(`^\s*(?:static\s+)?(?:member|abstract|override|default)\s+(?:(?:val|private|inline|member)\s+)*(?:\w+\.)?`+id, KindFunc, "member", "abstract", "override", "default"),
+			r(`^\s*module\s+(?:(?:private|internal|public|rec)\s+)*(?:[\w.]+\.)?`+id, KindType, "module"),
+			r(`^\s*\|\s*([A-Z]\w*)\b[^>]*$`, KindValue, "|").member(),
+		}},
+		"shell": {block: braces, comment: "#", rules: []rule{
+			r(`^\s*(?:function\s+)?([A-Za-z_][\w:.-]*)\s*\(\s*\)`, KindFunc, "()"),
+			r(`^\s*function\s+([A-Za-z_][\w:.-]*)`, KindFunc, "function"),
+			r(`^\s*(?:export\s+|readonly\s+|local\s+|declare\s+(?:-\w+\s+)*)?`+id+`=`, KindValue, "="),
+		}},
+		"powershell": {block: braces, comment: "#", rules: []rule{
+			r(`(?i)^\s*(?:function|filter|workflow)\s+(?:(?:global|script|local|private):)?([A-Za-z_][\w-]*)`, KindFunc, "unction", "UNCTION", "ilter", "orkflow", "Function", "Filter"),
+			r(`(?i)^\s*class\s+`+id, KindType, "class", "Class").container(),
+			r(`(?i)^\s*enum\s+`+id, KindType, "enum", "Enum").container(),
+			r(`(?i)^\s*(?:hidden\s+)?(?:static\s+)?(?:\[[^\]]+\]\s*)?`+id+`\s*\([^)]*\)\s*\{?\s*$`, KindFunc, "(").member(),
+			r(`(?i)^\s*(?:(?:hidden|static)\s+)*(?:\[[^\]]+\]\s*)+\$`+id, KindValue, "$").member(),
+		}},
+	}
 }
 
 // notNames are keywords the looser patterns (methods, calls) catch.
@@ -182,7 +190,7 @@ type frame struct {
 
 // patternDefs applies the rules of lang to each line of src.
 func patternDefs(lang string, src []byte) []Def {
-	l := languages[lang]
+	l := languages()[lang]
 	if l == nil {
 		return nil
 	}
