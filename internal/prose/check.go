@@ -88,6 +88,30 @@ type Checker struct {
 	// missing counts the objects found missing from the repository: a
 	// memory whose judgment met one is not cached
 	missing int
+	// the logs asked for ahead (prefetch)
+	prefetchOnce sync.Once
+	prefetched   sync.WaitGroup
+}
+
+// prefetch asks git for both logs (the history of the memory directories
+// and the renames and deletions) at once, each in its own goroutine, when
+// the run will read both: the git processes run side by side, and beside
+// the judging. Once a run; wait waits for them.
+func (c *Checker) prefetch(ctx context.Context) {
+	if c.H == nil || c.Log == nil {
+		return
+	}
+	c.prefetchOnce.Do(func() {
+		c.prefetched.Add(2)
+		go func() {
+			defer c.prefetched.Done()
+			_ = c.loadLog(ctx) // the error is kept for the first to ask
+		}()
+		go func() {
+			defer c.prefetched.Done()
+			c.loadMoves(ctx)
+		}()
+	})
 }
 
 // version is one version of a memory file in its history.
@@ -104,6 +128,12 @@ var _ verify.ProseChecker = (*Checker)(nil)
 
 // CheckProse implements verify.ProseChecker.
 func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*store.Memory) ([][]verify.ProseCitation, error) {
+	vc := vcache.FromContext(ctx)
+	if vc != nil && c.H != nil && c.Log != nil && c.cachedAnchors(vc, c.anchorsKey()) == nil {
+		// the anchors are not cached: both logs will be read, from now
+		c.prefetch(ctx)
+	}
+	defer c.prefetched.Wait() // no git process outlives the run
 	trace.Printf("prose: listing the %s", src.Name())
 	paths, err := src.List("")
 	if err != nil {
@@ -112,7 +142,6 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 	trace.Printf("prose: %d paths listed; judging %d memories", len(paths), len(mems))
 	j := &judge{c: c, src: src, now: newTracked(paths), mems: newMemIndex(c.All), cache: vcache.FromContext(ctx)}
 	out := make([][]verify.ProseCitation, len(mems))
-	vc := vcache.FromContext(ctx)
 	if vc != nil && c.H != nil && c.vc == nil {
 		// the trees of commits and the files in them, from the cache
 		c.vc, c.H = vc, cachedEntries{History: c.H, vc: vc}
@@ -424,18 +453,7 @@ func (j *judge) gone(ctx context.Context, pc verify.ProseCitation, q string, wri
 // and the commit that moved or deleted it last (zero: HEAD still has it,
 // only the content checked does not).
 func (c *Checker) fate(ctx context.Context, p string, from gitblame.Hash) (to string, at gitblame.Hash, err error) {
-	c.movesOnce.Do(func() {
-		order, log, err := c.Log.Moves(ctx, c.Head)
-		if err != nil {
-			c.movesErr = err
-			return
-		}
-		c.order = make(map[gitblame.Hash]int, len(order))
-		for i, h := range order {
-			c.order[h] = i
-		}
-		c.moves = log
-	})
+	c.loadMoves(ctx)
 	if c.movesErr != nil {
 		return "", gitblame.ZeroHash, c.movesErr
 	}
@@ -465,6 +483,23 @@ func (c *Checker) fate(ctx context.Context, p string, from gitblame.Hash) (to st
 		return p, gitblame.ZeroHash, nil // HEAD has it
 	}
 	return cur, at, nil
+}
+
+// loadMoves reads the renames and deletions of the first-parent history
+// once.
+func (c *Checker) loadMoves(ctx context.Context) {
+	c.movesOnce.Do(func() {
+		order, log, err := c.Log.Moves(ctx, c.Head)
+		if err != nil {
+			c.movesErr = err
+			return
+		}
+		c.order = make(map[gitblame.Hash]int, len(order))
+		for i, h := range order {
+			c.order[h] = i
+		}
+		c.moves = log
+	})
 }
 
 // inDirs reports whether a path is below a memory directory.
