@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -91,7 +93,14 @@ type Checker struct {
 	// the logs asked for ahead (prefetch)
 	prefetchOnce sync.Once
 	prefetched   sync.WaitGroup
+	// noWait: a judgment that needs the log of renames and deletions
+	// fails with errMovesNotRead instead of waiting for it
+	noWait bool
 }
+
+// errMovesNotRead: a judgment needs the log of renames and deletions
+// (Checker.noWait).
+var errMovesNotRead = errors.New("prose: the renames and deletions are needed")
 
 // prefetch asks git for both logs (the history of the memory directories
 // and the renames and deletions) at once, each in its own goroutine, when
@@ -129,9 +138,13 @@ var _ verify.ProseChecker = (*Checker)(nil)
 // CheckProse implements verify.ProseChecker.
 func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*store.Memory) ([][]verify.ProseCitation, error) {
 	vc := vcache.FromContext(ctx)
-	if vc != nil && c.H != nil && c.Log != nil && c.cachedAnchors(vc, c.anchorsKey()) == nil {
-		// the anchors are not cached: both logs will be read, from now
-		c.prefetch(ctx)
+	hist := c.H != nil && c.Log != nil
+	var anchors map[string]string
+	if vc != nil && hist {
+		if anchors = c.cachedAnchors(vc, c.anchorsKey()); anchors == nil {
+			// the anchors are not cached: both logs will be read, from now
+			c.prefetch(ctx)
+		}
 	}
 	defer c.prefetched.Wait() // no git process outlives the run
 	trace.Printf("prose: listing the %s", src.Name())
@@ -147,14 +160,66 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 		c.vc, c.H = vc, cachedEntries{History: c.H, vc: vc}
 	}
 	run := ""
-	var anchors map[string]string
+	// late: no run kept judgments of these memories in the cache (a cold
+	// run, markSeen), so no judgment is looked for in it and the anchors,
+	// which need the whole log of renames and deletions, are found after
+	// the judging, for the keys the judgments are kept under. The
+	// memories that need that log are judged after the others: the log,
+	// the longest git process, is read while the others are judged.
+	late := false
 	if vc != nil {
 		run = c.runKey(src, paths)
-		if anchors, err = c.anchors(ctx, vc); err != nil {
-			return nil, err
+		if anchors == nil && hist && !c.seen(vc) {
+			late = true
+		} else if anchors == nil {
+			if anchors, err = c.anchors(ctx, vc); err != nil {
+				return nil, err
+			}
 		}
 	}
+	type judged struct {
+		i      int
+		pcs    []verify.ProseCitation
+		syms   []symRef
+		probes []probe
+	}
+	var keep []judged // late: the judgments to keep once the anchors are known
+	// one judges memory i afresh; false when it needs the log of renames
+	// and deletions and c.noWait is set
+	one := func(i int, m *store.Memory, k vcache.Key) (bool, error) {
+		j.mem = i
+		rec := &recorder{Source: src}
+		j.src = rec
+		missing, nsyms := c.missing, len(j.syms)
+		pcs, err := j.memory(ctx, m)
+		j.src = src
+		if errors.Is(err, errMovesNotRead) {
+			j.syms = j.syms[:nsyms]
+			return false, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("%s: %w", m.Path, err)
+		}
+		out[i] = pcs
+		if vc != nil && c.missing == missing {
+			if late {
+				keep = append(keep, judged{i: i, pcs: pcs, syms: slices.Clone(j.syms[nsyms:]), probes: rec.probes})
+			} else {
+				remember(vc, k, pcs, j.syms[nsyms:], rec.probes)
+			}
+		}
+		return true, nil
+	}
+	key := func(m *store.Memory) vcache.Key {
+		anchor, ok := anchors[m.Path]
+		if !ok {
+			anchor = "head " + c.Head.String()
+		}
+		return memoKey(run, anchor, m)
+	}
 	hits := 0
+	var after []int // the memories judged after the others
+	c.noWait = late
 	for i, m := range mems {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -164,12 +229,8 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 		}
 		j.mem = i
 		var k vcache.Key
-		if vc != nil {
-			anchor, ok := anchors[m.Path]
-			if !ok {
-				anchor = "head " + c.Head.String()
-			}
-			k = memoKey(run, anchor, m)
+		if vc != nil && !late {
+			k = key(m)
 			if pcs, syms, ok := j.recall(vc, k, m); ok {
 				out[i] = pcs
 				j.syms = append(j.syms, syms...)
@@ -177,18 +238,35 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 				continue
 			}
 		}
-		rec := &recorder{Source: src}
-		j.src = rec
-		missing, nsyms := c.missing, len(j.syms)
-		pcs, err := j.memory(ctx, m)
-		j.src = src
+		done, err := one(i, m, k)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", m.Path, err)
+			return nil, err
 		}
-		out[i] = pcs
-		if vc != nil && c.missing == missing {
-			remember(vc, k, pcs, j.syms[nsyms:], rec.probes)
+		if !done {
+			after = append(after, i)
 		}
+	}
+	c.noWait = false
+	if len(after) > 0 {
+		trace.Printf("prose: %d memories judged once renames and deletions are read", len(after))
+		for _, i := range after {
+			if _, err := one(i, mems[i], vcache.Key{}); err != nil {
+				return nil, err
+			}
+		}
+		// the symbol references in the memories' order, as without
+		slices.SortStableFunc(j.syms, func(a, b symRef) int { return a.mem - b.mem })
+	}
+	if late {
+		if anchors, err = c.anchors(ctx, vc); err != nil {
+			return nil, err
+		}
+		for _, e := range keep {
+			remember(vc, key(mems[e.i]), e.pcs, e.syms, e.probes)
+		}
+	}
+	if vc != nil {
+		c.markSeen(vc)
 	}
 	trace.Printf("prose: %d of %d memories judged from the cache", hits, len(mems))
 	trace.Printf("prose: memories judged; %d symbol references", len(j.syms))
@@ -393,7 +471,7 @@ func (j *judge) resolveAt(ctx context.Context, c gitblame.Hash, m *store.Memory,
 
 // goneIndex indexes the paths history renamed or deleted away.
 func (c *Checker) goneIndex(ctx context.Context) (*tracked, error) {
-	if _, _, err := c.fate(ctx, "", gitblame.ZeroHash); err != nil {
+	if err := c.waitMoves(ctx); err != nil {
 		return nil, err
 	}
 	if c.gone == nil {
@@ -453,9 +531,8 @@ func (j *judge) gone(ctx context.Context, pc verify.ProseCitation, q string, wri
 // and the commit that moved or deleted it last (zero: HEAD still has it,
 // only the content checked does not).
 func (c *Checker) fate(ctx context.Context, p string, from gitblame.Hash) (to string, at gitblame.Hash, err error) {
-	c.loadMoves(ctx)
-	if c.movesErr != nil {
-		return "", gitblame.ZeroHash, c.movesErr
+	if err := c.waitMoves(ctx); err != nil {
+		return "", gitblame.ZeroHash, err
 	}
 	start, ok := c.order[from]
 	if !ok {
@@ -500,6 +577,16 @@ func (c *Checker) loadMoves(ctx context.Context) {
 		}
 		c.moves = log
 	})
+}
+
+// waitMoves reads the renames and deletions, or waits for them, unless
+// noWait is set (errMovesNotRead).
+func (c *Checker) waitMoves(ctx context.Context) error {
+	if c.noWait {
+		return errMovesNotRead
+	}
+	c.loadMoves(ctx)
+	return c.movesErr
 }
 
 // inDirs reports whether a path is below a memory directory.
@@ -878,8 +965,7 @@ func extractCached(c *vcache.Cache, src []byte, o Options) []Ref {
 	if c == nil {
 		return Extract(src, o)
 	}
-	sum := sha256.Sum256(src)
-	key := vcache.KeyOf("prose-refs", extractVersion, strconv.FormatBool(o.Fences), string(sum[:]))
+	key := extractKey(src, o)
 	if v, ok := c.Verdict(key); ok {
 		var refs []Ref
 		if json.Unmarshal([]byte(v.Reason), &refs) == nil {
@@ -891,6 +977,12 @@ func extractCached(c *vcache.Cache, src []byte, o Options) []Ref {
 		c.PutVerdict(key, vcache.Verdict{Reason: string(b)})
 	}
 	return refs
+}
+
+// extractKey is the cache key of the references of a memory file.
+func extractKey(src []byte, o Options) vcache.Key {
+	sum := sha256.Sum256(src)
+	return vcache.KeyOf("prose-refs", extractVersion, strconv.FormatBool(o.Fences), string(sum[:]))
 }
 
 // extractVersion names the extractor's rules in cache keys: change it

@@ -175,9 +175,10 @@ func (c *Checker) anchors(ctx context.Context, vc *vcache.Cache) (map[string]str
 	if err := c.loadLog(ctx); err != nil {
 		return nil, err
 	}
-	if _, _, err := c.fate(ctx, "", gitblame.ZeroHash); err != nil {
+	if err := c.waitMoves(ctx); err != nil {
 		return nil, err
 	}
+	missing := c.missing
 	out := make(map[string]string, len(c.All))
 	var t anchorTable
 	index := map[string]int{}
@@ -192,7 +193,7 @@ func (c *Checker) anchors(ctx context.Context, vc *vcache.Cache) (map[string]str
 		}
 		t.Of = append(t.Of, i)
 	}
-	if c.missing == 0 {
+	if c.missing == missing {
 		if b, err := json.Marshal(t); err == nil {
 			vc.PutVerdict(k, vcache.Verdict{Reason: string(b)})
 		}
@@ -228,6 +229,22 @@ func (c *Checker) cachedAnchors(vc *vcache.Cache, k vcache.Key) map[string]strin
 		out[m.Path] = t.Anchors[t.Of[i]]
 	}
 	return out
+}
+
+// seen reports whether the verification cache may hold judgments of the
+// memories of these directories: whether a run kept them before (marked
+// by markSeen, which every run with the cache does).
+func (c *Checker) seen(vc *vcache.Cache) bool {
+	_, ok := vc.Verdict(c.seenKey())
+	return ok
+}
+
+func (c *Checker) markSeen(vc *vcache.Cache) {
+	vc.PutVerdict(c.seenKey(), vcache.Verdict{})
+}
+
+func (c *Checker) seenKey() vcache.Key {
+	return vcache.KeyOf("prose-judged", memoVersion, strings.Join(c.Dirs, "\x00"))
 }
 
 // anchorTable is how the anchors of a store are kept: the distinct
