@@ -152,25 +152,58 @@ func (r *goGitHistory) entry(tree plumbing.Hash, path string) (entryVal, error) 
 func (r *goGitHistory) child(tree plumbing.Hash, name string) (entryVal, error) {
 	names, ok := r.entries[tree]
 	if !ok {
-		t, err := r.tree(tree)
-		if err != nil {
-			return entryVal{}, err
+		names, ok = r.catTree(tree)
+		if !ok {
+			t, err := r.tree(tree)
+			if err != nil {
+				return entryVal{}, err
+			}
+			// one map a tree, of its size: no growing, names alone as keys
+			names = make(map[string]entryVal, len(t.Entries))
+			for _, e := range t.Entries {
+				if _, dup := names[e.Name]; !dup { // (a damaged tree: the first one)
+					names[e.Name] = entryVal{h: e.Hash, mode: e.Mode, ok: true}
+				}
+			}
 		}
-		if r.nentry+len(t.Entries) > maxEntries {
+		if r.nentry+len(names) > maxEntries {
 			clear(r.entries)
 			r.nentry = 0
 		}
-		// one map a tree, of its size: no growing, names alone as keys
-		names = make(map[string]entryVal, len(t.Entries))
-		for _, e := range t.Entries {
-			if _, dup := names[e.Name]; !dup { // (a damaged tree: the first one)
-				names[e.Name] = entryVal{h: e.Hash, mode: e.Mode, ok: true}
-			}
-		}
 		r.entries[tree] = names
-		r.nentry += len(t.Entries)
+		r.nentry += len(names)
 	}
 	return names[name], nil
+}
+
+// catTree reads the names of a tree through the repository's git cat-file
+// process (git's object reader is several times faster than go-git's on
+// the long delta chains of trees), decoded as go-git decodes them. ok is
+// false when that process cannot give the tree: go-git reads it.
+func (r *goGitHistory) catTree(tree plumbing.Hash) (map[string]entryVal, bool) {
+	if r.cat == nil || r.catOff {
+		return nil, false
+	}
+	typ, data, err := r.cat.object(tree.String())
+	if err != nil || typ != "tree" {
+		return nil, false
+	}
+	obj := &plumbing.MemoryObject{}
+	obj.SetType(plumbing.TreeObject)
+	if _, err := obj.Write(data); err != nil {
+		return nil, false
+	}
+	var t object.Tree
+	if err := t.Decode(obj); err != nil {
+		return nil, false
+	}
+	names := make(map[string]entryVal, len(t.Entries))
+	for _, e := range t.Entries {
+		if _, dup := names[e.Name]; !dup { // (a damaged tree: the first one)
+			names[e.Name] = entryVal{h: e.Hash, mode: e.Mode, ok: true}
+		}
+	}
+	return names, true
 }
 
 // Blob returns the content of a blob: through the repository's git
