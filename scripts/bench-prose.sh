@@ -10,21 +10,23 @@
 # symbols read are in the verification cache). COMMIT=1 also times the run after a commit
 # (an empty one, made and then undone with git reset --soft: the clone is
 # left as it was). Also prints references per kind with their verdicts
-# (from list-citations --json, not timed). Uses python3 to count the
-# --json reports.
+# (from list-citations --json, not timed), and, from the cold run's trace
+# (MEMCITE_DEBUG=1), the time it took to judge the memories' prose and
+# then the symbols. Uses python3 to count the --json reports.
 set -euo pipefail
 clone=${1:?usage: bench-prose.sh <clone> [git-memcite]}
 bin=${2:-git-memcite}
 json=$(mktemp)
 times=$(mktemp)
 list=$(mktemp)
-trap 'rm -f "$json" "$times" "$list"' EXIT
+trace=$(mktemp)
+trap 'rm -f "$json" "$times" "$list" "$trace"' EXIT
 gitdir=$(git -C "$clone" rev-parse --absolute-git-dir)
 TIMEFORMAT='%R %U %S'
 # cold: without the verification cache and git's answers to the prose
 # checker
 rm -rf "$gitdir/memcite" "$gitdir/memcite-prose-cache"
-{ time (cd "$clone" && "$bin" verify-all --json >"$json" 2>/dev/null || true); } 2>>"$times"
+{ time (cd "$clone" && MEMCITE_DEBUG=1 "$bin" verify-all --json >"$json" 2>"$trace" || true); } 2>>"$times"
 # warm: the same again, with the caches the cold run wrote
 { time (cd "$clone" && "$bin" verify-all --json >/dev/null 2>&1 || true); } 2>>"$times"
 if [ "${COMMIT:-0}" = 1 ]; then
@@ -67,3 +69,10 @@ END {
 	if (NR > 2) printf ", after a commit %.2fs (CPU %.2fs)", nw, nc
 	printf "\n"
 }' "$times"
+# the cold run's judging of the prose, from its trace (MEMCITE_DEBUG=1):
+# from listing the content checked to the last memory judged (git's logs
+# of the memory directories and of renames and deletions, the commits
+# that wrote each sentence, each reference resolved there), then the
+# symbols
+awk '/prose: listing the/ { a = $2 } /memories judged from the cache/ { b = $2 } /prose: symbols judged/ { c = $2 }
+END { if (a != "" && b != "") printf "cold prose: memories judged in %.2fs, symbols in %.2fs\n", (b - a) / 1000, (c - b) / 1000 }' "$trace"

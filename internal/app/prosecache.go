@@ -74,7 +74,8 @@ type cachingGit struct {
 	// the answers for the HEAD before
 	prev     *proseAnswers
 	prevHead gitblame.Hash
-	chain    int // prevHead is on head's first-parent chain: 0 not asked, 1 yes, -1 no
+	chain    int        // prevHead is on head's first-parent chain: 0 not asked, 1 yes, -1 no
+	chainMu  sync.Mutex // the logs may be asked for at once (prose.Checker)
 	// whether a commit since prevHead changed a line with a name answered
 	// before: 0 not asked, 1 maybe, -1 no
 	anyChange int
@@ -250,6 +251,8 @@ func (c *cachingGit) onChain(ctx context.Context, head gitblame.Hash) (bool, err
 	if c.prev == nil || !ok {
 		return false, nil
 	}
+	c.chainMu.Lock()
+	defer c.chainMu.Unlock()
 	if c.chain == 0 {
 		on, err := ch.OnFirstParents(ctx, c.prevHead, head)
 		if err != nil {

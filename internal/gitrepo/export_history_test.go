@@ -1,6 +1,10 @@
 package gitrepo
 
-import "github.com/git-memcite/git-memcite/internal/gitblame"
+import (
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-memcite/git-memcite/internal/gitblame"
+)
 
 // UsesCatFile reports whether blobs are read in-process through git
 // cat-file.
@@ -30,4 +34,13 @@ func (r *History) BackendForTest() Backend {
 		return GitBinary
 	}
 	return GoGit
+}
+
+// GoGitEntryForTest looks a path up in a tree of r through go-git only.
+func (*History) GoGitEntryForTest(r *History, tree gitblame.Hash, p string) (gitblame.Hash, bool, error) {
+	g := *r.historyReader.(*goGitHistory)
+	g.cat = nil
+	g.entries = map[plumbing.Hash]map[string]entryVal{}
+	g.nentry = 0
+	return g.Entry(tree, p)
 }

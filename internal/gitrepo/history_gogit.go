@@ -26,17 +26,11 @@ type goGitHistory struct {
 	store   storer.EncodedObjectStorer
 	commits map[plumbing.Hash]*gitblame.Commit
 	trees   map[plumbing.Hash]*object.Tree
-	entries map[entryKey]entryVal // the entries of the trees in indexed, by name
-	indexed map[plumbing.Hash]bool
+	entries map[plumbing.Hash]map[string]entryVal // the entries of the trees indexed, by name
+	nentry  int                                   // the names in entries
 	closer  interface{ Close() error }
 	cat     *catFile // nil: go-git only
 	catOff  bool
-}
-
-// entryKey is one name in one tree.
-type entryKey struct {
-	tree plumbing.Hash
-	name string
 }
 
 type entryVal struct {
@@ -54,8 +48,7 @@ func newGoGitHistory(r *Repo, objs *objects) *goGitHistory {
 		store:   st,
 		commits: map[plumbing.Hash]*gitblame.Commit{},
 		trees:   map[plumbing.Hash]*object.Tree{},
-		entries: map[entryKey]entryVal{},
-		indexed: map[plumbing.Hash]bool{},
+		entries: map[plumbing.Hash]map[string]entryVal{},
 		closer:  st,
 		cat:     objs.cat,
 	}
@@ -157,24 +150,60 @@ func (r *goGitHistory) entry(tree plumbing.Hash, path string) (entryVal, error) 
 // commits meets the same few trees (and a store of memories, the same
 // directory) again and again.
 func (r *goGitHistory) child(tree plumbing.Hash, name string) (entryVal, error) {
-	if !r.indexed[tree] {
-		t, err := r.tree(tree)
-		if err != nil {
-			return entryVal{}, err
-		}
-		if len(r.entries)+len(t.Entries) > maxEntries {
-			clear(r.entries)
-			clear(r.indexed)
-		}
-		for _, e := range t.Entries {
-			k := entryKey{tree, e.Name}
-			if _, dup := r.entries[k]; !dup { // (a damaged tree: the first one)
-				r.entries[k] = entryVal{h: e.Hash, mode: e.Mode, ok: true}
+	names, ok := r.entries[tree]
+	if !ok {
+		names, ok = r.catTree(tree)
+		if !ok {
+			t, err := r.tree(tree)
+			if err != nil {
+				return entryVal{}, err
+			}
+			// one map a tree, of its size: no growing, names alone as keys
+			names = make(map[string]entryVal, len(t.Entries))
+			for _, e := range t.Entries {
+				if _, dup := names[e.Name]; !dup { // (a damaged tree: the first one)
+					names[e.Name] = entryVal{h: e.Hash, mode: e.Mode, ok: true}
+				}
 			}
 		}
-		r.indexed[tree] = true
+		if r.nentry+len(names) > maxEntries {
+			clear(r.entries)
+			r.nentry = 0
+		}
+		r.entries[tree] = names
+		r.nentry += len(names)
 	}
-	return r.entries[entryKey{tree, name}], nil
+	return names[name], nil
+}
+
+// catTree reads the names of a tree through the repository's git cat-file
+// process (git's object reader is several times faster than go-git's on
+// the long delta chains of trees), decoded as go-git decodes them. ok is
+// false when that process cannot give the tree: go-git reads it.
+func (r *goGitHistory) catTree(tree plumbing.Hash) (map[string]entryVal, bool) {
+	if r.cat == nil || r.catOff {
+		return nil, false
+	}
+	typ, data, err := r.cat.object(tree.String())
+	if err != nil || typ != "tree" {
+		return nil, false
+	}
+	obj := &plumbing.MemoryObject{}
+	obj.SetType(plumbing.TreeObject)
+	if _, err := obj.Write(data); err != nil {
+		return nil, false
+	}
+	var t object.Tree
+	if err := t.Decode(obj); err != nil {
+		return nil, false
+	}
+	names := make(map[string]entryVal, len(t.Entries))
+	for _, e := range t.Entries {
+		if _, dup := names[e.Name]; !dup { // (a damaged tree: the first one)
+			names[e.Name] = entryVal{h: e.Hash, mode: e.Mode, ok: true}
+		}
+	}
+	return names, true
 }
 
 // Blob returns the content of a blob: through the repository's git

@@ -152,6 +152,35 @@ func testRepo(t *testing.T, r *gitrepo.History) {
 	}
 }
 
+// TestEntryThroughCatFile: the names of trees are read through git
+// cat-file, and find what go-git finds (files, an executable, a symbolic
+// link and a folder, which are no regular files, and names that are not
+// there).
+func TestEntryThroughCatFile(t *testing.T) {
+	t.Parallel()
+	_, r := build(t)
+	for _, rev := range []string{"first", "HEAD"} {
+		c, err := r.Resolve(rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cm, err := r.Commit(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{"a.txt", "b.txt", "d/e.txt", "d", "link", "nope", "d/nope", "a.txt/x"} {
+			h, ok, err := r.Entry(cm.Tree, p)
+			gh, gok, gerr := r.GoGitEntryForTest(r, cm.Tree, p)
+			if h != gh || ok != gok || (err == nil) != (gerr == nil) {
+				t.Errorf("%s:%s: cat-file %v %v %v; go-git %v %v %v", rev, p, h, ok, err, gh, gok, gerr)
+			}
+		}
+	}
+	if !r.UsesCatFile() {
+		t.Error("the trees were not read through git cat-file")
+	}
+}
+
 // TestCatFileMatchesGoGit reads every blob through both readers.
 func TestCatFileMatchesGoGit(t *testing.T) {
 	t.Parallel()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/trace"
@@ -119,22 +120,34 @@ func (h *History) Moves(ctx context.Context, head gitblame.Hash) (order []gitbla
 // of a blob (a partial clone, a snapshot without its large files): exact
 // renames are still found by their ids alone. exactOnly tells which.
 func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash, exact bool) (order []gitblame.Hash, log []LogCommit, exactOnly bool, err error) {
-	out, err := h.repo.cmd().Run(ctx, "rev-list", "--first-parent", revRange(old, head))
-	if err != nil {
-		return nil, nil, false, fmt.Errorf("rev-list: %w", err)
+	// the commits' order and the log are asked for at once: two git
+	// processes, the log the longer
+	var (
+		revs   []byte
+		revErr error
+		wg     sync.WaitGroup
+	)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		revs, revErr = h.repo.cmd().Run(ctx, "rev-list", "--first-parent", revRange(old, head))
+	}()
+	args := []string{"log", "--first-parent", "-M", "--diff-filter=DR", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", revRange(old, head)}
+	if exact {
+		args[2] = "-M100%"
 	}
-	for _, l := range strings.Fields(string(out)) {
+	out, err := h.repo.cmd().Run(ctx, args...)
+	wg.Wait()
+	if revErr != nil {
+		return nil, nil, false, fmt.Errorf("rev-list: %w", revErr)
+	}
+	for _, l := range strings.Fields(string(revs)) {
 		hh, err := gitblame.ParseHash(l)
 		if err != nil {
 			return nil, nil, false, fmt.Errorf("rev-list: %q: %w", l, err)
 		}
 		order = append(order, hh)
 	}
-	args := []string{"log", "--first-parent", "-M", "--diff-filter=DR", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", revRange(old, head)}
-	if exact {
-		args[2] = "-M100%"
-	}
-	out, err = h.repo.cmd().Run(ctx, args...)
 	if err != nil && !exact {
 		trace.Printf("log of renames and deletions: %v; exact renames only", err)
 		exact = true

@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -88,6 +90,37 @@ type Checker struct {
 	// missing counts the objects found missing from the repository: a
 	// memory whose judgment met one is not cached
 	missing int
+	// the logs asked for ahead (prefetch)
+	prefetchOnce sync.Once
+	prefetched   sync.WaitGroup
+	// noWait: a judgment that needs the log of renames and deletions
+	// fails with errMovesNotRead instead of waiting for it
+	noWait bool
+}
+
+// errMovesNotRead: a judgment needs the log of renames and deletions
+// (Checker.noWait).
+var errMovesNotRead = errors.New("prose: the renames and deletions are needed")
+
+// prefetch asks git for both logs (the history of the memory directories
+// and the renames and deletions) at once, each in its own goroutine, when
+// the run will read both: the git processes run side by side, and beside
+// the judging. Once a run; wait waits for them.
+func (c *Checker) prefetch(ctx context.Context) {
+	if c.H == nil || c.Log == nil {
+		return
+	}
+	c.prefetchOnce.Do(func() {
+		c.prefetched.Add(2)
+		go func() {
+			defer c.prefetched.Done()
+			_ = c.loadLog(ctx) // the error is kept for the first to ask
+		}()
+		go func() {
+			defer c.prefetched.Done()
+			c.loadMoves(ctx)
+		}()
+	})
 }
 
 // version is one version of a memory file in its history.
@@ -104,8 +137,17 @@ var _ verify.ProseChecker = (*Checker)(nil)
 
 // CheckProse implements verify.ProseChecker.
 func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*store.Memory) ([][]verify.ProseCitation, error) {
-	trace.Printf("prose: listing the %s", src.Name())
 	vc := vcache.FromContext(ctx)
+	hist := c.H != nil && c.Log != nil
+	var anchors map[string]string
+	if vc != nil && hist {
+		if anchors = c.cachedAnchors(vc, c.anchorsKey()); anchors == nil {
+			// the anchors are not cached: both logs will be read, from now
+			c.prefetch(ctx)
+		}
+	}
+	defer c.prefetched.Wait() // no git process outlives the run
+	trace.Printf("prose: listing the %s", src.Name())
 	digest, paths, listed, err := listKey(vc, src)
 	if err != nil {
 		return nil, fmt.Errorf("prose: listing %s: %w", src.Name(), err)
@@ -123,15 +165,77 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 		c.vc, c.H = vc, cachedEntries{History: c.H, vc: vc}
 	}
 	run := ""
-	var anchors map[string]string
+	// late: no run kept judgments of these memories in the cache (a cold
+	// run, markSeen), so no judgment is looked for in it and the anchors,
+	// which need the whole log of renames and deletions, are found after
+	// the judging, for the keys the judgments are kept under. The
+	// memories that need that log are judged after the others: the log,
+	// the longest git process, is read while the others are judged.
+	late := false
 	if vc != nil {
 		run = c.runKey(src, digest)
-		if anchors, err = c.anchors(ctx, vc); err != nil {
-			return nil, err
+		if anchors == nil && hist && !c.seen(vc) {
+			late = true
+		} else if anchors == nil {
+			if anchors, err = c.anchors(ctx, vc); err != nil {
+				return nil, err
+			}
 		}
 	}
-	keep := true // the judgments are of the list the run's key names
+	sameList := true // the judgments are of the list the run's key names
+	type judged struct {
+		i      int
+		pcs    []verify.ProseCitation
+		syms   []symRef
+		probes []probe
+	}
+	var keep []judged // late: the judgments to keep once the anchors are known
+	// one judges memory i afresh; false when it needs the log of renames
+	// and deletions and c.noWait is set
+	one := func(i int, m *store.Memory, k vcache.Key) (bool, error) {
+		if j.now == nil { // the cache vouched for the list: list now
+			paths, err := listPaths(src)
+			if err != nil {
+				return false, err
+			}
+			j.now, sameList = newTracked(paths), listDigest(paths) == digest
+		}
+		if j.mems == nil { // (built for the first memory the cache does not judge)
+			j.mems = newMemIndex(c.All)
+		}
+		j.mem = i
+		rec := &recorder{Source: src}
+		j.src = rec
+		missing, nsyms := c.missing, len(j.syms)
+		pcs, err := j.memory(ctx, m)
+		j.src = src
+		if errors.Is(err, errMovesNotRead) {
+			j.syms = j.syms[:nsyms]
+			return false, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("%s: %w", m.Path, err)
+		}
+		out[i] = pcs
+		if vc != nil && c.missing == missing && sameList {
+			if late {
+				keep = append(keep, judged{i: i, pcs: pcs, syms: slices.Clone(j.syms[nsyms:]), probes: rec.probes})
+			} else {
+				remember(vc, k, pcs, j.syms[nsyms:], rec.probes)
+			}
+		}
+		return true, nil
+	}
+	key := func(m *store.Memory) vcache.Key {
+		anchor, ok := anchors[m.Path]
+		if !ok {
+			anchor = "head " + c.Head.String()
+		}
+		return memoKey(run, anchor, m)
+	}
 	hits := 0
+	var after []int // the memories judged after the others
+	c.noWait = late
 	for i, m := range mems {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -141,12 +245,8 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 		}
 		j.mem = i
 		var k vcache.Key
-		if vc != nil {
-			anchor, ok := anchors[m.Path]
-			if !ok {
-				anchor = "head " + c.Head.String()
-			}
-			k = memoKey(run, anchor, m)
+		if vc != nil && !late {
+			k = key(m)
 			if pcs, syms, ok := j.recall(vc, k, m); ok {
 				out[i] = pcs
 				j.syms = append(j.syms, syms...)
@@ -154,27 +254,35 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 				continue
 			}
 		}
-		if j.now == nil { // the cache vouched for the list: list now
-			if paths, err = listPaths(src); err != nil {
+		done, err := one(i, m, k)
+		if err != nil {
+			return nil, err
+		}
+		if !done {
+			after = append(after, i)
+		}
+	}
+	c.noWait = false
+	if len(after) > 0 {
+		trace.Printf("prose: %d memories judged once renames and deletions are read", len(after))
+		for _, i := range after {
+			if _, err := one(i, mems[i], vcache.Key{}); err != nil {
 				return nil, err
 			}
-			j.now, keep = newTracked(paths), listDigest(paths) == digest
 		}
-		if j.mems == nil { // (built for the first memory the cache does not judge)
-			j.mems = newMemIndex(c.All)
+		// the symbol references in the memories' order, as without
+		slices.SortStableFunc(j.syms, func(a, b symRef) int { return a.mem - b.mem })
+	}
+	if late {
+		if anchors, err = c.anchors(ctx, vc); err != nil {
+			return nil, err
 		}
-		rec := &recorder{Source: src}
-		j.src = rec
-		missing, nsyms := c.missing, len(j.syms)
-		pcs, err := j.memory(ctx, m)
-		j.src = src
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", m.Path, err)
+		for _, e := range keep {
+			remember(vc, key(mems[e.i]), e.pcs, e.syms, e.probes)
 		}
-		out[i] = pcs
-		if vc != nil && c.missing == missing && keep {
-			remember(vc, k, pcs, j.syms[nsyms:], rec.probes)
-		}
+	}
+	if vc != nil {
+		c.markSeen(vc)
 	}
 	trace.Printf("prose: %d of %d memories judged from the cache", hits, len(mems))
 	trace.Printf("prose: memories judged; %d symbol references", len(j.syms))
@@ -385,7 +493,7 @@ func (j *judge) resolveAt(ctx context.Context, c gitblame.Hash, m *store.Memory,
 
 // goneIndex indexes the paths history renamed or deleted away.
 func (c *Checker) goneIndex(ctx context.Context) (*tracked, error) {
-	if _, _, err := c.fate(ctx, "", gitblame.ZeroHash); err != nil {
+	if err := c.waitMoves(ctx); err != nil {
 		return nil, err
 	}
 	if c.gone == nil {
@@ -445,20 +553,8 @@ func (j *judge) gone(ctx context.Context, pc verify.ProseCitation, q string, wri
 // and the commit that moved or deleted it last (zero: HEAD still has it,
 // only the content checked does not).
 func (c *Checker) fate(ctx context.Context, p string, from gitblame.Hash) (to string, at gitblame.Hash, err error) {
-	c.movesOnce.Do(func() {
-		order, log, err := c.Log.Moves(ctx, c.Head)
-		if err != nil {
-			c.movesErr = err
-			return
-		}
-		c.order = make(map[gitblame.Hash]int, len(order))
-		for i, h := range order {
-			c.order[h] = i
-		}
-		c.moves = log
-	})
-	if c.movesErr != nil {
-		return "", gitblame.ZeroHash, c.movesErr
+	if err := c.waitMoves(ctx); err != nil {
+		return "", gitblame.ZeroHash, err
 	}
 	start, ok := c.order[from]
 	if !ok {
@@ -486,6 +582,33 @@ func (c *Checker) fate(ctx context.Context, p string, from gitblame.Hash) (to st
 		return p, gitblame.ZeroHash, nil // HEAD has it
 	}
 	return cur, at, nil
+}
+
+// loadMoves reads the renames and deletions of the first-parent history
+// once.
+func (c *Checker) loadMoves(ctx context.Context) {
+	c.movesOnce.Do(func() {
+		order, log, err := c.Log.Moves(ctx, c.Head)
+		if err != nil {
+			c.movesErr = err
+			return
+		}
+		c.order = make(map[gitblame.Hash]int, len(order))
+		for i, h := range order {
+			c.order[h] = i
+		}
+		c.moves = log
+	})
+}
+
+// waitMoves reads the renames and deletions, or waits for them, unless
+// noWait is set (errMovesNotRead).
+func (c *Checker) waitMoves(ctx context.Context) error {
+	if c.noWait {
+		return errMovesNotRead
+	}
+	c.loadMoves(ctx)
+	return c.movesErr
 }
 
 // inDirs reports whether a path is below a memory directory.
@@ -864,8 +987,7 @@ func extractCached(c *vcache.Cache, src []byte, o Options) []Ref {
 	if c == nil {
 		return Extract(src, o)
 	}
-	sum := sha256.Sum256(src)
-	key := vcache.KeyOf("prose-refs", extractVersion, strconv.FormatBool(o.Fences), string(sum[:]))
+	key := extractKey(src, o)
 	if v, ok := c.Verdict(key); ok {
 		var refs []Ref
 		if json.Unmarshal([]byte(v.Reason), &refs) == nil {
@@ -877,6 +999,12 @@ func extractCached(c *vcache.Cache, src []byte, o Options) []Ref {
 		c.PutVerdict(key, vcache.Verdict{Reason: string(b)})
 	}
 	return refs
+}
+
+// extractKey is the cache key of the references of a memory file.
+func extractKey(src []byte, o Options) vcache.Key {
+	sum := sha256.Sum256(src)
+	return vcache.KeyOf("prose-refs", extractVersion, strconv.FormatBool(o.Fences), string(sum[:]))
 }
 
 // extractVersion names the extractor's rules in cache keys: change it

@@ -87,8 +87,6 @@ var (
 	pathLineRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?:^|[^\w./:#-])(` + fileName + `)(?::(\d{1,7})(?:[-–](\d{1,7}))?|#L(\d{1,7})(?:-L?(\d{1,7}))?)`)
 	})
-	// a bare path or file name in plain text
-	bareRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[\s(\[{"'*,;])(` + fileName + `)`) })
 	codeRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`([^`\n]+)`") })
 	linkRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`!?\[([^\]\n]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)`)
@@ -320,11 +318,26 @@ func lineRefs(l string, off, line int) []Ref {
 		return nil
 	}
 	s := &scan{l: l, off: off, line: line, taken: make([]bool, len(l))}
-	for _, m := range urlRe().FindAllStringIndex(l, -1) {
+	// each regexp runs only on a line that holds the bytes every match
+	// of it has: most lines have none
+	var urls, links, wikis, codes [][]int
+	if strings.Contains(l, "://") {
+		urls = urlRe().FindAllStringIndex(l, -1)
+	}
+	if strings.Contains(l, "](") {
+		links = linkRe().FindAllStringSubmatchIndex(l, -1)
+	}
+	if strings.Contains(l, "[[") {
+		wikis = wikiRe().FindAllStringSubmatchIndex(l, -1)
+	}
+	if strings.IndexByte(l, '`') >= 0 {
+		codes = codeRe().FindAllStringSubmatchIndex(l, -1)
+	}
+	for _, m := range urls {
 		s.take(m[0], m[1])
 	}
 	// undo URL takes inside markdown link targets? no: a URL target is external.
-	for _, m := range linkRe().FindAllStringSubmatchIndex(l, -1) {
+	for _, m := range links {
 		a, b := m[4], m[5]
 		if s.taken[a] { // a URL
 			continue
@@ -332,7 +345,7 @@ func lineRefs(l string, off, line int) []Ref {
 		s.link(l[a:b], a)
 		s.take(m[0], m[1])
 	}
-	for _, m := range wikiRe().FindAllStringSubmatchIndex(l, -1) {
+	for _, m := range wikis {
 		if !s.take(m[0], m[1]) {
 			continue
 		}
@@ -366,14 +379,14 @@ func lineRefs(l string, off, line int) []Ref {
 		}
 		s.add(r, m[2], m[3])
 	}
-	for _, m := range codeRe().FindAllStringSubmatchIndex(l, -1) {
+	for _, m := range codes {
 		if s.taken[m[2]] {
 			continue
 		}
 		s.code(l[m[2]:m[3]], m[2], m[1])
 	}
-	for _, m := range bareRe().FindAllStringSubmatchIndex(l, -1) {
-		a, b := m[2], m[3]
+	for _, m := range bareMatches(l) {
+		a, b := m[0], m[1]
 		t := strings.TrimRight(l[a:b], ".-")
 		b = a + len(t)
 		if !isPathLike(t) || !s.take(a, b) {

@@ -164,33 +164,18 @@ func (c *Checker) anchors(ctx context.Context, vc *vcache.Cache) (map[string]str
 	if c.H == nil || c.Log == nil {
 		return nil, nil
 	}
-	parts := []string{memoVersion, c.Head.String(), strings.Join(c.Dirs, "\x00")}
-	for _, m := range c.All {
-		parts = append(parts, m.Path)
+	k := c.anchorsKey()
+	if out := c.cachedAnchors(vc, k); out != nil {
+		return out, nil
 	}
-	k := vcache.KeyOf("prose-anchors", parts...)
-	if v, ok := vc.Verdict(k); ok {
-		var t anchorTable
-		if json.Unmarshal([]byte(v.Reason), &t) == nil && len(t.Of) == len(c.All) {
-			out := make(map[string]string, len(c.All))
-			for i, m := range c.All {
-				if t.Of[i] < 0 || t.Of[i] >= len(t.Anchors) {
-					out = nil
-					break
-				}
-				out[m.Path] = t.Anchors[t.Of[i]]
-			}
-			if out != nil {
-				return out, nil
-			}
-		}
-	}
+	c.prefetch(ctx) // (when CheckProse has not)
 	if err := c.loadLog(ctx); err != nil {
 		return nil, err
 	}
-	if _, _, err := c.fate(ctx, "", gitblame.ZeroHash); err != nil {
+	if err := c.waitMoves(ctx); err != nil {
 		return nil, err
 	}
+	missing := c.missing
 	out := make(map[string]string, len(c.All))
 	var t anchorTable
 	index := map[string]int{}
@@ -205,12 +190,58 @@ func (c *Checker) anchors(ctx context.Context, vc *vcache.Cache) (map[string]str
 		}
 		t.Of = append(t.Of, i)
 	}
-	if c.missing == 0 {
+	if c.missing == missing {
 		if b, err := json.Marshal(t); err == nil {
 			vc.PutVerdict(k, vcache.Verdict{Reason: string(b)})
 		}
 	}
 	return out, nil
+}
+
+// anchorsKey is the cache key of the store's anchors.
+func (c *Checker) anchorsKey() vcache.Key {
+	parts := []string{memoVersion, c.Head.String(), strings.Join(c.Dirs, "\x00")}
+	for _, m := range c.All {
+		parts = append(parts, m.Path)
+	}
+	return vcache.KeyOf("prose-anchors", parts...)
+}
+
+// cachedAnchors returns the anchors the verification cache holds under
+// k, or nil.
+func (c *Checker) cachedAnchors(vc *vcache.Cache, k vcache.Key) map[string]string {
+	v, ok := vc.Verdict(k)
+	if !ok {
+		return nil
+	}
+	var t anchorTable
+	if json.Unmarshal([]byte(v.Reason), &t) != nil || len(t.Of) != len(c.All) {
+		return nil
+	}
+	out := make(map[string]string, len(c.All))
+	for i, m := range c.All {
+		if t.Of[i] < 0 || t.Of[i] >= len(t.Anchors) {
+			return nil
+		}
+		out[m.Path] = t.Anchors[t.Of[i]]
+	}
+	return out
+}
+
+// seen reports whether the verification cache may hold judgments of the
+// memories of these directories: whether a run kept them before (marked
+// by markSeen, which every run with the cache does).
+func (c *Checker) seen(vc *vcache.Cache) bool {
+	_, ok := vc.Verdict(c.seenKey())
+	return ok
+}
+
+func (c *Checker) markSeen(vc *vcache.Cache) {
+	vc.PutVerdict(c.seenKey(), vcache.Verdict{})
+}
+
+func (c *Checker) seenKey() vcache.Key {
+	return vcache.KeyOf("prose-judged", memoVersion, strings.Join(c.Dirs, "\x00"))
 }
 
 // anchorTable is how the anchors of a store are kept: the distinct

@@ -1,0 +1,113 @@
+package prose
+
+import "strings"
+
+// The bare-path scan of lineRefs, by hand: it finds what the regular
+// expression `(?:^|[\s(\[{"'*,;])(` + fileName + `)` finds, with the same
+// leftmost-first choices (FindAllStringSubmatchIndex), in one pass over
+// the line without backtracking (the regexp was most of Extract's time).
+// TestBareMatchesRegexp and FuzzBareMatches hold the two together.
+
+// isWord is \w: an ASCII letter, digit or underscore.
+func isWord(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// isNameByte is [\w.-].
+func isNameByte(c byte) bool { return isWord(c) || c == '.' || c == '-' }
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// isBareDelim is [\s(\[{"'*,;] (\s is [\t\n\f\r ]).
+func isBareDelim(c byte) bool {
+	switch c {
+	case '\t', '\n', '\f', '\r', ' ', '(', '[', '{', '"', '\'', '*', ',', ';':
+		return true
+	}
+	return false
+}
+
+// plainNames are the file names fileName accepts without an extension,
+// in its order.
+var plainNames = [...]string{"Makefile", "Dockerfile", "Containerfile", "Justfile", "Rakefile", "Gemfile", "Jenkinsfile", "Procfile", "Vagrantfile"}
+
+// fileAt matches the last part of fileName at q:
+// [\w-][\w.-]*\.[A-Za-z]\w* or one of plainNames. It returns the end of
+// the match, or -1.
+func fileAt(l string, q int) int {
+	if q < len(l) && (isWord(l[q]) || l[q] == '-') {
+		// [\w.-]* is greedy: the last "." followed by a letter in the run
+		// of name bytes after q
+		end := q + 1
+		for end < len(l) && isNameByte(l[end]) {
+			end++
+		}
+		for i := end - 2; i >= q+1; i-- {
+			if l[i] == '.' && isLetter(l[i+1]) {
+				e := i + 2
+				for e < len(l) && isWord(l[e]) {
+					e++
+				}
+				return e
+			}
+		}
+	}
+	for _, n := range plainNames {
+		if strings.HasPrefix(l[q:], n) {
+			return q + len(n)
+		}
+	}
+	return -1
+}
+
+// fileNameAt matches fileName at s: (?:[\w.-]+/)* then the file. The
+// folders are greedy, so the most folders that leave a file after them
+// win. It returns the end of the match, or -1.
+func fileNameAt(l string, s int, segs []int) (int, []int) {
+	segs = append(segs[:0], s)
+	for p := s; ; {
+		e := p
+		for e < len(l) && isNameByte(l[e]) {
+			e++
+		}
+		if e == p || e >= len(l) || l[e] != '/' {
+			break
+		}
+		p = e + 1
+		segs = append(segs, p)
+	}
+	for k := len(segs) - 1; k >= 0; k-- {
+		if end := fileAt(l, segs[k]); end >= 0 {
+			return end, segs
+		}
+	}
+	return -1, segs
+}
+
+// bareMatches returns, for each match of the bare-path expression in l,
+// the start and end of its path (the regexp's first group).
+func bareMatches(l string) [][2]int {
+	var out [][2]int
+	var segs []int
+	for p := 0; p < len(l); {
+		if p == 0 {
+			// ^ first, then a delimiter at 0
+			var end int
+			if end, segs = fileNameAt(l, 0, segs); end >= 0 {
+				out = append(out, [2]int{0, end})
+				p = end
+				continue
+			}
+		}
+		if isBareDelim(l[p]) {
+			var end int
+			if end, segs = fileNameAt(l, p+1, segs); end >= 0 {
+				out = append(out, [2]int{p + 1, end})
+				p = end
+				continue
+			}
+		}
+		p++
+	}
+	return out
+}

@@ -1,0 +1,52 @@
+package prose
+
+import (
+	"reflect"
+	"regexp"
+	"testing"
+)
+
+// bareRe is the expression bareMatches implements.
+var bareRe = regexp.MustCompile(`(?:^|[\s(\[{"'*,;])(` + fileName + `)`)
+
+func bareByRegexp(l string) [][2]int {
+	var out [][2]int
+	for _, m := range bareRe.FindAllStringSubmatchIndex(l, -1) {
+		out = append(out, [2]int{m[2], m[3]})
+	}
+	return out
+}
+
+func TestBareMatchesRegexp(t *testing.T) {
+	for _, l := range []string{
+		"",
+		"see src/a/b.go for it",
+		"edit dataset_state.py now",
+		"It lives in main.go.",
+		"e.g. this, i.e. that, example.com",
+		"a.b.c-d and x/y/z and x/y/z.md/ and a//b.go",
+		"Makefile, (Dockerfile) [Jenkinsfile.groovy] *Procfile* x/Gemfile x/y.z/Rakefile",
+		"-foo.bar -x.y .hidden.md ..a.go ../a/b.go ./c.go a./b.go",
+		"\tv1.2.3 1.5x a.b1 a.1b a.b_c.d- _x.Y",
+		"dir.d/sub.d/ dir.d/sub.d/x dir/.x dir/-x.go",
+		"'quoted.py' \"q.go\" {br.ts} ;semi.rs ,comma.cs",
+		"α a.go é b/c.py 日本.md x.go",
+		"src/a.go:17 and b.go#L3",
+		"MakefileX Makefile.am /abs/path.go",
+	} {
+		if got, want := bareMatches(l), bareByRegexp(l); !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: got %v; the regexp finds %v", l, got, want)
+		}
+	}
+}
+
+func FuzzBareMatches(f *testing.F) {
+	for _, s := range []string{"see src/a/b.go, x.y", "a.b.c-d x/y/Makefile", "(a/b.c/d) 'q.py'"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, l string) {
+		if got, want := bareMatches(l), bareByRegexp(l); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: got %v; the regexp finds %v", l, got, want)
+		}
+	})
+}
