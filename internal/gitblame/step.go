@@ -108,11 +108,21 @@ func (t *Tracker) addedLines(st *stepState) ([]cand, error) {
 // then the candidates of the other lines (5-7, resolve), the vote of each
 // range citation (8, vote) and the outcome (settle).
 func (t *Tracker) step(from, to *version, live []*line) ([]*line, error) {
+	return t.stepOnly(from, to, live, nil)
+}
+
+// stepOnly is step knowing, when unchanged is set, paths whose blob is
+// the same in from and to: their lines stay (stepPath would find that
+// out by reading both trees).
+func (t *Tracker) stepOnly(from, to *version, live []*line, unchanged func(string) bool) ([]*line, error) {
 	paths, byPath := linesByPath(live)
 	st := &stepState{from: from, to: to, changes: map[bool][]Change{}}
 	touched := map[*citation]bool{}
 	var pending []*pend
 	for _, p := range paths {
+		if unchanged != nil && unchanged(p) {
+			continue
+		}
 		ps, err := t.stepPath(st, p, byPath[p], touched)
 		if err != nil {
 			return nil, err
