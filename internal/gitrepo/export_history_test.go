@@ -31,3 +31,9 @@ func (r *History) BackendForTest() Backend {
 	}
 	return GoGit
 }
+
+// GoGitChangesForTest lists the changes between two commits through
+// go-git's DiffTree only.
+func (r *History) GoGitChangesForTest(from, to gitblame.Hash, renames bool) ([]gitblame.Change, error) {
+	return r.historyReader.(*goGitHistory).goGitChanges(from, to, renames)
+}
