@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
@@ -78,6 +79,14 @@ func track(t *testing.T, scenario string, cites []cite, target string) []gitblam
 	res, err := gitblame.New(repo).Track(context.Background(), anchors, gitblame.Target{Commit: head})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// the walk through every commit gives the same results
+	all, err := gitblame.New(fullWalk{repo}).Track(context.Background(), anchors, gitblame.Target{Commit: head})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(res, all) {
+		t.Errorf("%s: stepping through the commits that change a tracked path:\n%+v\nthrough every commit:\n%+v", scenario, res, all)
 	}
 	return res
 }
