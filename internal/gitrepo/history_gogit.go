@@ -238,7 +238,7 @@ func (r *goGitHistory) Changes(from, to gitblame.Hash, renames bool) ([]gitblame
 		if err != nil {
 			return nil, err
 		}
-		out, ok, err := r.diffTrees(a, b, "", nil)
+		out, ok, err := r.diffTrees(a, b, "", []gitblame.Change{})
 		if err != nil {
 			return nil, fmt.Errorf("history: diff %s..%s: %w", from.Short(), to.Short(), err)
 		}
