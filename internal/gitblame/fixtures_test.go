@@ -76,7 +76,7 @@ func track(t *testing.T, scenario string, cites []cite, target string) []gitblam
 	for i, c := range cites {
 		anchors[i] = gitblame.Anchor{Path: c.path, Line: c.line, LineEnd: c.end, Snippet: c.snippet, Base: base}
 	}
-	res, err := gitblame.New(repo).Track(context.Background(), anchors, gitblame.Target{Commit: head})
+	res, err := gitblame.ListChainForTest(gitblame.New(repo)).Track(context.Background(), anchors, gitblame.Target{Commit: head})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -162,6 +162,7 @@ func trackBoth(t *testing.T, h *memHistory, anchors []Anchor) (fast, slow []Resu
 	for _, gallop := range []bool{true, false} {
 		tr := New(pathHist{h})
 		tr.noGallop = !gallop
+		tr.readChain = 0
 		got, err := tr.Track(context.Background(), anchors, Target{Commit: h.head})
 		if err != nil {
 			t.Fatal(err)

@@ -69,6 +69,9 @@ type Tracker struct {
 	Progress func(done, total int)
 
 	noGallop bool // tests: walk every commit
+	// readChain is the length up to which a chain is read commit by
+	// commit even with a PathHistory (shortChain; tests lower it)
+	readChain int
 
 	h      History
 	intern interner
@@ -81,11 +84,12 @@ type Tracker struct {
 // New returns a Tracker reading from h.
 func New(h History) *Tracker {
 	return &Tracker{
-		h:      h,
-		intern: interner{},
-		texts:  map[Hash]*text{},
-		maps:   map[[2]Hash]*lineMap{},
-		bigram: map[string][]uint16{},
+		h:         h,
+		intern:    interner{},
+		texts:     map[Hash]*text{},
+		maps:      map[[2]Hash]*lineMap{},
+		bigram:    map[string][]uint16{},
+		readChain: shortChain,
 	}
 }
 
@@ -474,30 +478,30 @@ func (t *Tracker) canJump(from, to *version, live []*line, unchanged func(string
 	return any, nil
 }
 
+// shortChain is the length up to which the chain is read commit by
+// commit even with a PathHistory: asking git costs two processes, more
+// than reading a few commits and trees.
+const shortChain = 64
+
 // chainOf sets r's chain: the first-parent chain from the oldest base
-// found (or the root) to target, oldest first. With a PathHistory it is
-// the whole chain, listed by git; otherwise it is read commit by commit,
-// back until every base has been seen.
+// found (or the root) to target, oldest first, read commit by commit back
+// until every base has been seen. With a PathHistory, a chain longer than
+// shortChain is the whole chain, listed by git, and the walk may cross
+// commits unread (quiet).
 func (t *Tracker) chainOf(ctx context.Context, r *routes, tc *Commit, bases map[Hash][]*citation) error {
-	if ph, ok := t.h.(PathHistory); ok && len(bases) > 0 {
-		hs, err := ph.Chain(tc.Hash)
-		switch {
-		case err == nil && len(hs) > 0 && hs[0] == tc.Hash:
-			slices.Reverse(hs)
-			r.chain, r.byPaths = hs, true
-			r.commits = make([]*Commit, len(hs))
-			r.commits[len(hs)-1] = tc
-			return nil
-		case err != nil && !errors.Is(err, errors.ErrUnsupported):
-			return fmt.Errorf("gitblame: first parents of %s: %w", tc.Hash.Short(), err)
-		}
-	}
+	ph, _ := t.h.(PathHistory)
 	need := len(bases)
 	var rev []*Commit
 	c := tc
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if ph != nil && len(rev) == t.readChain {
+			ok, err := t.listChain(r, tc, ph)
+			if ok || err != nil {
+				return err
+			}
 		}
 		rev = append(rev, c)
 		if _, ok := bases[c.Hash]; ok {
@@ -522,6 +526,23 @@ func (t *Tracker) chainOf(ctx context.Context, r *routes, tc *Commit, bases map[
 		r.chain[i] = c.Hash
 	}
 	return nil
+}
+
+// listChain sets r's chain to target's whole first-parent chain as ph
+// lists it; false when ph cannot.
+func (t *Tracker) listChain(r *routes, tc *Commit, ph PathHistory) (bool, error) {
+	hs, err := ph.Chain(tc.Hash)
+	switch {
+	case err != nil && !errors.Is(err, errors.ErrUnsupported):
+		return false, fmt.Errorf("gitblame: first parents of %s: %w", tc.Hash.Short(), err)
+	case err != nil || len(hs) == 0 || hs[0] != tc.Hash:
+		return false, nil
+	}
+	slices.Reverse(hs)
+	r.chain, r.byPaths = hs, true
+	r.commits = make([]*Commit, len(hs))
+	r.commits[len(hs)-1] = tc
+	return true, nil
 }
 
 // activate starts tracking the citations whose base is v.
