@@ -182,11 +182,11 @@ func trackBoth(t *testing.T, h *memHistory, anchors []Anchor) (fast, slow []Resu
 // trees.
 type pathHist struct{ *memHistory }
 
-func (h pathHist) Chain(head Hash) ([]Hash, error) {
+func (h pathHist) Chain(head Hash, until func(Hash) bool) ([]Hash, error) {
 	var out []Hash
 	for c := h.commits[head]; c != nil; {
 		out = append(out, c.Hash)
-		if len(c.Parents) == 0 {
+		if len(c.Parents) == 0 || (until != nil && until(c.Hash)) {
 			break
 		}
 		c = h.commits[c.Parents[0]]

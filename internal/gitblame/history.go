@@ -149,10 +149,11 @@ type History interface {
 // methods return an error wrapping errors.ErrUnsupported, is walked
 // commit by commit.
 type PathHistory interface {
-	// Chain lists head's first-parent chain, newest (head) first, down to
-	// the root commit or the shallow boundary: the commits Commit's first
-	// parents lead through.
-	Chain(head Hash) ([]Hash, error)
+	// Chain lists head's first-parent chain, newest (head) first: the
+	// commits Commit's first parents lead through, down to the first one
+	// until accepts (until nil: none), else to the root commit or the
+	// shallow boundary.
+	Chain(head Hash, until func(Hash) bool) ([]Hash, error)
 	// Touching lists, in any order, the commits C after oldest on head's
 	// first-parent chain (oldest is on it) where Entry of some path of
 	// paths in C's tree may differ from Entry in C's first parent's (the

@@ -184,12 +184,20 @@ func TestTouching(t *testing.T) {
 	}
 	defer repo.Close()
 	head := resolve(t, repo, "HEAD")
-	chain, err := repo.Chain(head)
+	chain, err := repo.Chain(head, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(chain) != 152 {
 		t.Fatalf("chain of %d commits, want 152", len(chain))
+	}
+	// git is stopped at the first commit until accepts
+	part, err := repo.Chain(head, func(h gitblame.Hash) bool { return h == chain[60] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(part, chain[:61]) {
+		t.Errorf("chain until its 61st commit: %d commits, want the first 61 of the whole chain", len(part))
 	}
 	paths := []string{"a.go", "pkg/a.go", "b.go", "moved.go", "never.go"}
 	for _, from := range []int{len(chain) - 1, 60} { // from the root, and from a later commit

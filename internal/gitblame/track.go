@@ -498,7 +498,7 @@ func (t *Tracker) chainOf(ctx context.Context, r *routes, tc *Commit, bases map[
 			return err
 		}
 		if ph != nil && len(rev) == t.readChain {
-			ok, err := t.listChain(r, tc, ph)
+			ok, err := t.listChain(r, tc, ph, bases)
 			if ok || err != nil {
 				return err
 			}
@@ -528,10 +528,16 @@ func (t *Tracker) chainOf(ctx context.Context, r *routes, tc *Commit, bases map[
 	return nil
 }
 
-// listChain sets r's chain to target's whole first-parent chain as ph
-// lists it; false when ph cannot.
-func (t *Tracker) listChain(r *routes, tc *Commit, ph PathHistory) (bool, error) {
-	hs, err := ph.Chain(tc.Hash)
+// listChain sets r's chain to target's first-parent chain as ph lists
+// it, back until every base has been seen; false when ph cannot.
+func (t *Tracker) listChain(r *routes, tc *Commit, ph PathHistory, bases map[Hash][]*citation) (bool, error) {
+	need := len(bases)
+	hs, err := ph.Chain(tc.Hash, func(h Hash) bool {
+		if _, ok := bases[h]; ok {
+			need--
+		}
+		return need == 0
+	})
 	switch {
 	case err != nil && !errors.Is(err, errors.ErrUnsupported):
 		return false, fmt.Errorf("gitblame: first parents of %s: %w", tc.Hash.Short(), err)

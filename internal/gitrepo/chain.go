@@ -1,6 +1,7 @@
 package gitrepo
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -17,19 +18,46 @@ import (
 var _ gitblame.PathHistory = (*History)(nil)
 
 // Chain lists head's first-parent chain, newest first (git rev-list
-// --first-parent head), for gitblame.PathHistory. Where git would see
-// other parents than the object reader (grafts, replace refs, or the
-// environment naming either), it returns errors.ErrUnsupported and the
-// tracker reads the commits itself.
-func (h *History) Chain(head gitblame.Hash) ([]gitblame.Hash, error) {
+// --first-parent head), down to the first commit until accepts (nil: to
+// the root), for gitblame.PathHistory; git is stopped there. Where git
+// would see other parents than the object reader (grafts, replace refs,
+// or the environment naming either), it returns errors.ErrUnsupported and
+// the tracker reads the commits itself.
+func (h *History) Chain(head gitblame.Hash, until func(gitblame.Hash) bool) ([]gitblame.Hash, error) {
 	if h.rewritesParents() {
 		return nil, errors.ErrUnsupported
 	}
-	out, err := h.repo.cmd().Run(context.Background(), "rev-list", "--first-parent", head.String())
+	proc, in, out, err := h.repo.cmd().start("rev-list", "--first-parent", head.String())
 	if err != nil {
 		return nil, fmt.Errorf("first parents of %s: %w", head.Short(), err)
 	}
-	return parseHashes(string(out))
+	in.Close()
+	var list []gitblame.Hash
+	sc := bufio.NewScanner(out)
+	stopped := false
+	for !stopped && sc.Scan() {
+		x, err := gitblame.ParseHash(sc.Text())
+		if err != nil {
+			_ = proc.Process.Kill()
+			_ = proc.Wait()
+			return nil, fmt.Errorf("rev-list printed %q: %w", sc.Text(), err)
+		}
+		list = append(list, x)
+		stopped = until != nil && until(x)
+	}
+	if stopped {
+		_ = proc.Process.Kill() // the rest of the chain is not needed
+		_ = proc.Wait()
+		return list, nil
+	}
+	serr := sc.Err()
+	if err := proc.Wait(); err != nil {
+		return nil, fmt.Errorf("first parents of %s: git rev-list: %w", head.Short(), err)
+	}
+	if serr != nil {
+		return nil, fmt.Errorf("first parents of %s: %w", head.Short(), serr)
+	}
+	return list, nil
 }
 
 // Touching lists the commits after oldest on head's first-parent chain

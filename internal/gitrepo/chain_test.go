@@ -84,7 +84,7 @@ func TestTouchingGenerated(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			chain, err := h.Chain(head)
+			chain, err := h.Chain(head, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

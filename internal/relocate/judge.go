@@ -1007,12 +1007,12 @@ var errNoPathLog = errors.New("this history cannot list a file's commits")
 
 // Chain implements gitblame.PathHistory when the history it opens does
 // (errors.ErrUnsupported otherwise: the tracker reads commits itself).
-func (l *LazyHistory) Chain(head gitblame.Hash) ([]gitblame.Hash, error) {
+func (l *LazyHistory) Chain(head gitblame.Hash, until func(gitblame.Hash) bool) ([]gitblame.Hash, error) {
 	ph, err := l.pathHistory()
 	if err != nil {
 		return nil, err
 	}
-	return ph.Chain(head)
+	return ph.Chain(head, until)
 }
 
 // Touching implements gitblame.PathHistory when the history it opens
