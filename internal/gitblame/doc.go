@@ -25,8 +25,9 @@
 //     with first parent P, and each path holding live lines (stepPath):
 //     compare the path's blob in P and C (tree entry lookups, cached by
 //     tree hash). Equal: nothing to do. When the History is a PathHistory
-//     (internal/gitrepo's is), the chain is listed by git (rev-list
-//     --first-parent) and git says once which of its commits change which
+//     (internal/gitrepo's is) and the chain is longer than 64 commits, the
+//     chain is listed by git (rev-list --first-parent, stopped once every
+//     base is seen) and git says once which of its commits change which
 //     tracked path (log --first-parent --name-only -- paths; a path lines
 //     move into is asked from that commit on; quiet): a commit that
 //     changes none is crossed without reading it, and a commit that
