@@ -24,8 +24,19 @@
 //  2. For each commit C on the chain after the oldest base (Tracker.walk),
 //     with first parent P, and each path holding live lines (stepPath):
 //     compare the path's blob in P and C (tree entry lookups, cached by
-//     tree hash). Equal: nothing to do. Commits where no tracked path
-//     changed cost one lookup each. Gallop: once every base is active, the
+//     tree hash). Equal: nothing to do. When the History is a PathHistory
+//     (internal/gitrepo's is) and the chain is longer than 64 commits, the
+//     chain is listed by git (rev-list --first-parent, stopped once every
+//     base is seen) and git says once which of its commits change which
+//     tracked path (log --first-parent --name-only -- paths; a path lines
+//     move into is asked from that commit on; quiet): a commit that
+//     changes none is crossed without reading it, and a commit that
+//     changes some compares only those. That is exact: such a step
+//     changes nothing, and a gallop window without a change is taken
+//     exactly when its diff would let it be (every line maps to itself;
+//     no ambiguous line followed). Otherwise the commits are read one by
+//     one and those where no tracked path changed cost one lookup per
+//     path. Gallop: once every base is active, the
 //     walk first tries to cross the next 32 commits in one step. It takes
 //     the window as one step when every live line's file exists at both
 //     ends and the line maps through a strong Equal run of that one diff,
@@ -140,11 +151,17 @@
 //
 // # Cost
 //
-// Walking is one commit read and one cached tree-entry lookup per tracked
-// path per commit; diffs are computed only where a tracked path's blob
-// changed and are cached per blob pair, so anchors sharing a path share
-// them. Line keys are interned once per blob, so a diff is Myers over
-// rune slices. Anchors sharing a base share the walk, and the walk stops
-// once every citation is settled (gone). Reading blobs (zlib and deltas in
-// go-git) dominates the cost on long histories.
+// Walking asks git two questions (the first-parent chain, and which of its
+// commits change which tracked path, pruned by pathspec in git's own tree
+// walk), then reads a commit and looks up its tree entries only where a
+// tracked path changed; without a PathHistory it is one commit read and
+// one cached tree-entry lookup per tracked path per commit. Diffs are
+// computed only where a tracked path's blob changed and are cached per
+// blob pair, so anchors sharing a path share them. The changes of a commit
+// (for lines moved to other files) are compared in-process through the
+// cached trees, skipping equal subtrees. Line keys are interned once per
+// blob, so a diff is Myers over rune slices. Anchors sharing a base share
+// the walk, and the walk stops once every citation is settled (gone).
+// Reading blobs (zlib and deltas in go-git) dominates the cost on long
+// histories.
 package gitblame

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
@@ -75,9 +76,17 @@ func track(t *testing.T, scenario string, cites []cite, target string) []gitblam
 	for i, c := range cites {
 		anchors[i] = gitblame.Anchor{Path: c.path, Line: c.line, LineEnd: c.end, Snippet: c.snippet, Base: base}
 	}
-	res, err := gitblame.New(repo).Track(context.Background(), anchors, gitblame.Target{Commit: head})
+	res, err := gitblame.ListChainForTest(gitblame.New(repo)).Track(context.Background(), anchors, gitblame.Target{Commit: head})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// the walk through every commit gives the same results
+	all, err := gitblame.New(fullWalk{repo}).Track(context.Background(), anchors, gitblame.Target{Commit: head})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(res, all) {
+		t.Errorf("%s: stepping through the commits that change a tracked path:\n%+v\nthrough every commit:\n%+v", scenario, res, all)
 	}
 	return res
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha1"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -156,7 +157,60 @@ func trackBoth(t *testing.T, h *memHistory, anchors []Anchor) (fast, slow []Resu
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Stepping only through the commits that change a tracked path
+	// (PathHistory) gives exactly the same results, galloping or not.
+	for _, gallop := range []bool{true, false} {
+		tr := New(pathHist{h})
+		tr.noGallop = !gallop
+		tr.readChain = 0
+		got, err := tr.Track(context.Background(), anchors, Target{Commit: h.head})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := slow
+		if gallop {
+			want = fast
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("stepping through the commits that change a tracked path (gallop %v): %+v\nthrough every commit: %+v", gallop, got, want)
+		}
+	}
 	return fast, slow
+}
+
+// pathHist is a memHistory that is a PathHistory, answered from its
+// trees.
+type pathHist struct{ *memHistory }
+
+func (h pathHist) Chain(head Hash, until func(Hash) bool) ([]Hash, error) {
+	var out []Hash
+	for c := h.commits[head]; c != nil; {
+		out = append(out, c.Hash)
+		if len(c.Parents) == 0 || (until != nil && until(c.Hash)) {
+			break
+		}
+		c = h.commits[c.Parents[0]]
+	}
+	return out, nil
+}
+
+func (h pathHist) Touching(oldest, head Hash, paths []string) ([]Touch, error) {
+	var out []Touch
+	for c := h.commits[head]; c.Hash != oldest && len(c.Parents) > 0; c = h.commits[c.Parents[0]] {
+		p := h.commits[c.Parents[0]]
+		tc := Touch{Commit: c.Hash}
+		for _, path := range paths {
+			x, xok := h.trees[c.Tree][path]
+			y, yok := h.trees[p.Tree][path]
+			if x != y || xok != yok {
+				tc.Paths = append(tc.Paths, path)
+			}
+		}
+		if tc.Paths != nil {
+			out = append(out, tc)
+		}
+	}
+	return out, nil
 }
 
 // checkGallop fails unless galloping (r) kept the result of the walk

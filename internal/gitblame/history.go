@@ -138,3 +138,34 @@ type History interface {
 	// Files returns every regular file of a tree with its blob hash.
 	Files(tree Hash) (map[string]Hash, error)
 }
+
+// PathHistory is what a History may add so that a walk over a long
+// first-parent chain need not read every commit of it: the chain's commit
+// names, and which of its commits change given paths, as git answers both
+// (git prunes by pathspec in its own tree walk). internal/gitrepo
+// implements it. The tracker then reads and steps through only the
+// commits that change a path holding tracked lines, which are the only
+// ones where a step can change anything. A History without it, or whose
+// methods return an error wrapping errors.ErrUnsupported, is walked
+// commit by commit.
+type PathHistory interface {
+	// Chain lists head's first-parent chain, newest (head) first: the
+	// commits Commit's first parents lead through, down to the first one
+	// until accepts (until nil: none), else to the root commit or the
+	// shallow boundary.
+	Chain(head Hash, until func(Hash) bool) ([]Hash, error)
+	// Touching lists, in any order, the commits C after oldest on head's
+	// first-parent chain (oldest is on it) where Entry of some path of
+	// paths in C's tree may differ from Entry in C's first parent's (the
+	// file added, deleted, modified, or its type changed), each with
+	// those paths. Listing more commits or paths costs time, never a
+	// result; listing fewer would lose steps.
+	Touching(oldest, head Hash, paths []string) ([]Touch, error)
+}
+
+// Touch is one commit of PathHistory.Touching and the asked paths it
+// changes.
+type Touch struct {
+	Commit Hash
+	Paths  []string
+}

@@ -108,11 +108,21 @@ func (t *Tracker) addedLines(st *stepState) ([]cand, error) {
 // then the candidates of the other lines (5-7, resolve), the vote of each
 // range citation (8, vote) and the outcome (settle).
 func (t *Tracker) step(from, to *version, live []*line) ([]*line, error) {
+	return t.stepOnly(from, to, live, nil)
+}
+
+// stepOnly is step knowing, when unchanged is set, paths whose blob is
+// the same in from and to: their lines stay (stepPath would find that
+// out by reading both trees).
+func (t *Tracker) stepOnly(from, to *version, live []*line, unchanged func(string) bool) ([]*line, error) {
 	paths, byPath := linesByPath(live)
 	st := &stepState{from: from, to: to, changes: map[bool][]Change{}}
 	touched := map[*citation]bool{}
 	var pending []*pend
 	for _, p := range paths {
+		if unchanged != nil && unchanged(p) {
+			continue
+		}
 		ps, err := t.stepPath(st, p, byPath[p], touched)
 		if err != nil {
 			return nil, err
@@ -323,33 +333,61 @@ func (c *citation) joined() string {
 
 // resolve relocates the lines that fell into changed hunks.
 func (t *Tracker) resolve(st *stepState, pending []*pend) error {
+	// The candidates of the lines of one file are the same (pick only
+	// reads them): built once per file.
+	type key struct {
+		path string
+		m    *lineMap
+	}
+	type cands struct {
+		own, all []cand // the file's own; with the other files' added lines
+		allOK    bool
+	}
+	byFile := map[key]*cands{}
 	for _, p := range pending {
-		var cs []cand
-		if p.nt != nil {
-			// Inserted lines, and lines Myers aligned only through runs of
-			// braces and blanks, which may belong to this line instead.
-			for j, ins := range p.m.inserted {
-				if ins || p.m.weakNew[j] {
-					cs = append(cs, cand{path: p.newPath, tx: p.nt, idx: j, slider: !ins})
+		k := key{p.newPath, p.m}
+		c := byFile[k]
+		if c == nil {
+			c = &cands{}
+			if p.nt != nil {
+				// Inserted lines, and lines Myers aligned only through runs of
+				// braces and blanks, which may belong to this line instead.
+				for j, ins := range p.m.inserted {
+					if ins || p.m.weakNew[j] {
+						c.own = append(c.own, cand{path: p.newPath, tx: p.nt, idx: j, slider: !ins})
+					}
 				}
 			}
+			byFile[k] = c
 		}
-		p.best = t.pick(p, cs)
+		p.best = t.pick(p, c.own)
 		if len(p.best) == 1 && p.best[0].content >= 0.9 {
 			continue
 		}
-		added, err := t.addedLines(st)
-		if err != nil {
-			return err
-		}
-		var cross []cand
-		for _, a := range added {
-			if a.path != p.newPath {
-				cross = append(cross, a)
+		if !c.allOK {
+			c.allOK = true
+			added, err := t.addedLines(st)
+			if err != nil {
+				return err
+			}
+			n := 0
+			for _, a := range added {
+				if a.path != p.newPath {
+					n++
+				}
+			}
+			if n > 0 {
+				c.all = make([]cand, 0, len(c.own)+n)
+				c.all = append(c.all, c.own...)
+				for _, a := range added {
+					if a.path != p.newPath {
+						c.all = append(c.all, a)
+					}
+				}
 			}
 		}
-		if len(cross) > 0 {
-			p.best = t.pick(p, append(cs, cross...))
+		if c.all != nil {
+			p.best = t.pick(p, c.all)
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -68,6 +69,9 @@ type Tracker struct {
 	Progress func(done, total int)
 
 	noGallop bool // tests: walk every commit
+	// readChain is the length up to which a chain is read commit by
+	// commit even with a PathHistory (shortChain; tests lower it)
+	readChain int
 
 	h      History
 	intern interner
@@ -80,11 +84,12 @@ type Tracker struct {
 // New returns a Tracker reading from h.
 func New(h History) *Tracker {
 	return &Tracker{
-		h:      h,
-		intern: interner{},
-		texts:  map[Hash]*text{},
-		maps:   map[[2]Hash]*lineMap{},
-		bigram: map[string][]uint16{},
+		h:         h,
+		intern:    interner{},
+		texts:     map[Hash]*text{},
+		maps:      map[[2]Hash]*lineMap{},
+		bigram:    map[string][]uint16{},
+		readChain: shortChain,
 	}
 }
 
@@ -193,7 +198,9 @@ func (t *Tracker) Track(ctx context.Context, anchors []Anchor, target Target) ([
 // routes is how step 1 sends each citation: along the first-parent chain
 // (stepwise), one step from its base (one-shot), or to content search.
 type routes struct {
-	chain   []*Commit            // the first-parent chain to the target, oldest first
+	chain   []Hash               // the first-parent chain to the target, oldest first
+	commits []*Commit            // chain's commits, each read when first needed (at)
+	byPaths bool                 // chain came from PathHistory: the walk may skip (quiet)
 	pos     map[Hash]int         // each chain commit's index in chain
 	active  map[Hash][]*citation // the citations of each base on the chain
 	start   int                  // the index of the oldest base on the chain; len(chain): none
@@ -222,13 +229,12 @@ func (t *Tracker) route(ctx context.Context, tc *Commit, cits []*citation) (*rou
 			delete(bases, b)
 		}
 	}
-	var err error
-	if r.chain, err = t.chain(ctx, tc, bases); err != nil {
+	if err := t.chainOf(ctx, r, tc, bases); err != nil {
 		return nil, err
 	}
 	r.pos = make(map[Hash]int, len(r.chain))
 	for i, c := range r.chain {
-		r.pos[c.Hash] = i
+		r.pos[c] = i
 	}
 	r.start = len(r.chain)
 	for b, cs := range bases {
@@ -244,20 +250,48 @@ func (t *Tracker) route(ctx context.Context, tc *Commit, cits []*citation) (*rou
 
 // walk replays the chain from the oldest base to the target commit by
 // commit (steps 2-8, galloping where it can), starting each citation at
-// its base, then takes the step into the view (step 9).
+// its base, then takes the step into the view (step 9). With a
+// PathHistory (quiet), steps and windows where no path holding tracked
+// lines changes are crossed without reading anything: they change
+// nothing, exactly as the step through them would.
 func (t *Tracker) walk(ctx context.Context, r *routes, tc *Commit, view *version) error {
 	if r.start >= len(r.chain) {
 		return nil // no base on the chain
 	}
 	chain := r.chain
-	prev := &version{commit: chain[r.start]}
-	live, err := t.activate(prev, r.active[chain[r.start].Hash], RouteStepwise, nil)
+	q, err := newQuiet(t.h, r)
+	if err != nil {
+		return err
+	}
+	at := func(i int) (*version, error) {
+		c, err := t.at(r, i)
+		if err != nil {
+			return nil, err
+		}
+		return &version{commit: c}, nil
+	}
+	prevI := r.start // the version the lines are in
+	prev, err := at(prevI)
+	if err != nil {
+		return err
+	}
+	live, err := t.activate(prev, r.active[chain[r.start]], RouteStepwise, nil)
 	if err != nil {
 		return err
 	}
 	lastBase := r.start
 	for b := range r.active {
 		lastBase = max(lastBase, r.pos[b])
+	}
+	// from returns the version at prevI, read if the walk crossed to it
+	// without reading it.
+	from := func() (*version, error) {
+		if prev == nil {
+			var err error
+			prev, err = at(prevI)
+			return prev, err
+		}
+		return prev, nil
 	}
 	noJumpBefore := 0
 	for i := r.start + 1; i < len(chain); i++ {
@@ -270,41 +304,93 @@ func (t *Tracker) walk(ctx context.Context, r *routes, tc *Commit, view *version
 		if len(live) == 0 && i > lastBase {
 			// Every citation is settled (gone): the rest of the walk
 			// cannot change a result.
-			prev = &version{commit: tc}
+			prevI, prev = len(chain)-1, &version{commit: tc}
 			break
 		}
 		// Gallop: when every line would cross the next window of
 		// commits by exact lineage, take the window as one step.
 		if far := i + gallop - 1; !t.noGallop && i > lastBase && i >= noJumpBefore && far < len(chain) {
-			to := &version{commit: chain[far]}
-			ok, err := t.canJump(prev, to, live)
-			if err != nil {
-				return err
-			}
-			if ok {
-				if live, err = t.step(prev, to, live); err != nil {
+			if q.still(prevI, far) {
+				if stillJump(live) {
+					prevI, prev, i = far, nil, far
+					continue
+				}
+			} else {
+				f, err := from()
+				if err != nil {
 					return err
 				}
-				prev, i = to, far
-				continue
+				to, err := at(far)
+				if err != nil {
+					return err
+				}
+				ok, err := t.canJump(f, to, live, q.unchanged(prevI, far))
+				if err != nil {
+					return err
+				}
+				if ok {
+					if live, err = t.stepOnly(f, to, live, q.unchanged(prevI, far)); err != nil {
+						return err
+					}
+					if err := q.follow(far, live); err != nil {
+						return err
+					}
+					prevI, prev, i = far, to, far
+					continue
+				}
 			}
 			noJumpBefore = far // step through this window one commit at a time
 		}
-		next := &version{commit: chain[i]}
-		if live, err = t.step(prev, next, live); err != nil {
+		cs := r.active[chain[i]]
+		if q.still(prevI, i) && len(cs) == 0 {
+			prevI, prev = i, nil
+			continue
+		}
+		next, err := at(i)
+		if err != nil {
 			return err
 		}
-		if cs := r.active[chain[i].Hash]; len(cs) > 0 {
+		if !q.still(prevI, i) {
+			f, err := from()
+			if err != nil {
+				return err
+			}
+			if live, err = t.stepOnly(f, next, live, q.unchanged(prevI, i)); err != nil {
+				return err
+			}
+		}
+		if len(cs) > 0 {
 			if live, err = t.activate(next, cs, RouteStepwise, live); err != nil {
 				return err
 			}
 		}
-		prev = next
+		if err := q.follow(i, live); err != nil {
+			return err
+		}
+		prevI, prev = i, next
 	}
 	if view != nil {
-		_, err = t.step(prev, view, live)
+		f, err := from()
+		if err != nil {
+			return err
+		}
+		_, err = t.step(f, view, live)
+		return err
 	}
-	return err
+	return nil
+}
+
+// at returns the commit at index i of r's chain.
+func (t *Tracker) at(r *routes, i int) (*Commit, error) {
+	if c := r.commits[i]; c != nil {
+		return c, nil
+	}
+	c, err := t.h.Commit(r.chain[i])
+	if err != nil {
+		return nil, fmt.Errorf("gitblame: walking first parents: %w", err)
+	}
+	r.commits[i] = c
+	return c, nil
 }
 
 // oneShots follows the citations whose base is off the first-parent
@@ -350,7 +436,10 @@ const gallop = 32
 // moved away and back inside the window. Each ends where it started, which
 // is what the result reports, even where a walk through every commit would
 // have lost the line's trail; the round trip's event is not recorded.)
-func (t *Tracker) canJump(from, to *version, live []*line) (bool, error) {
+//
+// unchanged, when set, names paths known to have the same blob at both
+// ends (their lines cross by themselves).
+func (t *Tracker) canJump(from, to *version, live []*line, unchanged func(string) bool) (bool, error) {
 	any := false
 	for _, l := range live {
 		if !l.alive {
@@ -360,6 +449,9 @@ func (t *Tracker) canJump(from, to *version, live []*line) (bool, error) {
 			return false, nil // ambiguous lines are followed step by step
 		}
 		any = true
+		if unchanged != nil && unchanged(l.path) {
+			continue
+		}
 		oh, ok, err := t.entry(from, l.path)
 		if err != nil || !ok {
 			return false, err
@@ -386,16 +478,30 @@ func (t *Tracker) canJump(from, to *version, live []*line) (bool, error) {
 	return any, nil
 }
 
-// chain returns the first-parent chain from the oldest base found (or the
-// root) to target, oldest first. It stops walking back once every base has
-// been seen.
-func (t *Tracker) chain(ctx context.Context, tc *Commit, bases map[Hash][]*citation) ([]*Commit, error) {
+// shortChain is the length up to which the chain is read commit by
+// commit even with a PathHistory: asking git costs two processes, more
+// than reading a few commits and trees.
+const shortChain = 64
+
+// chainOf sets r's chain: the first-parent chain from the oldest base
+// found (or the root) to target, oldest first, read commit by commit back
+// until every base has been seen. With a PathHistory, a chain longer than
+// shortChain is the whole chain, listed by git, and the walk may cross
+// commits unread (quiet).
+func (t *Tracker) chainOf(ctx context.Context, r *routes, tc *Commit, bases map[Hash][]*citation) error {
+	ph, _ := t.h.(PathHistory)
 	need := len(bases)
 	var rev []*Commit
 	c := tc
 	for {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
+		}
+		if ph != nil && len(rev) == t.readChain {
+			ok, err := t.listChain(r, tc, ph, bases)
+			if ok || err != nil {
+				return err
+			}
 		}
 		rev = append(rev, c)
 		if _, ok := bases[c.Hash]; ok {
@@ -409,14 +515,40 @@ func (t *Tracker) chain(ctx context.Context, tc *Commit, bases map[Hash][]*citat
 			if errors.Is(err, ErrNotFound) {
 				break // shallow history
 			}
-			return nil, fmt.Errorf("gitblame: walking first parents: %w", err)
+			return fmt.Errorf("gitblame: walking first parents: %w", err)
 		}
 		c = p
 	}
-	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
-		rev[i], rev[j] = rev[j], rev[i]
+	slices.Reverse(rev)
+	r.commits = rev
+	r.chain = make([]Hash, len(rev))
+	for i, c := range rev {
+		r.chain[i] = c.Hash
 	}
-	return rev, nil
+	return nil
+}
+
+// listChain sets r's chain to target's first-parent chain as ph lists
+// it, back until every base has been seen; false when ph cannot.
+func (t *Tracker) listChain(r *routes, tc *Commit, ph PathHistory, bases map[Hash][]*citation) (bool, error) {
+	need := len(bases)
+	hs, err := ph.Chain(tc.Hash, func(h Hash) bool {
+		if _, ok := bases[h]; ok {
+			need--
+		}
+		return need == 0
+	})
+	switch {
+	case err != nil && !errors.Is(err, errors.ErrUnsupported):
+		return false, fmt.Errorf("gitblame: first parents of %s: %w", tc.Hash.Short(), err)
+	case err != nil || len(hs) == 0 || hs[0] != tc.Hash:
+		return false, nil
+	}
+	slices.Reverse(hs)
+	r.chain, r.byPaths = hs, true
+	r.commits = make([]*Commit, len(hs))
+	r.commits[len(hs)-1] = tc
+	return true, nil
 }
 
 // activate starts tracking the citations whose base is v.

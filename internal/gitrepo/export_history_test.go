@@ -44,3 +44,9 @@ func (*History) GoGitEntryForTest(r *History, tree gitblame.Hash, p string) (git
 	g.nentry = 0
 	return g.Entry(tree, p)
 }
+
+// GoGitChangesForTest lists the changes between two commits through
+// go-git's DiffTree only.
+func (r *History) GoGitChangesForTest(from, to gitblame.Hash, renames bool) ([]gitblame.Change, error) {
+	return r.historyReader.(*goGitHistory).goGitChanges(from, to, renames)
+}

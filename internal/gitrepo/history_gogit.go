@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -251,7 +252,34 @@ func (r *goGitHistory) commitTree(h gitblame.Hash) (*object.Tree, error) {
 // be zero for the empty tree). With renames it pairs deletions and
 // additions at git diff -M's default 50% similarity; go-git's own default
 // is 60%, and plain DiffTree detects none.
+//
+// Without renames the trees are compared here, through the decoded-tree
+// cache, skipping equal subtrees (diffTrees), in DiffTree's order; go-git
+// compares them only where a name is a file on one side and a directory
+// on the other.
 func (r *goGitHistory) Changes(from, to gitblame.Hash, renames bool) ([]gitblame.Change, error) {
+	if !renames {
+		a, err := r.commitTreeHash(from)
+		if err != nil {
+			return nil, err
+		}
+		b, err := r.commitTreeHash(to)
+		if err != nil {
+			return nil, err
+		}
+		out, ok, err := r.diffTrees(a, b, "", []gitblame.Change{})
+		if err != nil {
+			return nil, fmt.Errorf("history: diff %s..%s: %w", from.Short(), to.Short(), err)
+		}
+		if ok {
+			return out, nil
+		}
+	}
+	return r.goGitChanges(from, to, renames)
+}
+
+// goGitChanges is Changes through go-git's DiffTree.
+func (r *goGitHistory) goGitChanges(from, to gitblame.Hash, renames bool) ([]gitblame.Change, error) {
 	a, err := r.commitTree(from)
 	if err != nil {
 		return nil, err
@@ -306,4 +334,132 @@ func (r *goGitHistory) Files(tree gitblame.Hash) (map[string]gitblame.Hash, erro
 		return nil, fmt.Errorf("history: listing tree %s: %w", tree.Short(), err)
 	}
 	return out, nil
+}
+
+// commitTreeHash returns the tree of commit h; the zero hash (the empty
+// tree) for the zero commit.
+func (r *goGitHistory) commitTreeHash(h gitblame.Hash) (plumbing.Hash, error) {
+	if h.IsZero() {
+		return plumbing.ZeroHash, nil
+	}
+	c, err := r.Commit(h)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return toPlumbing(c.Tree), nil
+}
+
+// sorted returns the entries of tree h (none for the zero hash) sorted by
+// name, as go-git's DiffTree walks them (git's own order puts a directory
+// after a file whose name extends the directory's: "a.txt" before "a").
+func (r *goGitHistory) sorted(h plumbing.Hash) ([]object.TreeEntry, error) {
+	if h.IsZero() {
+		return nil, nil
+	}
+	t, err := r.tree(h)
+	if err != nil {
+		return nil, err
+	}
+	es := t.Entries
+	if !slices.IsSortedFunc(es, entryByName) {
+		// rare (a directory "a" beside "a.txt"): sorted again when asked
+		es = slices.Clone(es)
+		slices.SortStableFunc(es, entryByName)
+	}
+	return es, nil
+}
+
+func entryByName(a, b object.TreeEntry) int { return strings.Compare(a.Name, b.Name) }
+
+// diffTrees appends the regular-file changes from tree a to tree b (below
+// the directory prefix) to out, in the order of go-git's DiffTree without
+// rename detection: by path, each directory's names in byte order, depth
+// first. ok is false where a name is a directory on one side and not on
+// the other (DiffTree's order there is its own).
+func (r *goGitHistory) diffTrees(a, b plumbing.Hash, prefix string, out []gitblame.Change) ([]gitblame.Change, bool, error) {
+	ea, err := r.sorted(a)
+	if err != nil {
+		return nil, false, err
+	}
+	eb, err := r.sorted(b)
+	if err != nil {
+		return nil, false, err
+	}
+	i, j := 0, 0
+	for i < len(ea) || j < len(eb) {
+		c := 0
+		switch {
+		case i == len(ea):
+			c = 1
+		case j == len(eb):
+			c = -1
+		default:
+			c = strings.Compare(ea[i].Name, eb[j].Name)
+		}
+		switch {
+		case c < 0:
+			if out, err = r.allFiles(ea[i], prefix, out, true); err != nil {
+				return nil, false, err
+			}
+			i++
+		case c > 0:
+			if out, err = r.allFiles(eb[j], prefix, out, false); err != nil {
+				return nil, false, err
+			}
+			j++
+		default:
+			x, y := ea[i], eb[j]
+			i, j = i+1, j+1
+			if x.Hash == y.Hash && x.Mode == y.Mode {
+				continue
+			}
+			dx, dy := x.Mode == filemode.Dir, y.Mode == filemode.Dir
+			switch {
+			case dx && dy:
+				var ok bool
+				if out, ok, err = r.diffTrees(x.Hash, y.Hash, prefix+x.Name+"/", out); err != nil || !ok {
+					return nil, ok, err
+				}
+			case dx || dy:
+				return nil, false, nil
+			default:
+				var g gitblame.Change
+				if regular(x.Mode) {
+					g.From, g.FromBlob = prefix+x.Name, fromPlumbing(x.Hash)
+				}
+				if regular(y.Mode) {
+					g.To, g.ToBlob = prefix+y.Name, fromPlumbing(y.Hash)
+				}
+				if g.From != "" || g.To != "" {
+					out = append(out, g)
+				}
+			}
+		}
+	}
+	return out, true, nil
+}
+
+// allFiles appends the deletion (del) or addition of entry e below
+// prefix, every regular file below it for a directory, to out.
+func (r *goGitHistory) allFiles(e object.TreeEntry, prefix string, out []gitblame.Change, del bool) ([]gitblame.Change, error) {
+	p := prefix + e.Name
+	if e.Mode == filemode.Dir {
+		es, err := r.sorted(e.Hash)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range es {
+			if out, err = r.allFiles(c, p+"/", out, del); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	if !regular(e.Mode) {
+		return out, nil
+	}
+	if del {
+		return append(out, gitblame.Change{From: p, FromBlob: fromPlumbing(e.Hash)}), nil
+	}
+	return append(out, gitblame.Change{To: p, ToBlob: fromPlumbing(e.Hash)}), nil
 }

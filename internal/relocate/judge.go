@@ -1004,3 +1004,35 @@ func (l *LazyHistory) pathLogger() (PathLogger, error) {
 }
 
 var errNoPathLog = errors.New("this history cannot list a file's commits")
+
+// Chain implements gitblame.PathHistory when the history it opens does
+// (errors.ErrUnsupported otherwise: the tracker reads commits itself).
+func (l *LazyHistory) Chain(head gitblame.Hash, until func(gitblame.Hash) bool) ([]gitblame.Hash, error) {
+	ph, err := l.pathHistory()
+	if err != nil {
+		return nil, err
+	}
+	return ph.Chain(head, until)
+}
+
+// Touching implements gitblame.PathHistory when the history it opens
+// does (errors.ErrUnsupported otherwise).
+func (l *LazyHistory) Touching(oldest, head gitblame.Hash, paths []string) ([]gitblame.Touch, error) {
+	ph, err := l.pathHistory()
+	if err != nil {
+		return nil, err
+	}
+	return ph.Touching(oldest, head, paths)
+}
+
+func (l *LazyHistory) pathHistory() (gitblame.PathHistory, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	ph, ok := h.(gitblame.PathHistory)
+	if !ok {
+		return nil, fmt.Errorf("this history cannot list a chain's commits: %w", errors.ErrUnsupported)
+	}
+	return ph, nil
+}

@@ -1,0 +1,166 @@
+package gitrepo
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/git-memcite/git-memcite/internal/gitblame"
+)
+
+var _ gitblame.PathHistory = (*History)(nil)
+
+// Chain lists head's first-parent chain, newest first (git rev-list
+// --first-parent head), down to the first commit until accepts (nil: to
+// the root), for gitblame.PathHistory; git is stopped there. Where git
+// would see other parents than the object reader (grafts, replace refs,
+// or the environment naming either), it returns errors.ErrUnsupported and
+// the tracker reads the commits itself.
+func (h *History) Chain(head gitblame.Hash, until func(gitblame.Hash) bool) ([]gitblame.Hash, error) {
+	if h.rewritesParents() {
+		return nil, errors.ErrUnsupported
+	}
+	proc, in, out, err := h.repo.cmd().start("rev-list", "--first-parent", head.String())
+	if err != nil {
+		return nil, fmt.Errorf("first parents of %s: %w", head.Short(), err)
+	}
+	in.Close()
+	var list []gitblame.Hash
+	sc := bufio.NewScanner(out)
+	stopped := false
+	for !stopped && sc.Scan() {
+		x, err := gitblame.ParseHash(sc.Text())
+		if err != nil {
+			_ = proc.Process.Kill()
+			_ = proc.Wait()
+			return nil, fmt.Errorf("rev-list printed %q: %w", sc.Text(), err)
+		}
+		list = append(list, x)
+		stopped = until != nil && until(x)
+	}
+	if stopped {
+		_ = proc.Process.Kill() // the rest of the chain is not needed
+		_ = proc.Wait()
+		return list, nil
+	}
+	serr := sc.Err()
+	if err := proc.Wait(); err != nil {
+		return nil, fmt.Errorf("first parents of %s: git rev-list: %w", head.Short(), err)
+	}
+	if serr != nil {
+		return nil, fmt.Errorf("first parents of %s: %w", head.Short(), serr)
+	}
+	return list, nil
+}
+
+// Touching lists the commits after oldest on head's first-parent chain
+// that change any of paths against their first parent, with the paths
+// each changes, for gitblame.PathHistory: git log --first-parent
+// --diff-merges=first-parent --name-only head ^oldest -- paths (with
+// --first-parent, git compares a merge with its first parent only, both
+// to select it and to list its files). The paths are literal and go to
+// git on its standard input.
+func (h *History) Touching(oldest, head gitblame.Hash, paths []string) ([]gitblame.Touch, error) {
+	if h.rewritesParents() {
+		return nil, errors.ErrUnsupported
+	}
+	var in bytes.Buffer
+	args := []string{"-c", "log.follow=false", "-c", "log.showSignature=false",
+		"log", "--first-parent", "--diff-merges=first-parent", "--no-renames", "--name-only", "-z",
+		"--no-color", "--format=%x01%H", "--stdin"}
+	in.WriteString(head.String() + "\n^" + oldest.String() + "\n--\n")
+	for _, p := range paths {
+		if strings.ContainsAny(p, "\n\r") {
+			// --stdin reads lines: such a path goes on the command line
+			args = append(args, ":(literal)"+p)
+			continue
+		}
+		in.WriteString(":(literal)" + p + "\n")
+	}
+	c := h.repo.cmd()
+	c.Stdin = &in
+	out, err := c.Run(context.Background(), args...)
+	if err != nil {
+		return nil, fmt.Errorf("commits changing %d paths: %w", len(paths), err)
+	}
+	return parseTouching(out, paths)
+}
+
+// parseTouching reads Touching's git log: "\x01<hash>\0" and then the
+// changed files, "\n<path>\0<path>\0...". A file below an asked path
+// (the path became a directory) counts as a change of that path.
+func parseTouching(out []byte, paths []string) ([]gitblame.Touch, error) {
+	asked := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		asked[p] = true
+	}
+	var list []gitblame.Touch
+	for _, f := range bytes.Split(out, []byte{0}) {
+		f = bytes.TrimLeft(f, "\n")
+		if len(f) == 0 {
+			continue
+		}
+		if f[0] == 1 {
+			x, err := gitblame.ParseHash(strings.TrimSpace(string(f[1:])))
+			if err != nil {
+				return nil, fmt.Errorf("log printed %q: %w", f, err)
+			}
+			list = append(list, gitblame.Touch{Commit: x})
+			continue
+		}
+		if len(list) == 0 {
+			return nil, fmt.Errorf("log printed a file before a commit: %q", f)
+		}
+		t := &list[len(list)-1]
+		name, found := string(f), false
+		for {
+			if asked[name] {
+				found = true
+				if !slices.Contains(t.Paths, name) {
+					t.Paths = append(t.Paths, name)
+				}
+			}
+			i := strings.LastIndexByte(name, '/')
+			if i < 0 {
+				break
+			}
+			name = name[:i]
+		}
+		if !found {
+			// a file git matched that names no asked path as written:
+			// the commit may change any of them
+			t.Paths = append(t.Paths[:0], paths...)
+		}
+	}
+	return list, nil
+}
+
+// rewritesParents reports whether git may see other parents (or other
+// objects) than the object reader does: grafts, replace refs, or the
+// environment variables that name or disable them.
+func (h *History) rewritesParents() bool {
+	for _, k := range []string{"GIT_REPLACE_REF_BASE", "GIT_NO_REPLACE_OBJECTS", "GIT_GRAFT_FILE"} {
+		if _, ok := os.LookupEnv(k); ok {
+			return true
+		}
+	}
+	dir := h.repo.CommonDir
+	if _, err := os.Stat(filepath.Join(dir, "info", "grafts")); !errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	if ents, err := os.ReadDir(filepath.Join(dir, "refs", "replace")); len(ents) > 0 || (err != nil && !errors.Is(err, fs.ErrNotExist)) {
+		return true
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "packed-refs"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	return bytes.Contains(b, []byte(" refs/replace/"))
+}

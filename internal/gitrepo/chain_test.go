@@ -1,0 +1,167 @@
+package gitrepo_test
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
+	"github.com/git-memcite/git-memcite/internal/testing/longtest"
+)
+
+// TestChangesMatchDiffTree compares the in-process tree comparison of
+// Changes without renames with go-git's DiffTree, order included, on
+// generated histories (files edited, added, deleted, made executable,
+// turned into symbolic links, replaced by directories, gitlinks, merges),
+// between each commit and its parent, the commit five before, and the
+// empty tree.
+func TestChangesMatchDiffTree(t *testing.T) {
+	t.Parallel()
+	for _, seed := range []uint64{1, 2, 3}[:longtest.Seeds(3, 1)] {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
+			dir, commits := importHistory(t, "sha1", genHistory(seed, 60, 40))
+			h, err := gitrepo.OpenHistory(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			hash := func(s string) gitblame.Hash {
+				x, err := gitblame.ParseHash(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return x
+			}
+			compared := 0
+			for i := range commits {
+				to := hash(commits[i])
+				froms := []gitblame.Hash{gitblame.ZeroHash}
+				for _, d := range []int{1, 5} {
+					if i >= d {
+						froms = append(froms, hash(commits[i-d]))
+					}
+				}
+				for _, from := range froms {
+					got, err := h.Changes(from, to, false)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, err := h.GoGitChangesForTest(from, to, false)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !reflect.DeepEqual(got, want) {
+						t.Errorf("%s..%s:\n got %v\nwant %v", from.Short(), to.Short(), got, want)
+					}
+					compared += len(want)
+				}
+			}
+			if compared == 0 {
+				t.Fatal("no change compared")
+			}
+		})
+	}
+}
+
+// TestTouchingGenerated checks Touching against the tree entries on
+// generated histories: every commit of the first-parent chain where the
+// entry of some path differs from the first parent's is listed with
+// exactly those paths (a mode change listed too), merges included.
+func TestTouchingGenerated(t *testing.T) {
+	t.Parallel()
+	for _, seed := range []uint64{1, 2, 3}[:longtest.Seeds(3, 1)] {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
+			dir, _ := importHistory(t, "sha1", genHistory(seed, 60, 40))
+			h, err := gitrepo.OpenHistory(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			head, err := h.Resolve("HEAD")
+			if err != nil {
+				t.Fatal(err)
+			}
+			chain, err := h.Chain(head, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			paths := allPaths(t, dir)
+			root := chain[len(chain)-1]
+			ts, err := h.Touching(root, head, paths)
+			if err != nil {
+				t.Fatal(err)
+			}
+			listed := map[gitblame.Hash][]string{}
+			for _, tc := range ts {
+				listed[tc.Commit] = tc.Paths
+			}
+			for i := len(chain) - 2; i >= 0; i-- {
+				c, err := h.Commit(chain[i])
+				if err != nil {
+					t.Fatal(err)
+				}
+				p, err := h.Commit(chain[i+1])
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, path := range paths {
+					x, xok, err := h.Entry(c.Tree, path)
+					if err != nil {
+						t.Fatal(err)
+					}
+					y, yok, err := h.Entry(p.Tree, path)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if (x != y || xok != yok) && !slices.Contains(listed[c.Hash], path) {
+						t.Errorf("%s changes %s: not listed (%v)", c.Hash.Short(), path, listed[c.Hash])
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestChangesOrder: names that git's tree order and go-git's DiffTree
+// order sort differently ("a.txt" before the directory "a" in a tree,
+// after it in DiffTree) come in DiffTree's order.
+func TestChangesOrder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	git("init", "-q", "-b", "main")
+	write := func(v string, paths ...string) {
+		for _, p := range paths {
+			gitfixture.Write(t, dir, p, p+" "+v+"\n")
+		}
+	}
+	write("1", "a.txt", "a/x", "a-b", "a/y/z", "b/c/d", "b/c/e", "c")
+	git("add", "-A")
+	git("commit", "-q", "-m", "one")
+	write("2", "a.txt", "a/x", "a-b", "a/y/z", "c", "z/y", "a/y.go")
+	git("rm", "-q", "-r", "b")
+	git("add", "-A")
+	git("commit", "-q", "-m", "two")
+	h, err := gitrepo.OpenHistory(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	one, two := mustHash(t, git("rev-parse", "HEAD~")), mustHash(t, git("rev-parse", "HEAD"))
+	for _, pair := range [][2]gitblame.Hash{{one, two}, {two, one}, {gitblame.ZeroHash, two}} {
+		got, err := h.Changes(pair[0], pair[1], false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := h.GoGitChangesForTest(pair[0], pair[1], false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s..%s:\n got %v\nwant %v", pair[0].Short(), pair[1].Short(), got, want)
+		}
+	}
+}
