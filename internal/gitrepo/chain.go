@@ -67,10 +67,35 @@ func (h *History) Chain(head gitblame.Hash, until func(gitblame.Hash) bool) ([]g
 // --first-parent, git compares a merge with its first parent only, both
 // to select it and to list its files). The paths are literal and go to
 // git on its standard input.
+//
+// For touchAllAt paths or more, git lists every changed file of every
+// commit of the range instead (git's matching of many pathspecs costs
+// more than listing them all: on a 2,600-commit chain, 71 paths took
+// 1.6 s, every file 0.7 s), and the list is kept: a later call with the
+// same head whose oldest is in that range (the paths lines move into) is
+// answered from it, with no git process.
 func (h *History) Touching(oldest, head gitblame.Hash, paths []string) ([]gitblame.Touch, error) {
 	if h.rewritesParents() {
 		return nil, errors.ErrUnsupported
 	}
+	h.touchedMu.Lock()
+	defer h.touchedMu.Unlock()
+	if t := h.touched; t != nil && t.head == head && (t.oldest == oldest || t.has[oldest]) {
+		return t.touching(oldest, paths), nil
+	}
+	if len(paths) >= touchAllAt {
+		t, err := h.touchLog(oldest, head)
+		if err != nil {
+			return nil, err
+		}
+		h.touched = t
+		return t.touching(oldest, paths), nil
+	}
+	return h.touchingByPathspec(oldest, head, paths)
+}
+
+// touchingByPathspec is Touching with the paths as git's pathspecs.
+func (h *History) touchingByPathspec(oldest, head gitblame.Hash, paths []string) ([]gitblame.Touch, error) {
 	var in bytes.Buffer
 	args := []string{"-c", "log.follow=false", "-c", "log.showSignature=false",
 		"log", "--first-parent", "--diff-merges=first-parent", "--no-renames", "--name-only", "-z",
@@ -91,6 +116,82 @@ func (h *History) Touching(oldest, head gitblame.Hash, paths []string) ([]gitbla
 		return nil, fmt.Errorf("commits changing %d paths: %w", len(paths), err)
 	}
 	return parseTouching(out, paths)
+}
+
+// touchAllAt is how many paths make Touching list every changed file.
+const touchAllAt = 16
+
+// touchLog is every commit of a first-parent range with the files each
+// changes against its first parent.
+type touchLog struct {
+	head, oldest gitblame.Hash
+	has          map[gitblame.Hash]bool // the commits of the range
+	commits      []gitblame.Touch       // newest first, every changed file
+}
+
+// touchLog asks git for every changed file of every commit of head's
+// first-parent chain after oldest.
+func (h *History) touchLog(oldest, head gitblame.Hash) (*touchLog, error) {
+	out, err := h.repo.cmd().Run(context.Background(), "-c", "log.follow=false", "-c", "log.showSignature=false",
+		"log", "--first-parent", "--diff-merges=first-parent", "--no-renames", "--name-only", "-z",
+		"--no-color", "--format=%x01%H", head.String(), "^"+oldest.String(), "--")
+	if err != nil {
+		return nil, fmt.Errorf("files changed by the commits from %s to %s: %w", oldest.Short(), head.Short(), err)
+	}
+	t := &touchLog{head: head, oldest: oldest, has: map[gitblame.Hash]bool{}}
+	for _, f := range bytes.Split(out, []byte{0}) {
+		f = bytes.TrimLeft(f, "\n")
+		if len(f) == 0 {
+			continue
+		}
+		if f[0] == 1 {
+			x, err := gitblame.ParseHash(strings.TrimSpace(string(f[1:])))
+			if err != nil {
+				return nil, fmt.Errorf("log printed %q: %w", f, err)
+			}
+			t.has[x] = true
+			t.commits = append(t.commits, gitblame.Touch{Commit: x})
+			continue
+		}
+		if len(t.commits) == 0 {
+			return nil, fmt.Errorf("log printed a file before a commit: %q", f)
+		}
+		c := &t.commits[len(t.commits)-1]
+		c.Paths = append(c.Paths, string(f))
+	}
+	return t, nil
+}
+
+// touching is Touching's answer from the log: the commits after oldest
+// that change one of paths (or a file below one), with those paths.
+func (t *touchLog) touching(oldest gitblame.Hash, paths []string) []gitblame.Touch {
+	asked := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		asked[p] = true
+	}
+	var list []gitblame.Touch
+	for _, c := range t.commits {
+		if c.Commit == oldest {
+			break // the log is newest first
+		}
+		var hit []string
+		for _, name := range c.Paths {
+			for {
+				if asked[name] && !slices.Contains(hit, name) {
+					hit = append(hit, name)
+				}
+				i := strings.LastIndexByte(name, '/')
+				if i < 0 {
+					break
+				}
+				name = name[:i]
+			}
+		}
+		if len(hit) > 0 {
+			list = append(list, gitblame.Touch{Commit: c.Commit, Paths: hit})
+		}
+	}
+	return list
 }
 
 // parseTouching reads Touching's git log: "\x01<hash>\0" and then the

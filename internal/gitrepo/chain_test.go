@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
@@ -164,4 +165,71 @@ func TestChangesOrder(t *testing.T) {
 			t.Errorf("%s..%s:\n got %v\nwant %v", pair[0].Short(), pair[1].Short(), got, want)
 		}
 	}
+}
+
+// TestTouchingAllMatchesPathspecs: for many paths Touching lists every
+// changed file of the range and keeps the list; its answers, for that
+// range and for later ranges and other paths answered from the kept list,
+// are git's answers with the paths as pathspecs.
+func TestTouchingAllMatchesPathspecs(t *testing.T) {
+	t.Parallel()
+	for _, seed := range []uint64{4, 5}[:longtest.Seeds(2, 1)] {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
+			dir, _ := importHistory(t, "sha1", genHistory(seed, 60, 40))
+			h, err := gitrepo.OpenHistory(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			head, err := h.Resolve("HEAD")
+			if err != nil {
+				t.Fatal(err)
+			}
+			chain, err := h.Chain(head, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			paths := allPaths(t, dir)
+			if len(paths) < 40 {
+				t.Fatalf("only %d paths: the list of every file is not asked for", len(paths))
+			}
+			var third []string
+			for i := 0; i < len(paths); i += 3 {
+				third = append(third, paths[i])
+			}
+			root, mid := chain[len(chain)-1], chain[len(chain)/2]
+			for _, c := range []struct {
+				name   string
+				oldest gitblame.Hash
+				paths  []string
+			}{
+				{"every path from the root", root, paths},
+				{"a third from the middle (kept list)", mid, third},
+				{"five from the root (kept list)", root, paths[:5]},
+				{"five from the middle (kept list)", mid, paths[len(paths)-5:]},
+			} {
+				got, err := h.Touching(c.oldest, head, c.paths)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := h.TouchingByPathspecForTest(c.oldest, head, c.paths)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g, w := touchText(got), touchText(want); g != w {
+					t.Errorf("%s:\n%s\nwith pathspecs:\n%s", c.name, g, w)
+				}
+			}
+		})
+	}
+}
+
+func touchText(ts []gitblame.Touch) string {
+	var b strings.Builder
+	for _, tc := range ts {
+		ps := slices.Clone(tc.Paths)
+		slices.Sort(ps)
+		fmt.Fprintf(&b, "%s %s\n", tc.Commit.Short(), strings.Join(ps, " "))
+	}
+	return b.String()
 }

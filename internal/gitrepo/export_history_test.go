@@ -50,3 +50,9 @@ func (*History) GoGitEntryForTest(r *History, tree gitblame.Hash, p string) (git
 func (r *History) GoGitChangesForTest(from, to gitblame.Hash, renames bool) ([]gitblame.Change, error) {
 	return r.historyReader.(*goGitHistory).goGitChanges(from, to, renames)
 }
+
+// TouchingByPathspecForTest is Touching with the paths always given to
+// git as pathspecs.
+func (r *History) TouchingByPathspecForTest(oldest, head gitblame.Hash, paths []string) ([]gitblame.Touch, error) {
+	return r.touchingByPathspec(oldest, head, paths)
+}

@@ -27,6 +27,10 @@ type History struct {
 	// log.follow may be on (WordsChangedIn)
 	followOnce sync.Once
 	follow     bool
+	// touched is the changed files of every commit of a range, kept by
+	// Touching when it asked for them all
+	touchedMu sync.Mutex
+	touched   *touchLog
 }
 
 // historyReader is one backend's reading of history: gitblame.History
