@@ -778,9 +778,10 @@ func PostChange(ctx context.Context, repo *gitrepo.Repo, r Range, dirs []string,
 				sc.drift, ok = Select(drift, links, dirs)
 			}
 			if err != nil || !ok {
-				trace.Printf("hook: the summary of tree %s is not used: %v", sumTree.Short(), err)
-				sc.sumOK = false
-				return sc
+				// as without a summary: every memory is checked, and the
+				// older stale citations counted
+				trace.Printf("hook: the summary of tree %s is not used (%v): every memory is checked", sumTree.Short(), err)
+				return nil
 			}
 			trace.Printf("hook: summary of tree %s, %d paths changed since; %d paths changed by the change", sumTree.Short(), len(drift), len(changed))
 			return sc
