@@ -200,16 +200,6 @@ func radixOrder(keys []uint64) []uint32 {
 	return out
 }
 
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // Count implements idxfile.Index.
 func (x *packIndex) Count() (int64, error) { return int64(x.n), nil }
 
