@@ -97,9 +97,7 @@ func (h *History) Touching(oldest, head gitblame.Hash, paths []string) ([]gitbla
 // touchingByPathspec is Touching with the paths as git's pathspecs.
 func (h *History) touchingByPathspec(oldest, head gitblame.Hash, paths []string) ([]gitblame.Touch, error) {
 	var in bytes.Buffer
-	args := []string{"-c", "log.follow=false", "-c", "log.showSignature=false",
-		"log", "--first-parent", "--diff-merges=first-parent", "--no-renames", "--name-only", "-z",
-		"--no-color", "--format=%x01%H", "--stdin"}
+	args := append(nameLog(), "--stdin")
 	in.WriteString(head.String() + "\n^" + oldest.String() + "\n--\n")
 	for _, p := range paths {
 		if strings.ContainsAny(p, "\n\r") {
@@ -132,32 +130,17 @@ type touchLog struct {
 // touchLog asks git for every changed file of every commit of head's
 // first-parent chain after oldest.
 func (h *History) touchLog(oldest, head gitblame.Hash) (*touchLog, error) {
-	out, err := h.repo.cmd().Run(context.Background(), "-c", "log.follow=false", "-c", "log.showSignature=false",
-		"log", "--first-parent", "--diff-merges=first-parent", "--no-renames", "--name-only", "-z",
-		"--no-color", "--format=%x01%H", head.String(), "^"+oldest.String(), "--")
+	out, err := h.repo.cmd().Run(context.Background(), append(nameLog(), head.String(), "^"+oldest.String(), "--")...)
 	if err != nil {
 		return nil, fmt.Errorf("files changed by the commits from %s to %s: %w", oldest.Short(), head.Short(), err)
 	}
-	t := &touchLog{head: head, oldest: oldest, has: map[gitblame.Hash]bool{}}
-	for _, f := range bytes.Split(out, []byte{0}) {
-		f = bytes.TrimLeft(f, "\n")
-		if len(f) == 0 {
-			continue
-		}
-		if f[0] == 1 {
-			x, err := gitblame.ParseHash(strings.TrimSpace(string(f[1:])))
-			if err != nil {
-				return nil, fmt.Errorf("log printed %q: %w", f, err)
-			}
-			t.has[x] = true
-			t.commits = append(t.commits, gitblame.Touch{Commit: x})
-			continue
-		}
-		if len(t.commits) == 0 {
-			return nil, fmt.Errorf("log printed a file before a commit: %q", f)
-		}
-		c := &t.commits[len(t.commits)-1]
-		c.Paths = append(c.Paths, string(f))
+	commits, err := parseNameLog(out)
+	if err != nil {
+		return nil, err
+	}
+	t := &touchLog{head: head, oldest: oldest, has: make(map[gitblame.Hash]bool, len(commits)), commits: commits}
+	for _, c := range commits {
+		t.has[c.Commit] = true
 	}
 	return t, nil
 }
@@ -165,10 +148,7 @@ func (h *History) touchLog(oldest, head gitblame.Hash) (*touchLog, error) {
 // touching is Touching's answer from the log: the commits after oldest
 // that change one of paths (or a file below one), with those paths.
 func (t *touchLog) touching(oldest gitblame.Hash, paths []string) []gitblame.Touch {
-	asked := make(map[string]bool, len(paths))
-	for _, p := range paths {
-		asked[p] = true
-	}
+	asked := setOf(paths)
 	var list []gitblame.Touch
 	for _, c := range t.commits {
 		if c.Commit == oldest {
@@ -176,16 +156,7 @@ func (t *touchLog) touching(oldest gitblame.Hash, paths []string) []gitblame.Tou
 		}
 		var hit []string
 		for _, name := range c.Paths {
-			for {
-				if asked[name] && !slices.Contains(hit, name) {
-					hit = append(hit, name)
-				}
-				i := strings.LastIndexByte(name, '/')
-				if i < 0 {
-					break
-				}
-				name = name[:i]
-			}
+			hit, _ = addAsked(hit, asked, name)
 		}
 		if len(hit) > 0 {
 			list = append(list, gitblame.Touch{Commit: c.Commit, Paths: hit})
@@ -194,14 +165,26 @@ func (t *touchLog) touching(oldest gitblame.Hash, paths []string) []gitblame.Tou
 	return list
 }
 
-// parseTouching reads Touching's git log: "\x01<hash>\0" and then the
-// changed files, "\n<path>\0<path>\0...". A file below an asked path
-// (the path became a directory) counts as a change of that path.
-func parseTouching(out []byte, paths []string) ([]gitblame.Touch, error) {
-	asked := make(map[string]bool, len(paths))
+func setOf(paths []string) map[string]bool {
+	set := make(map[string]bool, len(paths))
 	for _, p := range paths {
-		asked[p] = true
+		set[p] = true
 	}
+	return set
+}
+
+// nameLog is the git log both ways of Touching read: each commit of a
+// first-parent range ("\x01<hash>\0") and the files it changes against
+// its first parent ("\n<path>\0<path>\0...").
+func nameLog() []string {
+	return []string{"-c", "log.follow=false", "-c", "log.showSignature=false",
+		"log", "--first-parent", "--diff-merges=first-parent", "--no-renames", "--name-only", "-z",
+		"--no-color", "--format=%x01%H"}
+}
+
+// parseNameLog reads a nameLog: every commit with the files it changes,
+// in the log's order.
+func parseNameLog(out []byte) ([]gitblame.Touch, error) {
 	var list []gitblame.Touch
 	for _, f := range bytes.Split(out, []byte{0}) {
 		f = bytes.TrimLeft(f, "\n")
@@ -219,25 +202,50 @@ func parseTouching(out []byte, paths []string) ([]gitblame.Touch, error) {
 		if len(list) == 0 {
 			return nil, fmt.Errorf("log printed a file before a commit: %q", f)
 		}
-		t := &list[len(list)-1]
-		name, found := string(f), false
-		for {
-			if asked[name] {
-				found = true
-				if !slices.Contains(t.Paths, name) {
-					t.Paths = append(t.Paths, name)
-				}
+		c := &list[len(list)-1]
+		c.Paths = append(c.Paths, string(f))
+	}
+	return list, nil
+}
+
+// addAsked adds to hit the asked paths that the changed file name is or
+// lies below (an asked path that became a directory); found is false
+// when there is none.
+func addAsked(hit []string, asked map[string]bool, name string) (_ []string, found bool) {
+	for {
+		if asked[name] {
+			found = true
+			if !slices.Contains(hit, name) {
+				hit = append(hit, name)
 			}
-			i := strings.LastIndexByte(name, '/')
-			if i < 0 {
+		}
+		i := strings.LastIndexByte(name, '/')
+		if i < 0 {
+			return hit, found
+		}
+		name = name[:i]
+	}
+}
+
+// parseTouching reads the nameLog git printed for paths as pathspecs: a
+// file below an asked path (the path became a directory) counts as a
+// change of that path, and a file git matched that names no asked path as
+// written means the commit may change any of them.
+func parseTouching(out []byte, paths []string) ([]gitblame.Touch, error) {
+	list, err := parseNameLog(out)
+	if err != nil {
+		return nil, err
+	}
+	asked := setOf(paths)
+	for i := range list {
+		files := list[i].Paths
+		list[i].Paths = nil
+		for _, f := range files {
+			var found bool
+			if list[i].Paths, found = addAsked(list[i].Paths, asked, f); !found {
+				list[i].Paths = slices.Clone(paths)
 				break
 			}
-			name = name[:i]
-		}
-		if !found {
-			// a file git matched that names no asked path as written:
-			// the commit may change any of them
-			t.Paths = append(t.Paths[:0], paths...)
 		}
 	}
 	return list, nil
