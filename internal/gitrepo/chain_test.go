@@ -75,20 +75,7 @@ func TestTouchingGenerated(t *testing.T) {
 	t.Parallel()
 	for _, seed := range []uint64{1, 2, 3}[:longtest.Seeds(3, 1)] {
 		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
-			dir, _ := importHistory(t, "sha1", genHistory(seed, 60, 40))
-			h, err := gitrepo.OpenHistory(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer h.Close()
-			head, err := h.Resolve("HEAD")
-			if err != nil {
-				t.Fatal(err)
-			}
-			chain, err := h.Chain(head, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			dir, h, head, chain := generatedChain(t, seed)
 			paths := allPaths(t, dir)
 			root := chain[len(chain)-1]
 			ts, err := h.Touching(root, head, paths)
@@ -175,20 +162,7 @@ func TestTouchingAllMatchesPathspecs(t *testing.T) {
 	t.Parallel()
 	for _, seed := range []uint64{4, 5}[:longtest.Seeds(2, 1)] {
 		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
-			dir, _ := importHistory(t, "sha1", genHistory(seed, 60, 40))
-			h, err := gitrepo.OpenHistory(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer h.Close()
-			head, err := h.Resolve("HEAD")
-			if err != nil {
-				t.Fatal(err)
-			}
-			chain, err := h.Chain(head, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			dir, h, head, chain := generatedChain(t, seed)
 			paths := allPaths(t, dir)
 			if len(paths) < 40 {
 				t.Fatalf("only %d paths: the list of every file is not asked for", len(paths))
@@ -232,4 +206,26 @@ func touchText(ts []gitblame.Touch) string {
 		fmt.Fprintf(&b, "%s %s\n", tc.Commit.Short(), strings.Join(ps, " "))
 	}
 	return b.String()
+}
+
+// generatedChain imports a generated history of 60 commits and returns
+// its directory, its history (closed when the test ends), HEAD and HEAD's
+// first-parent chain.
+func generatedChain(t *testing.T, seed uint64) (string, *gitrepo.History, gitblame.Hash, []gitblame.Hash) {
+	t.Helper()
+	dir, _ := importHistory(t, "sha1", genHistory(seed, 60, 40))
+	h, err := gitrepo.OpenHistory(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	head, err := h.Resolve("HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	chain, err := h.Chain(head, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, h, head, chain
 }
