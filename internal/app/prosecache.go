@@ -110,7 +110,7 @@ func (c *cachingGit) load() {
 			if gob.NewDecoder(bytes.NewReader(data)).Decode(&a) == nil && a.Version == proseCacheVersion {
 				if a.Head == c.head.String() {
 					c.a = a
-				} else if h := hashOf(a.Head); !h.IsZero() {
+				} else if h := gitblame.HashOrZero(a.Head); !h.IsZero() {
 					c.a = proseAnswers{Version: proseCacheVersion, Head: c.head.String(), Greps: a.Greps, Changes: a.Changes, Commits: a.Commits}
 					c.prev, c.prevHead = &a, h
 					if len(c.a.Changes) > maxChanges {
@@ -173,24 +173,13 @@ func toCached(log []prose.LogCommit) cachedLog {
 	return out
 }
 
-func hashOf(s string) gitblame.Hash {
-	if s == "" {
-		return gitblame.ZeroHash
-	}
-	h, err := gitblame.ParseHash(s)
-	if err != nil {
-		return gitblame.ZeroHash
-	}
-	return h
-}
-
 func fromCached(cl cachedLog) []prose.LogCommit {
 	out := make([]prose.LogCommit, len(cl.Hashes))
 	for i, h := range cl.Hashes {
-		out[i].Hash = hashOf(h)
+		out[i].Hash = gitblame.HashOrZero(h)
 		for _, ch := range cl.Changes[i] {
 			out[i].Changes = append(out[i].Changes, prose.FileChange{Status: ch.Status, From: ch.From, To: ch.To,
-				FromBlob: hashOf(ch.FromBlob), ToBlob: hashOf(ch.ToBlob)})
+				FromBlob: gitblame.HashOrZero(ch.FromBlob), ToBlob: gitblame.HashOrZero(ch.ToBlob)})
 		}
 	}
 	return out
@@ -274,7 +263,7 @@ func (c *cachingGit) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.
 	if moves != nil {
 		hs := make([]gitblame.Hash, len(order))
 		for i, s := range order {
-			hs[i] = hashOf(s)
+			hs[i] = gitblame.HashOrZero(s)
 		}
 		return hs, fromCached(*moves), nil
 	}
@@ -308,7 +297,7 @@ func (c *cachingGit) moves(ctx context.Context, head gitblame.Hash) (order []git
 		} else if on {
 			if o, newer, ex, err := s.MovesSince(ctx, c.prevHead, head, c.prev.MovesExact); err == nil && ex == c.prev.MovesExact {
 				for _, h := range c.prev.Order {
-					o = append(o, hashOf(h))
+					o = append(o, gitblame.HashOrZero(h))
 				}
 				return o, append(newer, fromCached(*c.prev.Moves)...), true, ex, nil
 			}
@@ -364,7 +353,7 @@ func (c *cachingGit) WordChangedIn(ctx context.Context, from, head gitblame.Hash
 	got, ok := c.a.Changes[key]
 	c.mu.Unlock()
 	if ok {
-		return hashOf(got), nil
+		return gitblame.HashOrZero(got), nil
 	}
 	c.lastMu.Lock() // lastChange's state (chain, anyChange) is one lookup's at a time
 	h, err := c.lastChange(ctx, from, head, word, pathspecs)
@@ -393,7 +382,7 @@ func (c *cachingGit) WordsChangedIn(ctx context.Context, from, head gitblame.Has
 	c.mu.Lock()
 	for i, w := range words {
 		if got, ok := c.a.Changes[changeKey(head, from, w, pathspecs[i])]; ok {
-			out[i] = hashOf(got)
+			out[i] = gitblame.HashOrZero(got)
 		} else {
 			ask = append(ask, i)
 		}
@@ -502,13 +491,13 @@ func (c *cachingGit) lastChange(ctx context.Context, from, head gitblame.Hash, w
 		}
 	}
 	if c.anyChange < 0 {
-		return hashOf(before), nil
+		return gitblame.HashOrZero(before), nil
 	}
 	h, err := c.next.WordChangedIn(ctx, c.prevHead, head, word, pathspecs)
 	if err != nil || !h.IsZero() {
 		return h, err
 	}
-	return hashOf(before), nil
+	return gitblame.HashOrZero(before), nil
 }
 
 // changeKey is the key of an answer of WordChangedIn.

@@ -74,6 +74,16 @@ func ParseHash(s string) (Hash, error) {
 	return h, nil
 }
 
+// HashOrZero is ParseHash's hash, or ZeroHash for "" or anything that
+// does not parse (a value read back from a cache).
+func HashOrZero(s string) Hash {
+	h, err := ParseHash(s)
+	if err != nil {
+		return ZeroHash
+	}
+	return h
+}
+
 // BlobHash returns the git object name of a blob with content b, as git
 // hash-object computes it, in the object format of like (SHA-256 when like
 // is a 32-byte name, SHA-1 otherwise): pass any object name of the

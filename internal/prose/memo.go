@@ -283,7 +283,7 @@ func (j *judge) recall(vc *vcache.Cache, k vcache.Key, m *store.Memory) ([]verif
 	}
 	syms := make([]symRef, len(e.Syms))
 	for i, s := range e.Syms {
-		syms[i] = symRef{mem: j.mem, memPath: m.Path, ref: s.Ref, written: hashOrZero(s.Written), name: s.Name, files: s.Files}
+		syms[i] = symRef{mem: j.mem, memPath: m.Path, ref: s.Ref, written: gitblame.HashOrZero(s.Written), name: s.Name, files: s.Files}
 	}
 	return e.Cites, syms, true
 }
@@ -310,15 +310,4 @@ func remember(vc *vcache.Cache, k vcache.Key, cites []verify.ProseCitation, syms
 		return
 	}
 	vc.PutVerdict(k, vcache.Verdict{Reason: string(b)})
-}
-
-func hashOrZero(s string) gitblame.Hash {
-	if s == "" {
-		return gitblame.ZeroHash
-	}
-	h, err := gitblame.ParseHash(s)
-	if err != nil {
-		return gitblame.ZeroHash
-	}
-	return h
 }
