@@ -465,12 +465,7 @@ func (ad *adoption) add(ctx context.Context, m *Mention) error {
 	if err != nil {
 		return err
 	}
-	m.Status = Added
-	if ad.plan == nil {
-		ad.plan = &Plan{Old: ad.f.Src}
-	}
-	ad.plan.New, ad.plan.File, ad.plan.Changed = pl.New, pl.File, true
-	ad.cur = pl.File
+	ad.added(m, pl)
 	return nil
 }
 
@@ -485,13 +480,18 @@ func (ad *adoption) addLink(m *Mention) error {
 	if err != nil {
 		return err
 	}
+	ad.added(m, pl)
+	return nil
+}
+
+// added records m as added, pl being the file with it.
+func (ad *adoption) added(m *Mention, pl *Plan) {
 	m.Status = Added
 	if ad.plan == nil {
 		ad.plan = &Plan{Old: ad.f.Src}
 	}
 	ad.plan.New, ad.plan.File, ad.plan.Changed = pl.New, pl.File, true
 	ad.cur = pl.File
-	return nil
 }
 
 // inDirs reports whether p is below one of dirs.
