@@ -31,40 +31,10 @@ func TestMovesWithMissingBlob(t *testing.T) {
 	git("commit", "-q", "-m", "second")
 	// the new blob of edited.txt goes missing
 	oid := strings.TrimSpace(git("rev-parse", "HEAD:edited.txt"))
-	if err := os.Remove(filepath.Join(dir, ".git", "objects", oid[:2], oid[2:])); err != nil {
-		t.Fatal(err)
-	}
-	r, err := Discover(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	h, err := r.History()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	head, err := h.Resolve("HEAD")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, log, err := h.Moves(context.Background(), head)
-	if err != nil {
-		t.Fatalf("Moves: %v", err)
-	}
-	var got []string
-	for _, lc := range log {
-		for _, ch := range lc.Changes {
-			got = append(got, ch.From+">"+ch.To)
-		}
-	}
+	removeObject(t, dir, oid)
+	got := movesAtHead(t, dir)
 	want := map[string]bool{"exact.txt>renamed.txt": true, "similar.txt>": true}
-	for _, g := range got {
-		delete(want, g)
-	}
-	if len(want) > 0 {
-		t.Errorf("changes %v; missing %v", got, want)
-	}
+	missing(t, got, want)
 }
 
 // OnFirstParents: a commit is on the first-parent chain of its
@@ -150,9 +120,16 @@ func TestMovesPairsRenamesAwayFromMissingBlob(t *testing.T) {
 	git("add", "-A")
 	git("commit", "-q", "-m", "replace the large file")
 	oid := strings.TrimSpace(git("rev-parse", "HEAD:big2.txt"))
-	if err := os.Remove(filepath.Join(dir, ".git", "objects", oid[:2], oid[2:])); err != nil {
-		t.Fatal(err)
-	}
+	removeObject(t, dir, oid)
+	got := movesAtHead(t, dir)
+	want := map[string]bool{"docs/guide.md>archive/guide.md": true, "big.txt>": true}
+	missing(t, got, want)
+}
+
+// movesAtHead lists the renames and deletions Moves finds in the history
+// of dir's HEAD, as "from>to".
+func movesAtHead(t *testing.T, dir string) []string {
+	t.Helper()
 	r, err := Discover(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -177,11 +154,25 @@ func TestMovesPairsRenamesAwayFromMissingBlob(t *testing.T) {
 			got = append(got, ch.From+">"+ch.To)
 		}
 	}
-	want := map[string]bool{"docs/guide.md>archive/guide.md": true, "big.txt>": true}
+	return got
+}
+
+// missing fails the test for each of want that got does not hold.
+func missing(t *testing.T, got []string, want map[string]bool) {
+	t.Helper()
 	for _, g := range got {
 		delete(want, g)
 	}
 	if len(want) > 0 {
 		t.Errorf("changes %v; missing %v", got, want)
+	}
+}
+
+// removeObject deletes the loose object oid of dir's repository (a
+// partial clone's missing object).
+func removeObject(t *testing.T, dir, oid string) {
+	t.Helper()
+	if err := os.Remove(filepath.Join(dir, ".git", "objects", oid[:2], oid[2:])); err != nil {
+		t.Fatal(err)
 	}
 }
