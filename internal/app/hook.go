@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"reflect"
 	"slices"
 	"sync"
 	"time"
@@ -249,7 +250,7 @@ func (h *Hook) PreCommit(ctx context.Context) (*HookResult, error) {
 		return nil, err
 	}
 	res := &HookResult{Outcome: out}
-	h.writeSummary(out.Summary)
+	h.writeSummary(out.Summary, h.sum)
 	// Citations without a snippet still verify when the commit moves the
 	// code under them: look at those whose file the commit changes.
 	var drift *hookrun.Drift
@@ -362,7 +363,7 @@ func (h *Hook) PostChange(ctx context.Context, in hookrun.Invocation, stdin []by
 	if err != nil {
 		return nil, false, err
 	}
-	h.writeSummary(out.Summary)
+	h.writeSummary(out.Summary, opt.Summary)
 	res = &HookResult{Outcome: out}
 	before, after, view := rng.Old, rng.New, source.Source(nil)
 	ropt := relocate.Options{Commit: rng.New, Verified: Now()}
@@ -404,9 +405,16 @@ func (h *Hook) postSummary(ctx context.Context, rng hookrun.Range) *vcache.Summa
 
 // writeSummary keeps s, the summary of a tree the hook checked, for the
 // next commit's check (whose HEAD may record that tree). A summary that
-// cannot be written only costs the next commit time.
-func (h *Hook) writeSummary(s *vcache.Summary) {
+// cannot be written only costs the next commit time. read is the summary
+// the check started from: when it is s already (a post-merge check after
+// the merge's pre-merge-commit check, a commit of an unchanged tree), it
+// is kept as it is, reading it having marked it used.
+func (h *Hook) writeSummary(s, read *vcache.Summary) {
 	if s == nil || h.tool == "" {
+		return
+	}
+	if read != nil && read.Tree == s.Tree && reflect.DeepEqual(read, s) {
+		trace.Printf("the summary of tree %s is unchanged", gitrepo.OID(s.Tree).Short())
 		return
 	}
 	start := time.Now()
