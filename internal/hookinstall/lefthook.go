@@ -196,13 +196,13 @@ func lefthookRemoveHooks(src []byte, hooks []string) (out []byte, removed, kept 
 			case !isOurLefthookJob(mv, h, false):
 				kept = append(kept, h)
 			case len(cv.Content) == 2 && len(v.Content) == 2:
-				t.Remove(k.Line-1, t.BlockEnd(k.Line-1, k.Column-1, false)) // the whole hook
+				t.Remove(k.Line-1, t.RemovalEnd(k.Line-1, k.Column-1, false)) // the whole hook
 				done = true
 			case len(cv.Content) == 2:
-				t.Remove(ck.Line-1, t.BlockEnd(ck.Line-1, ck.Column-1, false))
+				t.Remove(ck.Line-1, t.RemovalEnd(ck.Line-1, ck.Column-1, false))
 				done = true
 			default:
-				t.Remove(mk.Line-1, t.BlockEnd(mk.Line-1, mk.Column-1, false))
+				t.Remove(mk.Line-1, t.RemovalEnd(mk.Line-1, mk.Column-1, false))
 				done = true
 			}
 		}

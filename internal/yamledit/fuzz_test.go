@@ -22,7 +22,7 @@ var fuzzSeeds = []string{
 	"a: 1\r\nb:\r\n  c: 2\r\n",
 }
 
-// FuzzBlockEnd: removing the lines of a top-level key's block (BlockEnd
+// FuzzBlockEnd: removing the lines of a top-level key's block (RemovalEnd
 // from its line, at column 0) leaves a document that means the same
 // without that key. Documents with content lines at the margin that are
 // neither keys nor "- " items (quoted scalars continued there) are left
@@ -62,7 +62,7 @@ func FuzzBlockEnd(f *testing.F) {
 		}
 		for i := 0; i+1 < len(root.Content); i += 2 {
 			k := root.Content[i]
-			end := txt.BlockEnd(k.Line-1, 0, true)
+			end := txt.RemovalEnd(k.Line-1, 0, true)
 			out := strings.Join(txt.Lines[:k.Line-1], "") + strings.Join(txt.Lines[end:], "")
 			var got map[string]any
 			if err := yaml.Unmarshal([]byte(out), &got); err != nil {

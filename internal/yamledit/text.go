@@ -97,6 +97,18 @@ func (t Text) BlockEnd(start, col int, seqAtCol bool) int {
 	return BlockEnd(len(t.Lines), t.line, start, col, seqAtCol)
 }
 
+// RemovalEnd is where removing the block that starts on line start ends:
+// BlockEnd, and the blank lines after it. Left in place, those lines would
+// join a block scalar before the block that keeps its trailing line breaks
+// ("key: |+"), changing its value.
+func (t Text) RemovalEnd(start, col int, seqAtCol bool) int {
+	end := t.BlockEnd(start, col, seqAtCol)
+	for end < len(t.Lines) && strings.TrimSpace(t.Lines[end]) == "" {
+		end++
+	}
+	return end
+}
+
 // ItemStart returns the line index and the column of the "- " that starts
 // the sequence item n (a node inside a block sequence).
 func (t Text) ItemStart(n *yaml.Node) (line, col int, ok bool) {
