@@ -99,7 +99,7 @@ func lefthookAdd(src []byte, hooks []string) ([]byte, []string, error) {
 					return nil, nil, fmt.Errorf("%s.commands: %w", h, yamledit.ErrUnsupported)
 				}
 				col := cv.Content[0].Column - 1
-				t.Insert(t.BlockEnd(ck.Line-1, ck.Column-1, false), lefthookJob(h, col, col-(ck.Column-1), false))
+				t.Insert(t.InsertionEnd(ck.Line-1, ck.Column-1, false), lefthookJob(h, col, col-(ck.Column-1), false))
 			} else if jk, jv := yamledit.Lookup(v, "jobs"); jk != nil {
 				if !yamledit.IsBlock(jv, yaml.SequenceNode) {
 					return nil, nil, fmt.Errorf("%s.jobs: %w", h, yamledit.ErrUnsupported)
@@ -108,10 +108,10 @@ func lefthookAdd(src []byte, hooks []string) ([]byte, []string, error) {
 				if !ok {
 					return nil, nil, fmt.Errorf("%s.jobs: %w", h, yamledit.ErrUnsupported)
 				}
-				t.Insert(t.BlockEnd(jk.Line-1, jk.Column-1, true), lefthookJob(h, dash, unit, true))
+				t.Insert(t.InsertionEnd(jk.Line-1, jk.Column-1, true), lefthookJob(h, dash, unit, true))
 			} else {
 				col := v.Content[0].Column - 1
-				t.Insert(t.BlockEnd(k.Line-1, k.Column-1, false), append([]string{yamledit.Pad(col) + "commands:"}, lefthookJob(h, col+unit, unit, false)...))
+				t.Insert(t.InsertionEnd(k.Line-1, k.Column-1, false), append([]string{yamledit.Pad(col) + "commands:"}, lefthookJob(h, col+unit, unit, false)...))
 			}
 		default:
 			return nil, nil, fmt.Errorf("%s: %w", h, yamledit.ErrUnsupported)
@@ -216,10 +216,10 @@ func lefthookRemoveHooks(src []byte, hooks []string) (out []byte, removed, kept 
 				case !ok || !isOurLefthookJob(item, h, true):
 					kept = append(kept, h)
 				case len(jv.Content) == 1:
-					t.Remove(jk.Line-1, t.BlockEnd(jk.Line-1, jk.Column-1, true))
+					t.Remove(jk.Line-1, t.RemovalEnd(jk.Line-1, jk.Column-1, true))
 					done = true
 				default:
-					t.Remove(line, t.BlockEnd(line, dash, false))
+					t.Remove(line, t.RemovalEnd(line, dash, false))
 					done = true
 				}
 				break

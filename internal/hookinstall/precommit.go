@@ -161,7 +161,7 @@ func preCommitAdd(src []byte, hooks []string, url, rev string, local bool) ([]by
 		if !ok {
 			return nil, nil, fmt.Errorf("repos: %w", yamledit.ErrUnsupported)
 		}
-		t.Insert(t.BlockEnd(k.Line-1, k.Column-1, true), preCommitItem(l, url, rev, ids, local))
+		t.Insert(t.InsertionEnd(k.Line-1, k.Column-1, true), preCommitItem(l, url, rev, ids, local))
 	default:
 		return nil, nil, fmt.Errorf("repos: %w", yamledit.ErrUnsupported)
 	}
@@ -201,9 +201,9 @@ func preCommitRemove(src []byte) ([]byte, []string, error) {
 				continue
 			}
 			if len(v.Content) == 1 {
-				t.Remove(k.Line-1, t.BlockEnd(k.Line-1, k.Column-1, true))
+				t.Remove(k.Line-1, t.RemovalEnd(k.Line-1, k.Column-1, true))
 			} else {
-				t.Remove(line, t.BlockEnd(line, dash, false))
+				t.Remove(line, t.RemovalEnd(line, dash, false))
 			}
 			removed = append(removed, ids...)
 			found = true

@@ -351,7 +351,7 @@ func (f *File) AppendCitation(asString bool, fields ...Field) ([]Edit, error) {
 			}
 		}
 		last := v.Content[len(v.Content)-1]
-		at := f.blockEnd(f.lineOf(last), dashCol)
+		at := f.insertionEnd(f.lineOf(last), dashCol)
 		return []Edit{{Start: at, End: at, New: blockItem(dashCol, keyCol, asString, c, fields, nl)}}, nil
 	}
 	item := blockItem(2, 4, asString, c, fields, nl)
@@ -445,7 +445,7 @@ func (f *File) RemoveCitation(i int) ([]Edit, error) {
 	if i+1 < len(v.Content) {
 		end = f.fmStart + f.lineStarts[f.dashLine(v.Content[i+1], dashCol)]
 	} else {
-		end = f.blockEnd(f.lineOf(v.Content[i]), dashCol)
+		end = f.removalEnd(f.lineOf(v.Content[i]), dashCol)
 	}
 	return []Edit{{Start: start, End: end, New: ""}}, nil
 }
@@ -515,11 +515,16 @@ func (f *File) valueSpan(m, k, v *yaml.Node) (int, int, error) {
 		if err != nil {
 			return 0, 0, err
 		}
-		colon := bytes.IndexByte(f.Src[ke:], ':')
-		if colon < 0 {
-			return 0, 0, fmt.Errorf("%s:%d: cannot find ':' after key %q", f.Name, f.line(k), k.Value)
+		// the colon follows on the key's line; a key in a flow mapping may
+		// have none ("{path: a, line}"), and the next ':' is another key's
+		colon := ke
+		for colon < f.fmEnd && (f.Src[colon] == ' ' || f.Src[colon] == '\t') {
+			colon++
 		}
-		at := ke + colon + 1
+		if colon >= f.fmEnd || f.Src[colon] != ':' {
+			return 0, 0, fmt.Errorf("%s:%d: key %q has no ':' after it; edit it by hand", f.Name, f.line(k), k.Value)
+		}
+		at := colon + 1
 		return at, at, nil
 	}
 	if v.Kind == yaml.ScalarNode && v.Style&(yaml.LiteralStyle|yaml.FoldedStyle) == 0 {
@@ -592,7 +597,7 @@ func (f *File) deleteKey(m, k, v *yaml.Node) (Edit, error) {
 		}
 		return Edit{Start: s, End: e, New: "null"}, nil
 	}
-	return Edit{Start: ls, End: f.blockEnd(f.valueLastLine(m, k, v), k.Column-1), New: ""}, nil
+	return Edit{Start: ls, End: f.removalEnd(f.valueLastLine(m, k, v), k.Column-1), New: ""}, nil
 }
 
 // valueLastLine is the line (0-based) where the value of key k ends: the
@@ -632,7 +637,7 @@ func (f *File) addKeys(m *yaml.Node, fields []Field) (Edit, error) {
 	}
 	keyCol := m.Column - 1
 	lastKey, lastVal := m.Content[len(m.Content)-2], m.Content[len(m.Content)-1]
-	at := f.blockEnd(f.valueLastLine(m, lastKey, lastVal), keyCol)
+	at := f.insertionEnd(f.valueLastLine(m, lastKey, lastVal), keyCol)
 	var b strings.Builder
 	for _, fl := range fields {
 		b.WriteString(strings.Repeat(" ", keyCol) + fl.Key + ": " + formatValue(fl.Value, false) + f.nl)
@@ -645,12 +650,26 @@ func (f *File) addKeys(m *yaml.Node, fields []Field) (Edit, error) {
 // yamledit.BlockEnd finds it. A block ending at the last YAML line without
 // a line break gets none added by callers, because fmEnd always follows a
 // line break.
-func (f *File) blockEnd(l, col int) int {
+func (f *File) blockEnd(l, col int) int { return f.lineEnd(yamledit.BlockEnd, l, col) }
+
+// insertionEnd is where lines added after the block that starts on line l
+// go (yamledit.InsertionEnd: after the blank lines that a block scalar
+// with keep chomping holds).
+func (f *File) insertionEnd(l, col int) int { return f.lineEnd(yamledit.InsertionEnd, l, col) }
+
+// removalEnd is where removing the block that starts on line l ends
+// (yamledit.RemovalEnd: the blank lines after it go too, or a block scalar
+// with keep chomping before it would take them in).
+func (f *File) removalEnd(l, col int) int { return f.lineEnd(yamledit.RemovalEnd, l, col) }
+
+// lineEnd is the offset of the line that end (one of yamledit's block
+// ends) finds after the block starting on line l.
+func (f *File) lineEnd(end func(n int, line func(int) string, start, col int, seqAtCol bool) int, l, col int) int {
 	n := len(f.lineStarts)
 	for n > 0 && f.fmStart+f.lineStarts[n-1] >= f.fmEnd {
 		n--
 	}
-	next := yamledit.BlockEnd(n, f.lineText, l, col, false)
+	next := end(n, f.lineText, l, col, false)
 	if next < len(f.lineStarts) {
 		return min(f.fmStart+f.lineStarts[next], f.fmEnd)
 	}

@@ -48,7 +48,7 @@ func (f *File) AppendLink(typ, target string) ([]Edit, error) {
 	if v != nil && v.Kind == yaml.SequenceNode && len(v.Content) > 0 {
 		dashCol := v.Column - 1
 		last := v.Content[len(v.Content)-1]
-		at := f.blockEnd(f.lineOf(last), dashCol)
+		at := f.insertionEnd(f.lineOf(last), dashCol)
 		return []Edit{{Start: at, End: at, New: item(dashCol)}}, nil
 	}
 	if v == nil {

@@ -16,6 +16,7 @@ var fuzzSeeds = []string{
 	"k:\n  a: 1\n  # about n\nn: 2\n",
 	"k: |\n  a\n  # not a comment\nn: 1\n",
 	"k: >- # c\n  a\n\n  b\nn: 1\n",
+	"k: |+\n  a\n\nn: 1\n",
 	"k: 'a\n\tb'\nn: 1\n",
 	"k: [a,\n# ]\n b]\nn: {x: 1}\n",
 	"k: \"a # b\" # c\nn: it's # c\n",
@@ -24,7 +25,8 @@ var fuzzSeeds = []string{
 
 // FuzzBlockEnd: removing the lines of a top-level key's block (RemovalEnd
 // from its line, at column 0) leaves a document that means the same
-// without that key. Documents with content lines at the margin that are
+// without that key, and adding a key after the block (at InsertionEnd)
+// one that means the same with it. Documents with content lines at the margin that are
 // neither keys nor "- " items (quoted scalars continued there) are left
 // out: callers find the end of such a value from its node.
 func FuzzBlockEnd(f *testing.F) {
@@ -79,6 +81,22 @@ func FuzzBlockEnd(f *testing.F) {
 			}
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("removing %q from\n%q\ngave\n%q: %v, want %v", k.Value, src, out, got, want)
+			}
+			if seen["memcite-probe"] || (len(src) > 0 && !strings.HasSuffix(src, "\n")) {
+				continue
+			}
+			at := txt.InsertionEnd(k.Line-1, 0, true)
+			out = strings.Join(txt.Lines[:at], "") + "memcite-probe: 1\n" + strings.Join(txt.Lines[at:], "")
+			got = nil
+			if err := yaml.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("adding a key after %q in\n%q\ngave\n%q: %v", k.Value, src, out, err)
+			}
+			want = map[string]any{"memcite-probe": 1}
+			for key, v := range whole {
+				want[key] = v
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("adding a key after %q in\n%q\ngave\n%q: %v, want %v", k.Value, src, out, got, want)
 			}
 		}
 	})

@@ -27,9 +27,11 @@ func TabLed(line string) bool {
 }
 
 // blockScalarRe matches the content of a line (comment removed, trimmed)
-// whose value is a block scalar header: "key: |", "- >-", "|2+" …
+// whose value is a block scalar header: "key: |", "- >-", "|2+" … A
+// comment may follow the indicators with no space between ("|+#c"), as
+// YAML parsers read it.
 var blockScalarRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?:[-?]\s+)*(?:[^#\s][^#]*?:\s+)?(?:![^\s]*\s+)?(?:&[^\s]+\s+)?[|>](?:[1-9][-+]?|[-+][1-9]?)?$`)
+	return regexp.MustCompile(`^(?:[-?]\s+)*(?:[^#\s][^#]*?:\s+)?(?:![^\s]*\s+)?(?:&[^\s]+\s+)?[|>](?:[1-9][-+]?|[-+][1-9]?)?(?:#.*)?$`)
 })
 
 // OpensBlockScalar reports whether the value on a line is a block scalar
@@ -44,7 +46,7 @@ func OpensBlockScalar(line string) bool {
 	if s == "" {
 		return false
 	}
-	if c := s[len(s)-1]; c != '|' && c != '>' && c != '-' && c != '+' && (c < '1' || c > '9') {
+	if c := s[len(s)-1]; c != '|' && c != '>' && c != '-' && c != '+' && (c < '1' || c > '9') && !strings.Contains(s, "#") {
 		return false // the common case, without the expression
 	}
 	return blockScalarRe().MatchString(s)
@@ -59,11 +61,51 @@ func OpensBlockScalar(line string) bool {
 // lines of a block scalar are content whatever they start with; a
 // tab-led line (TabLed) continues the block.
 func BlockEnd(n int, line func(int) string, start, col int, seqAtCol bool) int {
+	end, _ := blockEnd(n, line, start, col, seqAtCol)
+	return end
+}
+
+// InsertionEnd is where lines added after the block that starts at line
+// start go: BlockEnd, or, when the block ends with a block scalar that
+// keeps its trailing line breaks ("key: |+"), after the blank lines that
+// follow it, which are that scalar's content.
+func InsertionEnd(n int, line func(int) string, start, col int, seqAtCol bool) int {
+	end, keep := blockEnd(n, line, start, col, seqAtCol)
+	if keep {
+		end = blanksFrom(n, line, end)
+	}
+	return end
+}
+
+// RemovalEnd is where removing the block that starts at line start ends:
+// BlockEnd, and the blank lines after it. Left in place, those lines would
+// join a block scalar before the block that keeps its trailing line breaks
+// ("key: |+"), changing its value; if the block itself ends with such a
+// scalar, they are its content.
+func RemovalEnd(n int, line func(int) string, start, col int, seqAtCol bool) int {
+	return blanksFrom(n, line, BlockEnd(n, line, start, col, seqAtCol))
+}
+
+// blanksFrom is the index of the first line at or after i that is not
+// blank.
+func blanksFrom(n int, line func(int) string, i int) int {
+	for i < n && strings.TrimLeft(line(i), " \t") == "" {
+		i++
+	}
+	return i
+}
+
+// blockEnd is BlockEnd, and whether the block's last line is the content
+// (or header) of a block scalar with keep chomping ("|+", ">2+").
+func blockEnd(n int, line func(int) string, start, col int, seqAtCol bool) (int, bool) {
 	last := start
-	scalar := -1 // the indentation above which lines are a block scalar's content
+	scalar := -1  // the indentation above which lines are a block scalar's content
+	keep := false // the open block scalar keeps its line breaks
 	if start < n && OpensBlockScalar(line(start)) {
 		scalar = Indent(line(start))
+		keep = keepsBreaks(line(start))
 	}
+	lastKeeps := keep // line last is in (or opens) a scalar that keeps its line breaks
 	for i := start + 1; i < n; i++ {
 		l := line(i)
 		in := Indent(l)
@@ -72,7 +114,7 @@ func BlockEnd(n int, line func(int) string, start, col int, seqAtCol bool) int {
 				continue // blank: content only if more content follows
 			}
 			if in > scalar {
-				last = i
+				last, lastKeeps = i, keep
 				continue
 			}
 			scalar = -1
@@ -86,13 +128,36 @@ func BlockEnd(n int, line func(int) string, start, col int, seqAtCol bool) int {
 		case in == col && seqAtCol && (strings.HasPrefix(l[in:], "- ") || l[in:] == "-"):
 			last = i
 		default:
-			return last + 1
+			return last + 1, lastKeeps
 		}
+		lastKeeps = false
 		if OpensBlockScalar(l) {
 			scalar = in
+			keep = keepsBreaks(l)
+			lastKeeps = keep
 		}
 	}
-	return last + 1
+	return last + 1, lastKeeps
+}
+
+// keepsBreaks reports whether a block scalar header line has the keep
+// chomping indicator.
+func keepsBreaks(line string) bool {
+	if c := CommentStart(line); c >= 0 {
+		line = line[:c]
+	}
+	s := strings.TrimSpace(line)
+	if i := strings.LastIndexAny(s, "|>"); i >= 0 {
+		for _, c := range s[i+1:] {
+			switch {
+			case c == '+':
+				return true
+			case c != '-' && (c < '1' || c > '9'):
+				return false
+			}
+		}
+	}
+	return false
 }
 
 // CommentStart returns the index of the '#' that starts a comment on a

@@ -97,16 +97,14 @@ func (t Text) BlockEnd(start, col int, seqAtCol bool) int {
 	return BlockEnd(len(t.Lines), t.line, start, col, seqAtCol)
 }
 
-// RemovalEnd is where removing the block that starts on line start ends:
-// BlockEnd, and the blank lines after it. Left in place, those lines would
-// join a block scalar before the block that keeps its trailing line breaks
-// ("key: |+"), changing its value.
+// RemovalEnd is the package's RemovalEnd on t's lines.
 func (t Text) RemovalEnd(start, col int, seqAtCol bool) int {
-	end := t.BlockEnd(start, col, seqAtCol)
-	for end < len(t.Lines) && strings.TrimSpace(t.Lines[end]) == "" {
-		end++
-	}
-	return end
+	return RemovalEnd(len(t.Lines), t.line, start, col, seqAtCol)
+}
+
+// InsertionEnd is the package's InsertionEnd on t's lines.
+func (t Text) InsertionEnd(start, col int, seqAtCol bool) int {
+	return InsertionEnd(len(t.Lines), t.line, start, col, seqAtCol)
 }
 
 // ItemStart returns the line index and the column of the "- " that starts
