@@ -116,7 +116,12 @@ func Check(ctx context.Context, repo *gitrepo.Repo, src source.Source, m *store.
 	mr := &rep.Memories[0]
 	ans.Exempt, ans.Total, ans.Valid = mr.Exempt, mr.Total, mr.ValidCount
 	for _, c := range mr.StaleCitations() {
-		ans.Stale = append(ans.Stale, Stale{Citation: *c.Citation, Reason: c.Reason, Fix: FixEdit, Prose: c.Prose})
+		st := Stale{Citation: *c.Citation, Reason: c.Reason, Fix: FixEdit, Prose: c.Prose}
+		if c.Prose != nil && c.Kind == verify.KindMoved && c.Now != nil {
+			// lines of the prose that line identity followed
+			st.Status, st.Now = gitblame.Moved, &gitblame.Location{Path: c.Now.Path, Line: c.Now.Line, LineEnd: c.Now.LineEnd}
+		}
+		ans.Stale = append(ans.Stale, st)
 	}
 	if len(ans.Stale) == 0 {
 		return ans, nil

@@ -18,9 +18,10 @@ type ProseFixed struct {
 	Written bool
 }
 
-// ProseFix judges the prose of mems (WithProse) and plans, for every
-// stale reference whose target moved, the rewrite of its bytes
-// (prose.FixFor); with write it writes them under the rewrite lock. The
+// ProseFix judges the prose of mems (WithProse, and line identity for the
+// lines it names) and plans, for every stale reference whose target moved,
+// the rewrite of its bytes (prose.FixFor, prose.LineFixes); with write it
+// writes them under the rewrite lock. The
 // rest of each memory file is kept byte for byte; a file changed since it
 // was read is an error, not rewritten.
 func ProseFix(ctx context.Context, ws *Workspace, mems []*store.Memory, write bool) ([]ProseFixed, error) {
@@ -36,6 +37,10 @@ func ProseFix(ctx context.Context, ws *Workspace, mems []*store.Memory, write bo
 	if err != nil {
 		return nil, err
 	}
+	// lines the prose names are followed to where they went
+	if err := JudgeLines(pctx, ws.Repo, ws.Src, ws.Rev, ws.Staged, rep); err != nil {
+		return nil, err
+	}
 	var out []ProseFixed
 	for i := range rep.Memories {
 		mr := &rep.Memories[i]
@@ -46,7 +51,9 @@ func ProseFix(ctx context.Context, ws *Workspace, mems []*store.Memory, write bo
 			}
 			if f, ok := prose.FixFor(mr.Memory.Path, *c.Prose); ok {
 				pf.Fixes = append(pf.Fixes, f)
+				continue
 			}
+			pf.Fixes = append(pf.Fixes, prose.LineFixes(mr.Memory.File.Src, mr.Memory.Path, c)...)
 		}
 		if len(pf.Fixes) > 0 {
 			out = append(out, pf)

@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/verify"
@@ -55,6 +56,74 @@ func FixFor(memPath string, ref verify.ProseRef) (Fix, bool) {
 		return Fix{}, false
 	}
 	return f, true
+}
+
+// LineFixes returns the rewrites of a stale reference of lines that line
+// identity followed to another place (verify.KindMoved, cr.Now): the
+// numbers written after the path become the lines' new ones, and the path
+// the new path when they went to another file. src is the memory file.
+// Only the bytes of the path and of each number change: "`a.go` line 17"
+// becomes "`a.go` line 23", "a.go#L17-L28" "a.go#L23-L34". Nothing is
+// returned when the numbers cannot be found as written after the path on
+// its line, or when a range would become one line (or the reverse).
+func LineFixes(src []byte, memPath string, cr verify.CitationResult) []Fix {
+	ref, c := cr.Prose, cr.Citation
+	if ref == nil || c == nil || cr.Now == nil || cr.Kind != verify.KindMoved || ref.Kind != "lines" || ref.Unresolved ||
+		ref.Start < 0 || ref.Stop <= ref.Start || ref.Stop > len(src) || string(src[ref.Start:ref.Stop]) != ref.Text {
+		return nil
+	}
+	now := *cr.Now
+	if (c.LineEnd > c.Line) != (now.LineEnd > now.Line) || now.Line < 1 {
+		return nil
+	}
+	eol := bytes.IndexByte(src[ref.Stop:], '\n')
+	if eol < 0 {
+		eol = len(src) - ref.Stop
+	}
+	want := []int{c.Line}
+	put := []int{now.Line}
+	if c.LineEnd > c.Line {
+		want, put = append(want, c.LineEnd), append(put, now.LineEnd)
+	}
+	var fixes []Fix
+	at := ref.Stop
+	for i, n := range want {
+		a, b, ok := nextNumber(src[:ref.Stop+eol], at, n)
+		if !ok {
+			return nil
+		}
+		if n != put[i] {
+			fixes = append(fixes, Fix{Line: ref.Line, Start: a, Stop: b, Old: string(src[a:b]), New: strconv.Itoa(put[i])})
+		}
+		at = b
+	}
+	if now.Path != "" && now.Path != c.Path {
+		moved := *ref
+		moved.Now = now.Path
+		f, ok := FixFor(memPath, moved)
+		if !ok {
+			return nil // the lines went to a file the reference cannot be rewritten to name
+		}
+		fixes = append([]Fix{f}, fixes...)
+	}
+	return fixes
+}
+
+// nextNumber finds the first whole decimal number in s at or after from
+// (not part of a longer run of digits) and reports whether it is n.
+func nextNumber(s []byte, from, n int) (int, int, bool) {
+	for i := from; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' || (i > 0 && s[i-1] >= '0' && s[i-1] <= '9') {
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		v, err := strconv.Atoi(string(s[i:j]))
+		return i, j, err == nil && v == n
+	}
+	return 0, 0, false
 }
 
 // relativeTo is the slash path from the memory's folder to p.

@@ -1,8 +1,10 @@
 package prose
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
@@ -60,5 +62,54 @@ func TestApplyTouchesOnlyTheReferenceBytes(t *testing.T) {
 	// a file changed since it was read is not rewritten
 	if _, err := Apply([]byte("---\r\nid: n\r\n---\r\nSee `src/xxxx.go`"), fixes[1:]); err == nil {
 		t.Error("no error for bytes that changed")
+	}
+}
+
+func TestLineFixes(t *testing.T) {
+	const mem = ".serena/memories/notes.md"
+	tests := []struct {
+		name, line, path string // line: the memory's line; path: the reference's text in it
+		from, to         verify.Place
+		want             string // the line after the fixes ("" for none)
+	}{
+		{"colon", "see src/a.go:17 here", "src/a.go", verify.Place{Path: "src/a.go", Line: 17}, verify.Place{Path: "src/a.go", Line: 23}, "see src/a.go:23 here"},
+		{"colon range", "src/a.go:17-28.", "src/a.go", verify.Place{Path: "src/a.go", Line: 17, LineEnd: 28}, verify.Place{Path: "src/a.go", Line: 23, LineEnd: 34}, "src/a.go:23-34."},
+		{"en dash", "src/a.go:7–9", "src/a.go", verify.Place{Path: "src/a.go", Line: 7, LineEnd: 9}, verify.Place{Path: "src/a.go", Line: 10, LineEnd: 12}, "src/a.go:10–12"},
+		{"anchor", "[x](src/a.go#L17-L28)", "src/a.go", verify.Place{Path: "src/a.go", Line: 17, LineEnd: 28}, verify.Place{Path: "src/a.go", Line: 9, LineEnd: 20}, "[x](src/a.go#L9-L20)"},
+		{"prose line", "`a.py` line 64, then 64 more", "a.py", verify.Place{Path: "a.py", Line: 64}, verify.Place{Path: "a.py", Line: 70}, "`a.py` line 70, then 64 more"},
+		{"prose lines", "`a.py` (Lines 350-370)", "a.py", verify.Place{Path: "a.py", Line: 350, LineEnd: 370}, verify.Place{Path: "a.py", Line: 351, LineEnd: 371}, "`a.py` (Lines 351-371)"},
+		{"L form", "`a.ps1` L190", "a.ps1", verify.Place{Path: "a.ps1", Line: 190}, verify.Place{Path: "a.ps1", Line: 19}, "`a.ps1` L19"},
+		{"another file", "src/a.go:17", "src/a.go", verify.Place{Path: "src/a.go", Line: 17}, verify.Place{Path: "src/b.go", Line: 3}, "src/b.go:3"},
+		{"range became one line", "src/a.go:17-28", "src/a.go", verify.Place{Path: "src/a.go", Line: 17, LineEnd: 28}, verify.Place{Path: "src/a.go", Line: 40}, ""},
+		{"number not where read", "`a.py` has 3 parts, line 64", "a.py", verify.Place{Path: "a.py", Line: 64}, verify.Place{Path: "a.py", Line: 70}, ""},
+		{"number on the next line", "`a.py` is cited\n64", "a.py", verify.Place{Path: "a.py", Line: 64}, verify.Place{Path: "a.py", Line: 70}, ""},
+		{"same place", "src/a.go:17", "src/a.go", verify.Place{Path: "src/a.go", Line: 17}, verify.Place{Path: "src/a.go", Line: 17}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			src := []byte("# Notes\n\n" + tc.line + "\n")
+			start := len("# Notes\n\n") + strings.Index(tc.line, tc.path)
+			ref := &verify.ProseRef{Kind: "lines", Form: FormPathLine, Text: tc.path, Target: tc.from.Path, Line: 3, Start: start, Stop: start + len(tc.path)}
+			to := tc.to
+			c := &memfile.Citation{Path: tc.from.Path, HasLine: true, Line: tc.from.Line, LineEnd: tc.from.LineEnd}
+			cr := verify.CitationResult{Citation: c, Status: verify.Stale, Kind: verify.KindMoved, Prose: ref, Now: &to}
+			fixes := LineFixes(src, mem, cr)
+			got := ""
+			if len(fixes) > 0 {
+				out, err := Apply(src, fixes)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = strings.TrimSuffix(strings.TrimPrefix(string(out), "# Notes\n\n"), "\n")
+			}
+			if got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+			// a verdict other than a move is never rewritten
+			cr.Kind = verify.KindEdited
+			if f := LineFixes(src, mem, cr); f != nil {
+				t.Errorf("an edited line got fixes %v", f)
+			}
+		})
 	}
 }

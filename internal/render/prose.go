@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/agenthook"
+	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
@@ -59,6 +60,11 @@ func proseStaleLine(s agenthook.Stale, arg string) string {
 		// reference's bytes to the new name (docs/prose-references.md)
 		fix = "git memcite relocate --prose --fix " + arg + " (rewrites the name to the new one; check that the sentence still holds)"
 	}
+	if s.Prose.Kind == "lines" && s.Status == gitblame.Moved && s.Now != nil {
+		// lines that moved with their text: relocate --prose rewrites the
+		// numbers written after the path
+		fix = "git memcite relocate --prose --fix " + arg + " (rewrites the line numbers to where the lines are now)"
+	}
 	return fmt.Sprintf("line %d of the memory names `%s`: %s. Fix: %s",
 		s.Prose.Line, Safe(s.Prose.Text), Safe(s.Reason), fix)
 }
@@ -84,7 +90,7 @@ func ProseFixText(w io.Writer, lines []ProseFixLine) error {
 	}
 	switch {
 	case len(lines) == 0:
-		b.WriteString("no moved path or renamed memory link in the prose\n")
+		b.WriteString("no moved path, moved lines or renamed memory link in the prose\n")
 	case written == len(lines):
 		fmt.Fprintf(&b, "%d prose reference(s) rewritten\n", written)
 	default:
