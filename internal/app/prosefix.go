@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"sort"
 
 	"github.com/git-memcite/git-memcite/internal/prose"
 	"github.com/git-memcite/git-memcite/internal/store"
@@ -16,6 +17,12 @@ type ProseFixed struct {
 	Memory  *store.Memory
 	Fixes   []prose.Fix
 	Written bool
+}
+
+// withProse is c with its prose reference at another place.
+func withProse(c verify.CitationResult, ref verify.ProseRef) verify.CitationResult {
+	c.Prose = &ref
+	return c
 }
 
 // ProseFix judges the prose of mems (WithProse, and line identity for the
@@ -45,16 +52,31 @@ func ProseFix(ctx context.Context, ws *Workspace, mems []*store.Memory, write bo
 	for i := range rep.Memories {
 		mr := &rep.Memories[i]
 		pf := ProseFixed{Memory: mr.Memory}
+		var src []byte // nil for a memory without a file (a failed read)
+		if mr.Memory.File != nil {
+			src = mr.Memory.File.Src
+		}
+		at := map[int]bool{} // the fixes' starts: each place is rewritten once
 		for _, c := range mr.StaleCitations() {
 			if c.Prose == nil {
 				continue
 			}
-			if f, ok := prose.FixFor(mr.Memory.Path, *c.Prose); ok {
-				pf.Fixes = append(pf.Fixes, f)
-				continue
+			// the reference is judged once per memory; each place it is
+			// written is rewritten
+			for _, ref := range prose.Occurrences(src, prose.Options{}, *c.Prose, *c.Citation) {
+				fixes := prose.LineFixes(src, mr.Memory.Path, withProse(c, ref))
+				if f, ok := prose.FixFor(mr.Memory.Path, ref); ok {
+					fixes = []prose.Fix{f}
+				}
+				for _, f := range fixes {
+					if !at[f.Start] {
+						at[f.Start] = true
+						pf.Fixes = append(pf.Fixes, f)
+					}
+				}
 			}
-			pf.Fixes = append(pf.Fixes, prose.LineFixes(mr.Memory.File.Src, mr.Memory.Path, c)...)
 		}
+		sort.Slice(pf.Fixes, func(a, b int) bool { return pf.Fixes[a].Start < pf.Fixes[b].Start })
 		if len(pf.Fixes) > 0 {
 			out = append(out, pf)
 		}

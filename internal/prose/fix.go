@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
@@ -124,6 +125,41 @@ func nextNumber(s []byte, from, n int) (int, int, bool) {
 		return i, j, err == nil && v == n
 	}
 	return 0, 0, false
+}
+
+// Occurrences returns every place in src (a memory file, read with o)
+// where the reference ref of citation c is written: the references
+// extracted there with the same lines and the same text (for a file, also
+// the path it resolved to, or a trailing part of that path after a "/"),
+// ref's own place included. A memory that names a file twice is judged once (its first
+// place, ref); a fix rewrites each place.
+func Occurrences(src []byte, o Options, ref verify.ProseRef, c memfile.Citation) []verify.ProseRef {
+	out := []verify.ProseRef{ref}
+	if ref.Start < 0 {
+		return out
+	}
+	line, end := 0, 0
+	if ref.Kind == "lines" {
+		line, end = c.Line, c.LineEnd
+	}
+	for _, r := range Extract(src, o) {
+		if r.Kind == KindSymbol || r.Line != line || r.End != end || r.Start == ref.Start || r.Start < 0 {
+			continue
+		}
+		// the same text, or (a file) the path it resolved to, whole or a
+		// trailing part of it as a shorter mention writes it
+		same := r.Target == ref.Text
+		if !same && ref.Kind != "memory" && ref.Target != "" && r.Kind != KindMemory {
+			same = r.Target == ref.Target || strings.HasSuffix(ref.Target, "/"+r.Target)
+		}
+		if !same {
+			continue
+		}
+		occ := ref
+		occ.Text, occ.Form, occ.Line, occ.Start, occ.Stop = r.Target, r.Form, r.MemLine, r.Start, r.Stop
+		out = append(out, occ)
+	}
+	return out
 }
 
 // relativeTo is the slash path from the memory's folder to p.

@@ -1,6 +1,8 @@
 package prose
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -111,5 +113,23 @@ func TestLineFixes(t *testing.T) {
 				t.Errorf("an edited line got fixes %v", f)
 			}
 		})
+	}
+}
+
+func TestOccurrences(t *testing.T) {
+	src := []byte("# N\n\nSee `src/app/shop.go:4` and app/shop.go:4, not app/shop.go:5 or `x/shop.go:4`.\nAgain `shop.go` line 4.\n")
+	first := strings.Index(string(src), "src/app/shop.go")
+	ref := verify.ProseRef{Kind: "lines", Form: FormBackticked, Text: "src/app/shop.go", Target: "src/app/shop.go", Line: 3, Start: first, Stop: first + len("src/app/shop.go")}
+	c := memfile.Citation{Path: "src/app/shop.go", HasLine: true, Line: 4}
+	var got []string
+	for _, o := range Occurrences(src, Options{}, ref, c) {
+		if string(src[o.Start:o.Stop]) != o.Text {
+			t.Errorf("%q at %d-%d reads %q", o.Text, o.Start, o.Stop, src[o.Start:o.Stop])
+		}
+		got = append(got, fmt.Sprintf("%d:%s", o.Line, src[o.Start:o.Stop]))
+	}
+	want := []string{"3:src/app/shop.go", "3:app/shop.go", "4:shop.go"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
 	}
 }
