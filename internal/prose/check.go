@@ -517,7 +517,7 @@ func (c *Checker) goneIndex(ctx context.Context) (*tracked, error) {
 // several steps) or deleted, with the commit that did it.
 func (j *judge) gone(ctx context.Context, pc verify.ProseCitation, q string, written gitblame.Hash, moved, deleted verify.Kind, what string) (verify.ProseCitation, bool, error) {
 	pc.Status = verify.Stale
-	to, at, err := j.c.fate(ctx, q, written)
+	to, at, last, movedAt, err := j.c.fate(ctx, q, written)
 	if err != nil {
 		return pc, false, err
 	}
@@ -545,20 +545,30 @@ func (j *judge) gone(ctx context.Context, pc verify.ProseCitation, q string, wri
 	}
 	pc.Kind = deleted
 	pc.Reason = fmt.Sprintf("%s %s deleted%s", titleWhat(what), q, in)
+	if to == "" && last != q && last != "" {
+		// renamed on the way, then deleted under its new name
+		verb := "moved"
+		if what == "memory" {
+			verb = "renamed"
+		}
+		pc.Reason = fmt.Sprintf("%s %s %s to %s in %s, then deleted%s", titleWhat(what), q, verb, last, movedAt.Short(), in)
+	}
 	return pc, true, nil
 }
 
 // fate follows a path from commit from to HEAD through the renames and
 // deletions of the first-parent history: where it went ("" when deleted)
 // and the commit that moved or deleted it last (zero: HEAD still has it,
-// only the content checked does not).
-func (c *Checker) fate(ctx context.Context, p string, from gitblame.Hash) (to string, at gitblame.Hash, err error) {
+// only the content checked does not). last is its name before that
+// commit, and movedAt the commit that gave it that name (zero when it was
+// never renamed).
+func (c *Checker) fate(ctx context.Context, p string, from gitblame.Hash) (to string, at gitblame.Hash, last string, movedAt gitblame.Hash, err error) {
 	if err := c.waitMoves(ctx); err != nil {
-		return "", gitblame.ZeroHash, err
+		return "", gitblame.ZeroHash, "", gitblame.ZeroHash, err
 	}
 	start, ok := c.order[from]
 	if !ok {
-		return "", gitblame.ZeroHash, nil
+		return "", gitblame.ZeroHash, "", gitblame.ZeroHash, nil
 	}
 	cur := p
 	for i := len(c.moves) - 1; i >= 0; i-- { // oldest first
@@ -570,18 +580,18 @@ func (c *Checker) fate(ctx context.Context, p string, from gitblame.Hash) (to st
 			if ch.From != cur || ch.To == cur {
 				continue
 			}
-			at = lc.Hash
 			if ch.To == "" {
-				return "", at, nil
+				return "", lc.Hash, cur, at, nil
 			}
+			at = lc.Hash
 			cur = ch.To
 			break
 		}
 	}
 	if cur == p {
-		return p, gitblame.ZeroHash, nil // HEAD has it
+		return p, gitblame.ZeroHash, p, gitblame.ZeroHash, nil // HEAD has it
 	}
-	return cur, at, nil
+	return cur, at, cur, at, nil
 }
 
 // loadMoves reads the renames and deletions of the first-parent history
@@ -1009,4 +1019,4 @@ func extractKey(src []byte, o Options) vcache.Key {
 
 // extractVersion names the extractor's rules in cache keys: change it
 // when Extract would find other references in the same text.
-const extractVersion = "1"
+const extractVersion = "2"

@@ -553,7 +553,13 @@ func isPathLike(t string) bool {
 	if i < 0 {
 		return true // Makefile, Dockerfile, …
 	}
-	return codeExt[strings.ToLower(t[i+1:])]
+	if codeExt[strings.ToLower(t[i+1:])] {
+		return true
+	}
+	// a file name with a suffix after its extension: x.py.patch,
+	// app.ts.snap, main.go.orig
+	j := strings.LastIndexByte(t[:i], '.')
+	return j > 0 && codeExt[strings.ToLower(t[j+1:i])] && !strings.ContainsAny(t[i+1:], "#:")
 }
 
 func looksLikeCall(t string) bool { return strings.Contains(t, "(") }

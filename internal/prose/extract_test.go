@@ -35,6 +35,9 @@ func TestExtractBody(t *testing.T) {
 		{"a sentence's full stop is not part of the name", "It lives in main.go.", []string{"path bare main.go bare"}},
 		{"unknown extensions are not files", "e.g. this, i.e. that, example.com", nil},
 		{"Makefile without extension", "`Makefile` targets", []string{"path backticked Makefile"}},
+		{"a suffix after a code extension", "apply `worktree_occupancy.py.patch` first", []string{"path backticked worktree_occupancy.py.patch"}},
+		{"a bare one", "see app.ts.snap", []string{"path bare app.ts.snap bare"}},
+		{"a dotted call is still a symbol", "`os.path.join()`", []string{"symbol symbol os.path.join"}},
 		// line forms
 		{"path:line", "at src/a.go:17 it", []string{"path path-line src/a.go:17"}},
 		{"path:range", "(ui/app.py:30-32)", []string{"path path-line ui/app.py:30-32"}},

@@ -39,7 +39,7 @@ import (
 
 // memoVersion names the rules of judge.memory in cache keys: change it
 // when the same inputs would be judged otherwise.
-const memoVersion = "3"
+const memoVersion = "4"
 
 // memoEntry is what the cache holds for one memory.
 type memoEntry struct {
