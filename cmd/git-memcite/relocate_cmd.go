@@ -19,7 +19,7 @@ type relocateCmd struct {
 	JSON          bool     `name:"json" help:"Print one JSON array with an object per citation."`
 	To            revision `name:"to" xor:"target" placeholder:"REV" help:"Relocate to a commit (default: HEAD, then the working tree)."`
 	Staged        bool     `name:"staged" xor:"target" help:"Relocate to the index (HEAD, then what is staged)."`
-	Prose         bool     `name:"prose" help:"Rewrite the references in the memories' prose instead: moved paths and renamed memory links get their new names (only the reference's bytes change; docs/prose-references.md)."`
+	Prose         bool     `name:"prose" help:"Rewrite the references in the memories' prose instead: moved paths and renamed memory links get their new names, lines that moved their new numbers (only the reference's bytes change; docs/prose-references.md)."`
 }
 
 func (c *relocateCmd) Help() string {

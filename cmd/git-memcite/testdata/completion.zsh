@@ -84,7 +84,7 @@ _git-memcite() {
 				'--json[Print one JSON array with an object per citation]' \
 				'--to=[Relocate to a commit (default\: HEAD, then the working tree)]:rev:_files' \
 				'--staged[Relocate to the index (HEAD, then what is staged)]' \
-				'--prose[Rewrite the references in the memories'\'' prose instead\: moved paths and renamed memory links get their new names (only the reference'\''s bytes change; docs/prose-references.md)]' \
+				'--prose[Rewrite the references in the memories'\'' prose instead\: moved paths and renamed memory links get their new names, lines that moved their new numbers (only the reference'\''s bytes change; docs/prose-references.md)]' \
 				'*:memory:_git_memcite_memories'
 			;;
 		install)
