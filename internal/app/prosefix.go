@@ -18,21 +18,21 @@ type ProseFixed struct {
 	Written bool
 }
 
-// ProseFix judges the prose of mems (WithProse) and plans, for every
+// ProseFix judges the prose of mems (Workspace.VerifyOptions) and plans, for every
 // stale reference whose target moved, the rewrite of its bytes
 // (prose.FixFor); with write it writes them under the rewrite lock. The
 // rest of each memory file is kept byte for byte; a file changed since it
 // was read is an error, not rewritten.
 func ProseFix(ctx context.Context, ws *Workspace, mems []*store.Memory, write bool) ([]ProseFixed, error) {
-	pctx, done, err := WithProse(ctx, ws)
+	opt, done, err := ws.VerifyOptions()
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	if verify.ProseFrom(pctx) == nil {
+	if opt.Prose == nil {
 		return nil, fmt.Errorf("prose references are off (prose: off)")
 	}
-	rep, err := verify.Check(pctx, ws.Src, mems)
+	rep, err := verify.Check(ctx, ws.Src, mems, opt)
 	if err != nil {
 		return nil, err
 	}
