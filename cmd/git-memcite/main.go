@@ -49,8 +49,7 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer profile.Start()() // profiles in a build with the profile tag (internal/profile)
 	ctx, stop := interruptible(context.Background(), os.Exit)
 	defer stop()
-	cache := &vcache.Slot{} // opened once the repository is found
-	ctx = vcache.WithSlot(ctx, cache)
+	cache := &vcache.Slot{}          // opened once the repository is found
 	session := app.NewSession(cache) // the cache and the repositories the command opens
 	defer session.Close()
 	count := &progress.Counter{} // how far a long command got, for the status line

@@ -29,7 +29,7 @@ func explain(ctx context.Context, ws *workspace, sf SourceFlags, rep *verify.Rep
 // written as a mapping, and the memory's confidence and last_verified
 // (verify --record; app.Record).
 func record(ctx context.Context, ws *workspace, rep *verify.Report, env *Env) error {
-	res, err := app.Record(ctx, ws.Repo, ws.Src, rep)
+	res, err := app.Record(ctx, ws.Repo, ws.Src, ws.Cache(), rep)
 	if err != nil {
 		return err
 	}

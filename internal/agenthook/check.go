@@ -77,6 +77,9 @@ type Options struct {
 	// history; past it the answer names the stale citations without where
 	// their lines went. Zero means DefaultBudget.
 	Budget time.Duration
+	// Verify is what the memory is verified with: the verification
+	// cache, also used to judge lines, and the prose checker.
+	Verify verify.Options
 }
 
 // DefaultBudget is the time Check spends at most following history.
@@ -91,7 +94,7 @@ func Check(ctx context.Context, repo *gitrepo.Repo, src source.Source, m *store.
 	if m.Err != nil {
 		return ans, nil
 	}
-	rep, err := verify.Check(ctx, src, []*store.Memory{m})
+	rep, err := verify.Check(ctx, src, []*store.Memory{m}, opt.Verify)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +106,7 @@ func Check(ctx context.Context, repo *gitrepo.Repo, src source.Source, m *store.
 	noHistory := ""
 	if repo != nil && relocate.NeedsLines(rep) {
 		jctx, cancel := context.WithTimeout(ctx, budget)
-		judged, err = judgeLines(jctx, repo, src, rep)
+		judged, err = judgeLines(jctx, repo, src, rep, opt.Verify.Cache)
 		cancel()
 		switch {
 		case err != nil && jctx.Err() != nil && ctx.Err() == nil:
@@ -177,7 +180,7 @@ func Check(ctx context.Context, repo *gitrepo.Repo, src source.Source, m *store.
 // that the agent hears the verdict verify gives; nothing before the first
 // commit.
 // It returns the results of the citations out of place.
-func judgeLines(ctx context.Context, repo *gitrepo.Repo, src source.Source, rep *verify.Report) (map[*memfile.Citation]gitblame.Result, error) {
+func judgeLines(ctx context.Context, repo *gitrepo.Repo, src source.Source, rep *verify.Report, cache *vcache.Cache) (map[*memfile.Citation]gitblame.Result, error) {
 	head, born, err := repo.Head()
 	if err != nil || !born {
 		return nil, nil
@@ -192,7 +195,7 @@ func judgeLines(ctx context.Context, repo *gitrepo.Repo, src source.Source, rep 
 			h.Close()
 		}
 	}()
-	j := relocate.NewJudge(hist, h, src, relocate.ViewWorktree, vcache.FromContext(ctx), rep)
+	j := relocate.NewJudge(hist, h, src, relocate.ViewWorktree, cache, rep)
 	j.Target.Changed = repo.ChangedOnce(ctx, cited(rep.Memories[0].Memory))
 	j.Record = map[*memfile.Citation]gitblame.Result{}
 	if err := j.Apply(ctx, rep); err != nil {

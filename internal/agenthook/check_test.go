@@ -33,7 +33,7 @@ func TestCheck(t *testing.T) {
 	t.Parallel()
 	repo, src := fixture(t)
 	ctx := context.Background()
-	m := store.LoadFile(ctx, src, ".serena/memories/stale.md", ".serena/memories")
+	m := store.LoadFile(ctx, src, ".serena/memories/stale.md", ".serena/memories", nil)
 	ans, err := Check(ctx, repo, src, m, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +66,7 @@ func TestCheck(t *testing.T) {
 		}
 	}
 
-	valid := store.LoadFile(ctx, src, ".serena/memories/valid.md", ".serena/memories")
+	valid := store.LoadFile(ctx, src, ".serena/memories/valid.md", ".serena/memories", nil)
 	if ans, err := Check(ctx, repo, src, valid, Options{}); err != nil || len(ans.Stale) != 0 || ans.Total != 2 {
 		t.Errorf("valid memory: %+v, %v", ans, err)
 	}
@@ -82,7 +82,7 @@ func TestCheckWorkingTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	m := store.LoadFile(ctx, src, ".serena/memories/valid.md", ".serena/memories")
+	m := store.LoadFile(ctx, src, ".serena/memories/valid.md", ".serena/memories", nil)
 	ans, err := Check(ctx, repo, src, m, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +122,7 @@ func TestCheckNoHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := store.LoadFile(ctx, src, ".serena/memories/one.md", ".serena/memories")
+	m := store.LoadFile(ctx, src, ".serena/memories/one.md", ".serena/memories", nil)
 	ans, err := Check(ctx, nil, src, m, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +163,7 @@ func TestCheckNewFileInWorkingTree(t *testing.T) {
 			}
 		}
 		ctx := context.Background()
-		m := store.LoadFile(ctx, src, ".serena/memories/stale.md", ".serena/memories")
+		m := store.LoadFile(ctx, src, ".serena/memories/stale.md", ".serena/memories", nil)
 		ans, err := Check(ctx, repo, src, m, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -184,7 +184,7 @@ func TestCheckBudget(t *testing.T) {
 	t.Parallel()
 	repo, src := fixture(t)
 	ctx := context.Background()
-	m := store.LoadFile(ctx, src, ".serena/memories/stale.md", ".serena/memories")
+	m := store.LoadFile(ctx, src, ".serena/memories/stale.md", ".serena/memories", nil)
 	ans, err := Check(ctx, repo, src, m, Options{Budget: time.Nanosecond})
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
@@ -57,12 +58,13 @@ type Wrong struct {
 // in its body (cite.FindMentions) that name a file of src: a line past
 // the end or a blank line is wrong. Nothing is followed through the
 // history: the agent that wrote the memory has the code in front of it.
-func CheckWritten(ctx context.Context, src source.Source, m *store.Memory) (*Written, error) {
+// cache is the verification cache (nil: none).
+func CheckWritten(ctx context.Context, src source.Source, m *store.Memory, cache *vcache.Cache) (*Written, error) {
 	w := &Written{Memory: m}
 	if m.Err != nil || m.File == nil {
 		return w, nil
 	}
-	rep, err := verify.Check(ctx, src, []*store.Memory{m})
+	rep, err := verify.Check(ctx, src, []*store.Memory{m}, verify.Options{Cache: cache})
 	if err != nil {
 		return nil, err
 	}

@@ -52,9 +52,9 @@ func TestCheckWritten(t *testing.T) {
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		return store.LoadFile(ctx, src, ".serena/memories/"+name, ".serena/memories")
+		return store.LoadFile(ctx, src, ".serena/memories/"+name, ".serena/memories", nil)
 	}
-	w, err := CheckWritten(ctx, src, write("written.md", writtenMemory))
+	w, err := CheckWritten(ctx, src, write("written.md", writtenMemory), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestCheckWritten(t *testing.T) {
 		t.Errorf("%d unpinned; want 1 (the correct mapping without a commit)", w.Unpinned)
 	}
 
-	w, err = CheckWritten(ctx, src, write("correct.md", correctMemory))
+	w, err = CheckWritten(ctx, src, write("correct.md", correctMemory), nil)
 	if err != nil || len(w.Wrong) != 0 || w.Total != 3 { // src/util.go:4 in the text is the citation, checked once
 		t.Errorf("a correct memory: %+v, %v", w, err)
 	}

@@ -108,7 +108,7 @@ func AgentCheck(ctx context.Context, o OpenOptions, ev *agenthook.Event) (*Agent
 		return nil, err
 	}
 	targets := agenthook.LocateAll(*ev, ws.Top, dirs)
-	readCtx := ctx
+	check := agenthook.Options{Verify: verify.Options{Cache: ws.Cache()}}
 	if len(targets) > 0 && ev.Kind() != agenthook.Write {
 		// a memory read: the references in its prose are judged too (the
 		// other memories are listed, not read, for the names it may
@@ -117,7 +117,7 @@ func AgentCheck(ctx context.Context, o OpenOptions, ev *agenthook.Event) (*Agent
 			return nil, err
 		}
 		var done func()
-		if readCtx, done, err = WithProse(ctx, ws); err != nil {
+		if check.Verify, done, err = ws.VerifyOptions(); err != nil {
 			return nil, err
 		}
 		defer done()
@@ -126,12 +126,12 @@ func AgentCheck(ctx context.Context, o OpenOptions, ev *agenthook.Event) (*Agent
 		if ws.Cfg.Ignored(t.Rel) {
 			continue
 		}
-		m := store.LoadFile(ctx, ws.Src, t.Rel, t.Dir)
+		m := store.LoadFile(ctx, ws.Src, t.Rel, t.Dir, ws.Cache())
 		if errors.Is(m.Err, source.ErrNotExist) {
 			continue
 		}
 		if ev.Kind() == agenthook.Write {
-			w, err := agenthook.CheckWritten(ctx, ws.Src, m)
+			w, err := agenthook.CheckWritten(ctx, ws.Src, m, ws.Cache())
 			if err != nil {
 				return nil, err
 			}
@@ -141,7 +141,7 @@ func AgentCheck(ctx context.Context, o OpenOptions, ev *agenthook.Event) (*Agent
 			res.Writes = append(res.Writes, w)
 			continue
 		}
-		ans, err := agenthook.Check(readCtx, ws.Repo, ws.Src, m, agenthook.Options{})
+		ans, err := agenthook.Check(ctx, ws.Repo, ws.Src, m, check)
 		if err != nil {
 			return nil, err
 		}
@@ -194,12 +194,12 @@ func pinWritten(ctx context.Context, ws *Workspace, ev *agenthook.Event, w *agen
 		return
 	}
 	defer unlock()
-	cur := store.LoadFile(ctx, ws.Src, m.Path, m.Dir)
+	cur := store.LoadFile(ctx, ws.Src, m.Path, m.Dir, ws.Cache())
 	if cur.Err != nil || !bytes.Equal(cur.File.Src, []byte(ev.Content)) {
 		w.PinNote = "the file changed since the agent wrote it"
 		return
 	}
-	rep, err := verify.Check(ctx, ws.Src, []*store.Memory{cur})
+	rep, err := verify.Check(ctx, ws.Src, []*store.Memory{cur}, verify.Options{Cache: ws.Cache()})
 	if err != nil {
 		w.PinNote = err.Error()
 		return

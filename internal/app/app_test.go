@@ -63,7 +63,7 @@ func TestWithoutRepository(t *testing.T) {
 	if _, err := Relocate(ctx, nil, nil, RelocateOptions{}); !errors.Is(err, ErrNoRepository) {
 		t.Errorf("Relocate: %v", err)
 	}
-	if _, err := Record(ctx, nil, nil, &verify.Report{}); !errors.Is(err, ErrRecordNoRepository) {
+	if _, err := Record(ctx, nil, nil, nil, &verify.Report{}); !errors.Is(err, ErrRecordNoRepository) {
 		t.Errorf("Record: %v", err)
 	}
 	unlock, err := Lock(ctx, nil)
@@ -126,16 +126,16 @@ func TestRelocateAndRecord(t *testing.T) {
 	git("commit", "-qam", "relocated")
 	src, _ := repo.Worktree()
 	st := load()
-	rep, err := verify.Check(ctx, src, st.Memories)
+	rep, err := verify.Check(ctx, src, st.Memories, verify.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Record(ctx, repo, src, rep)
+	res, err := Record(ctx, repo, src, nil, rep)
 	if err != nil || res.Files != 1 || res.Skipped != 0 || len(res.Commit) != 40 {
 		t.Fatalf("Record: %+v, %v", res, err)
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, ".serena/memories/m.md"))
-	m := store.LoadFile(ctx, src, ".serena/memories/m.md", store.DefaultDir)
+	m := store.LoadFile(ctx, src, ".serena/memories/m.md", store.DefaultDir, nil)
 	if m.Err != nil || m.File.Citations[0].Commit != res.Commit || m.File.Citations[0].Line != 4 {
 		t.Errorf("after Record:\n%s", b)
 	}
@@ -273,7 +273,7 @@ func loadWorktree(t *testing.T, repo *gitrepo.Repo) (source.Source, *store.Store
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Load(context.Background(), src, []string{store.DefaultDir})
+	st, err := store.Load(context.Background(), src, []string{store.DefaultDir}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

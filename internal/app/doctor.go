@@ -58,7 +58,7 @@ func DoctorFacts(ctx context.Context, ws *Workspace, cacheTool, cacheOff string)
 		return f, err
 	}
 	f.Dirs = dirs
-	if f.Store, f.StoreErr = store.Load(ctx, ws.Src, dirs); f.StoreErr == nil {
+	if f.Store, f.StoreErr = store.Load(ctx, ws.Src, dirs, ws.Cache()); f.StoreErr == nil {
 		ws.Store = f.Store
 		ws.DropIgnored()
 		// what verify-all would say of the working tree, so that doctor

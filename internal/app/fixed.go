@@ -36,10 +36,10 @@ func (h *Hook) FixedInWorktree(ctx context.Context, stale []hookrun.StaleCitatio
 			continue
 		}
 		fixed := &store.Memory{Path: m.Path, Dir: m.Dir}
-		if err := store.LoadAll(ctx, wt, []*store.Memory{fixed}); err != nil || fixed.Err != nil {
+		if err := store.LoadAll(ctx, wt, []*store.Memory{fixed}, h.slot.Cache()); err != nil || fixed.Err != nil {
 			continue
 		}
-		rep, err := verify.Check(ctx, h.Src, []*store.Memory{fixed})
+		rep, err := verify.Check(ctx, h.Src, []*store.Memory{fixed}, verify.Options{Cache: h.slot.Cache()})
 		if err != nil || len(rep.Memories) != 1 || rep.Memories[0].Stale() {
 			continue
 		}

@@ -40,7 +40,7 @@ func RecordHead(ctx context.Context, o OpenOptions, cacheOff bool) (st HeadState
 	if err := ws.LoadStore(ctx); err != nil {
 		return st, false, err
 	}
-	rep, err := verify.Check(ctx, ws.Src, ws.Store.Memories)
+	rep, err := verify.Check(ctx, ws.Src, ws.Store.Memories, verify.Options{Cache: ws.Cache()})
 	if err != nil {
 		return st, false, fmt.Errorf("verify HEAD: %w", err)
 	}
@@ -51,7 +51,7 @@ func RecordHead(ctx context.Context, o OpenOptions, cacheOff bool) (st HeadState
 	if !cacheOff && o.CacheTool != "" {
 		sum = hookrun.Summarize(string(tree), ws.Store.Dirs, ws.Src, ws.Store.Memories, rep)
 	}
-	if err := JudgeLines(ctx, ws.Repo, ws.Src, ws.Rev, ws.Staged, rep); err != nil {
+	if err := JudgeLines(ctx, ws.Repo, ws.Src, ws.Rev, ws.Staged, ws.Cache(), rep); err != nil {
 		return st, false, fmt.Errorf("verify HEAD: %w", err)
 	}
 	st.Summary = rep.Summary()

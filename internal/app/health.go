@@ -16,12 +16,12 @@ import (
 // report. With since (a revision), the report also compares with the
 // store and code at that commit; worse says a memory got worse.
 func Health(ctx context.Context, ws *Workspace, since string) (rep *health.Report, worse bool, err error) {
-	ctx, done, err := WithProse(ctx, ws)
+	opt, done, err := ws.VerifyOptions()
 	if err != nil {
 		return nil, false, err
 	}
 	defer done()
-	rep, err = healthOf(ctx, ws.Repo, ws.Src, ws.Rev, ws.Staged, ws.Store)
+	rep, err = healthOf(ctx, opt, ws.Repo, ws.Src, ws.Rev, ws.Staged, ws.Store)
 	if err != nil || since == "" {
 		return rep, false, err
 	}
@@ -44,11 +44,11 @@ func Health(ctx context.Context, ws *Workspace, since string) (rep *health.Repor
 	}
 	old := &store.Store{Dirs: then}
 	if len(then) > 0 {
-		if old, err = store.Load(ctx, src, then); err != nil {
+		if old, err = store.Load(ctx, src, then, opt.Cache); err != nil {
 			return nil, false, err
 		}
 	}
-	before, err := healthOf(ctx, ws.Repo, src, h.String(), false, old)
+	before, err := healthOf(ctx, opt, ws.Repo, src, h.String(), false, old)
 	if err != nil {
 		return nil, false, err
 	}
@@ -56,19 +56,19 @@ func Health(ctx context.Context, ws *Workspace, since string) (rep *health.Repor
 	return rep, len(rep.Since.Worse) > 0, nil
 }
 
-// healthOf verifies a store against src and builds its health report with
-// its graph.
-func healthOf(ctx context.Context, repo *gitrepo.Repo, src source.Source, rev string, staged bool, st *store.Store) (*health.Report, error) {
-	vr, err := verify.Check(ctx, src, st.Memories)
+// healthOf verifies a store against src with opt and builds its health
+// report with its graph.
+func healthOf(ctx context.Context, opt verify.Options, repo *gitrepo.Repo, src source.Source, rev string, staged bool, st *store.Store) (*health.Report, error) {
+	vr, err := verify.Check(ctx, src, st.Memories, opt)
 	if err != nil {
 		return nil, err
 	}
-	if err := JudgeLines(ctx, repo, src, rev, staged, vr); err != nil {
+	if err := JudgeLines(ctx, repo, src, rev, staged, opt.Cache, vr); err != nil {
 		return nil, err
 	}
 	vr.Source = src.Name()
 	g := graph.FromStore(st)
-	g.NoProse = verify.ProseFrom(ctx) == nil
+	g.NoProse = opt.Prose == nil
 	w, err := g.Build(ctx, nil)
 	if err != nil {
 		return nil, err

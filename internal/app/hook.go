@@ -15,6 +15,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/trace"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
@@ -65,7 +66,7 @@ func HookConfig(ctx context.Context, o OpenOptions) (hookrun.Config, error) {
 }
 
 // OpenHook sets up the hook in: it finds the repository from o.RepoRoot,
-// opens the verification cache in the context there, reads the hook
+// opens the run's verification cache (o.Session) there, reads the hook
 // settings and, unless they turn the hook off, the configuration
 // (memory directories: flags > MEMCITE_DIR > git config > .memcite.yaml >
 // default; a commit hook reads .memcite.yaml from what is being
@@ -114,7 +115,7 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 	// (a post-* hook opens the cache once it knows whether a summary
 	// spares it reading every memory file: PostChange)
 	defer reading.Wait()
-	ws := &Workspace{Repo: repo, Top: repo.Top}
+	ws := &Workspace{Repo: repo, Top: repo.Top, cache: slot}
 	raw, err := ws.GitConfigMemcite(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -122,7 +123,7 @@ func OpenHook(ctx context.Context, o OpenOptions, in hookrun.Invocation) (*Hook,
 	if raw == nil {
 		ws.GitConfig = map[string][]string{}
 	}
-	h := &Hook{Repo: repo, Cfg: hookrun.ConfigFrom(raw), Pre: pre, configFile: o.ConfigFile != ""}
+	h := &Hook{Repo: repo, Cfg: hookrun.ConfigFrom(raw), Pre: pre, configFile: o.ConfigFile != "", slot: slot}
 	if summaries {
 		h.refsTool = o.CacheTool
 	}
@@ -241,10 +242,13 @@ func (h *Hook) PreCommit(ctx context.Context) (*HookResult, error) {
 	out, err := hookrun.PreCommit(ctx, h.Repo, h.Src, h.Dirs, hookrun.PreCommitOptions{
 		Full:       h.Cfg.PreCommit == hookrun.Strict,
 		ConfigFile: h.configFile,
-		KnownStale: verify.KnownStale,
-		Summary:    h.sum,
-		Tree:       string(h.tree),
-		FullLoad:   func() { h.openCache(ctx) },
+		KnownStale: func(_ context.Context, src source.Source, mems []*store.Memory) []int {
+			return verify.KnownStale(src, mems, h.slot.Cache())
+		},
+		Summary:  h.sum,
+		Tree:     string(h.tree),
+		FullLoad: func() { h.openCache(ctx) },
+		Cache:    h.slot,
 	})
 	if err != nil {
 		return nil, err
@@ -355,7 +359,7 @@ func (h *Hook) PostChange(ctx context.Context, in hookrun.Invocation, stdin []by
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	opt := hookrun.PostOptions{Summarize: h.tool != "", FullLoad: func() { h.openCache(ctx) }}
+	opt := hookrun.PostOptions{Summarize: h.tool != "", FullLoad: func() { h.openCache(ctx) }, Cache: h.slot}
 	if h.tool != "" {
 		opt.Summary = h.postSummary(ctx, rng)
 	}

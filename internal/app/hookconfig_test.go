@@ -2,12 +2,14 @@ package app
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/git-memcite/git-memcite/internal/hookrun"
 	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 )
 
 // TestHookConfig reads the hook settings as a hook run outside a commit
@@ -46,5 +48,48 @@ func TestHookConfig(t *testing.T) {
 	}
 	if _, err := HookConfig(context.Background(), OpenOptions{RepoRoot: t.TempDir()}); err == nil {
 		t.Error("no error outside a repository")
+	}
+}
+
+// TestPostChangeOpensCache: a post-* hook with no summary to start from
+// reads every memory file, and opens the run's verification cache for
+// it (Hook.openCache, through the session's slot).
+func TestPostChangeOpensCache(t *testing.T) {
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(t.TempDir(), "gitconfig"))
+	ctx := context.Background()
+	dir := t.TempDir()
+	write := func(p, s string) {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git := gitfixture.Runner(t, dir)
+	write("a.go", "package a\n\nfunc Alpha() int { return 1 }\n")
+	write(".serena/memories/m.md", "---\ncitations:\n  - path: a.go\n    line: 3\n    snippet: func Alpha()\n---\nBody.\n")
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-qm", "init")
+	git("update-ref", "ORIG_HEAD", "HEAD")
+	write("a.go", "package a\n\n// Alpha is one.\nfunc Alpha() int { return 1 }\n")
+	git("commit", "-qam", "doc")
+
+	slot := &vcache.Slot{}
+	s := NewSession(slot)
+	defer s.Close()
+	in := hookrun.Invocation{Hook: "post-merge", Args: []string{"0"}}
+	h, _, err := OpenHook(ctx, OpenOptions{RepoRoot: dir, CacheTool: "test", Session: s}, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := h.PostChange(ctx, in, nil); err != nil || !ok {
+		t.Fatalf("PostChange: ok=%v, %v", ok, err)
+	}
+	if slot.Cache() == nil {
+		t.Error("the post-merge check read every memory file without opening the cache")
 	}
 }

@@ -15,21 +15,21 @@ import (
 )
 
 // Verify checks mems against the workspace's source, with the references
-// in their prose (WithProse), and judges their citations of lines by line
+// in their prose (Workspace.VerifyOptions), and judges their citations of lines by line
 // identity (JudgeLines): the verdict every command gives.
 func Verify(ctx context.Context, ws *Workspace, mems []*store.Memory) (*verify.Report, error) {
 	// the references in the memories' prose are judged with the citations
-	ctx, done, err := WithProse(ctx, ws)
+	opt, done, err := ws.VerifyOptions()
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	rep, err := verify.Check(ctx, ws.Src, mems)
+	rep, err := verify.Check(ctx, ws.Src, mems, opt)
 	if err != nil {
 		return nil, err
 	}
 	trace.Printf("verify: citations and prose checked; line identity")
-	if err := JudgeLines(ctx, ws.Repo, ws.Src, ws.Rev, ws.Staged, rep); err != nil {
+	if err := JudgeLines(ctx, ws.Repo, ws.Src, ws.Rev, ws.Staged, opt.Cache, rep); err != nil {
 		return nil, err
 	}
 	trace.Printf("verify: line identity judged")
@@ -38,9 +38,10 @@ func Verify(ctx context.Context, ws *Workspace, mems []*store.Memory) (*verify.R
 
 // JudgeLines applies line identity (relocate.JudgeReport) to rep, which
 // was checked against src: the working tree of repo, its index (staged)
-// or the commit rev. Outside a repository, or before its first commit,
-// there is no history: rep is left as it is.
-func JudgeLines(ctx context.Context, repo *gitrepo.Repo, src source.Source, rev string, staged bool, rep *verify.Report) error {
+// or the commit rev, with the verification cache (nil: none). Outside a
+// repository, or before its first commit, there is no history: rep is
+// left as it is.
+func JudgeLines(ctx context.Context, repo *gitrepo.Repo, src source.Source, rev string, staged bool, cache *vcache.Cache, rep *verify.Report) error {
 	if repo == nil || !relocate.NeedsLines(rep) {
 		return nil
 	}
@@ -78,7 +79,7 @@ func JudgeLines(ctx context.Context, repo *gitrepo.Repo, src source.Source, rev 
 	case staged:
 		view = relocate.ViewIndex
 	}
-	j := relocate.NewJudge(hist, head, src, view, vcache.FromContext(ctx), rep)
+	j := relocate.NewJudge(hist, head, src, view, cache, rep)
 	if view == relocate.ViewWorktree {
 		// the last step, HEAD to the working tree, compares only the files
 		// git status names, and the cited files git does not track (which

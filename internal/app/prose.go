@@ -24,25 +24,27 @@ func (ws *Workspace) ProseLevel() string {
 	return "error"
 }
 
-// WithProse returns a context in which verify.Check also judges the
-// references in the prose of the workspace's memories, anchored where
-// their words were written (prose.Checker), unless the configuration
-// turns prose off. done releases the history reader.
-func WithProse(ctx context.Context, ws *Workspace) (context.Context, func(), error) {
+// VerifyOptions returns what verify.Check judges the workspace's
+// memories with: the run's verification cache and, unless the
+// configuration turns prose off, a checker of the references in the
+// prose of the memories, anchored where their words were written
+// (prose.Checker). done releases the history reader.
+func (ws *Workspace) VerifyOptions() (verify.Options, func(), error) {
+	opt := verify.Options{Cache: ws.Cache()}
 	if ws.ProseLevel() == "off" || ws.Store == nil {
-		return ctx, func() {}, nil
+		return opt, func() {}, nil
 	}
-	c := &prose.Checker{Dirs: ws.Store.Dirs, All: ws.Store.Memories}
+	c := &prose.Checker{Dirs: ws.Store.Dirs, All: ws.Store.Memories, Cache: opt.Cache}
 	done := func() {}
 	if ws.Repo != nil {
 		oid, ok, err := ws.Repo.Head()
 		if err != nil {
-			return ctx, done, err
+			return opt, done, err
 		}
 		if ok {
 			head, err := gitblame.ParseHash(oid.String())
 			if err != nil {
-				return ctx, done, fmt.Errorf("HEAD is %q: %w", oid, err)
+				return opt, done, fmt.Errorf("HEAD is %q: %w", oid, err)
 			}
 			// the history is opened, and git's cached answers read, only
 			// when a memory's judgment is not in the verification cache
@@ -55,7 +57,8 @@ func WithProse(ctx context.Context, ws *Workspace) (context.Context, func(), err
 			}
 		}
 	}
-	return verify.WithProse(ctx, c), done, nil
+	opt.Prose = c
+	return opt, done, nil
 }
 
 // lazyHistory is the repository's history (gitblame.History, prose.Log,

@@ -25,12 +25,12 @@ func proseVerdicts(t *testing.T, dir string) map[string]string {
 	if ws.Repo != nil {
 		defer ws.Repo.Close()
 	}
-	pctx, done, err := WithProse(ctx, ws)
+	opt, done, err := ws.VerifyOptions()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer done()
-	rep, err := verify.Check(pctx, ws.Src, ws.Store.Memories)
+	rep, err := verify.Check(ctx, ws.Src, ws.Store.Memories, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,12 +163,12 @@ func TestProseLinesAndUnresolvedNeverStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ws.Repo.Close()
-	pctx, done, err := WithProse(ctx, ws)
+	opt, done, err := ws.VerifyOptions()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer done()
-	rep, err := verify.Check(pctx, ws.Src, ws.Store.Memories)
+	rep, err := verify.Check(ctx, ws.Src, ws.Store.Memories, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

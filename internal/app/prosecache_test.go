@@ -160,10 +160,10 @@ func proseDifferential(t *testing.T, seed int64, steps int) {
 func proseRender(t *testing.T, dir, which string, c *vcache.Cache) string {
 	t.Helper()
 	ctx := context.Background()
-	if c != nil {
-		ctx = vcache.NewContext(ctx, c)
-	}
 	o := OpenOptions{RepoRoot: dir, Memories: LoadMemories}
+	if c != nil {
+		o.Session = NewSession(vcache.NewSlot(c))
+	}
 	switch which {
 	case "index":
 		o.Staged = true

@@ -25,27 +25,27 @@ func withProse(c verify.CitationResult, ref verify.ProseRef) verify.CitationResu
 	return c
 }
 
-// ProseFix judges the prose of mems (WithProse, and line identity for the
-// lines it names) and plans, for every stale reference whose target moved,
-// the rewrite of its bytes (prose.FixFor, prose.LineFixes); with write it
-// writes them under the rewrite lock. The
+// ProseFix judges the prose of mems (Workspace.VerifyOptions, and line
+// identity for the lines it names) and plans, for every stale reference
+// whose target moved, the rewrite of its bytes (prose.FixFor,
+// prose.LineFixes); with write it writes them under the rewrite lock. The
 // rest of each memory file is kept byte for byte; a file changed since it
 // was read is an error, not rewritten.
 func ProseFix(ctx context.Context, ws *Workspace, mems []*store.Memory, write bool) ([]ProseFixed, error) {
-	pctx, done, err := WithProse(ctx, ws)
+	opt, done, err := ws.VerifyOptions()
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	if verify.ProseFrom(pctx) == nil {
+	if opt.Prose == nil {
 		return nil, fmt.Errorf("prose references are off (prose: off)")
 	}
-	rep, err := verify.Check(pctx, ws.Src, mems)
+	rep, err := verify.Check(ctx, ws.Src, mems, opt)
 	if err != nil {
 		return nil, err
 	}
 	// lines the prose names are followed to where they went
-	if err := JudgeLines(pctx, ws.Repo, ws.Src, ws.Rev, ws.Staged, rep); err != nil {
+	if err := JudgeLines(ctx, ws.Repo, ws.Src, ws.Rev, ws.Staged, opt.Cache, rep); err != nil {
 		return nil, err
 	}
 	var out []ProseFixed

@@ -75,18 +75,16 @@ func BenchmarkProsePreCommit(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			tc.change()
 			defer git("reset", "-q", "--hard", "HEAD")
-			slot := &vcache.Slot{}
-			cctx := vcache.WithSlot(ctx, slot)
-			h, ws, err := OpenHook(cctx, OpenOptions{RepoRoot: dir, CacheTool: "bench"}, hookrun.Invocation{Hook: "pre-commit"})
+			h, ws, err := OpenHook(ctx, OpenOptions{RepoRoot: dir, CacheTool: "bench", Session: NewSession(&vcache.Slot{})}, hookrun.Invocation{Hook: "pre-commit"})
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer h.Repo.Close()
-			res, err := h.PreCommit(cctx)
+			res, err := h.PreCommit(ctx)
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := h.ProsePreCommit(cctx, ws, res); err != nil { // (fills the cache of references)
+			if _, err := h.ProsePreCommit(ctx, ws, res); err != nil { // (fills the cache of references)
 				b.Fatal(err)
 			}
 			if os.Getenv("MEMCITE_DEBUG") != "" {
@@ -94,7 +92,7 @@ func BenchmarkProsePreCommit(b *testing.B) {
 			}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := h.ProsePreCommit(cctx, ws, res); err != nil {
+				if _, err := h.ProsePreCommit(ctx, ws, res); err != nil {
 					b.Fatal(err)
 				}
 			}

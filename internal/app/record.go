@@ -11,6 +11,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
@@ -34,8 +35,9 @@ type Recorded struct {
 // lock and reads every memory again under it: a memory a concurrent
 // rewrite changed is verified again before anything is recorded in it. A
 // citation valid in src but in a file that differs from HEAD is skipped:
-// recording HEAD would give later relocations a wrong base.
-func Record(ctx context.Context, repo *gitrepo.Repo, src source.Source, rep *verify.Report) (Recorded, error) {
+// recording HEAD would give later relocations a wrong base. cache is the
+// verification cache (nil: none).
+func Record(ctx context.Context, repo *gitrepo.Repo, src source.Source, cache *vcache.Cache, rep *verify.Report) (Recorded, error) {
 	var res Recorded
 	if repo == nil {
 		return res, ErrRecordNoRepository
@@ -72,9 +74,9 @@ func Record(ctx context.Context, repo *gitrepo.Repo, src source.Source, rep *ver
 			return res, fmt.Errorf("%s: %w", m.Path, m.Err)
 		}
 		if !bytes.Equal(m.File.Src, mr.Memory.File.Src) {
-			again, err := verify.Check(ctx, src, []*store.Memory{m})
+			again, err := verify.Check(ctx, src, []*store.Memory{m}, verify.Options{Cache: cache})
 			if err == nil {
-				err = JudgeLines(ctx, repo, src, "", false, again)
+				err = JudgeLines(ctx, repo, src, "", false, cache, again)
 			}
 			if err != nil {
 				return res, err

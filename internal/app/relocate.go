@@ -39,6 +39,9 @@ type RelocateOptions struct {
 	// is written and printed, so that a large store is never held whole.
 	// (Memories loaded by the caller are kept.)
 	Source source.Source
+	// Cache is the verification cache the memories read from Source are
+	// parsed with (nil: none; RelocateStore sets the workspace's).
+	Cache *vcache.Cache
 }
 
 // Relocation is the outcome of a relocation run: every citation followed
@@ -78,7 +81,7 @@ func Relocate(ctx context.Context, repo *gitrepo.Repo, mems []*store.Memory, opt
 	if opt.Source != nil {
 		// the store is read a batch at a time: parses are not kept for
 		// the cache (which would hold them all until it is saved)
-		vcache.FromContext(ctx).DropFilePuts()
+		opt.Cache.DropFilePuts()
 	}
 	hist, err := repo.History()
 	if err != nil {
@@ -103,7 +106,7 @@ func Relocate(ctx context.Context, repo *gitrepo.Repo, mems []*store.Memory, opt
 		if target.View, err = repo.Worktree(); err != nil {
 			return nil, err
 		}
-		cited, err := citedPaths(ctx, opt.Source, mems, relocateBatch)
+		cited, err := citedPaths(ctx, opt.Source, opt.Cache, mems, relocateBatch)
 		if err != nil {
 			return nil, err
 		}
@@ -114,7 +117,7 @@ func Relocate(ctx context.Context, repo *gitrepo.Repo, mems []*store.Memory, opt
 	r := &Relocation{Counts: map[relocate.Action]int{}}
 	tracker := gitblame.New(hist) // shared: the texts and diffs it caches serve every batch
 	tracker.Progress = opt.Progress
-	err = eachBatch(ctx, opt.Source, mems, relocateBatch, func(batch []*store.Memory) error {
+	err = eachBatch(ctx, opt.Source, opt.Cache, mems, relocateBatch, func(batch []*store.Memory) error {
 		items, err := relocate.Track(ctx, hist, tracker, head, target, batch)
 		if err != nil {
 			return err
@@ -159,9 +162,9 @@ var loadChunk = 1024 // a variable for the tests
 func unloaded(m *store.Memory) bool { return m.File == nil && m.Err == nil }
 
 // loadFrom loads the memories of mems that were found but not loaded,
-// from src; it returns those it loaded, for release. With a nil src
-// nothing is loaded.
-func loadFrom(ctx context.Context, src source.Source, mems []*store.Memory) ([]*store.Memory, error) {
+// from src with cache; it returns those it loaded, for release. With a
+// nil src nothing is loaded.
+func loadFrom(ctx context.Context, src source.Source, cache *vcache.Cache, mems []*store.Memory) ([]*store.Memory, error) {
 	if src == nil {
 		return nil, nil
 	}
@@ -174,7 +177,7 @@ func loadFrom(ctx context.Context, src source.Source, mems []*store.Memory) ([]*
 	if len(todo) == 0 {
 		return nil, nil
 	}
-	return todo, store.LoadAll(ctx, src, todo)
+	return todo, store.LoadAll(ctx, src, todo, cache)
 }
 
 // release drops what loadFrom loaded (a load error is kept: it is what
@@ -189,7 +192,7 @@ func release(mems []*store.Memory) {
 // citations each (at least one memory each). Memories found but not
 // loaded are loaded from src as the groups reach them, and dropped once
 // fn returns.
-func eachBatch(ctx context.Context, src source.Source, mems []*store.Memory, size int, fn func([]*store.Memory) error) error {
+func eachBatch(ctx context.Context, src source.Source, cache *vcache.Cache, mems []*store.Memory, size int, fn func([]*store.Memory) error) error {
 	ours := make([]bool, len(mems)) // loaded here: dropped after their batch
 	start, n := 0, 0
 	flush := func(end int) error {
@@ -208,7 +211,7 @@ func eachBatch(ctx context.Context, src source.Source, mems []*store.Memory, siz
 			for k, m := range chunk {
 				ours[i+k] = unloaded(m)
 			}
-			if _, err := loadFrom(ctx, src, chunk); err != nil {
+			if _, err := loadFrom(ctx, src, cache, chunk); err != nil {
 				return err
 			}
 		}
@@ -232,13 +235,13 @@ func eachBatch(ctx context.Context, src source.Source, mems []*store.Memory, siz
 // loaded while all of them hold no more than keep citations (a store
 // followed in one batch is read once); past that, every one loaded here
 // is dropped.
-func citedPaths(ctx context.Context, src source.Source, mems []*store.Memory, keep int) (map[string]bool, error) {
+func citedPaths(ctx context.Context, src source.Source, cache *vcache.Cache, mems []*store.Memory, keep int) (map[string]bool, error) {
 	cited := map[string]bool{}
 	var held []*store.Memory
 	n := 0
 	for i := 0; i < len(mems); i += loadChunk {
 		chunk := mems[i:min(i+loadChunk, len(mems))]
-		loaded, err := loadFrom(ctx, src, chunk)
+		loaded, err := loadFrom(ctx, src, cache, chunk)
 		if err != nil {
 			return nil, err
 		}
@@ -349,7 +352,7 @@ func RelocateStore(ctx context.Context, ws *Workspace, names []string, opt Reloc
 		defer unlock()
 	}
 	if len(names) == 0 {
-		opt.Source = ws.Src // where memories found but not loaded are read from
+		opt.Source, opt.Cache = ws.Src, ws.Cache() // where memories found but not loaded are read from
 		err = ws.FindStore(ctx)
 	} else {
 		err = ws.LoadStore(ctx)

@@ -19,6 +19,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/trace"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
@@ -42,7 +43,7 @@ type OpenOptions struct {
 	Session *Session
 
 	// CacheTool names the running binary for the verification cache
-	// (vcache.Tool); the cache in the context, if any, is opened in the
+	// (vcache.Tool); the session's cache, if any, is opened in the
 	// repository found.
 	CacheTool string
 }
@@ -62,7 +63,13 @@ type Workspace struct {
 	// GitConfig is memcite.* from git config, keyed by lower-case name,
 	// once read (the hooks read it first; nil: not read yet).
 	GitConfig map[string][]string
+
+	cache *vcache.Slot // the run's cache slot (OpenOptions.Session; nil: none)
 }
+
+// Cache returns the run's verification cache, once open (waiting for an
+// opening under way), or nil.
+func (ws *Workspace) Cache() *vcache.Cache { return ws.cache.Cache() }
 
 // Memories says how far Open goes with the memory store.
 type Memories int
@@ -125,7 +132,7 @@ func (ws *Workspace) openStore(ctx context.Context, load bool) error {
 	}
 	mems, err := store.Find(ws.Src, dirs)
 	if err == nil && load {
-		err = store.LoadAll(ctx, ws.Src, mems)
+		err = store.LoadAll(ctx, ws.Src, mems, ws.Cache())
 	}
 	if err == nil {
 		ws.Store = &store.Store{Dirs: dirs, Memories: mems}
@@ -169,7 +176,7 @@ func discover(o OpenOptions) (*gitrepo.Repo, error) {
 // for: the index, a commit, or the working tree (a plain directory's
 // files outside a repository).
 func openSource(ctx context.Context, o OpenOptions) (*Workspace, error) {
-	ws := &Workspace{Staged: o.Staged, Rev: o.Rev}
+	ws := &Workspace{Staged: o.Staged, Rev: o.Rev, cache: o.Session.slot()}
 	repo, err := discover(o)
 	switch {
 	case err == nil:
@@ -387,7 +394,7 @@ func (ws *Workspace) Resolve(ctx context.Context, arg string) (*store.Memory, er
 				return m, nil
 			}
 			if e, err := ws.Src.Stat(c); err == nil && e.Kind == source.KindFile {
-				m := store.LoadFile(ctx, ws.Src, c, path.Dir(c))
+				m := store.LoadFile(ctx, ws.Src, c, path.Dir(c), ws.Cache())
 				if m.ID == "" || (m.File != nil && m.File.ID == "") {
 					m.ID = strings.TrimSuffix(path.Base(c), ".md")
 				}
@@ -502,6 +509,7 @@ func OpenGraph(ctx context.Context, o OpenOptions) (*graph.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.Cache = ws.Cache()
 	g.NoProse = ws.ProseLevel() == "off"
 	return g, nil
 }

@@ -29,11 +29,11 @@ func check(t *testing.T, files map[string]string) *Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Load(context.Background(), src, []string{"mem"})
+	st, err := store.Load(context.Background(), src, []string{"mem"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := verify.Check(context.Background(), src, st.Memories)
+	rep, err := verify.Check(context.Background(), src, st.Memories, verify.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

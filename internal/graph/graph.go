@@ -31,6 +31,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 )
 
 // ErrNotFound is returned when a name matches no memory.
@@ -71,6 +72,9 @@ type Graph struct {
 	edges   [][]Edge // outgoing edges per memory, resolved on first use
 	// NoProse leaves out the links of the memories' prose (prose.go).
 	NoProse bool
+	// Cache is the verification cache LoadAll takes parses from (nil:
+	// none).
+	Cache *vcache.Cache
 }
 
 // Edge is one link of a memory.
@@ -206,7 +210,7 @@ func (g *Graph) LoadAll(ctx context.Context) error {
 			todo = append(todo, m)
 		}
 	}
-	if err := store.LoadAll(ctx, g.src, todo); err != nil {
+	if err := store.LoadAll(ctx, g.src, todo, g.Cache); err != nil {
 		return err
 	}
 	for i := range g.loaded {

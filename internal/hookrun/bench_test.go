@@ -143,7 +143,7 @@ func BenchmarkPreCommit(b *testing.B) {
 	})
 	b.Run("load", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			if _, err := store.Load(ctx, idx, dirs); err != nil {
+			if _, err := store.Load(ctx, idx, dirs, nil); err != nil {
 				b.Fatal(err)
 			}
 		}

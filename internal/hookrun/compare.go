@@ -172,6 +172,8 @@ type plan struct {
 	// fullLoad, when not nil, is called before every memory file is
 	// loaded although there is a summary (it cannot be used).
 	fullLoad func()
+	// cache is the run's verification cache (nil: none).
+	cache *vcache.Slot
 }
 
 // compare is Compare, limited to what the scope selects when it is not
@@ -197,11 +199,11 @@ func compare(ctx context.Context, after source.Source, before Before, dirs []str
 		if sv == nil && p.fullLoad != nil {
 			p.fullLoad()
 		}
-		if err := loadMemories(ctx, after, mems, sv); err != nil {
+		if err := loadMemories(ctx, after, mems, sv, p.cache.Cache()); err != nil {
 			return nil, err
 		}
 	} else {
-		st, err := loadStore(ctx, after, present)
+		st, err := loadStore(ctx, after, present, p.cache.Cache())
 		sc = p.scopeOf()
 		if err != nil {
 			return nil, err
@@ -219,16 +221,16 @@ func compare(ctx context.Context, after source.Source, before Before, dirs []str
 				// a summary made from scratch: what KnownStale could not
 				// count is verified once, so that the commits after this
 				// one know every count without reading anything
-				if err := out.countUnknown(ctx, after, counts); err != nil {
+				if err := out.countUnknown(ctx, after, counts, p.cache.Cache()); err != nil {
 					return nil, err
 				}
 			}
 		}
-		suspects, err := out.check(ctx, after, checked)
+		suspects, err := out.check(ctx, after, checked, p.cache.Cache())
 		if err != nil {
 			return nil, err
 		}
-		if err := out.classify(ctx, after, before, suspects); err != nil {
+		if err := out.classify(ctx, after, before, suspects, p.cache.Cache()); err != nil {
 			return nil, err
 		}
 		if sc != nil {
@@ -260,12 +262,12 @@ func presentDirs(after source.Source, dirs []string) []string {
 
 // loadStore reads the memories of the memory directories present; nil
 // when there are none (no memories yet).
-func loadStore(ctx context.Context, after source.Source, present []string) (*store.Store, error) {
+func loadStore(ctx context.Context, after source.Source, present []string, cache *vcache.Cache) (*store.Store, error) {
 	if len(present) == 0 {
 		return nil, nil
 	}
 	start := time.Now()
-	st, err := store.Load(ctx, after, present)
+	st, err := store.Load(ctx, after, present, cache)
 	if err == nil {
 		trace.Printf("loaded %d memory files from the %s in %s", len(st.Memories), after.Name(), time.Since(start).Round(time.Millisecond))
 	}
@@ -329,7 +331,7 @@ func (o *Outcome) restrict(ctx context.Context, after source.Source, mems []*sto
 
 // countUnknown verifies the memories counts has no count of (-1) and
 // fills in their counts, for the summary.
-func (o *Outcome) countUnknown(ctx context.Context, after source.Source, counts map[*store.Memory]int) error {
+func (o *Outcome) countUnknown(ctx context.Context, after source.Source, counts map[*store.Memory]int, cache *vcache.Cache) error {
 	var unknown []*store.Memory
 	for m, n := range counts {
 		if n < 0 {
@@ -340,7 +342,7 @@ func (o *Outcome) countUnknown(ctx context.Context, after source.Source, counts 
 		return nil
 	}
 	start := time.Now()
-	rep, err := verify.Check(ctx, after, unknown)
+	rep, err := verify.Check(ctx, after, unknown, verify.Options{Cache: cache})
 	if err != nil {
 		return err
 	}
@@ -360,8 +362,8 @@ func (o *Outcome) countUnknown(ctx context.Context, after source.Source, counts 
 
 // check verifies mems against after, fills in the report and its counts,
 // and returns the memories with a stale citation or an error.
-func (o *Outcome) check(ctx context.Context, after source.Source, mems []*store.Memory) ([]*verify.MemoryResult, error) {
-	rep, err := verify.Check(ctx, after, mems)
+func (o *Outcome) check(ctx context.Context, after source.Source, mems []*store.Memory, cache *vcache.Cache) ([]*verify.MemoryResult, error) {
+	rep, err := verify.Check(ctx, after, mems, verify.Options{Cache: cache})
 	if err != nil {
 		return nil, err
 	}
@@ -380,11 +382,11 @@ func (o *Outcome) check(ctx context.Context, after source.Source, mems []*store.
 
 // classify sorts the stale citations and broken memories of suspects
 // into o.Stale and o.Broken, by what before says of them.
-func (o *Outcome) classify(ctx context.Context, after source.Source, before Before, suspects []*verify.MemoryResult) error {
+func (o *Outcome) classify(ctx context.Context, after source.Source, before Before, suspects []*verify.MemoryResult, cache *vcache.Cache) error {
 	if len(suspects) == 0 {
 		return nil
 	}
-	v, err := verdictsBefore(ctx, after, before, suspects)
+	v, err := verdictsBefore(ctx, after, before, suspects, cache)
 	if err != nil {
 		return err
 	}
@@ -412,7 +414,7 @@ type priorVerdicts struct {
 
 // verdictsBefore opens before for just the suspects and verifies the
 // suspects whose memory file it holds unchanged.
-func verdictsBefore(ctx context.Context, after source.Source, open Before, suspects []*verify.MemoryResult) (*priorVerdicts, error) {
+func verdictsBefore(ctx context.Context, after source.Source, open Before, suspects []*verify.MemoryResult, cache *vcache.Cache) (*priorVerdicts, error) {
 	b := &priorVerdicts{changed: map[*store.Memory]bool{}, status: map[*store.Memory][]verify.Status{}}
 	var prev source.Source
 	if open != nil {
@@ -436,7 +438,7 @@ func verdictsBefore(ctx context.Context, after source.Source, open Before, suspe
 	if len(unchanged) == 0 {
 		return b, nil
 	}
-	prevRep, err := verify.Check(ctx, prev, unchanged)
+	prevRep, err := verify.Check(ctx, prev, unchanged, verify.Options{Cache: cache})
 	if err != nil {
 		return nil, err
 	}
@@ -545,6 +547,9 @@ type PreCommitOptions struct {
 	// file although Summary was given (it does not fit: another tree
 	// whose changes git cannot list, or changes to configuration since).
 	FullLoad func()
+	// Cache is the run's verification cache slot (nil: none), which
+	// FullLoad may open.
+	Cache *vcache.Slot
 }
 
 // KnownStale counts the stale citations of each of mems in src without
@@ -601,6 +606,7 @@ func PreCommit(ctx context.Context, repo *gitrepo.Repo, idx source.Source, dirs 
 		sum:      opt.Summary,
 		tree:     opt.Tree,
 		fullLoad: opt.FullLoad,
+		cache:    opt.Cache,
 	})
 	if out != nil {
 		out.Staged = res.staged
@@ -708,6 +714,9 @@ type PostOptions struct {
 	Summary *vcache.Summary
 	// FullLoad, when not nil, is called before every memory file is read.
 	FullLoad func()
+	// Cache is the run's verification cache slot (nil: none), which
+	// FullLoad may open.
+	Cache *vcache.Slot
 }
 
 // PostChange checks the result of a merge or rewrite (r.New, or the index
@@ -792,7 +801,7 @@ func PostChange(ctx context.Context, repo *gitrepo.Repo, r Range, dirs []string,
 	if opt.Summary == nil && opt.FullLoad != nil {
 		opt.FullLoad()
 	}
-	return compare(ctx, after, before, dirs, plan{scopeOf: scopeOf, sum: opt.Summary, tree: tree, fullLoad: opt.FullLoad})
+	return compare(ctx, after, before, dirs, plan{scopeOf: scopeOf, sum: opt.Summary, tree: tree, fullLoad: opt.FullLoad, cache: opt.Cache})
 }
 
 // commitFiles reads just paths from a commit when they are all regular

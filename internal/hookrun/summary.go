@@ -107,7 +107,7 @@ func (v *summaryView) mustVerify(i int) bool {
 }
 
 // loadMemories reads the memories of mems that v does not leave unloaded.
-func loadMemories(ctx context.Context, after source.Source, mems []*store.Memory, v *summaryView) error {
+func loadMemories(ctx context.Context, after source.Source, mems []*store.Memory, v *summaryView, cache *vcache.Cache) error {
 	start := time.Now()
 	load := mems
 	if v != nil {
@@ -118,7 +118,7 @@ func loadMemories(ctx context.Context, after source.Source, mems []*store.Memory
 			}
 		}
 	}
-	if err := store.LoadAll(ctx, after, load); err != nil {
+	if err := store.LoadAll(ctx, after, load, cache); err != nil {
 		return err
 	}
 	trace.Printf("loaded %d of %d memory files from the %s in %s", len(load), len(mems), after.Name(), time.Since(start).Round(time.Millisecond))

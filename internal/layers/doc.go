@@ -1,7 +1,8 @@
 // Package layers holds no code: its tests enforce the import rules of the
 // module's packages, read from `go list -deps -json` (test files excepted),
 // that the product matches no error by its text, writes no file from the
-// CLI and chooses exit statuses in one place.
+// CLI, chooses exit statuses in one place and passes no dependency in a
+// context.Context.
 //
 // The rules:
 //
@@ -49,4 +50,10 @@
 //     (config.ReadSwitches). No other package names a setting's git key,
 //     runs git config (internal/gitrepo does, as the door to git) or
 //     reads a MEMCITE_ variable with os.Getenv.
+//  10. No dependency travels in a context.Context: no product code calls
+//     context.WithValue. A context carries cancellation and deadlines;
+//     what a function works with (the verification cache, the prose
+//     checker, the repositories of a run: app.Session) is a parameter or
+//     a field of its options, so that a caller, a test above all, sees
+//     what it leaves out.
 package layers

@@ -73,6 +73,9 @@ type Checker struct {
 	Dirs []string        // the memory directories
 	All  []*store.Memory // every memory of the store, for memory names
 	Opt  Options
+	// Cache is the verification cache (internal/vcache) judgments and
+	// references are kept in; nil: none.
+	Cache *vcache.Cache
 
 	once     sync.Once
 	logErr   error
@@ -137,7 +140,7 @@ var _ verify.ProseChecker = (*Checker)(nil)
 
 // CheckProse implements verify.ProseChecker.
 func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*store.Memory) ([][]verify.ProseCitation, error) {
-	vc := vcache.FromContext(ctx)
+	vc := c.Cache
 	hist := c.H != nil && c.Log != nil
 	var anchors map[string]string
 	if vc != nil && hist {
@@ -313,7 +316,7 @@ type judge struct {
 }
 
 func (j *judge) memory(ctx context.Context, m *store.Memory) ([]verify.ProseCitation, error) {
-	refs := extractCached(vcache.FromContext(ctx), m.File.Src, j.c.Opt)
+	refs := extractCached(j.c.Cache, m.File.Src, j.c.Opt)
 	if len(refs) == 0 {
 		return nil, nil
 	}

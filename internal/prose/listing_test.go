@@ -57,8 +57,8 @@ func TestListingStamped(t *testing.T) {
 	run := func(mems ...*store.Memory) string {
 		t.Helper()
 		cache := vcache.Open(dir, "test")
-		ctx := vcache.NewContext(context.Background(), cache)
-		c := &Checker{Dirs: []string{".serena/memories"}, All: []*store.Memory{paths, syms}}
+		ctx := context.Background()
+		c := &Checker{Dirs: []string{".serena/memories"}, All: []*store.Memory{paths, syms}, Cache: cache}
 		out, err := c.CheckProse(ctx, src, mems)
 		if err != nil {
 			t.Fatal(err)

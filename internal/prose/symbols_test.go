@@ -119,13 +119,13 @@ func TestSymbolsWarmReadsNoCodeFile(t *testing.T) {
 	dir := t.TempDir()
 	run := func() string {
 		cache := vcache.Open(dir, "test")
-		ctx := vcache.NewContext(context.Background(), cache)
+		ctx := context.Background()
 		defer func() {
 			if err := cache.Save(dir); err != nil {
 				t.Fatal(err)
 			}
 		}()
-		c := &Checker{Dirs: []string{".serena/memories"}, All: mems}
+		c := &Checker{Dirs: []string{".serena/memories"}, All: mems, Cache: cache}
 		out, err := c.CheckProse(ctx, src, mems)
 		if err != nil {
 			t.Fatal(err)

@@ -108,7 +108,7 @@ func fixCycle(t *testing.T, script []byte) {
 		if wt, err = source.NewWorktree(dir); err != nil {
 			t.Fatal(err)
 		}
-		if st, err = store.Load(ctx, wt, []string{store.DefaultDir}); err != nil {
+		if st, err = store.Load(ctx, wt, []string{store.DefaultDir}, nil); err != nil {
 			t.Fatal(err)
 		}
 		return h, head, wt, st, func() { h.Close(); repo.Close() }
@@ -140,7 +140,7 @@ func fixCycle(t *testing.T, script []byte) {
 		t.Helper()
 		h, head, wt, st, done := open()
 		defer done()
-		rep, err := verify.Check(ctx, wt, st.Memories)
+		rep, err := verify.Check(ctx, wt, st.Memories, verify.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -61,15 +61,16 @@ type Store struct {
 	Memories []*Memory // sorted by path
 }
 
-// Load reads every memory file below dirs from src. A directory that does
-// not exist is an error; unreadable or malformed files are loaded with Err
-// set so that the others are still used.
-func Load(ctx context.Context, src source.Source, dirs []string) (*Store, error) {
+// Load reads every memory file below dirs from src, with the parses of
+// cache (LoadAll). A directory that does not exist is an error; unreadable
+// or malformed files are loaded with Err set so that the others are still
+// used.
+func Load(ctx context.Context, src source.Source, dirs []string, cache *vcache.Cache) (*Store, error) {
 	mems, err := Find(src, dirs)
 	if err != nil {
 		return nil, err
 	}
-	if err := LoadAll(ctx, src, mems); err != nil {
+	if err := LoadAll(ctx, src, mems, cache); err != nil {
 		return nil, err
 	}
 	return &Store{Dirs: dirs, Memories: mems}, nil
@@ -191,24 +192,26 @@ func isIgnored(base string) bool {
 }
 
 // LoadFile reads one memory file that may lie outside the memory
-// directories (a path given on the command line).
-func LoadFile(ctx context.Context, src source.Source, p, dir string) *Memory {
+// directories (a path given on the command line), with the parses of
+// cache (LoadAll).
+func LoadFile(ctx context.Context, src source.Source, p, dir string, cache *vcache.Cache) *Memory {
 	m := &Memory{Path: p, Dir: dir}
-	_ = loadAll(ctx, src, []*Memory{m})
+	_ = loadAll(ctx, src, []*Memory{m}, cache)
 	return m
 }
 
 // LoadAll reads and parses mems (as returned by Find) in parallel, setting
-// File and ID, or Err. It stops early only when ctx is cancelled.
-func LoadAll(ctx context.Context, src source.Source, mems []*Memory) error {
-	return loadAll(ctx, src, mems)
+// File and ID, or Err. It stops early only when ctx is cancelled. A parse
+// is taken from cache (the verification cache; nil: none) when it holds
+// that of the same file content, and kept there.
+func LoadAll(ctx context.Context, src source.Source, mems []*Memory, cache *vcache.Cache) error {
+	return loadAll(ctx, src, mems, cache)
 }
 
 // Load reads and parses one memory found by Find.
 func (m *Memory) Load(src source.Source) { load(src, m) }
 
-func loadAll(ctx context.Context, src source.Source, mems []*Memory) error {
-	cache := vcache.FromContext(ctx)
+func loadAll(ctx context.Context, src source.Source, mems []*Memory, cache *vcache.Cache) error {
 	if ids, ok := src.(source.Identifier); ok && cache != nil {
 		ids.ContentID("") // read what names content (the index) before any file
 	}

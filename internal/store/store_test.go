@@ -117,8 +117,8 @@ func TestFindBadDirs(t *testing.T) {
 		if err == nil || (tt.is != nil && !errors.Is(err, tt.is)) || err.Error() != tt.text {
 			t.Errorf("Find(%q) = %q, %v; want %q", tt.dir, paths(mems), err, tt.text)
 		}
-		if _, err := Load(context.Background(), w, []string{tt.dir}); err == nil {
-			t.Errorf("Load(%q): no error", tt.dir)
+		if _, err := Load(context.Background(), w, []string{tt.dir}, nil); err == nil {
+			t.Errorf("Load(%q, nil): no error", tt.dir)
 		}
 	}
 }
@@ -144,7 +144,7 @@ func TestLoad(t *testing.T) {
 	}
 	links := os.Symlink(outside, filepath.Join(dir, "mem", "out.md")) == nil &&
 		os.Symlink("../secret.md", filepath.Join(dir, "mem", "in.md")) == nil
-	st, err := Load(context.Background(), w, []string{"mem"})
+	st, err := Load(context.Background(), w, []string{"mem"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestLoadCancelled(t *testing.T) {
 	w, _ := worktree(t, map[string]string{"mem/a.md": mem})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Load(ctx, w, []string{"mem"}); !errors.Is(err, context.Canceled) {
+	if _, err := Load(ctx, w, []string{"mem"}, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("Load: %v, want context.Canceled", err)
 	}
 }
@@ -204,13 +204,13 @@ func TestLoadCancelled(t *testing.T) {
 func TestLoadFile(t *testing.T) {
 	t.Parallel()
 	w, _ := worktree(t, map[string]string{"notes/n.md": "---\nid: n\n---\n"})
-	m := LoadFile(context.Background(), w, "notes/n.md", "mem")
+	m := LoadFile(context.Background(), w, "notes/n.md", "mem", nil)
 	if m.Err != nil || m.ID != "n" {
-		t.Errorf("LoadFile(notes/n.md) = %+v", m)
+		t.Errorf("LoadFile(notes/n.md, nil) = %+v", m)
 	}
-	m = LoadFile(context.Background(), w, "notes/none.md", "mem")
+	m = LoadFile(context.Background(), w, "notes/none.md", "mem", nil)
 	if !errors.Is(m.Err, source.ErrNotExist) {
-		t.Errorf("LoadFile(notes/none.md): %v, want ErrNotExist", m.Err)
+		t.Errorf("LoadFile(notes/none.md, nil): %v, want ErrNotExist", m.Err)
 	}
 }
 
@@ -233,7 +233,7 @@ func TestResolve(t *testing.T) {
 		"mem/r.md":          "---\nid: q\n---\n",
 		"more/c.md":         "# c\n",
 	})
-	st, err := Load(context.Background(), w, []string{"mem", "more"})
+	st, err := Load(context.Background(), w, []string{"mem", "more"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

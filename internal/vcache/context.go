@@ -1,16 +1,17 @@
 package vcache
 
 import (
-	"context"
 	"path/filepath"
 	"strings"
 	"sync"
 )
 
 // Slot is where a run's cache goes once the repository is known: the
-// command line creates it (disabled by --no-cache or MEMCITE_CACHE=off),
-// puts it in the context, opens it when it has found the git directory
-// and saves it when the command is done.
+// command line creates it (disabled by --no-cache or MEMCITE_CACHE=off)
+// and hands it to the run (app.Session), which opens it when it has
+// found the git directory; the command line saves it when the command is
+// done. Whoever loads or verifies memories is given the open cache
+// (Slot.Cache) explicitly.
 type Slot struct {
 	mu     sync.Mutex
 	off    bool
@@ -91,30 +92,9 @@ func (s *Slot) Save() error {
 	return c.Save(s.tmp)
 }
 
-type contextKey struct{}
-
-// WithSlot returns ctx carrying s.
-func WithSlot(ctx context.Context, s *Slot) context.Context {
-	return context.WithValue(ctx, contextKey{}, s)
-}
-
-// NewContext returns ctx carrying the open cache c.
-func NewContext(ctx context.Context, c *Cache) context.Context {
-	return WithSlot(ctx, &Slot{opened: true, c: c})
-}
-
-// SlotFrom returns the slot ctx carries, or nil.
-func SlotFrom(ctx context.Context) *Slot {
-	s, _ := ctx.Value(contextKey{}).(*Slot)
-	return s
-}
-
-// FromContext returns the open cache ctx carries, or nil: loading
-// memories (internal/store) and verifying citations (internal/verify) use
-// it.
-func FromContext(ctx context.Context) *Cache {
-	return SlotFrom(ctx).Cache()
-}
+// NewSlot returns a slot holding the cache c, already open (nil: no
+// cache).
+func NewSlot(c *Cache) *Slot { return &Slot{opened: true, c: c} }
 
 // OffReason says what turns the cache off for this run: "--no-cache"
 // when noCache (the flag), "MEMCITE_CACHE=<v>" when env is off, 0, false

@@ -220,9 +220,6 @@ func differential(t *testing.T, seed int64, steps int) int {
 func check(t *testing.T, dir, which string, c *vcache.Cache) string {
 	t.Helper()
 	ctx := context.Background()
-	if c != nil {
-		ctx = vcache.NewContext(ctx, c)
-	}
 	repo, err := gitrepo.Discover(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -243,11 +240,11 @@ func check(t *testing.T, dir, which string, c *vcache.Cache) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Load(ctx, src, []string{store.DefaultDir})
+	st, err := store.Load(ctx, src, []string{store.DefaultDir}, c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := verify.Check(ctx, src, st.Memories)
+	rep, err := verify.Check(ctx, src, st.Memories, verify.Options{Cache: c})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package verify
 
 import (
 	"bytes"
-	"context"
 	"runtime"
 	"slices"
 	"sync"
@@ -42,8 +41,7 @@ type verdict struct {
 	reason string
 }
 
-func newCitationCache(ctx context.Context, src source.Source) *citationCache {
-	c := vcache.FromContext(ctx)
+func newCitationCache(c *vcache.Cache, src source.Source) *citationCache {
 	ids, ok := src.(source.Identifier)
 	if c == nil || !ok {
 		return nil
@@ -223,13 +221,13 @@ func (cc *citationCache) store(id contentID, c *memfile.Citation, fd *fileData, 
 	cc.cache.PutVerdict(vcache.CitationKey(id.id, *c), vcache.Verdict{Kind: int(kind), Reason: reason})
 }
 
-// KnownStale counts the stale citations of each of mems in src from the
-// cache in ctx alone, reading no cited file (hookrun.KnownStale): counts[i]
+// KnownStale counts the stale citations of each of mems in src from
+// cache alone, reading no cited file (hookrun.KnownStale): counts[i]
 // is mems[i]'s, or -1 when a verdict of one of its citations is not
 // cached (a count it is not sure of is not given). It returns nil when
 // the cache knows nothing.
-func KnownStale(ctx context.Context, src source.Source, mems []*store.Memory) (counts []int) {
-	cc := newCitationCache(ctx, src)
+func KnownStale(src source.Source, mems []*store.Memory, cache *vcache.Cache) (counts []int) {
+	cc := newCitationCache(cache, src)
 	if cc == nil || cc.empty {
 		return nil
 	}

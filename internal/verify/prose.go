@@ -74,32 +74,17 @@ type ProseCitation struct {
 }
 
 // ProseChecker judges the references in the prose of memories: the
-// prose package implements it over history. Check asks the one in its
-// context (WithProse) and reports what it finds with the citations.
+// prose package implements it over history. Check asks the one of its
+// options (Options.Prose) and reports what it finds with the citations.
 type ProseChecker interface {
 	CheckProse(ctx context.Context, src source.Source, mems []*store.Memory) ([][]ProseCitation, error)
 }
 
-type proseKey struct{}
-
-// WithProse returns a context in which Check also judges the prose of
-// memories with p.
-func WithProse(ctx context.Context, p ProseChecker) context.Context {
-	return context.WithValue(ctx, proseKey{}, p)
-}
-
-// ProseFrom returns the checker of ctx, or nil.
-func ProseFrom(ctx context.Context) ProseChecker {
-	p, _ := ctx.Value(proseKey{}).(ProseChecker)
-	return p
-}
-
-// checkProse judges the prose of the memories of r with the checker of
-// ctx and adds its references to their citations, after the
+// checkProse judges the prose of the memories of r with p (nil: not at
+// all) and adds its references to their citations, after the
 // frontmatter's: resolved ones count as citations, unresolved ones are
 // skipped.
-func checkProse(ctx context.Context, src source.Source, r *Report, mems []*store.Memory) error {
-	p := ProseFrom(ctx)
+func checkProse(ctx context.Context, p ProseChecker, src source.Source, r *Report, mems []*store.Memory) error {
 	if p == nil {
 		return nil
 	}

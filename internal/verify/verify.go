@@ -46,6 +46,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 )
 
 // Status is the outcome for one citation.
@@ -296,14 +297,24 @@ func (r *Report) Summary() Summary {
 	return s
 }
 
+// Options are what Check works with besides the content; the zero
+// value checks the frontmatter's citations without a cache.
+type Options struct {
+	// Cache is the verification cache (internal/vcache); nil: none.
+	Cache *vcache.Cache
+	// Prose, when not nil, also judges the references in the prose of
+	// the memories (ProseChecker).
+	Prose ProseChecker
+}
+
 // Check verifies the citations of mems against src. Each cited file is read
-// once, in parallel. With a cache in ctx (internal/vcache) and a source
-// that names file content without reading it (source.Identifier), a
-// citation checked before against the same content is not checked again,
-// and a file all of whose citations are known is not read.
-func Check(ctx context.Context, src source.Source, mems []*store.Memory) (*Report, error) {
+// once, in parallel. With a cache (opt.Cache) and a source that names
+// file content without reading it (source.Identifier), a citation checked
+// before against the same content is not checked again, and a file all
+// of whose citations are known is not read.
+func Check(ctx context.Context, src source.Source, mems []*store.Memory, opt Options) (*Report, error) {
 	start := time.Now()
-	cc := newCitationCache(ctx, src)
+	cc := newCitationCache(opt.Cache, src)
 	cc.prefetch(mems)
 	r := &Report{Source: src.Name(), Memories: make([]MemoryResult, len(mems))}
 	total := 0
@@ -359,7 +370,7 @@ func Check(ctx context.Context, src source.Source, mems []*store.Memory) (*Repor
 	if err := readAll(ctx, src, need, cc); err != nil {
 		return nil, err
 	}
-	if err := checkProse(ctx, src, r, mems); err != nil {
+	if err := checkProse(ctx, opt.Prose, src, r, mems); err != nil {
 		return nil, err
 	}
 	for i := range r.Memories {

@@ -212,7 +212,7 @@ func TestConfidence(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := Check(context.Background(), wt, []*store.Memory{{Path: "m.md", ID: "m", File: f}})
+		rep, err := Check(context.Background(), wt, []*store.Memory{{Path: "m.md", ID: "m", File: f}}, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

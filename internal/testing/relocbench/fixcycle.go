@@ -423,7 +423,7 @@ func loadStore(ctx context.Context, dir string) (*store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return store.Load(ctx, wt, []string{store.DefaultDir})
+	return store.Load(ctx, wt, []string{store.DefaultDir}, nil)
 }
 
 // fixOnce runs relocate --fix --accept-changed on the working tree of dir
@@ -447,7 +447,7 @@ func fixOnce(ctx context.Context, dir string) (bool, []relocate.Item, error) {
 	if err != nil {
 		return false, nil, err
 	}
-	st, err := store.Load(ctx, wt, []string{store.DefaultDir})
+	st, err := store.Load(ctx, wt, []string{store.DefaultDir}, nil)
 	if err != nil {
 		return false, nil, err
 	}
@@ -503,11 +503,11 @@ func judged(ctx context.Context, dir string) (*verify.Report, []relocate.Item, e
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := store.Load(ctx, wt, []string{store.DefaultDir})
+	st, err := store.Load(ctx, wt, []string{store.DefaultDir}, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	rep, err := verify.Check(ctx, wt, st.Memories)
+	rep, err := verify.Check(ctx, wt, st.Memories, verify.Options{})
 	if err != nil {
 		return nil, nil, err
 	}
