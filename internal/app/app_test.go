@@ -80,15 +80,7 @@ func TestRelocateAndRecord(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
-	write := func(p, s string) {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(p, s string) { writeFile(t, dir, p, s) }
 	git := func(args ...string) {
 		if _, err := gitfixture.Git(dir, 0, args...); err != nil {
 			t.Fatal(err)
@@ -278,4 +270,16 @@ func loadWorktree(t *testing.T, repo *gitrepo.Repo) (source.Source, *store.Store
 		t.Fatal(err)
 	}
 	return src, st
+}
+
+// writeFile writes s to the slash path p below dir, making its folders.
+func writeFile(t *testing.T, dir, p, s string) {
+	t.Helper()
+	full := filepath.Join(dir, filepath.FromSlash(p))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -59,15 +58,7 @@ func TestPostChangeOpensCache(t *testing.T) {
 	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(t.TempDir(), "gitconfig"))
 	ctx := context.Background()
 	dir := t.TempDir()
-	write := func(p, s string) {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(p, s string) { writeFile(t, dir, p, s) }
 	git := gitfixture.Runner(t, dir)
 	write("a.go", "package a\n\nfunc Alpha() int { return 1 }\n")
 	write(".serena/memories/m.md", "---\ncitations:\n  - path: a.go\n    line: 3\n    snippet: func Alpha()\n---\nBody.\n")
