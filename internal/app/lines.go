@@ -24,15 +24,21 @@ func Verify(ctx context.Context, ws *Workspace, mems []*store.Memory) (*verify.R
 		return nil, err
 	}
 	defer done()
-	rep, err := verify.Check(ctx, ws.Src, mems)
+	// the symbols of the prose are judged while line identity runs
+	rep, later, err := verify.Start(ctx, ws.Src, mems)
 	if err != nil {
 		return nil, err
 	}
-	trace.Printf("verify: citations and prose checked; line identity")
-	if err := JudgeLines(ctx, ws.Repo, ws.Src, ws.Rev, ws.Staged, rep); err != nil {
+	trace.Printf("verify: citations and prose checked but the symbols; line identity")
+	lerr := JudgeLines(ctx, ws.Repo, ws.Src, ws.Rev, ws.Staged, rep)
+	trace.Printf("verify: line identity judged")
+	if err := later.Wait(); err != nil {
 		return nil, err
 	}
-	trace.Printf("verify: line identity judged")
+	if lerr != nil {
+		return nil, lerr
+	}
+	trace.Printf("verify: symbols judged")
 	return rep, nil
 }
 

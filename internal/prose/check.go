@@ -135,8 +135,31 @@ const maxVersions = 200
 
 var _ verify.ProseChecker = (*Checker)(nil)
 
-// CheckProse implements verify.ProseChecker.
+// CheckProse implements verify.ProseChecker: CheckProseLater, then its
+// symbols, each memory's after its other references.
 func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*store.Memory) ([][]verify.ProseCitation, error) {
+	out, later, err := c.CheckProseLater(ctx, src, mems)
+	if err != nil {
+		return nil, err
+	}
+	syms, err := later()
+	if err != nil {
+		return nil, err
+	}
+	for i := range syms {
+		out[i] = append(out[i], syms[i]...)
+	}
+	return out, nil
+}
+
+var _ verify.LaterProseChecker = (*Checker)(nil)
+
+// CheckProseLater implements verify.LaterProseChecker: it judges every
+// reference but the symbols, and returns them with later, which judges
+// the symbol references (the longest part of a cold run, and the last)
+// and returns them by memory. later is to be called once, and always:
+// the git processes the run started end with it.
+func (c *Checker) CheckProseLater(ctx context.Context, src source.Source, mems []*store.Memory) (_ [][]verify.ProseCitation, later func() ([][]verify.ProseCitation, error), err error) {
 	vc := vcache.FromContext(ctx)
 	hist := c.H != nil && c.Log != nil
 	var anchors map[string]string
@@ -146,11 +169,15 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 			c.prefetch(ctx)
 		}
 	}
-	defer c.prefetched.Wait() // no git process outlives the run
+	defer func() {
+		if err != nil {
+			c.prefetched.Wait() // no git process outlives the run
+		}
+	}()
 	trace.Printf("prose: listing the %s", src.Name())
 	digest, paths, listed, err := listKey(vc, src)
 	if err != nil {
-		return nil, fmt.Errorf("prose: listing %s: %w", src.Name(), err)
+		return nil, nil, fmt.Errorf("prose: listing %s: %w", src.Name(), err)
 	}
 	if listed {
 		trace.Printf("prose: %d paths listed; judging %d memories", len(paths), len(mems))
@@ -178,7 +205,7 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 			late = true
 		} else if anchors == nil {
 			if anchors, err = c.anchors(ctx, vc); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
@@ -238,7 +265,7 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 	c.noWait = late
 	for i, m := range mems {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if m.File == nil {
 			continue
@@ -256,7 +283,7 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 		}
 		done, err := one(i, m, k)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !done {
 			after = append(after, i)
@@ -267,7 +294,7 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 		trace.Printf("prose: %d memories judged once renames and deletions are read", len(after))
 		for _, i := range after {
 			if _, err := one(i, mems[i], vcache.Key{}); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		// the symbol references in the memories' order, as without
@@ -275,7 +302,7 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 	}
 	if late {
 		if anchors, err = c.anchors(ctx, vc); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, e := range keep {
 			remember(vc, key(mems[e.i]), e.pcs, e.syms, e.probes)
@@ -288,15 +315,20 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 	trace.Printf("prose: memories judged; %d symbol references", len(j.syms))
 	if j.now == nil && len(j.syms) > 0 { // the symbols are looked up in every file listed
 		if paths, err = listPaths(src); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		j.now = newTracked(paths)
 	}
-	if err := j.symbols(ctx, j.syms, out); err != nil {
-		return nil, err
+	later = func() ([][]verify.ProseCitation, error) {
+		defer c.prefetched.Wait() // no git process outlives the run
+		syms := make([][]verify.ProseCitation, len(mems))
+		if err := j.symbols(ctx, j.syms, syms); err != nil {
+			return nil, err
+		}
+		trace.Printf("prose: symbols judged")
+		return syms, nil
 	}
-	trace.Printf("prose: symbols judged")
-	return out, nil
+	return out, later, nil
 }
 
 // judge is one CheckProse run.
