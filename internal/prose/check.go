@@ -169,8 +169,12 @@ func (c *Checker) CheckProseLater(ctx context.Context, src source.Source, mems [
 			c.prefetch(ctx)
 		}
 	}
+	var j *judge
 	defer func() {
 		if err != nil {
+			if j != nil && j.code != nil {
+				j.code.stop()
+			}
 			c.prefetched.Wait() // no git process outlives the run
 		}
 	}()
@@ -182,7 +186,7 @@ func (c *Checker) CheckProseLater(ctx context.Context, src source.Source, mems [
 	if listed {
 		trace.Printf("prose: %d paths listed; judging %d memories", len(paths), len(mems))
 	}
-	j := &judge{c: c, src: src, cache: vc}
+	j = &judge{c: c, src: src, cache: vc}
 	if listed {
 		j.now = newTracked(paths)
 	}
@@ -244,6 +248,7 @@ func (c *Checker) CheckProseLater(ctx context.Context, src source.Source, mems [
 			return false, fmt.Errorf("%s: %w", m.Path, err)
 		}
 		out[i] = pcs
+		j.startCode(src)
 		if vc != nil && c.missing == missing && sameList {
 			if late {
 				keep = append(keep, judged{i: i, pcs: pcs, syms: slices.Clone(j.syms[nsyms:]), probes: rec.probes})
@@ -321,6 +326,11 @@ func (c *Checker) CheckProseLater(ctx context.Context, src source.Source, mems [
 	}
 	later = func() ([][]verify.ProseCitation, error) {
 		defer c.prefetched.Wait() // no git process outlives the run
+		defer func() {
+			if j.code != nil {
+				j.code.stop() // (when no symbol reference is left)
+			}
+		}()
 		syms := make([][]verify.ProseCitation, len(mems))
 		if err := j.symbols(ctx, j.syms, syms); err != nil {
 			return nil, err
@@ -342,6 +352,7 @@ type judge struct {
 
 	cache *vcache.Cache               // nil: none
 	blobs map[vcache.Key][]symdef.Def // definitions of the blobs of history read this run
+	code  *codeParse                  // the code files read for the symbol index, from the first symbol reference
 }
 
 func (j *judge) memory(ctx context.Context, m *store.Memory) ([]verify.ProseCitation, error) {
