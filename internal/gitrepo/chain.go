@@ -27,6 +27,20 @@ func (h *History) Chain(head gitblame.Hash, until func(gitblame.Hash) bool) ([]g
 	if h.rewritesParents() {
 		return nil, errors.ErrUnsupported
 	}
+	// the chain the log of renames and deletions read (MovesSince)
+	h.repo.touchMu.Lock()
+	t, kept := h.repo.touched, h.repo.chain
+	h.repo.touchMu.Unlock()
+	if t != nil && t.head == head && len(kept) > 0 && kept[0] == head {
+		var list []gitblame.Hash
+		for _, x := range kept {
+			list = append(list, x)
+			if until != nil && until(x) {
+				break
+			}
+		}
+		return list, nil
+	}
 	proc, in, out, err := h.repo.cmd().start("rev-list", "--first-parent", head.String())
 	if err != nil {
 		return nil, fmt.Errorf("first parents of %s: %w", head.Short(), err)

@@ -173,7 +173,7 @@ func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash, exact
 	if all {
 		t := touchLogOf(head, log)
 		h.repo.touchMu.Lock()
-		h.repo.touched = t
+		h.repo.touched, h.repo.chain = t, order
 		h.repo.touchMu.Unlock()
 		log = deletionsAndRenames(log)
 	}

@@ -130,6 +130,7 @@ type Repo struct {
 	// Touching of every history of the run answers from it
 	touchMu sync.Mutex
 	touched *touchLog
+	chain   []gitblame.Hash // and the chain, newest first (Chain)
 }
 
 type revResult struct {

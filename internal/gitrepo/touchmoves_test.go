@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
 	"github.com/git-memcite/git-memcite/internal/testing/longtest"
@@ -62,6 +64,13 @@ func TestMovesKeepsTouchingLog(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			revs, err := gitfixture.Git(dir, 0, "rev-list", "--first-parent", head.String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := fmt.Sprint(chain), fmt.Sprint(strings.Fields(revs)); got != want {
+				t.Fatalf("Chain from the kept chain:\n%s\ngit rev-list --first-parent:\n%s", got, want)
+			}
 			root := chain[len(chain)-1]
 			names, err := h.TouchLogForTest(root, head)
 			if err != nil {
@@ -85,6 +94,13 @@ func TestMovesKeepsTouchingLog(t *testing.T) {
 			}
 			defer other.Close()
 			mid := chain[len(chain)/2]
+			upTo, err := other.Chain(head, func(x gitblame.Hash) bool { return x == mid })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(upTo) != len(chain)/2+1 || upTo[len(upTo)-1] != mid {
+				t.Errorf("Chain until %s: %d commits, ending at %s", mid.Short(), len(upTo), upTo[len(upTo)-1].Short())
+			}
 			var paths []string
 			for _, tc := range names {
 				paths = append(paths, tc.Paths...)
