@@ -29,9 +29,18 @@ func Verify(ctx context.Context, ws *Workspace, mems []*store.Memory) (*verify.R
 	if err != nil {
 		return nil, err
 	}
+	// once they are, the prose checker's history is let go: line
+	// identity, which goes on, collects less garbage for it
+	released := make(chan struct{})
+	go func() {
+		defer close(released)
+		<-later.Judged()
+		done()
+	}()
 	trace.Printf("verify: citations and prose checked but the symbols; line identity")
 	lerr := JudgeLines(ctx, ws.Repo, ws.Src, ws.Rev, ws.Staged, rep)
 	trace.Printf("verify: line identity judged")
+	<-released
 	if err := later.Wait(); err != nil {
 		return nil, err
 	}

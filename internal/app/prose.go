@@ -27,7 +27,9 @@ func (ws *Workspace) ProseLevel() string {
 // WithProse returns a context in which verify.Check also judges the
 // references in the prose of the workspace's memories, anchored where
 // their words were written (prose.Checker), unless the configuration
-// turns prose off. done releases the history reader.
+// turns prose off. done saves git's answers and releases the history
+// reader and what the checker read of history (once: a second call does
+// nothing); the context judges no prose after it.
 func WithProse(ctx context.Context, ws *Workspace) (context.Context, func(), error) {
 	if ws.ProseLevel() == "off" || ws.Store == nil {
 		return ctx, func() {}, nil
@@ -49,9 +51,14 @@ func WithProse(ctx context.Context, ws *Workspace) (context.Context, func(), err
 			hist := &lazyHistory{repo: ws.Repo}
 			cache := newCachingGit(ws.Repo.GitDir, head, hist)
 			c.H, c.Log, c.Sym, c.Head = hist, cache, cache, head
+			var once sync.Once
 			done = func() {
-				cache.save()
-				hist.close()
+				once.Do(func() {
+					cache.save()
+					hist.close()
+					c.Release()
+					cache, hist = nil, nil // (the closure keeps none of it)
+				})
 			}
 		}
 	}
@@ -79,11 +86,13 @@ func (l *lazyHistory) get() (*gitrepo.History, error) {
 	return l.h, l.err
 }
 
-// close closes the history if it was opened; nothing opens it after.
+// close closes the history if it was opened, and lets it go; nothing
+// opens it after.
 func (l *lazyHistory) close() {
 	l.once.Do(func() {})
 	if l.h != nil {
 		l.h.Close()
+		l.h = nil
 	}
 }
 

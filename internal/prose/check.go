@@ -96,6 +96,23 @@ type Checker struct {
 	// noWait: a judgment that needs the log of renames and deletions
 	// fails with errMovesNotRead instead of waiting for it
 	noWait bool
+	// released: Release let go of the history
+	released bool
+}
+
+// errReleased: CheckProse after Release.
+var errReleased = errors.New("prose: the checker's history was released")
+
+// Release lets go of what the checker read of history (the versions of
+// the memory files, the logs, the trees and lines of old commits) and of
+// the history itself, once its last CheckProse is done (and the symbols
+// of its CheckProseLater judged): the memory is then the collector's while
+// the caller goes on (line identity). The checker judges nothing after.
+func (c *Checker) Release() {
+	c.released = true
+	c.H, c.Log, c.Sym = nil, nil, nil
+	c.versions, c.trees, c.lines = nil, nil, nil
+	c.order, c.moves, c.gone = nil, nil, nil
 }
 
 // errMovesNotRead: a judgment needs the log of renames and deletions
@@ -160,6 +177,9 @@ var _ verify.LaterProseChecker = (*Checker)(nil)
 // and returns them by memory. later is to be called once, and always:
 // the git processes the run started end with it.
 func (c *Checker) CheckProseLater(ctx context.Context, src source.Source, mems []*store.Memory) (_ [][]verify.ProseCitation, later func() ([][]verify.ProseCitation, error), err error) {
+	if c.released {
+		return nil, nil, errReleased
+	}
 	vc := vcache.FromContext(ctx)
 	hist := c.H != nil && c.Log != nil
 	var anchors map[string]string

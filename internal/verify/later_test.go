@@ -70,8 +70,9 @@ func (p plainChecker) CheckProse(ctx context.Context, src source.Source, mems []
 
 // TestStartLeavesLaterReferences: Start returns while the references a
 // LaterProseChecker judges later are being judged, with the others
-// counted; Wait adds them, after each memory's others, and the report is
-// then the one Check gives with a checker that judges all at once.
+// counted; Judged is closed once they are judged; Wait adds them, after
+// each memory's others, and the report is then the one Check gives with
+// a checker that judges all at once.
 func TestStartLeavesLaterReferences(t *testing.T) {
 	root := t.TempDir()
 	must(t, os.WriteFile(filepath.Join(root, "a"), []byte("one\ntwo\n"), 0o644))
@@ -109,7 +110,13 @@ func TestStartLeavesLaterReferences(t *testing.T) {
 			t.Errorf("%s before Wait: %d citations, %d of %d valid; want 2, 2 of 2", m.Memory.Path, len(m.Citations), m.ValidCount, m.Total)
 		}
 	}
+	select {
+	case <-p.Judged():
+		t.Error("Judged is closed before the references judged later are")
+	default:
+	}
 	close(release)
+	<-p.Judged()
 	if err := p.Wait(); err != nil {
 		t.Fatal(err)
 	}

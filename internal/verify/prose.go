@@ -104,6 +104,17 @@ type Pending struct {
 	err   error
 }
 
+// Judged is closed once the references judged later are judged (at
+// once when there are none); Wait still adds them.
+func (p *Pending) Judged() <-chan struct{} {
+	if p.done == nil {
+		return closedChan
+	}
+	return p.done
+}
+
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
 // Wait waits for the references judged later, adds them to the report
 // after each memory's other citations, and counts the report again.
 func (p *Pending) Wait() error {
