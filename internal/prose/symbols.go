@@ -673,18 +673,6 @@ type symbolIndex struct {
 	files int                 // the code files of the content checked
 }
 
-// contentID names the content of file p of the content checked, or ""
-// (gitrepo's working tree names a file git may convert by its stat data:
-// a warm run still finds its definitions in the cache).
-func (j *judge) contentID(p string) string {
-	if t, ok := j.src.(source.Identifier); ok {
-		if id, ok := t.ContentID(p); ok {
-			return id
-		}
-	}
-	return ""
-}
-
 // codeFile is one code file of the content checked, as the symbol index
 // reads it: what it holds does not depend on the names looked for.
 type codeFile struct {
