@@ -715,6 +715,8 @@ func (j *judge) newCodeParse(src source.Source) *codeParse {
 	cp.files = make([]codeFile, len(cp.paths))
 	for i, p := range cp.paths {
 		if vc != nil {
+			// (gitrepo's working tree names a file git may convert by its
+			// stat data: a warm run still finds its definitions cached)
 			if t, ok := src.(source.Identifier); ok {
 				if id, ok := t.ContentID(p); ok {
 					cp.files[i].id = id
