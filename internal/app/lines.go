@@ -24,15 +24,30 @@ func Verify(ctx context.Context, ws *Workspace, mems []*store.Memory) (*verify.R
 		return nil, err
 	}
 	defer done()
-	rep, err := verify.Check(ctx, ws.Src, mems, opt)
+	// the symbols of the prose are judged while line identity runs
+	rep, later, err := verify.Start(ctx, ws.Src, mems, opt)
 	if err != nil {
 		return nil, err
 	}
-	trace.Printf("verify: citations and prose checked; line identity")
-	if err := JudgeLines(ctx, ws.Repo, ws.Src, ws.Rev, ws.Staged, opt.Cache, rep); err != nil {
+	// once they are, the prose checker's history is let go: line
+	// identity, which goes on, collects less garbage for it
+	released := make(chan struct{})
+	go func() {
+		defer close(released)
+		<-later.Judged()
+		done()
+	}()
+	trace.Printf("verify: citations and prose checked but the symbols; line identity")
+	lerr := JudgeLines(ctx, ws.Repo, ws.Src, ws.Rev, ws.Staged, opt.Cache, rep)
+	trace.Printf("verify: line identity judged")
+	<-released
+	if err := later.Wait(); err != nil {
 		return nil, err
 	}
-	trace.Printf("verify: line identity judged")
+	if lerr != nil {
+		return nil, lerr
+	}
+	trace.Printf("verify: symbols judged")
 	return rep, nil
 }
 

@@ -28,7 +28,9 @@ func (ws *Workspace) ProseLevel() string {
 // memories with: the run's verification cache and, unless the
 // configuration turns prose off, a checker of the references in the
 // prose of the memories, anchored where their words were written
-// (prose.Checker). done releases the history reader.
+// (prose.Checker). done saves git's answers and releases the history
+// reader and what the checker read of history (once: a second call does
+// nothing); the checker judges no prose after it.
 func (ws *Workspace) VerifyOptions() (verify.Options, func(), error) {
 	opt := verify.Options{Cache: ws.Cache()}
 	if ws.ProseLevel() == "off" || ws.Store == nil {
@@ -51,9 +53,14 @@ func (ws *Workspace) VerifyOptions() (verify.Options, func(), error) {
 			hist := &lazyHistory{repo: ws.Repo}
 			cache := newCachingGit(ws.Repo.GitDir, head, hist)
 			c.H, c.Log, c.Sym, c.Head = hist, cache, cache, head
+			var once sync.Once
 			done = func() {
-				cache.save()
-				hist.close()
+				once.Do(func() {
+					cache.save()
+					hist.close()
+					c.Release()
+					cache, hist = nil, nil // (the closure keeps none of it)
+				})
 			}
 		}
 	}
@@ -82,11 +89,13 @@ func (l *lazyHistory) get() (*gitrepo.History, error) {
 	return l.h, l.err
 }
 
-// close closes the history if it was opened; nothing opens it after.
+// close closes the history if it was opened, and lets it go; nothing
+// opens it after.
 func (l *lazyHistory) close() {
 	l.once.Do(func() {})
 	if l.h != nil {
 		l.h.Close()
+		l.h = nil
 	}
 }
 

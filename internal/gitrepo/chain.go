@@ -27,6 +27,20 @@ func (h *History) Chain(head gitblame.Hash, until func(gitblame.Hash) bool) ([]g
 	if h.rewritesParents() {
 		return nil, errors.ErrUnsupported
 	}
+	// the chain the log of renames and deletions read (MovesSince)
+	h.repo.touchMu.Lock()
+	t, kept := h.repo.touched, h.repo.chain
+	h.repo.touchMu.Unlock()
+	if t != nil && t.head == head && len(kept) > 0 && kept[0] == head {
+		var list []gitblame.Hash
+		for _, x := range kept {
+			list = append(list, x)
+			if until != nil && until(x) {
+				break
+			}
+		}
+		return list, nil
+	}
 	proc, in, out, err := h.repo.cmd().start("rev-list", "--first-parent", head.String())
 	if err != nil {
 		return nil, fmt.Errorf("first parents of %s: %w", head.Short(), err)
@@ -81,6 +95,12 @@ func (h *History) Touching(oldest, head gitblame.Hash, paths []string) ([]gitbla
 	h.touchedMu.Lock()
 	defer h.touchedMu.Unlock()
 	if t := h.touched; t != nil && t.head == head && (t.oldest == oldest || t.has[oldest]) {
+		return t.touching(oldest, paths), nil
+	}
+	h.repo.touchMu.Lock()
+	t := h.repo.touched
+	h.repo.touchMu.Unlock()
+	if t != nil && t.head == head && t.has[oldest] {
 		return t.touching(oldest, paths), nil
 	}
 	if len(paths) >= touchAllAt {
@@ -143,6 +163,30 @@ func (h *History) touchLog(oldest, head gitblame.Hash) (*touchLog, error) {
 		t.has[c.Commit] = true
 	}
 	return t, nil
+}
+
+// touchLogOf is the touchLog of a whole first-parent chain from head
+// read from log, a raw log of it with renames paired (git log
+// --first-parent -M --raw, every change): the paths of each change, on
+// both sides, sorted, are the paths git log --no-renames --name-only
+// lists for the commit, in its order.
+func touchLogOf(head gitblame.Hash, log []LogCommit) *touchLog {
+	t := &touchLog{head: head, has: make(map[gitblame.Hash]bool, len(log)), commits: make([]gitblame.Touch, len(log))}
+	for i, c := range log {
+		t.has[c.Hash] = true
+		var paths []string
+		for _, ch := range c.Changes {
+			if ch.From != "" {
+				paths = append(paths, ch.From)
+			}
+			if ch.To != "" && ch.To != ch.From {
+				paths = append(paths, ch.To)
+			}
+		}
+		slices.Sort(paths)
+		t.commits[i] = gitblame.Touch{Commit: c.Hash, Paths: slices.Compact(paths)}
+	}
+	return t
 }
 
 // touching is Touching's answer from the log: the commits after oldest

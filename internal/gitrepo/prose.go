@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -136,6 +137,15 @@ func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash, exact
 	if exact {
 		args[2] = "-M100%"
 	}
+	// the whole chain's log lists every change (no --diff-filter, which
+	// costs git nothing: it filters after pairing renames); the
+	// deletions and renames are kept from it here, and the files each
+	// commit changes are kept for Touching (line identity), which then
+	// asks git for no log of its own
+	all := old.IsZero() && !exact
+	if all {
+		args = slices.Delete(args, 3, 4)
+	}
 	out, err := h.repo.cmd().Run(ctx, args...)
 	wg.Wait()
 	if revErr != nil {
@@ -150,8 +160,8 @@ func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash, exact
 	}
 	if err != nil && !exact {
 		trace.Printf("log of renames and deletions: %v; exact renames only", err)
-		exact = true
-		args[2] = "-M100%"
+		exact, all = true, false
+		args = []string{"log", "--first-parent", "-M100%", "--diff-filter=DR", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", revRange(old, head)}
 		out, err = h.repo.cmd().Run(ctx, args...)
 	}
 	if err != nil {
@@ -160,10 +170,35 @@ func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash, exact
 	if log, err = parsePathLog(out); err != nil {
 		return nil, nil, false, err
 	}
+	if all {
+		t := touchLogOf(head, log)
+		h.repo.touchMu.Lock()
+		h.repo.touched, h.repo.chain = t, order
+		h.repo.touchMu.Unlock()
+		log = deletionsAndRenames(log)
+	}
 	if exact {
 		h.pairRenames(ctx, log)
 	}
 	return order, log, exact, nil
+}
+
+// deletionsAndRenames keeps, of a log, the deletions and renames and the
+// commits that make any (git log --diff-filter=DR).
+func deletionsAndRenames(log []LogCommit) []LogCommit {
+	out := log[:0]
+	for _, c := range log {
+		var keep []FileChange
+		for _, ch := range c.Changes {
+			if ch.Status == 'D' || ch.Status == 'R' {
+				keep = append(keep, ch)
+			}
+		}
+		if len(keep) > 0 {
+			out = append(out, LogCommit{Hash: c.Hash, Changes: keep})
+		}
+	}
+	return out
 }
 
 // revRange is head, or old..head when old is set.

@@ -124,6 +124,13 @@ type Repo struct {
 	wtMu    sync.Mutex
 	wtIndex *worktreeIndex
 	wtStat  os.FileInfo
+
+	// the changed files of every commit of a head's whole first-parent
+	// chain, from the log of renames and deletions (MovesSince): the
+	// Touching of every history of the run answers from it
+	touchMu sync.Mutex
+	touched *touchLog
+	chain   []gitblame.Hash // and the chain, newest first (Chain)
 }
 
 type revResult struct {

@@ -99,6 +99,23 @@ type Checker struct {
 	// noWait: a judgment that needs the log of renames and deletions
 	// fails with errMovesNotRead instead of waiting for it
 	noWait bool
+	// released: Release let go of the history
+	released bool
+}
+
+// errReleased: CheckProse after Release.
+var errReleased = errors.New("prose: the checker's history was released")
+
+// Release lets go of what the checker read of history (the versions of
+// the memory files, the logs, the trees and lines of old commits) and of
+// the history itself, once its last CheckProse is done (and the symbols
+// of its CheckProseLater judged): the memory is then the collector's while
+// the caller goes on (line identity). The checker judges nothing after.
+func (c *Checker) Release() {
+	c.released = true
+	c.H, c.Log, c.Sym = nil, nil, nil
+	c.versions, c.trees, c.lines = nil, nil, nil
+	c.order, c.moves, c.gone = nil, nil, nil
 }
 
 // errMovesNotRead: a judgment needs the log of renames and deletions
@@ -138,8 +155,34 @@ const maxVersions = 200
 
 var _ verify.ProseChecker = (*Checker)(nil)
 
-// CheckProse implements verify.ProseChecker.
+// CheckProse implements verify.ProseChecker: CheckProseLater, then its
+// symbols, each memory's after its other references.
 func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*store.Memory) ([][]verify.ProseCitation, error) {
+	out, later, err := c.CheckProseLater(ctx, src, mems)
+	if err != nil {
+		return nil, err
+	}
+	syms, err := later()
+	if err != nil {
+		return nil, err
+	}
+	for i := range syms {
+		out[i] = append(out[i], syms[i]...)
+	}
+	return out, nil
+}
+
+var _ verify.LaterProseChecker = (*Checker)(nil)
+
+// CheckProseLater implements verify.LaterProseChecker: it judges every
+// reference but the symbols, and returns them with later, which judges
+// the symbol references (the longest part of a cold run, and the last)
+// and returns them by memory. later is to be called once, and always:
+// the git processes the run started end with it.
+func (c *Checker) CheckProseLater(ctx context.Context, src source.Source, mems []*store.Memory) (_ [][]verify.ProseCitation, later func() ([][]verify.ProseCitation, error), err error) {
+	if c.released {
+		return nil, nil, errReleased
+	}
 	vc := c.Cache
 	hist := c.H != nil && c.Log != nil
 	var anchors map[string]string
@@ -149,16 +192,24 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 			c.prefetch(ctx)
 		}
 	}
-	defer c.prefetched.Wait() // no git process outlives the run
+	var j *judge
+	defer func() {
+		if err != nil {
+			if j != nil && j.code != nil {
+				j.code.stop()
+			}
+			c.prefetched.Wait() // no git process outlives the run
+		}
+	}()
 	trace.Printf("prose: listing the %s", src.Name())
 	digest, paths, listed, err := listKey(vc, src)
 	if err != nil {
-		return nil, fmt.Errorf("prose: listing %s: %w", src.Name(), err)
+		return nil, nil, fmt.Errorf("prose: listing %s: %w", src.Name(), err)
 	}
 	if listed {
 		trace.Printf("prose: %d paths listed; judging %d memories", len(paths), len(mems))
 	}
-	j := &judge{c: c, src: src, cache: vc}
+	j = &judge{c: c, src: src, cache: vc}
 	if listed {
 		j.now = newTracked(paths)
 	}
@@ -181,7 +232,7 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 			late = true
 		} else if anchors == nil {
 			if anchors, err = c.anchors(ctx, vc); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
@@ -220,6 +271,7 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 			return false, fmt.Errorf("%s: %w", m.Path, err)
 		}
 		out[i] = pcs
+		j.startCode(src)
 		if vc != nil && c.missing == missing && sameList {
 			if late {
 				keep = append(keep, judged{i: i, pcs: pcs, syms: slices.Clone(j.syms[nsyms:]), probes: rec.probes})
@@ -241,7 +293,7 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 	c.noWait = late
 	for i, m := range mems {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if m.File == nil {
 			continue
@@ -259,7 +311,7 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 		}
 		done, err := one(i, m, k)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !done {
 			after = append(after, i)
@@ -270,7 +322,7 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 		trace.Printf("prose: %d memories judged once renames and deletions are read", len(after))
 		for _, i := range after {
 			if _, err := one(i, mems[i], vcache.Key{}); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		// the symbol references in the memories' order, as without
@@ -278,7 +330,7 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 	}
 	if late {
 		if anchors, err = c.anchors(ctx, vc); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, e := range keep {
 			remember(vc, key(mems[e.i]), e.pcs, e.syms, e.probes)
@@ -291,15 +343,25 @@ func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*sto
 	trace.Printf("prose: memories judged; %d symbol references", len(j.syms))
 	if j.now == nil && len(j.syms) > 0 { // the symbols are looked up in every file listed
 		if paths, err = listPaths(src); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		j.now = newTracked(paths)
 	}
-	if err := j.symbols(ctx, j.syms, out); err != nil {
-		return nil, err
+	later = func() ([][]verify.ProseCitation, error) {
+		defer c.prefetched.Wait() // no git process outlives the run
+		defer func() {
+			if j.code != nil {
+				j.code.stop() // (when no symbol reference is left)
+			}
+		}()
+		syms := make([][]verify.ProseCitation, len(mems))
+		if err := j.symbols(ctx, j.syms, syms); err != nil {
+			return nil, err
+		}
+		trace.Printf("prose: symbols judged")
+		return syms, nil
 	}
-	trace.Printf("prose: symbols judged")
-	return out, nil
+	return out, later, nil
 }
 
 // judge is one CheckProse run.
@@ -313,6 +375,7 @@ type judge struct {
 
 	cache *vcache.Cache               // nil: none
 	blobs map[vcache.Key][]symdef.Def // definitions of the blobs of history read this run
+	code  *codeParse                  // the code files read for the symbol index, from the first symbol reference
 }
 
 func (j *judge) memory(ctx context.Context, m *store.Memory) ([]verify.ProseCitation, error) {

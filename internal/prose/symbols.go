@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
@@ -672,16 +673,128 @@ type symbolIndex struct {
 	files int                 // the code files of the content checked
 }
 
-// contentID names the content of file p of the content checked, or ""
-// (gitrepo's working tree names a file git may convert by its stat data:
-// a warm run still finds its definitions in the cache).
-func (j *judge) contentID(p string) string {
-	if t, ok := j.src.(source.Identifier); ok {
-		if id, ok := t.ContentID(p); ok {
-			return id
+// codeFile is one code file of the content checked, as the symbol index
+// reads it: what it holds does not depend on the names looked for.
+type codeFile struct {
+	id     string
+	cached bool         // its definitions are in the cache: defs
+	defs   string       // cached: its definitions, encoded
+	parsed []symdef.Def // read: every definition of the file
+	words  string       // read: its words, each once (encodeWords)
+	read   bool
+}
+
+// codeParse reads and parses the code files of the content checked that
+// the cache does not know: begun while the memories are judged (the
+// first symbol reference found), by one worker, and ended by the symbol
+// index with all the workers it has (work), so the second core parses
+// while the first judges.
+type codeParse struct {
+	src    source.Source
+	paths  []string // the code files, sorted
+	files  []codeFile
+	toRead []int // indices of files to read
+	next   atomic.Int64
+	wg     sync.WaitGroup
+	readMu sync.Mutex // (reads one at a time)
+}
+
+// newCodeParse lists the code files of the content checked and looks
+// them up in the cache; nothing is read yet.
+func (j *judge) newCodeParse(src source.Source) *codeParse {
+	vc := j.cache
+	cp := &codeParse{src: src}
+	cp.paths = make([]string, 0, len(j.now.paths))
+	for p := range j.now.paths {
+		ext := path.Ext(p)
+		if ext != "" && symbolExt[ext[1:]] {
+			cp.paths = append(cp.paths, p)
 		}
 	}
-	return ""
+	sort.Strings(cp.paths)
+	cp.files = make([]codeFile, len(cp.paths))
+	for i, p := range cp.paths {
+		if vc != nil {
+			// (gitrepo's working tree names a file git may convert by its
+			// stat data: a warm run still finds its definitions cached)
+			if t, ok := src.(source.Identifier); ok {
+				if id, ok := t.ContentID(p); ok {
+					cp.files[i].id = id
+				}
+			}
+		}
+		if id := cp.files[i].id; id != "" {
+			if v, ok := vc.Verdict(vcache.KeyOf("symdef", symdefVersion, symdef.Language(p), id)); ok {
+				cp.files[i].cached, cp.files[i].defs = true, v.Reason
+				continue
+			}
+		}
+		cp.toRead = append(cp.toRead, i)
+	}
+	return cp
+}
+
+// start parses files in n goroutines until none is left.
+func (cp *codeParse) start(n int) {
+	for range n {
+		cp.wg.Add(1)
+		go func() {
+			defer cp.wg.Done()
+			cp.work()
+		}()
+	}
+}
+
+// work parses files until none is left.
+func (cp *codeParse) work() {
+	for {
+		k := int(cp.next.Add(1)) - 1
+		if k >= len(cp.toRead) {
+			return
+		}
+		f := &cp.files[cp.toRead[k]]
+		p := cp.paths[cp.toRead[k]]
+		cp.readMu.Lock()
+		data, err := cp.src.ReadFile(p)
+		cp.readMu.Unlock()
+		if err != nil {
+			continue // unreadable now: it defines nothing
+		}
+		f.read = true
+		f.parsed = symdef.Definitions(p, data)
+		// the file's words, each once
+		ws := map[string]bool{}
+		eachWord(data, func(w []byte) {
+			if !ws[string(w)] { // no allocation: the compiler looks the bytes up
+				ws[string(w)] = true
+			}
+		})
+		f.words = encodeWords(ws)
+	}
+}
+
+// finish parses what is left with workers goroutines and waits for all.
+func (cp *codeParse) finish(workers int) {
+	cp.start(workers)
+	cp.wg.Wait()
+}
+
+// stop parses nothing more and waits for the files being parsed.
+func (cp *codeParse) stop() {
+	cp.next.Store(int64(len(cp.toRead)))
+	cp.wg.Wait()
+}
+
+// startCode begins reading the code files for the symbol index, in one
+// goroutine beside the judging of memories, once a memory names a symbol
+// (none is read for memories that name none). src is the content
+// checked (not a recorder of a memory's reads).
+func (j *judge) startCode(src source.Source) {
+	if j.code != nil || j.now == nil || len(j.syms) == 0 {
+		return
+	}
+	j.code = j.newCodeParse(src)
+	j.code.start(max(1, runtime.GOMAXPROCS(0)-1))
 }
 
 // symIndex finds the definitions of the wanted names in the code of the
@@ -691,75 +804,24 @@ func (j *judge) contentID(p string) string {
 func (j *judge) symIndex(want map[string]bool) *symbolIndex {
 	vc := j.cache
 	ix := &symbolIndex{j: j, defs: map[string][]symLoc{}, found: map[string]bool{}, ids: map[string]string{}, read: map[string]bool{}}
-	paths := make([]string, 0, len(j.now.paths))
-	for p := range j.now.paths {
-		ext := path.Ext(p)
-		if ext != "" && symbolExt[ext[1:]] {
-			paths = append(paths, p)
-		}
+	cp := j.code
+	if cp == nil {
+		cp = j.newCodeParse(j.src)
 	}
-	sort.Strings(paths)
-	ix.files = len(paths)
-	// the files known by their content come from the cache; the others
-	// are read (one at a time: the source is not safe for concurrent
-	// use) and parsed, lookups of them at once
-	type fileIndex struct {
-		id    string
-		defs  []symdef.Def
-		found []string // wanted names among its words
-		words string   // its words, for the cache (when it has an id)
-		read  bool
-	}
-	files := make([]fileIndex, len(paths))
-	var toRead []int
-	for i, p := range paths {
-		if vc != nil {
-			files[i].id = j.contentID(p)
+	cp.finish(runtime.GOMAXPROCS(0))
+	ix.files = len(cp.paths)
+	for i, p := range cp.paths {
+		f := &cp.files[i]
+		if f.cached {
+			ix.ids[p] = f.id
+			eachDef(f.defs, func(d symdef.Def) {
+				if want[d.Name] {
+					ix.defs[d.Name] = append(ix.defs[d.Name], symLoc{path: p, def: d})
+				}
+			})
+			continue
 		}
-		if id := files[i].id; id != "" {
-			if v, ok := vc.Verdict(vcache.KeyOf("symdef", symdefVersion, symdef.Language(p), id)); ok {
-				ix.ids[p] = id
-				eachDef(v.Reason, func(d symdef.Def) {
-					if want[d.Name] {
-						files[i].defs = append(files[i].defs, d)
-					}
-				})
-				continue
-			}
-		}
-		toRead = append(toRead, i)
-	}
-	var readMu sync.Mutex
-	parallelN(runtime.GOMAXPROCS(0), len(toRead), func(k int) {
-		f := &files[toRead[k]]
-		p := paths[toRead[k]]
-		readMu.Lock()
-		data, err := j.src.ReadFile(p)
-		readMu.Unlock()
-		if err != nil {
-			return // unreadable now: it defines nothing
-		}
-		f.read = true
-		f.defs = symdef.Definitions(p, data)
-		// the file's words, each once
-		ws := map[string]bool{}
-		eachWord(data, func(w []byte) {
-			if !ws[string(w)] { // no allocation: the compiler looks the bytes up
-				ws[string(w)] = true
-			}
-		})
-		for w := range ws {
-			if want[w] {
-				f.found = append(f.found, w)
-			}
-		}
-		if f.id != "" {
-			f.words = encodeWords(ws)
-		}
-	})
-	for i, p := range paths {
-		f := &files[i]
-		for _, d := range f.defs {
+		for _, d := range f.parsed {
 			if want[d.Name] {
 				ix.defs[d.Name] = append(ix.defs[d.Name], symLoc{path: p, def: d})
 			}
@@ -768,12 +830,16 @@ func (j *judge) symIndex(want map[string]bool) *symbolIndex {
 			continue
 		}
 		ix.read[p] = true
-		for _, w := range f.found {
-			ix.found[w] = true
+		for ws := f.words; ws != ""; {
+			var w string
+			w, ws, _ = strings.Cut(ws, " ")
+			if want[w] {
+				ix.found[w] = true
+			}
 		}
 		if f.id != "" {
 			lang := symdef.Language(p)
-			vc.PutVerdict(vcache.KeyOf("symdef", symdefVersion, lang, f.id), vcache.Verdict{Reason: encodeDefs(f.defs)})
+			vc.PutVerdict(vcache.KeyOf("symdef", symdefVersion, lang, f.id), vcache.Verdict{Reason: encodeDefs(f.parsed)})
 			vc.PutVerdict(vcache.KeyOf("symwords", symdefVersion, f.id), vcache.Verdict{Reason: f.words})
 		}
 	}

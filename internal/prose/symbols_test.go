@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -16,6 +17,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/symdef"
 	"github.com/git-memcite/git-memcite/internal/vcache"
+	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
 func TestSymbolContainer(t *testing.T) {
@@ -165,4 +167,56 @@ func FuzzDefsCache(f *testing.F) {
 			t.Fatalf("read back %v; kept %v", back, defs)
 		}
 	})
+}
+
+// TestCheckProseLater: CheckProseLater judges every reference but the
+// symbols, and later the symbols, as CheckProse judges them all; after
+// Release the checker judges nothing.
+func TestCheckProseLater(t *testing.T) {
+	src := &countingSource{reads: map[string]int{}, files: map[string]string{
+		"a.py": "def compute_total(items):\n    return sum(items)\n",
+		"b.go": "package b\n\nfunc Helper() {}\n",
+	}}
+	body := "`compute_total()` is in a.py, `Helper()` in b.go, and `missing_thing()`.\n"
+	f, err := memfile.Parse(".serena/memories/m.md", []byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mems := []*store.Memory{{Path: ".serena/memories/m.md", Dir: ".serena/memories", ID: "m", File: f}}
+	text := func(pcs []verify.ProseCitation) string {
+		var out []string
+		for _, pc := range pcs {
+			out = append(out, fmt.Sprintf("%s %s %s %s %v", pc.Ref.Kind, pc.Ref.Text, pc.Status, pc.Ref.Now, pc.Ref.Unresolved))
+		}
+		return strings.Join(out, "; ")
+	}
+	ctx := context.Background()
+	all, err := (&Checker{Dirs: []string{".serena/memories"}, All: mems}).CheckProse(ctx, src, mems)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Checker{Dirs: []string{".serena/memories"}, All: mems}
+	now, later, err := c.CheckProseLater(ctx, src, mems)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pc := range now[0] {
+		if pc.Ref.Kind == "symbol" {
+			t.Errorf("judged now: %s %s", pc.Ref.Kind, pc.Ref.Text)
+		}
+	}
+	syms, err := later()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(syms[0]) != 3 {
+		t.Errorf("judged later: %s; want the 3 symbols", text(syms[0]))
+	}
+	if got, want := text(append(now[0], syms[0]...)), text(all[0]); got != want {
+		t.Errorf("now, then later: %s\nCheckProse: %s", got, want)
+	}
+	c.Release()
+	if _, err := c.CheckProse(ctx, src, mems); !errors.Is(err, errReleased) {
+		t.Errorf("CheckProse after Release: %v; want %v", err, errReleased)
+	}
 }

@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
@@ -80,13 +81,81 @@ type ProseChecker interface {
 	CheckProse(ctx context.Context, src source.Source, mems []*store.Memory) ([][]ProseCitation, error)
 }
 
+// LaterProseChecker is a ProseChecker that can judge part of the
+// references after the others (internal/prose: the symbols), so that
+// Start's caller works on the report while they are judged.
+type LaterProseChecker interface {
+	ProseChecker
+	// CheckProseLater returns the references of mems judged now and
+	// later, which judges the others and returns them by memory (each
+	// memory's after its references judged now). later is called once,
+	// and always when err is nil.
+	CheckProseLater(ctx context.Context, src source.Source, mems []*store.Memory) (found [][]ProseCitation, later func() ([][]ProseCitation, error), err error)
+}
+
+// Pending is what Start left to judge: the prose references judged
+// later. Wait adds them to the report.
+type Pending struct {
+	r     *Report
+	start time.Time
+	at    []int // memory of the report by memory of the prose check
+	done  chan struct{}
+	found [][]ProseCitation
+	err   error
+}
+
+// Judged is closed once the references judged later are judged (at
+// once when there are none); Wait still adds them.
+func (p *Pending) Judged() <-chan struct{} {
+	if p.done == nil {
+		return closedChan
+	}
+	return p.done
+}
+
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// Wait waits for the references judged later, adds them to the report
+// after each memory's other citations, and counts the report again.
+func (p *Pending) Wait() error {
+	if p.done == nil {
+		return nil
+	}
+	<-p.done
+	p.done = nil // (a second Wait adds nothing)
+	if p.err != nil || p.r == nil {
+		return p.err
+	}
+	for k, pcs := range p.found {
+		if len(pcs) == 0 || k >= len(p.at) {
+			continue
+		}
+		res := &p.r.Memories[p.at[k]]
+		for j := range pcs {
+			pc := &pcs[j]
+			blankLines(pc)
+			c := pc.Citation
+			c.Index = len(res.Citations)
+			ref := pc.Ref
+			res.Citations = append(res.Citations, CitationResult{Citation: &c, Status: pc.Status, Kind: pc.Kind, Reason: pc.Reason, Prose: &ref})
+		}
+	}
+	p.r.Recount()
+	p.r.Elapsed = time.Since(p.start)
+	return nil
+}
+
 // checkProse judges the prose of the memories of r with p (nil: not at
 // all) and adds its references to their citations, after the
 // frontmatter's: resolved ones count as citations, unresolved ones are
 // skipped.
-func checkProse(ctx context.Context, p ProseChecker, src source.Source, r *Report, mems []*store.Memory) error {
+//
+// The references a LaterProseChecker judges later are judged in a
+// goroutine of their own: the Pending returned has them.
+func checkProse(ctx context.Context, p ProseChecker, src source.Source, r *Report, mems []*store.Memory) (*Pending, error) {
+	pend := &Pending{}
 	if p == nil {
-		return nil
+		return pend, nil
 	}
 	var todo []*store.Memory
 	var at []int
@@ -97,11 +166,22 @@ func checkProse(ctx context.Context, p ProseChecker, src source.Source, r *Repor
 		}
 	}
 	if len(todo) == 0 {
-		return nil
+		return pend, nil
 	}
-	found, err := p.CheckProse(ctx, src, todo)
-	if err != nil {
-		return err
+	var found [][]ProseCitation
+	var err error
+	if lp, ok := p.(LaterProseChecker); ok {
+		var later func() ([][]ProseCitation, error)
+		if found, later, err = lp.CheckProseLater(ctx, src, todo); err != nil {
+			return nil, err
+		}
+		pend.at, pend.done = at, make(chan struct{})
+		go func() {
+			defer close(pend.done)
+			pend.found, pend.err = later()
+		}()
+	} else if found, err = p.CheckProse(ctx, src, todo); err != nil {
+		return nil, err
 	}
 	need := map[string]*want{}
 	type lineCheck struct {
@@ -142,13 +222,14 @@ func checkProse(ctx context.Context, p ProseChecker, src source.Source, r *Repor
 	}
 	if len(need) > 0 {
 		if err := readAll(ctx, src, need, nil); err != nil {
-			return err
+			_ = pend.Wait() // nothing outlives the check
+			return nil, err
 		}
 		for _, lc := range checks {
 			lc.into.Kind, lc.into.Reason, lc.into.Untracked = lc.probe.Kind, lc.probe.Reason, lc.probe.Untracked
 		}
 	}
-	return nil
+	return pend, nil
 }
 
 // blankLines makes a line reference unresolved when its lines held

@@ -313,6 +313,24 @@ type Options struct {
 // before against the same content is not checked again, and a file all
 // of whose citations are known is not read.
 func Check(ctx context.Context, src source.Source, mems []*store.Memory, opt Options) (*Report, error) {
+	r, p, err := Start(ctx, src, mems, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Wait(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Start checks mems as Check does, except the prose references a
+// LaterProseChecker judges later (the symbols), which are judged in a
+// goroutine of their own while the caller works on the report: Wait adds
+// them. Until then the report holds and counts the other citations only;
+// those judged later are each memory's last citations, of no lines, so a
+// judge of lines (relocate.Judge) may work on the report meanwhile. Wait
+// must be called once Start returned no error.
+func Start(ctx context.Context, src source.Source, mems []*store.Memory, opt Options) (*Report, *Pending, error) {
 	start := time.Now()
 	cc := newCitationCache(opt.Cache, src)
 	cc.prefetch(mems)
@@ -368,17 +386,19 @@ func Check(ctx context.Context, src source.Source, mems []*store.Memory, opt Opt
 		}
 	}
 	if err := readAll(ctx, src, need, cc); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := checkProse(ctx, opt.Prose, src, r, mems); err != nil {
-		return nil, err
+	p, err := checkProse(ctx, opt.Prose, src, r, mems)
+	if err != nil {
+		return nil, nil, err
 	}
 	for i := range r.Memories {
 		count(&r.Memories[i])
 	}
 	r.ids = cc.names()
+	p.r, p.start = r, start
 	r.Elapsed = time.Since(start)
-	return r, nil
+	return r, p, nil
 }
 
 // Recount sets the status, counts and confidence of every memory of r

@@ -1,0 +1,121 @@
+package gitrepo_test
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
+	"github.com/git-memcite/git-memcite/internal/testing/longtest"
+)
+
+// TestMovesKeepsTouchingLog: the log of renames and deletions of a whole
+// first-parent chain (Moves) lists every change, so that line identity's
+// Touching needs no log of its own: the deletions and renames it keeps
+// are git log --diff-filter=DR's, and the files of each commit kept for
+// Touching are git log --no-renames --name-only's, in its order (over
+// generated histories with renames, symlinks, gitlinks and merges), and
+// another history of the repository answers Touching from them.
+func TestMovesKeepsTouchingLog(t *testing.T) {
+	t.Parallel()
+	for _, seed := range []uint64{6, 7, 8}[:longtest.Seeds(3, 1)] {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
+			dir, _ := importHistory(t, "sha1", genHistory(seed, 60, 40))
+			repo, err := gitrepo.Discover(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, err := repo.History()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			head, err := h.Resolve("HEAD")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, log, err := h.Moves(context.Background(), head)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := gitfixture.Git(dir, 0, "log", "--first-parent", "-M", "--diff-filter=DR", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", head.String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := gitrepo.ParsePathLogForTest([]byte(out))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(want) == 0 {
+				t.Fatal("the generated history renames and deletes nothing")
+			}
+			if !reflect.DeepEqual(log, want) {
+				t.Errorf("Moves' log:\n%v\ngit log --diff-filter=DR:\n%v", log, want)
+			}
+			kept, touched := repo.KeptTouchLogForTest()
+			if kept != head {
+				t.Fatalf("Moves kept the files changed for %s, want %s", kept.Short(), head.Short())
+			}
+			chain, err := h.Chain(head, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			revs, err := gitfixture.Git(dir, 0, "rev-list", "--first-parent", head.String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := fmt.Sprint(chain), fmt.Sprint(strings.Fields(revs)); got != want {
+				t.Fatalf("Chain from the kept chain:\n%s\ngit rev-list --first-parent:\n%s", got, want)
+			}
+			root := chain[len(chain)-1]
+			names, err := h.TouchLogForTest(root, head)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// the log from the head kept also lists the root, which a
+			// range from it leaves out
+			if len(touched) != len(names)+1 || touched[len(names)].Commit != root {
+				t.Fatalf("kept %d commits, the range from the root lists %d", len(touched), len(names))
+			}
+			for i := range names {
+				if !reflect.DeepEqual(touched[i], names[i]) {
+					t.Errorf("commit %s: kept %q, git log --name-only lists %s %q", touched[i].Commit.Short(), touched[i].Paths, names[i].Commit.Short(), names[i].Paths)
+				}
+			}
+			// another history of the repository (line identity's) answers
+			// from the kept list
+			other, err := repo.History()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer other.Close()
+			mid := chain[len(chain)/2]
+			upTo, err := other.Chain(head, func(x gitblame.Hash) bool { return x == mid })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(upTo) != len(chain)/2+1 || upTo[len(upTo)-1] != mid {
+				t.Errorf("Chain until %s: %d commits, ending at %s", mid.Short(), len(upTo), upTo[len(upTo)-1].Short())
+			}
+			var paths []string
+			for _, tc := range names {
+				paths = append(paths, tc.Paths...)
+			}
+			got, err := other.Touching(mid, head, paths[:3])
+			if err != nil {
+				t.Fatal(err)
+			}
+			direct, err := h.TouchingByPathspecForTest(mid, head, paths[:3])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := touchText(got), touchText(direct); g != w {
+				t.Errorf("Touching from the kept list:\n%s\nwith pathspecs:\n%s", g, w)
+			}
+		})
+	}
+}
