@@ -501,10 +501,15 @@ var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc
 // KeyOf is the key of any other cached answer: a kind that no other key
 // uses and every input the answer depends on, each length-prefixed.
 func KeyOf(kind string, parts ...string) Key {
-	b := make([]byte, 0, 64+len(kind))
+	n := len("other\x00") + len(kind) + binary.MaxVarintLen64
+	for _, p := range parts {
+		n += len(p) + binary.MaxVarintLen64
+	}
+	b := make([]byte, 0, n)
+	b = append(b, "other\x00"...)
 	b = appendString(b, kind)
 	for _, p := range parts {
 		b = appendString(b, p)
 	}
-	return sha256.Sum256(append([]byte("other\x00"), b...))
+	return sha256.Sum256(b)
 }
