@@ -37,6 +37,10 @@ type Memory struct {
 	ID   string        // frontmatter id, or the path below Dir without .md
 	File *memfile.File // nil when Err is set
 	Err  error         // read or parse error (*memfile.ParseError for bad content)
+	// ContentID names the file's content (source.Identifier) when its
+	// parse was found in the verification cache under that name: File.Src
+	// is that content. Empty otherwise.
+	ContentID string
 }
 
 // Stem is the file name without .md.
@@ -261,6 +265,7 @@ func loadCached(src source.Source, m *Memory, cache *vcache.Cache, lookups bool)
 			named = true
 			if f := fromCache(cache, vcache.FileIDKey(m.Path, id), m.Path, nil); f != nil {
 				m.setFile(f)
+				m.ContentID = id
 				return
 			}
 		}
