@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/source"
@@ -291,7 +292,7 @@ func (j *judge) recall(vc *vcache.Cache, k vcache.Key, m *store.Memory, mem int)
 	if !ok {
 		return nil, nil, false
 	}
-	e, err := decodeMemo([]byte(v.Reason))
+	e, err := decodeMemo(unsafe.Slice(unsafe.StringData(v.Reason), len(v.Reason))) // read, never written nor kept
 	if err != nil || !holds(j.src, e.Probes) {
 		return nil, nil, false
 	}

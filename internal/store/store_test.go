@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 )
 
 // worktree writes files (content by slash path) into a new directory and
@@ -295,5 +296,50 @@ func TestMemoryNames(t *testing.T) {
 		if got := tt.m.RelID(); got != tt.relID {
 			t.Errorf("%+v: RelID() = %q, want %q", tt.m, got, tt.relID)
 		}
+	}
+}
+
+// named names the content of the files ids lists (source.Identifier).
+type named struct {
+	*source.Worktree
+	ids map[string]string
+}
+
+func (n named) ContentID(p string) (string, bool) {
+	id, ok := n.ids[p]
+	return id, ok
+}
+
+// TestContentIDFromCache: a memory whose parse the cache holds under its
+// content's name carries that name; one read (no name, or no entry yet)
+// carries none.
+func TestContentIDFromCache(t *testing.T) {
+	t.Parallel()
+	w, _ := worktree(t, map[string]string{
+		"mem/a.md": "---\nid: a\n---\nBody.\n",
+		"mem/b.md": "---\nid: b\n---\nBody.\n",
+	})
+	src := named{w, map[string]string{"mem/a.md": "blob-a"}}
+	dir := t.TempDir()
+	load := func() map[string]string {
+		c := vcache.Open(dir, "t")
+		st, err := Load(vcache.NewContext(context.Background(), c), src, []string{"mem"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Save(t.TempDir()); err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, m := range st.Memories {
+			out[m.Path] = m.ContentID
+		}
+		return out
+	}
+	if got := load(); got["mem/a.md"] != "" || got["mem/b.md"] != "" {
+		t.Errorf("first load: content ids %q, want none (nothing cached yet)", got)
+	}
+	if got := load(); got["mem/a.md"] != "blob-a" || got["mem/b.md"] != "" {
+		t.Errorf("second load: content ids %q, want blob-a for mem/a.md only", got)
 	}
 }

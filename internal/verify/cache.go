@@ -2,7 +2,9 @@ package verify
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"encoding/binary"
 	"runtime"
 	"slices"
 	"sync"
@@ -164,7 +166,13 @@ func (cc *citationCache) lookupAll(all []CitationResult) []bool {
 		}
 	})
 	reqs = slices.DeleteFunc(reqs, func(r lookup) bool { return r.at < 0 })
-	slices.SortFunc(reqs, func(a, b lookup) int { return bytes.Compare(a.key[:], b.key[:]) })
+	slices.SortFunc(reqs, func(a, b lookup) int {
+		// the first 8 bytes of a SHA-256 decide almost always
+		if c := cmp.Compare(binary.BigEndian.Uint64(a.key[:8]), binary.BigEndian.Uint64(b.key[:8])); c != 0 {
+			return c
+		}
+		return bytes.Compare(a.key[8:], b.key[8:])
+	})
 	known := make([]bool, len(all))
 	parallel(len(reqs), func(lo, hi int) {
 		for _, r := range reqs[lo:hi] {
