@@ -37,9 +37,11 @@ type Memory struct {
 	ID   string        // frontmatter id, or the path below Dir without .md
 	File *memfile.File // nil when Err is set
 	Err  error         // read or parse error (*memfile.ParseError for bad content)
-	// ContentID names the file's content (source.Identifier) when its
-	// parse was found in the verification cache under that name: File.Src
-	// is that content. Empty otherwise.
+	// ContentID names the file's content (source.Identifier) when the
+	// verification cache keeps its parse under that name: found there
+	// (the file was not read), or put there (named after the read, so
+	// naming what was read). File.Src is that content. Empty otherwise,
+	// and without a cache.
 	ContentID string
 }
 
@@ -294,6 +296,7 @@ func loadCached(src source.Source, m *Memory, cache *vcache.Cache, lookups bool)
 		if enc, ok := f.EncodeCache(); ok {
 			if id, ok := contentID(ids, m.Path); ok {
 				cache.PutFile(vcache.FileIDKey(m.Path, id), binary.AppendUvarint([]byte{1}, uint64(len(data))), data, enc)
+				m.ContentID = id // named after the read: it names what was read
 			} else {
 				cache.PutFile(vcache.FileKey(m.Path, data), []byte{0}, enc)
 			}

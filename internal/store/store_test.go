@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -310,9 +311,10 @@ func (n named) ContentID(p string) (string, bool) {
 	return id, ok
 }
 
-// TestContentIDFromCache: a memory whose parse the cache holds under its
-// content's name carries that name; one read (no name, or no entry yet)
-// carries none.
+// TestContentIDFromCache: a memory whose parse the cache keeps under its
+// content's name carries that name, the run that put it there as the runs
+// that find it; one without a name, or loaded without a cache, carries
+// none.
 func TestContentIDFromCache(t *testing.T) {
 	t.Parallel()
 	w, _ := worktree(t, map[string]string{
@@ -321,25 +323,38 @@ func TestContentIDFromCache(t *testing.T) {
 	})
 	src := named{w, map[string]string{"mem/a.md": "blob-a"}}
 	dir := t.TempDir()
-	load := func() map[string]string {
-		c := vcache.Open(dir, "t")
-		st, err := Load(vcache.NewContext(context.Background(), c), src, []string{"mem"})
+	load := func(cached bool) map[string]string {
+		ctx := context.Background()
+		var c *vcache.Cache
+		if cached {
+			c = vcache.Open(dir, "t")
+			ctx = vcache.NewContext(ctx, c)
+		}
+		st, err := Load(ctx, src, []string{"mem"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := c.Save(t.TempDir()); err != nil {
-			t.Fatal(err)
+		if c != nil {
+			if err := c.Save(t.TempDir()); err != nil {
+				t.Fatal(err)
+			}
 		}
 		out := map[string]string{}
 		for _, m := range st.Memories {
+			if m.File == nil {
+				t.Fatalf("%s: %v", m.Path, m.Err)
+			}
 			out[m.Path] = m.ContentID
 		}
 		return out
 	}
-	if got := load(); got["mem/a.md"] != "" || got["mem/b.md"] != "" {
-		t.Errorf("first load: content ids %q, want none (nothing cached yet)", got)
-	}
-	if got := load(); got["mem/a.md"] != "blob-a" || got["mem/b.md"] != "" {
-		t.Errorf("second load: content ids %q, want blob-a for mem/a.md only", got)
+	want := map[string]string{"mem/a.md": "blob-a", "mem/b.md": ""}
+	for i, cached := range []bool{true, true, false} {
+		if !cached {
+			want["mem/a.md"] = ""
+		}
+		if got := load(cached); !maps.Equal(got, want) {
+			t.Errorf("load %d (cache: %v): content ids %q, want %q", i+1, cached, got, want)
+		}
 	}
 }
