@@ -29,6 +29,10 @@ type citationCache struct {
 	empty bool // the cache holds no verdicts: no lookups
 
 	before map[string]contentID // by cited path as written
+	// by citation of prefetch's memories, in order (those Check lists):
+	// the index of its path's name in beforeIDs, -1 for none
+	order     []int32
+	beforeIDs []contentID
 
 	mu    sync.Mutex
 	after map[string]contentID // named after reading, by cited path as written
@@ -57,7 +61,7 @@ func newCitationCache(ctx context.Context, src source.Source) *citationCache {
 
 // nameAll names the content of paths, in parallel: for the working tree
 // each name costs an lstat, as in git status.
-func (cc *citationCache) nameAll(paths []string) map[string]contentID {
+func (cc *citationCache) nameAll(paths []string) []contentID {
 	ids := make([]contentID, len(paths))
 	var wg sync.WaitGroup
 	workers := min(4*runtime.GOMAXPROCS(0), max(len(paths)/64, 1))
@@ -71,11 +75,7 @@ func (cc *citationCache) nameAll(paths []string) map[string]contentID {
 		}(w)
 	}
 	wg.Wait()
-	out := make(map[string]contentID, len(paths))
-	for i, p := range paths {
-		out[p] = ids[i]
-	}
-	return out
+	return ids
 }
 
 // prefetch names the content of every cited path of mems before reading.
@@ -83,20 +83,33 @@ func (cc *citationCache) prefetch(mems []*store.Memory) {
 	if cc == nil || cc.empty {
 		return
 	}
-	seen := map[string]bool{}
+	seen := map[string]int32{}
 	var paths []string
+	var order []int32
 	for _, m := range mems {
 		if m.File == nil || m.File.Exempt {
 			continue
 		}
 		for _, c := range m.File.Citations {
-			if c.URL == "" && c.Path != "" && !seen[c.Path] {
-				seen[c.Path] = true
-				paths = append(paths, c.Path)
+			at := int32(-1)
+			if c.URL == "" && c.Path != "" {
+				i, ok := seen[c.Path]
+				if !ok {
+					i = int32(len(paths))
+					seen[c.Path] = i
+					paths = append(paths, c.Path)
+				}
+				at = i
 			}
+			order = append(order, at)
 		}
 	}
-	cc.before = cc.nameAll(paths)
+	ids := cc.nameAll(paths)
+	cc.before = make(map[string]contentID, len(paths))
+	for i, p := range paths {
+		cc.before[p] = ids[i]
+	}
+	cc.order, cc.beforeIDs = order, ids
 }
 
 // named names the content of the file just read, for store: the name
@@ -160,7 +173,15 @@ func (cc *citationCache) lookupAll(all []CitationResult) []bool {
 			if cr.Status == Skipped || cr.Citation.Path == "" {
 				continue
 			}
-			if id := cc.before[cr.Citation.Path]; id.ok {
+			var id contentID
+			if len(cc.order) == len(all) { // all is prefetch's citations, in order
+				if at := cc.order[k]; at >= 0 {
+					id = cc.beforeIDs[at]
+				}
+			} else {
+				id = cc.before[cr.Citation.Path]
+			}
+			if id.ok {
 				reqs[k] = lookup{vcache.CitationKey(id.id, *cr.Citation), k}
 			}
 		}
