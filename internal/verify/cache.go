@@ -83,9 +83,15 @@ func (cc *citationCache) prefetch(mems []*store.Memory) {
 	if cc == nil || cc.empty {
 		return
 	}
+	n := 0
+	for _, m := range mems {
+		if m.File != nil && !m.File.Exempt {
+			n += len(m.File.Citations)
+		}
+	}
 	seen := map[string]int32{}
 	var paths []string
-	var order []int32
+	order := make([]int32, 0, n)
 	for _, m := range mems {
 		if m.File == nil || m.File.Exempt {
 			continue
