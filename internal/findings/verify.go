@@ -2,7 +2,6 @@ package findings
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 
 	"github.com/git-memcite/git-memcite/internal/memfile"
@@ -51,7 +50,7 @@ func FromVerify(command string, rep *verify.Report) *Report {
 			f := Finding{
 				RuleID: rule, Level: Error, MemoryID: m.Memory.ID, MemoryFile: m.Memory.Path,
 				MemoryLine: c.Citation.SrcLine, CitedPath: c.Citation.Path,
-				Message: fmt.Sprintf("stale citation of %s: %s", c.Citation.Location(), c.SharedReason()),
+				Message: "stale citation of " + c.Citation.Location() + ": " + c.SharedReason(),
 			}
 			if c.Citation.HasLine && c.Citation.Line > 0 {
 				f.CitedLine = c.Citation.Line
@@ -72,10 +71,13 @@ func FromVerify(command string, rep *verify.Report) *Report {
 // index in m.Citations ("" for the others).
 func fingerprints(m *verify.MemoryResult) []string {
 	out := make([]string, len(m.Citations))
-	seen := map[string]int{}
+	var seen map[string]int // made for the first stale citation
 	for i, c := range m.Citations {
 		if c.Status != verify.Stale {
 			continue
+		}
+		if seen == nil {
+			seen = map[string]int{}
 		}
 		key := citationKey(c.Citation)
 		seen[key]++

@@ -86,9 +86,9 @@ func (c Citation) Location() string {
 	case !c.HasLine:
 		return c.Path
 	case c.LineEnd > 0: // "a.go:3-3" stays a range, so that it parses back the same
-		return fmt.Sprintf("%s:%d-%d", c.Path, c.Line, c.LineEnd)
+		return c.Path + ":" + strconv.Itoa(c.Line) + "-" + strconv.Itoa(c.LineEnd)
 	default:
-		return fmt.Sprintf("%s:%d", c.Path, c.Line)
+		return c.Path + ":" + strconv.Itoa(c.Line)
 	}
 }
 

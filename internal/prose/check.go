@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -155,6 +156,26 @@ const maxVersions = 200
 
 var _ verify.ProseChecker = (*Checker)(nil)
 
+// recalled is a memory's key and the judgment the cache holds under it.
+type recalled struct {
+	k    vcache.Key
+	pcs  []verify.ProseCitation
+	syms []symRef
+	ok   bool
+}
+
+// inRanges calls fn over n items split in contiguous ranges, one per
+// processor (one range for fewer than 1,024 items).
+func inRanges(n int, fn func(lo, hi int)) {
+	workers := min(runtime.GOMAXPROCS(0), max(n/1024, 1))
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		lo, hi := w*n/workers, (w+1)*n/workers
+		wg.Go(func() { fn(lo, hi) })
+	}
+	wg.Wait()
+}
+
 // CheckProse implements verify.ProseChecker: CheckProseLater, then its
 // symbols, each memory's after its other references.
 func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*store.Memory) ([][]verify.ProseCitation, error) {
@@ -288,6 +309,21 @@ func (c *Checker) CheckProseLater(ctx context.Context, src source.Source, mems [
 		}
 		return memoKey(run, anchor, m)
 	}
+	// the judgments the cache holds, looked for in parallel before any
+	// memory is judged afresh (j.src is still src)
+	var found []recalled
+	if vc != nil && !late {
+		found = make([]recalled, len(mems))
+		inRanges(len(mems), func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				if m := mems[i]; m.File != nil {
+					r := &found[i]
+					r.k = key(m)
+					r.pcs, r.syms, r.ok = j.recall(vc, r.k, m, i)
+				}
+			}
+		})
+	}
 	hits := 0
 	var after []int // the memories judged after the others
 	c.noWait = late
@@ -300,11 +336,11 @@ func (c *Checker) CheckProseLater(ctx context.Context, src source.Source, mems [
 		}
 		j.mem = i
 		var k vcache.Key
-		if vc != nil && !late {
-			k = key(m)
-			if pcs, syms, ok := j.recall(vc, k, m); ok {
-				out[i] = pcs
-				j.syms = append(j.syms, syms...)
+		if found != nil {
+			k = found[i].k
+			if found[i].ok {
+				out[i] = found[i].pcs
+				j.syms = append(j.syms, found[i].syms...)
 				hits++
 				continue
 			}

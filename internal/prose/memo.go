@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/source"
@@ -149,12 +150,26 @@ func (c *Checker) runKey(src source.Source, list string) string {
 
 // memoKey is the cache key of one memory's judgment in a run.
 func memoKey(run, anchor string, m *store.Memory) vcache.Key {
-	sum := sha256.Sum256(m.File.Src)
-	cited := make([]string, len(m.File.Citations))
-	for i, c := range m.File.Citations {
-		cited[i] = c.Path
+	// the content by its name when the store has one (a blob id, or a
+	// "stat:" name: either longer than a SHA-256, so never equal to one),
+	// else by a SHA-256 of it
+	content := m.ContentID
+	if content == "" {
+		sum := sha256.Sum256(m.File.Src)
+		content = string(sum[:])
 	}
-	return vcache.KeyOf("prose-memory", run, anchor, m.Path, m.Dir, string(sum[:]), strings.Join(cited, "\x00"))
+	n := 0
+	for _, c := range m.File.Citations {
+		n += len(c.Path) + 1
+	}
+	cited := make([]byte, 0, n)
+	for i, c := range m.File.Citations {
+		if i > 0 {
+			cited = append(cited, 0)
+		}
+		cited = append(cited, c.Path...)
+	}
+	return vcache.KeyOf("prose-memory", run, anchor, m.Path, m.Dir, content, string(cited))
 }
 
 // anchors returns the anchor of every memory of the store (by path), as
@@ -272,18 +287,18 @@ func (c *Checker) anchor(p string) string {
 
 // recall returns the cached judgment of m, when the cache has one whose
 // probes still hold.
-func (j *judge) recall(vc *vcache.Cache, k vcache.Key, m *store.Memory) ([]verify.ProseCitation, []symRef, bool) {
+func (j *judge) recall(vc *vcache.Cache, k vcache.Key, m *store.Memory, mem int) ([]verify.ProseCitation, []symRef, bool) {
 	v, ok := vc.Verdict(k)
 	if !ok {
 		return nil, nil, false
 	}
-	e, err := decodeMemo([]byte(v.Reason))
+	e, err := decodeMemo(unsafe.Slice(unsafe.StringData(v.Reason), len(v.Reason))) // read, never written nor kept
 	if err != nil || !holds(j.src, e.Probes) {
 		return nil, nil, false
 	}
 	syms := make([]symRef, len(e.Syms))
 	for i, s := range e.Syms {
-		syms[i] = symRef{mem: j.mem, memPath: m.Path, ref: s.Ref, written: gitblame.HashOrZero(s.Written), name: s.Name, files: s.Files}
+		syms[i] = symRef{mem: mem, memPath: m.Path, ref: s.Ref, written: gitblame.HashOrZero(s.Written), name: s.Name, files: s.Files}
 	}
 	return e.Cites, syms, true
 }

@@ -319,11 +319,16 @@ func TrackedIn(src source.Source) func(string) bool {
 // CrossFiles.
 func CitedPaths(mems []*store.Memory) map[string]bool {
 	cited := map[string]bool{}
+	written := map[string]bool{} // paths as written, cleaned once each
 	for _, m := range mems {
 		if m.File == nil {
 			continue
 		}
 		for _, c := range m.File.Citations {
+			if written[c.Path] {
+				continue
+			}
+			written[c.Path] = true
 			if p, err := source.Clean(c.Path); err == nil {
 				cited[p] = true
 			}

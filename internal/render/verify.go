@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/memfile"
@@ -37,48 +38,59 @@ func (s Style) Bold(t string) string   { return s.paint("1", t) }
 //	  [STALE] scripts/pr/Review-PR.ps1:102
 //	    Reason: Line 102 exceeds file length (98)
 func MemoryText(w io.Writer, m *verify.MemoryResult, st Style) error {
+	// strings appended, not formatted: verify-all on a large store writes
+	// tens of thousands of these blocks
 	id := Safe(m.Memory.ID)
-	var b strings.Builder
+	b := make([]byte, 0, 256)
+	line := func(parts ...string) {
+		for _, p := range parts {
+			b = append(b, p...)
+		}
+		b = append(b, '\n')
+	}
 	switch {
 	case m.Err() != nil:
-		fmt.Fprintf(&b, "%s %s: %s\n", st.Red("[ERROR]"), id, Safe(m.Err().Error()))
+		line(st.Red("[ERROR]"), " ", id, ": ", Safe(m.Err().Error()))
 	case m.Exempt:
-		fmt.Fprintf(&b, "%s %s: exempt, not verified\n", st.Yellow("[SKIP]"), id)
+		line(st.Yellow("[SKIP]"), " ", id, ": exempt, not verified")
 	case m.Total == 0:
-		fmt.Fprintf(&b, "%s %s: No citations to verify\n", st.Green("[PASS]"), id)
-		fmt.Fprintf(&b, "  Confidence: %.2f (stored)\n", m.Confidence)
+		line(st.Green("[PASS]"), " ", id, ": No citations to verify")
+		line("  Confidence: ", fixed2(m.Confidence), " (stored)")
 		if m.Skipped > 0 {
-			fmt.Fprintf(&b, "  Skipped: %d URL citation(s)\n", m.Skipped)
+			line("  Skipped: ", strconv.Itoa(m.Skipped), " URL citation(s)")
 		}
 	default:
 		switch known := m.Known(); {
 		case m.Stale():
-			fmt.Fprintf(&b, "%s %s: STALE\n", st.Red("[FAIL]"), id)
+			line(st.Red("[FAIL]"), " ", id, ": STALE")
 		case known > 0:
-			fmt.Fprintf(&b, "%s %s: KNOWN (stale citations all in the baseline)\n", st.Green("[PASS]"), id)
+			line(st.Green("[PASS]"), " ", id, ": KNOWN (stale citations all in the baseline)")
 		default:
-			fmt.Fprintf(&b, "%s %s: VALID\n", st.Green("[PASS]"), id)
+			line(st.Green("[PASS]"), " ", id, ": VALID")
 		}
-		fmt.Fprintf(&b, "  Citations: %d/%d valid\n", m.ValidCount, m.Total)
+		line("  Citations: ", strconv.Itoa(m.ValidCount), "/", strconv.Itoa(m.Total), " valid")
 		if known := m.Known(); known > 0 {
-			fmt.Fprintf(&b, "  Known: %s in the baseline, not listed\n", plural(known, "stale citation"))
+			line("  Known: ", plural(known, "stale citation"), " in the baseline, not listed")
 		}
-		fmt.Fprintf(&b, "  Confidence: %.2f\n", m.Confidence)
+		line("  Confidence: ", fixed2(m.Confidence))
 		if m.Skipped > 0 {
-			fmt.Fprintf(&b, "  Skipped: %d URL citation(s)\n", m.Skipped)
+			line("  Skipped: ", strconv.Itoa(m.Skipped), " URL citation(s)")
 		}
 		for _, c := range m.StaleCitations() {
-			fmt.Fprintf(&b, "  %s %s%s\n", st.Yellow("[STALE]"), Safe(c.Citation.Location()), proseWhere(c))
-			fmt.Fprintf(&b, "    Reason: %s\n", Safe(c.Reason))
+			line("  ", st.Yellow("[STALE]"), " ", Safe(c.Citation.Location()), proseWhere(c))
+			line("    Reason: ", Safe(c.Reason))
 			if c.Now != nil && c.Kind != verify.KindMoved && c.Kind != verify.KindEdited {
 				// a snippet's verdict, and line identity knows where the lines went
-				fmt.Fprintf(&b, "    Now at: %s\n", Safe(c.Now.String()))
+				line("    Now at: ", Safe(c.Now.String()))
 			}
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := w.Write(b)
 	return err
 }
+
+// fixed2 formats x as %.2f does.
+func fixed2(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
 
 // staleJSON is a stale citation in the per-memory JSON
 // (docs/citation-schema.md).

@@ -37,6 +37,12 @@ type Memory struct {
 	ID   string        // frontmatter id, or the path below Dir without .md
 	File *memfile.File // nil when Err is set
 	Err  error         // read or parse error (*memfile.ParseError for bad content)
+	// ContentID names the file's content (source.Identifier) when the
+	// verification cache keeps its parse under that name: found there
+	// (the file was not read), or put there (named after the read, so
+	// naming what was read). File.Src is that content. Empty otherwise,
+	// and without a cache.
+	ContentID string
 }
 
 // Stem is the file name without .md.
@@ -264,6 +270,7 @@ func loadCached(src source.Source, m *Memory, cache *vcache.Cache, lookups bool)
 			named = true
 			if f := fromCache(cache, vcache.FileIDKey(m.Path, id), m.Path, nil); f != nil {
 				m.setFile(f)
+				m.ContentID = id
 				return
 			}
 		}
@@ -292,6 +299,7 @@ func loadCached(src source.Source, m *Memory, cache *vcache.Cache, lookups bool)
 		if enc, ok := f.EncodeCache(); ok {
 			if id, ok := contentID(ids, m.Path); ok {
 				cache.PutFile(vcache.FileIDKey(m.Path, id), binary.AppendUvarint([]byte{1}, uint64(len(data))), data, enc)
+				m.ContentID = id // named after the read: it names what was read
 			} else {
 				cache.PutFile(vcache.FileKey(m.Path, data), []byte{0}, enc)
 			}

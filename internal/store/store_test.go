@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 )
 
 // worktree writes files (content by slash path) into a new directory and
@@ -294,6 +296,63 @@ func TestMemoryNames(t *testing.T) {
 		}
 		if got := tt.m.RelID(); got != tt.relID {
 			t.Errorf("%+v: RelID() = %q, want %q", tt.m, got, tt.relID)
+		}
+	}
+}
+
+// named names the content of the files ids lists (source.Identifier).
+type named struct {
+	*source.Worktree
+	ids map[string]string
+}
+
+func (n named) ContentID(p string) (string, bool) {
+	id, ok := n.ids[p]
+	return id, ok
+}
+
+// TestContentIDFromCache: a memory whose parse the cache keeps under its
+// content's name carries that name, the run that put it there as the runs
+// that find it; one without a name, or loaded without a cache, carries
+// none.
+func TestContentIDFromCache(t *testing.T) {
+	t.Parallel()
+	w, _ := worktree(t, map[string]string{
+		"mem/a.md": "---\nid: a\n---\nBody.\n",
+		"mem/b.md": "---\nid: b\n---\nBody.\n",
+	})
+	src := named{w, map[string]string{"mem/a.md": "blob-a"}}
+	dir := t.TempDir()
+	load := func(cached bool) map[string]string {
+		var c *vcache.Cache
+		if cached {
+			c = vcache.Open(dir, "t")
+		}
+		st, err := Load(context.Background(), src, []string{"mem"}, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c != nil {
+			if err := c.Save(t.TempDir()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out := map[string]string{}
+		for _, m := range st.Memories {
+			if m.File == nil {
+				t.Fatalf("%s: %v", m.Path, m.Err)
+			}
+			out[m.Path] = m.ContentID
+		}
+		return out
+	}
+	want := map[string]string{"mem/a.md": "blob-a", "mem/b.md": ""}
+	for i, cached := range []bool{true, true, false} {
+		if !cached {
+			want["mem/a.md"] = ""
+		}
+		if got := load(cached); !maps.Equal(got, want) {
+			t.Errorf("load %d (cache: %v): content ids %q, want %q", i+1, cached, got, want)
 		}
 	}
 }

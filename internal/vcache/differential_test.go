@@ -55,6 +55,9 @@ const nFiles = 5
 // (moved, edited, deleted, ambiguous) it met.
 func differential(t *testing.T, seed int64, steps int) int {
 	rng := rand.New(rand.NewSource(seed))
+	// exempt memories and URL citations, drawn apart from rng so that
+	// its sequence of steps stays the seed's
+	extra := rand.New(rand.NewSource(seed + 1000))
 	dir := t.TempDir()
 	git := func(args ...string) string {
 		t.Helper()
@@ -79,7 +82,7 @@ func differential(t *testing.T, seed int64, steps int) int {
 		write(fmt.Sprintf("src/f%d.txt", i), randomFile(rng))
 	}
 	for i := 0; i < 3; i++ {
-		write(fmt.Sprintf(".serena/memories/m%d.md", i), randomMemory(rng))
+		write(fmt.Sprintf(".serena/memories/m%d.md", i), randomMemory(rng, extra))
 	}
 	git("add", "-A")
 	git("commit", "-q", "-m", "init")
@@ -151,7 +154,7 @@ func differential(t *testing.T, seed int64, steps int) int {
 		case 8:
 			m := fmt.Sprintf(".serena/memories/m%d.md", rng.Intn(3))
 			what = "edit memory " + m
-			write(m, randomMemory(rng))
+			write(m, randomMemory(rng, extra))
 		case 9:
 			what = "checkout HEAD~ -- " + f
 			_, _ = gitfixture.Git(dir, 0, "checkout", "-q", "HEAD~", "--", f)
@@ -318,10 +321,17 @@ func randomAttributes(rng *rand.Rand) string {
 	return b.String()
 }
 
-func randomMemory(rng *rand.Rand) string {
+func randomMemory(rng, extra *rand.Rand) string {
 	var b strings.Builder
-	b.WriteString("---\ncitations:\n")
+	b.WriteString("---\n")
+	if extra.Intn(8) == 0 {
+		b.WriteString("exempt: true\n") // not verified: its citations are not looked up
+	}
+	b.WriteString("citations:\n")
 	for i, n := 0, 1+rng.Intn(5); i < n; i++ {
+		if extra.Intn(6) == 0 {
+			b.WriteString("  - https://example.com/x\n") // a URL: not looked up
+		}
 		p := fmt.Sprintf("src/f%d.txt", rng.Intn(nFiles+1))
 		switch rng.Intn(6) {
 		case 0:

@@ -10,6 +10,7 @@ import (
 	"math/bits"
 	"slices"
 	"sync/atomic"
+	"unsafe"
 )
 
 // The file format (integers are unsigned varints unless said otherwise):
@@ -63,15 +64,15 @@ func find(recs []byte, k *Key) int {
 	}
 	guess := int((uint64(binary.BigEndian.Uint32(k[:4])) * uint64(n)) >> 32)
 	lo, hi := guess, guess+1 // the key is in [lo, hi) if anywhere
-	for step := 8; lo > 0 && bytes.Compare(recKey(recs, lo)[:], k[:]) > 0; step *= 2 {
+	for step := 8; lo > 0 && cmpKey(recKey(recs, lo), k) > 0; step *= 2 {
 		hi, lo = lo, max(lo-step, 0)
 	}
-	for step := 8; hi < n && bytes.Compare(recKey(recs, hi-1)[:], k[:]) < 0; step *= 2 {
+	for step := 8; hi < n && cmpKey(recKey(recs, hi-1), k) < 0; step *= 2 {
 		lo, hi = hi, min(hi+step, n)
 	}
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		switch c := bytes.Compare(recKey(recs, mid)[:], k[:]); {
+		switch c := cmpKey(recKey(recs, mid), k); {
 		case c == 0:
 			return mid
 		case c < 0:
@@ -81,6 +82,19 @@ func find(recs []byte, k *Key) int {
 		}
 	}
 	return -1
+}
+
+// cmpKey orders keys as bytes.Compare does, by their first 8 bytes
+// first (which decide almost always).
+func cmpKey(a, b *Key) int {
+	x, y := binary.BigEndian.Uint64(a[:8]), binary.BigEndian.Uint64(b[:8])
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return bytes.Compare(a[8:], b[8:])
 }
 
 func recKey(recs []byte, i int) *Key { return (*Key)(recs[i*recordSize : i*recordSize+32]) }
@@ -94,7 +108,13 @@ func (t *table) verdictAt(i int) (Verdict, uint32) {
 	off := recU32(t.verdicts, i, 2)
 	n, k := binary.Uvarint(t.blob[off:])
 	start := int(off) + k
-	return Verdict{Kind: int(recU32(t.verdicts, i, 1)), Reason: string(t.blob[start : start+int(n)])}, recU32(t.verdicts, i, 0)
+	v := Verdict{Kind: int(recU32(t.verdicts, i, 1))}
+	if n > 0 {
+		// the reason aliases the file read, which never changes (as a
+		// parsed file's strings do): 250,000 verdicts copy no text
+		v.Reason = unsafe.String(&t.blob[start], int(n))
+	}
+	return v, recU32(t.verdicts, i, 0)
 }
 
 // fileAt returns file record i's data (an alias of the file read) and

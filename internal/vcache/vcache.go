@@ -475,11 +475,20 @@ func FileKey(path string, content []byte) Key {
 // FileIDKey is the key of a memory file's parse and content when its
 // source names the content without reading it (source.Identifier).
 func FileIDKey(path, contentID string) Key {
-	b := make([]byte, 0, 32+len(path)+len(contentID))
-	b = append(b, "memory-id\x00"...)
+	var buf [256]byte // most keys fit: no allocation
+	b := append(buf[:0], "memory-id\x00"...)
 	b = appendString(b, path)
 	b = appendString(b, contentID)
 	return sha256.Sum256(b)
+}
+
+// keyLen bounds the length of KeyOf's encoding of kind and parts.
+func keyLen(kind string, parts []string) int {
+	n := len("other\x00") + len(kind) + binary.MaxVarintLen64
+	for _, p := range parts {
+		n += len(p) + binary.MaxVarintLen64
+	}
+	return n
 }
 
 func appendString(b []byte, s string) []byte {
@@ -501,10 +510,15 @@ var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc
 // KeyOf is the key of any other cached answer: a kind that no other key
 // uses and every input the answer depends on, each length-prefixed.
 func KeyOf(kind string, parts ...string) Key {
-	b := make([]byte, 0, 64+len(kind))
+	var buf [512]byte // most keys fit: no allocation
+	b := buf[:0]
+	if n := keyLen(kind, parts); n > len(buf) {
+		b = make([]byte, 0, n)
+	}
+	b = append(b, "other\x00"...)
 	b = appendString(b, kind)
 	for _, p := range parts {
 		b = appendString(b, p)
 	}
-	return sha256.Sum256(append([]byte("other\x00"), b...))
+	return sha256.Sum256(b)
 }

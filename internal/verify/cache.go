@@ -2,6 +2,8 @@ package verify
 
 import (
 	"bytes"
+	"cmp"
+	"encoding/binary"
 	"runtime"
 	"slices"
 	"sync"
@@ -26,6 +28,10 @@ type citationCache struct {
 	empty bool // the cache holds no verdicts: no lookups
 
 	before map[string]contentID // by cited path as written
+	// by citation of prefetch's memories, in order (those Check lists):
+	// the index of its path's name in beforeIDs, -1 for none
+	order     []int32
+	beforeIDs []contentID
 
 	mu    sync.Mutex
 	after map[string]contentID // named after reading, by cited path as written
@@ -53,7 +59,7 @@ func newCitationCache(c *vcache.Cache, src source.Source) *citationCache {
 
 // nameAll names the content of paths, in parallel: for the working tree
 // each name costs an lstat, as in git status.
-func (cc *citationCache) nameAll(paths []string) map[string]contentID {
+func (cc *citationCache) nameAll(paths []string) []contentID {
 	ids := make([]contentID, len(paths))
 	var wg sync.WaitGroup
 	workers := min(4*runtime.GOMAXPROCS(0), max(len(paths)/64, 1))
@@ -67,11 +73,7 @@ func (cc *citationCache) nameAll(paths []string) map[string]contentID {
 		}(w)
 	}
 	wg.Wait()
-	out := make(map[string]contentID, len(paths))
-	for i, p := range paths {
-		out[p] = ids[i]
-	}
-	return out
+	return ids
 }
 
 // prefetch names the content of every cited path of mems before reading.
@@ -79,20 +81,39 @@ func (cc *citationCache) prefetch(mems []*store.Memory) {
 	if cc == nil || cc.empty {
 		return
 	}
-	seen := map[string]bool{}
+	n := 0
+	for _, m := range mems {
+		if m.File != nil && !m.File.Exempt {
+			n += len(m.File.Citations)
+		}
+	}
+	seen := map[string]int32{}
 	var paths []string
+	order := make([]int32, 0, n)
 	for _, m := range mems {
 		if m.File == nil || m.File.Exempt {
 			continue
 		}
 		for _, c := range m.File.Citations {
-			if c.URL == "" && c.Path != "" && !seen[c.Path] {
-				seen[c.Path] = true
-				paths = append(paths, c.Path)
+			at := int32(-1)
+			if c.URL == "" && c.Path != "" {
+				i, ok := seen[c.Path]
+				if !ok {
+					i = int32(len(paths))
+					seen[c.Path] = i
+					paths = append(paths, c.Path)
+				}
+				at = i
 			}
+			order = append(order, at)
 		}
 	}
-	cc.before = cc.nameAll(paths)
+	ids := cc.nameAll(paths)
+	cc.before = make(map[string]contentID, len(paths))
+	for i, p := range paths {
+		cc.before[p] = ids[i]
+	}
+	cc.order, cc.beforeIDs = order, ids
 }
 
 // named names the content of the file just read, for store: the name
@@ -156,13 +177,27 @@ func (cc *citationCache) lookupAll(all []CitationResult) []bool {
 			if cr.Status == Skipped || cr.Citation.Path == "" {
 				continue
 			}
-			if id := cc.before[cr.Citation.Path]; id.ok {
+			var id contentID
+			if len(cc.order) == len(all) { // all is prefetch's citations, in order
+				if at := cc.order[k]; at >= 0 {
+					id = cc.beforeIDs[at]
+				}
+			} else {
+				id = cc.before[cr.Citation.Path]
+			}
+			if id.ok {
 				reqs[k] = lookup{vcache.CitationKey(id.id, *cr.Citation), k}
 			}
 		}
 	})
 	reqs = slices.DeleteFunc(reqs, func(r lookup) bool { return r.at < 0 })
-	slices.SortFunc(reqs, func(a, b lookup) int { return bytes.Compare(a.key[:], b.key[:]) })
+	slices.SortFunc(reqs, func(a, b lookup) int {
+		// the first 8 bytes of a SHA-256 decide almost always
+		if c := cmp.Compare(binary.BigEndian.Uint64(a.key[:8]), binary.BigEndian.Uint64(b.key[:8])); c != 0 {
+			return c
+		}
+		return bytes.Compare(a.key[8:], b.key[8:])
+	})
 	known := make([]bool, len(all))
 	parallel(len(reqs), func(lo, hi int) {
 		for _, r := range reqs[lo:hi] {
