@@ -263,8 +263,12 @@ func (j *Judge) Apply(ctx context.Context, rep *verify.Report) error {
 			case !held && !c.HasSnippet:
 				// wrong when written: there is no line to follow;
 				// verification's verdict stands
-			case named && id == "blob:"+blob.String():
-				r = inPlace(c) // the file is as it was when the citation was written
+			case held && named && id == "blob:"+blob.String():
+				// the file is as it was when the citation was written, and
+				// so are the lines it held then (lines it did not hold, a
+				// snippet's are looked for, whether the file is named by
+				// its content or read)
+				r = inPlace(c)
 			default:
 				follow = append(follow, Item{Memory: m, Citation: c, Base: b.base, BaseSource: b.src})
 				followed = append(followed, o)
