@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,6 +20,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/trace"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
+	"github.com/git-memcite/git-memcite/internal/workers"
 )
 
 // FileChange is one file a commit of a Log changed: git log --raw's
@@ -164,18 +164,6 @@ type recalled struct {
 	ok   bool
 }
 
-// inRanges calls fn over n items split in contiguous ranges, one per
-// processor (one range for fewer than 1,024 items).
-func inRanges(n int, fn func(lo, hi int)) {
-	workers := min(runtime.GOMAXPROCS(0), max(n/1024, 1))
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		lo, hi := w*n/workers, (w+1)*n/workers
-		wg.Go(func() { fn(lo, hi) })
-	}
-	wg.Wait()
-}
-
 // CheckProse implements verify.ProseChecker: CheckProseLater, then its
 // symbols, each memory's after its other references.
 func (c *Checker) CheckProse(ctx context.Context, src source.Source, mems []*store.Memory) ([][]verify.ProseCitation, error) {
@@ -314,7 +302,7 @@ func (c *Checker) CheckProseLater(ctx context.Context, src source.Source, mems [
 	var found []recalled
 	if vc != nil && !late {
 		found = make([]recalled, len(mems))
-		inRanges(len(mems), func(lo, hi int) {
+		workers.Ranges(len(mems), func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				if m := mems[i]; m.File != nil {
 					r := &found[i]

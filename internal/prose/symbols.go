@@ -20,6 +20,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/trace"
 	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
+	"github.com/git-memcite/git-memcite/internal/workers"
 )
 
 // Symbols is what the checker asks git about symbols (internal/gitrepo).
@@ -229,7 +230,7 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 	}
 	changes := make([][]FileChange, len(gone))
 	failed := make([]error, len(gone))
-	parallel(len(gone), func(k int) { changes[k], failed[k] = j.c.Sym.CommitChanges(ctx, gone[k]) })
+	workers.Each(lookups, len(gone), func(k int) { changes[k], failed[k] = j.c.Sym.CommitChanges(ctx, gone[k]) })
 	changesOf := map[gitblame.Hash]int{}
 	for k, c := range gone {
 		changesOf[c] = k
@@ -372,31 +373,8 @@ func (j *judge) wordsChanged(ctx context.Context, asks []wordAsk) []gitblame.Has
 			}
 		}
 	}
-	parallel(len(jobs), func(k int) { run(jobs[k]) })
+	workers.Each(lookups, len(jobs), func(k int) { run(jobs[k]) })
 	return out
-}
-
-// parallel calls f(0) … f(n-1), lookups of them at once.
-func parallel(n int, f func(int)) { parallelN(lookups, n, f) }
-
-// parallelN calls f(0) … f(n-1), workers of them at once.
-func parallelN(workers, n int, f func(int)) {
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < min(workers, n); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range next {
-				f(k)
-			}
-		}()
-	}
-	for k := 0; k < n; k++ {
-		next <- k
-	}
-	close(next)
-	wg.Wait()
 }
 
 // grepThen searches the trees that wrote names missing now for them. The
@@ -422,7 +400,7 @@ func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string
 		order = order[:maxGreps]
 	}
 	found := make([]map[string][]string, len(order))
-	parallel(len(order), func(k int) {
+	workers.Each(lookups, len(order), func(k int) {
 		names := missing[order[k]]
 		sort.Strings(names)
 		names = compactStrings(names)

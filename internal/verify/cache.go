@@ -12,6 +12,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/vcache"
+	"github.com/git-memcite/git-memcite/internal/workers"
 )
 
 // citationCache looks citations up in the verification cache and stores
@@ -170,7 +171,7 @@ func (cc *citationCache) lookupAll(all []CitationResult) []bool {
 		at  int // in all; -1: nothing to look up
 	}
 	reqs := make([]lookup, len(all))
-	parallel(len(all), func(lo, hi int) {
+	workers.Ranges(len(all), func(lo, hi int) {
 		for k := lo; k < hi; k++ {
 			reqs[k].at = -1
 			cr := &all[k]
@@ -199,7 +200,7 @@ func (cc *citationCache) lookupAll(all []CitationResult) []bool {
 		return bytes.Compare(a.key[8:], b.key[8:])
 	})
 	known := make([]bool, len(all))
-	parallel(len(reqs), func(lo, hi int) {
+	workers.Ranges(len(reqs), func(lo, hi int) {
 		for _, r := range reqs[lo:hi] {
 			v, ok := cc.cache.Verdict(r.key)
 			if !ok || v.Kind < 0 || v.Kind >= len(kindNames) {
@@ -211,18 +212,6 @@ func (cc *citationCache) lookupAll(all []CitationResult) []bool {
 		}
 	})
 	return known
-}
-
-// parallel calls fn over n items split in contiguous ranges, one per
-// processor (one range for fewer than 1,024 items).
-func parallel(n int, fn func(lo, hi int)) {
-	workers := min(runtime.GOMAXPROCS(0), max(n/1024, 1))
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		lo, hi := w*n/workers, (w+1)*n/workers
-		wg.Go(func() { fn(lo, hi) })
-	}
-	wg.Wait()
 }
 
 // known returns c's verdict when the cache holds it.
