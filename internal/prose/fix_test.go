@@ -1,6 +1,7 @@
 package prose
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -132,4 +133,45 @@ func TestOccurrences(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
+}
+
+// FuzzLineFixes: the rewrites of a moved reference's numbers never panic,
+// apply where they were read, stay on the reference's line, and rewrite
+// nothing when the numbers do not move.
+func FuzzLineFixes(f *testing.F) {
+	f.Add("see src/a.go:17-28 here", "src/a.go", 17, 28, 23, 34)
+	f.Add("`a.py` line 64, then 64", "a.py", 64, 0, 70, 0)
+	f.Add("[x](a.go#L3-L4)\nnext 3", "a.go", 3, 4, 5, 6)
+	f.Fuzz(func(t *testing.T, line, path string, from, fromEnd, to, toEnd int) {
+		at := strings.Index(line, path)
+		if path == "" || at < 0 || len(line) > 1000 {
+			return
+		}
+		src := []byte("# N\n\n" + line + "\n")
+		start := len("# N\n\n") + at
+		ref := &verify.ProseRef{Kind: "lines", Form: FormPathLine, Text: path, Target: path, Line: 3, Start: start, Stop: start + len(path)}
+		c := &memfile.Citation{Path: path, HasLine: true, Line: from, LineEnd: fromEnd}
+		now := verify.Place{Path: path, Line: to, LineEnd: toEnd}
+		cr := verify.CitationResult{Citation: c, Status: verify.Stale, Kind: verify.KindMoved, Prose: ref, Now: &now}
+		fixes := LineFixes(src, ".serena/memories/m.md", cr)
+		if len(fixes) == 0 {
+			return
+		}
+		if from == to && (fromEnd == toEnd || fromEnd <= from) {
+			t.Fatalf("%q: numbers that did not move rewritten: %+v", line, fixes)
+		}
+		out, err := Apply(src, fixes)
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		eol := bytes.IndexByte(src[start:], '\n') + start
+		for _, x := range fixes {
+			if x.Start < start || x.Stop > eol {
+				t.Fatalf("%q: fix %+v outside the reference's line", line, x)
+			}
+		}
+		if !bytes.HasPrefix(out, src[:start]) || !bytes.HasSuffix(out, src[eol:]) {
+			t.Fatalf("%q: the rest of the file changed: %q", line, out)
+		}
+	})
 }
