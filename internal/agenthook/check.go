@@ -9,6 +9,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/gitrepo"
 	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/prose"
 	"github.com/git-memcite/git-memcite/internal/relocate"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
@@ -52,6 +53,10 @@ type Stale struct {
 	// Prose: the citation is a reference in the memory's prose, fixed by
 	// editing the sentence (nil for a frontmatter citation).
 	Prose *verify.ProseRef
+	// ProseRewritable: relocate --prose --fix rewrites the reference (a
+	// moved file or memory gets its new name, moved lines their new
+	// numbers: prose.Fixes).
+	ProseRewritable bool
 }
 
 // Fix is the one command that fixes a stale citation.
@@ -120,9 +125,10 @@ func Check(ctx context.Context, repo *gitrepo.Repo, src source.Source, m *store.
 	ans.Exempt, ans.Total, ans.Valid = mr.Exempt, mr.Total, mr.ValidCount
 	for _, c := range mr.StaleCitations() {
 		st := Stale{Citation: *c.Citation, Reason: c.Reason, Fix: FixEdit, Prose: c.Prose}
-		if c.Prose != nil && c.Kind == verify.KindMoved && c.Now != nil {
-			// lines of the prose that line identity followed
-			st.Status, st.Now = gitblame.Moved, &gitblame.Location{Path: c.Now.Path, Line: c.Now.Line, LineEnd: c.Now.LineEnd}
+		if c.Prose != nil && m.File != nil {
+			// what relocate --prose would rewrite of it (its new name,
+			// its lines' new numbers)
+			st.ProseRewritable = len(prose.Fixes(m.File.Src, m.Path, c)) > 0
 		}
 		ans.Stale = append(ans.Stale, st)
 	}

@@ -25,27 +25,20 @@ func withProse(c verify.CitationResult, ref verify.ProseRef) verify.CitationResu
 	return c
 }
 
-// ProseFix judges the prose of mems (Workspace.VerifyOptions, and line
-// identity for the lines it names) and plans, for every stale reference
-// whose target moved, the rewrite of its bytes (prose.FixFor,
-// prose.LineFixes); with write it writes them under the rewrite lock. The
+// ProseFix judges the prose of mems (Verify: with line identity for the
+// lines it names) and plans, for every stale reference whose target
+// moved, the rewrite of its bytes at every place the memory writes it
+// (prose.Occurrences, prose.Fixes); with write it writes them under the rewrite lock. The
 // rest of each memory file is kept byte for byte; a file changed since it
 // was read is an error, not rewritten.
 func ProseFix(ctx context.Context, ws *Workspace, mems []*store.Memory, write bool) ([]ProseFixed, error) {
-	opt, done, err := ws.VerifyOptions()
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	if opt.Prose == nil {
+	if ws.ProseLevel() == "off" || ws.Store == nil {
 		return nil, fmt.Errorf("prose references are off (prose: off)")
 	}
-	rep, err := verify.Check(ctx, ws.Src, mems, opt)
+	// the verdict every command gives: lines the prose names are followed
+	// to where they went
+	rep, err := Verify(ctx, ws, mems)
 	if err != nil {
-		return nil, err
-	}
-	// lines the prose names are followed to where they went
-	if err := JudgeLines(ctx, ws.Repo, ws.Src, ws.Rev, ws.Staged, opt.Cache, rep); err != nil {
 		return nil, err
 	}
 	var out []ProseFixed
@@ -64,11 +57,7 @@ func ProseFix(ctx context.Context, ws *Workspace, mems []*store.Memory, write bo
 			// the reference is judged once per memory; each place it is
 			// written is rewritten
 			for _, ref := range prose.Occurrences(src, prose.Options{}, *c.Prose, *c.Citation) {
-				fixes := prose.LineFixes(src, mr.Memory.Path, withProse(c, ref))
-				if f, ok := prose.FixFor(mr.Memory.Path, ref); ok {
-					fixes = []prose.Fix{f}
-				}
-				for _, f := range fixes {
+				for _, f := range prose.Fixes(src, mr.Memory.Path, withProse(c, ref)) {
 					if !at[f.Start] {
 						at[f.Start] = true
 						pf.Fixes = append(pf.Fixes, f)

@@ -59,6 +59,20 @@ func FixFor(memPath string, ref verify.ProseRef) (Fix, bool) {
 	return f, true
 }
 
+// Fixes returns the rewrites relocate --prose makes of the stale
+// reference cr of a memory (src, at memPath), at its own place: its new
+// name when its target moved (FixFor), else its lines' new numbers
+// (LineFixes); none when it has nowhere to go.
+func Fixes(src []byte, memPath string, cr verify.CitationResult) []Fix {
+	if cr.Prose == nil {
+		return nil
+	}
+	if f, ok := FixFor(memPath, *cr.Prose); ok {
+		return []Fix{f}
+	}
+	return LineFixes(src, memPath, cr)
+}
+
 // LineFixes returns the rewrites of a stale reference of lines that line
 // identity followed to another place (verify.KindMoved, cr.Now): the
 // numbers written after the path become the lines' new ones, and the path

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/agenthook"
-	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
@@ -55,15 +54,16 @@ func proseSummary(r *verify.Report) string {
 // (the reason says both), and that the sentence is to be corrected.
 func proseStaleLine(s agenthook.Stale, arg string) string {
 	fix := "correct that sentence of " + Safe(arg) + " by hand"
-	if s.Prose.Now != "" && (s.Prose.Kind == "path" || s.Prose.Kind == "memory") {
-		// a moved file or a renamed memory: relocate --prose rewrites the
-		// reference's bytes to the new name (docs/prose-references.md)
-		fix = "git memcite relocate --prose --fix " + arg + " (rewrites the name to the new one; check that the sentence still holds)"
-	}
-	if s.Prose.Kind == "lines" && s.Status == gitblame.Moved && s.Now != nil {
+	switch {
+	case !s.ProseRewritable:
+	case s.Prose.Kind == "lines" && s.Prose.Now == "":
 		// lines that moved with their text: relocate --prose rewrites the
-		// numbers written after the path
+		// numbers written after the path (docs/prose-references.md)
 		fix = "git memcite relocate --prose --fix " + arg + " (rewrites the line numbers to where the lines are now)"
+	default:
+		// a moved file or a renamed memory: relocate --prose rewrites the
+		// reference's bytes to the new name
+		fix = "git memcite relocate --prose --fix " + arg + " (rewrites the name to the new one; check that the sentence still holds)"
 	}
 	return fmt.Sprintf("line %d of the memory names `%s`: %s. Fix: %s",
 		s.Prose.Line, Safe(s.Prose.Text), Safe(s.Reason), fix)
