@@ -27,16 +27,24 @@ func TabLed(line string) bool {
 }
 
 // blockScalarRe matches the content of a line (comment removed, trimmed)
-// whose value is a block scalar header: "key: |", "- >-", "|2+" … A
-// comment may follow the indicators with no space between ("|+#c"), as
-// YAML parsers read it.
+// whose value is a block scalar header: "key: |", "- >-", "|2+" … A key
+// may hold a '#' that does not start a comment ("0#: |"); a comment may
+// follow the indicators with no space between ("|+#c"), as YAML parsers
+// read it. The submatch is the header's indicators.
 var blockScalarRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?:[-?]\s+)*(?:[^#\s][^#]*?:\s+)?(?:![^\s]*\s+)?(?:&[^\s]+\s+)?[|>](?:[1-9][-+]?|[-+][1-9]?)?(?:#.*)?$`)
+	return regexp.MustCompile(`^(?:[-?]\s+)*(?:[^#\s].*?:\s+)?(?:![^\s]*\s+)?(?:&[^\s]+\s+)?[|>]([1-9][-+]?|[-+][1-9]?)?(?:#.*)?$`)
 })
 
 // OpensBlockScalar reports whether the value on a line is a block scalar
 // (| or >) whose content follows on the lines below.
 func OpensBlockScalar(line string) bool {
+	_, ok := blockHeader(line)
+	return ok
+}
+
+// blockHeader reports whether the value on a line is a block scalar, and
+// whether its header has the keep chomping indicator ("|+", ">2+").
+func blockHeader(line string) (keep, ok bool) {
 	if strings.IndexByte(line, '#') >= 0 {
 		if c := CommentStart(line); c >= 0 {
 			line = line[:c]
@@ -44,12 +52,16 @@ func OpensBlockScalar(line string) bool {
 	}
 	s := strings.TrimSpace(line)
 	if s == "" {
-		return false
+		return false, false
 	}
 	if c := s[len(s)-1]; c != '|' && c != '>' && c != '-' && c != '+' && (c < '1' || c > '9') && !strings.Contains(s, "#") {
-		return false // the common case, without the expression
+		return false, false // the common case, without the expression
 	}
-	return blockScalarRe().MatchString(s)
+	m := blockScalarRe().FindStringSubmatch(s)
+	if m == nil {
+		return false, false
+	}
+	return strings.Contains(m[1], "+"), true
 }
 
 // BlockEnd returns the index of the line after the block that starts at
@@ -101,9 +113,10 @@ func blockEnd(n int, line func(int) string, start, col int, seqAtCol bool) (int,
 	last := start
 	scalar := -1  // the indentation above which lines are a block scalar's content
 	keep := false // the open block scalar keeps its line breaks
-	if start < n && OpensBlockScalar(line(start)) {
-		scalar = Indent(line(start))
-		keep = keepsBreaks(line(start))
+	if start < n {
+		if k, ok := blockHeader(line(start)); ok {
+			scalar, keep = Indent(line(start)), k
+		}
 	}
 	lastKeeps := keep // line last is in (or opens) a scalar that keeps its line breaks
 	for i := start + 1; i < n; i++ {
@@ -131,33 +144,11 @@ func blockEnd(n int, line func(int) string, start, col int, seqAtCol bool) (int,
 			return last + 1, lastKeeps
 		}
 		lastKeeps = false
-		if OpensBlockScalar(l) {
-			scalar = in
-			keep = keepsBreaks(l)
-			lastKeeps = keep
+		if k, ok := blockHeader(l); ok {
+			scalar, keep, lastKeeps = in, k, k
 		}
 	}
 	return last + 1, lastKeeps
-}
-
-// keepsBreaks reports whether a block scalar header line has the keep
-// chomping indicator.
-func keepsBreaks(line string) bool {
-	if c := CommentStart(line); c >= 0 {
-		line = line[:c]
-	}
-	s := strings.TrimSpace(line)
-	if i := strings.LastIndexAny(s, "|>"); i >= 0 {
-		for _, c := range s[i+1:] {
-			switch {
-			case c == '+':
-				return true
-			case c != '-' && (c < '1' || c > '9'):
-				return false
-			}
-		}
-	}
-	return false
 }
 
 // CommentStart returns the index of the '#' that starts a comment on a

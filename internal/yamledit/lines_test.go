@@ -108,10 +108,24 @@ func TestOpensBlockScalar(t *testing.T) {
 	for line, want := range map[string]bool{
 		"k: |": true, "k: >-": true, "k: |2+": true, "- |": true, "  - run: >": true, "|": true,
 		"k: | # c": true, "k: !!str |": true, "k: &a |": true,
-		"k: a |": false, "k: 'a |'": false, "k: v": false, "# k: |": false, "k: |x": false,
+		"0#: |+1": true, "a#b: >": true, "k: |+#c": true,
+		"k: a |": false, "k: 'a |'": false, "k: v": false, "# k: |": false, "k: |x": false, "k: a#|": false,
 	} {
 		if got := OpensBlockScalar(line); got != want {
 			t.Errorf("OpensBlockScalar(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
+
+// TestBlockHeaderKeep: the keep chomping indicator is read from the
+// header, not from a '|' or '+' in the key or a comment.
+func TestBlockHeaderKeep(t *testing.T) {
+	for line, want := range map[string]bool{
+		"k: |+": true, "k: >2+": true, "k: |+1": true, "0#: |+1": true, "k: |+#c|": true, "a|b: |+ # c": true,
+		"k: |": false, "k: |-": false, "k: |2": false, "a+|: |": false, "k: |#c+": false, "k: | # +": false,
+	} {
+		if got, ok := blockHeader(line); !ok || got != want {
+			t.Errorf("blockHeader(%q) = %v, %v, want %v, true", line, got, ok, want)
 		}
 	}
 }
