@@ -265,9 +265,9 @@ func TestFixtures(t *testing.T) {
 		}},
 	}
 	// every object reader gives the same answers: go-git in-process, the
-	// git binary on SHA-1, the git binary on SHA-256 (plain `go test` runs
-	// the last two on the scenarios in allReaders, the long tests on all:
-	// TestGitHistoryMatchesGoGit compares the readers directly)
+	// git binary on SHA-1, the git binary on SHA-256 (history is read
+	// through the git binary with each; plain `go test` runs the last two
+	// on the scenarios in allReaders, the long tests on all)
 	readers := []struct{ name, backend, hash string }{
 		{"go-git", "", "sha1"}, {"git-binary", "git", "sha1"}, {"sha256", "", "sha256"},
 	}

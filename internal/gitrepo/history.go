@@ -12,15 +12,14 @@ import (
 // maxTrees bounds the decoded-tree caches; they are cleared when full.
 const maxTrees = 50000
 
-// History implements gitblame.History over the repository's object
-// backend (Repo.Backend): in-process with go-git's storage for SHA-1
-// repositories, through the git binary otherwise (git cat-file --batch
-// for commits, trees and blobs, git diff-tree for the changes between two
-// trees). Both give the same answers, except that go-git pairs no rename
-// of an executable file or with a mode change, which git does
-// (docs/repositories.md). It is not safe for concurrent use.
+// History implements gitblame.History through the git binary, in every
+// object format: git cat-file --batch for commits, trees and blobs, git
+// diff-tree --stdin for the changes between two trees, git ls-tree for a
+// tree's files, and git log and rev-list for the first-parent chain and
+// the commits that touch paths (docs/repositories.md). It is not safe for
+// concurrent use.
 type History struct {
-	historyReader
+	*gitHistory
 	repo *Repo
 	// owned: OpenHistory opened the repository, so Close closes it too
 	owned bool
@@ -31,18 +30,6 @@ type History struct {
 	// Touching when it asked for them all
 	touchedMu sync.Mutex
 	touched   *touchLog
-}
-
-// historyReader is one backend's reading of history: gitblame.History
-// without Resolve, which asks git for either.
-type historyReader interface {
-	Commit(h gitblame.Hash) (*gitblame.Commit, error)
-	Entry(tree gitblame.Hash, path string) (gitblame.Hash, bool, error)
-	Blob(h gitblame.Hash) ([]byte, error)
-	Changes(from, to gitblame.Hash, renames bool) ([]gitblame.Change, error)
-	Files(tree gitblame.Hash) (map[string]gitblame.Hash, error)
-	// Close releases what the reader holds open (pack files, processes).
-	Close() error
 }
 
 var _ gitblame.History = (*History)(nil)
@@ -65,7 +52,7 @@ func OpenHistory(dir string) (*History, error) {
 // Close stops the git processes the history reader started (and those
 // of the repository, when OpenHistory opened it) and waits for them.
 func (h *History) Close() error {
-	err := h.historyReader.Close()
+	err := h.gitHistory.Close()
 	if h.owned {
 		if cerr := h.repo.Close(); err == nil {
 			err = cerr
@@ -74,17 +61,14 @@ func (h *History) Close() error {
 	return err
 }
 
-// History opens the repository's history with the object backend chosen
-// for the repository. Pack files and git processes stay open until Close.
+// History opens the repository's history. Its git processes stay open
+// until Close.
 func (r *Repo) History() (*History, error) {
 	objs, err := r.objects()
 	if err != nil {
 		return nil, err
 	}
-	if objs.store == nil {
-		return &History{historyReader: newGitHistory(r, objs), repo: r}, nil
-	}
-	return &History{historyReader: newGoGitHistory(r, objs), repo: r}, nil
+	return &History{gitHistory: newGitHistory(r, objs), repo: r}, nil
 }
 
 // Repo returns the repository h reads.

@@ -8,7 +8,9 @@ import (
 	"os/exec"
 	"path"
 	"reflect"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -357,127 +359,164 @@ func allPaths(t *testing.T, dir string) []string {
 	return ps
 }
 
-// TestGitHistoryMatchesGoGit reads a generated history of a SHA-1
-// repository through both readers and expects the same answers for every
-// commit: the commit, its files, path lookups (directories, symbolic
-// links, gitlinks, missing paths), and the changes from each parent, from
-// the empty tree and from five commits back, with and without rename
-// detection, blob contents included.
-func TestGitHistoryMatchesGoGit(t *testing.T) {
+// TestHistoryMatchesGit reads a generated history of a SHA-1 repository
+// and expects, for every commit, git's own answers: the commit (git log),
+// its files and path lookups (git ls-tree: directories, symbolic links,
+// gitlinks and missing paths are no files), and the changes from each
+// parent, from the empty tree and from five commits back, with and
+// without rename detection (git diff-tree -r -M50% or --no-renames, run
+// once per question; History keeps one process of each and reads its
+// answers), blob contents included.
+func TestHistoryMatchesGit(t *testing.T) {
 	t.Parallel()
 	for _, seed := range []uint64{1, 2, 3}[:longtest.Seeds(3, 1)] {
 		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
 			dir, commits := importHistory(t, "sha1", genHistory(seed, 60, 40))
-			repo, err := gitrepo.Discover(dir)
+			h, err := gitrepo.OpenHistory(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer repo.Close()
-			goGit, err := repo.History()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer goGit.Close()
-			git, err := repo.GitHistoryForTest()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer git.Close()
-			if goGit.BackendForTest() != gitrepo.GoGit || git.BackendForTest() != gitrepo.GitBinary {
-				t.Fatal("the two readers are not the two backends")
-			}
+			defer h.Close()
 			paths := allPaths(t, dir)
-			renamed, split := 0, 0
+			renamed, modes := 0, 0
 			for i := range commits {
 				if t.Failed() {
 					break
 				}
-				want := answers(t, goGit, commits, i, paths, true)
-				got := answers(t, git, commits, i, paths, true)
-				for key := range want.Changes {
-					var n int
-					got.Changes[key], want.Changes[key], n = unpairRenames(t, dir, key, want.bases[key], commits[i], got.Changes[key], want.Changes[key])
-					split += n
-				}
+				got := answers(t, h, commits, i, paths, true)
+				want := gitAnswers(t, dir, commits, i, paths)
+				got.bases, want.bases = nil, nil
 				if !reflect.DeepEqual(got, want) {
-					t.Errorf("commit %d (%s): git binary and go-git differ\n%s", i, commits[i][:7], diffAnswers(got, want))
+					t.Errorf("commit %d (%s): History and git differ\n%s", i, commits[i][:7], diffAnswers(got, want))
 				}
 				for _, ch := range want.Changes["base 0 renames true"] {
 					pair, _, _ := strings.Cut(ch, "\t")
 					if f, to, _ := strings.Cut(pair, ">"); f != "" && to != "" && f != to {
 						renamed++
+						if fileMode(t, dir, commits[i]+"^", f) != fileMode(t, dir, commits[i], to) {
+							modes++
+						}
 					}
 				}
 			}
-			if renamed == 0 {
-				t.Error("the generated history has no rename: the test compares too little")
+			if renamed == 0 || modes == 0 {
+				t.Errorf("the generated history has %d renames, %d with a mode change: the test compares too little", renamed, modes)
 			}
-			t.Logf("%d renames from a parent compared; %d renames with a mode change or of an executable file paired by git only", renamed, split)
+			t.Logf("%d renames from a parent compared, %d of them with a mode change", renamed, modes)
 		})
 	}
 }
 
-// unpairRenames handles the one known difference between the readers'
-// answers: git pairs a rename whose file mode changed (a file renamed and
-// made executable) and pairs executable files by similarity; go-git
-// (object.DiffTreeWithOptions) does neither and lists a deletion and an
-// addition. Each rename of got (git) missing from want (go-git) is checked
-// to be such a case and is split into a deletion and an addition; a rename
-// only go-git finds is an error. Both lists are then put in go-git's order
-// (by source path, by destination for an addition; go-git lists a
-// directory's deletion before a file added at its name, git after). It
-// returns how many pairs were split.
-func unpairRenames(t *testing.T, dir, key, base, commit string, got, want []string) (g, w []string, n int) {
+// gitAnswers are the answers about commits[i] of git's own commands, in
+// the form of answers (names included; the repository is SHA-1, where a
+// blob's name is the SHA-1 of its content).
+func gitAnswers(t *testing.T, dir string, commits []string, i int, paths []string) historyAnswers {
 	t.Helper()
-	split := func(list, other []string, who string) []string {
-		has := map[string]bool{}
-		for _, o := range other {
-			has[o] = true
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = dir, gitfixture.Env(0)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("git %v: %v", args, err)
 		}
-		var out []string
-		for _, ch := range list {
-			pair, blobs, _ := strings.Cut(ch, "\t")
-			from, to, _ := strings.Cut(pair, ">")
-			if has[ch] || from == "" || to == "" || from == to {
-				out = append(out, ch)
-				continue
-			}
-			fromBlob, toBlob, _ := strings.Cut(blobs, ">")
-			if who == "go-git" || fileMode(t, dir, base, from) == "100644" && fileMode(t, dir, commit, to) == "100644" {
-				t.Errorf("%s: %s>%s (both 100644) paired by %s only\n%q\n%q", key, from, to, who, list, other)
-			}
-			n++
-			out = append(out, from+">\t"+fromBlob+">", ">"+to+"\t>"+toBlob)
+		return string(out)
+	}
+	blob := func(x string) string { return x[:7] + "=" + x[:7] }
+	regular := func(mode string) bool { return mode == "100644" || mode == "100755" }
+	f := strings.Split(git("log", "-1", "--format=%H%x00%T%x00%P%x00%an%x00%ae%x00%at%x00%ct%x00%s", commits[i]), "\x00")
+	date := func(s string) string {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			t.Fatal(err)
 		}
-		return out
+		return time.Unix(n, 0).UTC().Format(time.DateTime)
 	}
-	g, w = split(got, want, "git"), split(want, got, "go-git")
-	for _, l := range [][]string{g, w} {
-		sort.SliceStable(l, func(a, b int) bool { return changeName(l[a]) < changeName(l[b]) })
+	var parents []gitblame.Hash
+	for _, p := range strings.Fields(f[2]) {
+		parents = append(parents, mustHash(t, p))
 	}
-	return g, w, n
+	a := historyAnswers{Files: map[string]string{}, Entries: map[string]string{}, Changes: map[string][]string{}}
+	a.Commit = fmt.Sprintf("parents %d, %q <%s> %s, committed %s, subject %q",
+		// (History trims the author's name and the subject: they are shown)
+		len(parents), strings.TrimSpace(f[3]), f[4], date(f[5]), date(f[6]), strings.TrimSpace(f[7]))
+	a.Commit += fmt.Sprintf(", hash %s, tree %s, parents %v", mustHash(t, f[0]), mustHash(t, f[1]), parents)
+	for _, rec := range strings.Split(git("ls-tree", "-r", "-z", "--full-tree", f[1]), "\x00") {
+		meta, p, ok := strings.Cut(rec, "\t")
+		if m := strings.Fields(meta); ok && len(m) == 3 && regular(m[0]) {
+			a.Files[p] = blob(m[2])
+		}
+	}
+	for _, p := range paths {
+		a.Entries[p] = "none"
+		if b, ok := a.Files[p]; ok {
+			a.Entries[p] = b
+		}
+	}
+	bases := slices.Clone(strings.Fields(f[2]))
+	bases = append(bases, "")
+	if i >= 5 {
+		bases = append(bases, commits[i-5])
+	}
+	for k, base := range bases {
+		from := "4b825dc642cb6eb9a060e54bf8d69288fbee4904" // the empty tree
+		if base != "" {
+			from = base + "^{tree}"
+		}
+		for _, renames := range []bool{true, false} {
+			opt := "--no-renames"
+			if renames {
+				opt = "--find-renames=50%"
+			}
+			fields := strings.Split(git("diff-tree", "-r", "-z", opt, from, f[1]), "\x00")
+			type change struct{ name, text string }
+			var chs []change
+			for j := 0; j+1 < len(fields); j++ {
+				m := strings.Fields(strings.TrimPrefix(fields[j], ":"))
+				if len(m) != 5 {
+					continue
+				}
+				src, dst := fields[j+1], fields[j+1]
+				j++
+				if m[4][0] == 'R' || m[4][0] == 'C' {
+					dst = fields[j+1]
+					j++
+				}
+				var fromP, toP, fromB, toB string
+				if regular(m[0]) {
+					fromP, fromB = src, blob(m[2])
+				}
+				if regular(m[1]) {
+					toP, toB = dst, blob(m[3])
+				}
+				if fromP == "" && toP == "" {
+					continue
+				}
+				name := src
+				if m[0] == "000000" {
+					name = dst
+				}
+				chs = append(chs, change{name, fromP + ">" + toP + "\t" + fromB + ">" + toB})
+			}
+			// History's order: by the source path, the destination's for
+			// an addition
+			slices.SortStableFunc(chs, func(x, y change) int { return strings.Compare(x.name, y.name) })
+			var list []string
+			for _, ch := range chs {
+				list = append(list, ch.text)
+			}
+			a.Changes[fmt.Sprintf("base %d renames %v", k, renames)] = list
+		}
+	}
+	return a
 }
 
-// changeName is the path go-git sorts a change by: its source, or the
-// destination of an addition.
-func changeName(ch string) string {
-	pair, _, _ := strings.Cut(ch, "\t")
-	from, to, _ := strings.Cut(pair, ">")
-	if from != "" {
-		return from
-	}
-	return to
-}
-
-// fileMode returns the mode of path at commit ("" for the empty tree).
-func fileMode(t *testing.T, dir, commit, path string) string {
+// fileMode returns the mode of path at a revision ("" where it is not).
+func fileMode(t *testing.T, dir, rev, path string) string {
 	t.Helper()
-	if commit == "" {
-		return ""
-	}
-	out, err := gitfixture.Git(dir, 0, "ls-tree", commit, "--", path)
+	out, err := gitfixture.Git(dir, 0, "ls-tree", rev, "--", path)
 	if err != nil {
-		t.Fatal(err)
+		return ""
 	}
 	mode, _, _ := strings.Cut(out, " ")
 	return mode
@@ -499,7 +538,7 @@ func TestGitHistorySHA256(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h1, err := r1.GitHistoryForTest()
+	h1, err := r1.History()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -509,8 +548,8 @@ func TestGitHistorySHA256(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h256.Close()
-	if h256.BackendForTest() != gitrepo.GitBinary {
-		t.Fatal("sha256 history not read by the git binary")
+	if b, _ := h256.Repo().Backend(); b != gitrepo.GitBinary {
+		t.Fatal("sha256 objects not read by the git binary")
 	}
 	defer h256.Repo().Close()
 	defer h1.Repo().Close()
@@ -561,50 +600,39 @@ func diffAnswers(got, want historyAnswers) string {
 	return sb.String()
 }
 
-// TestGitHistoryMissing: objects that do not exist are gitblame.ErrNotFound
-// for both readers, and the diff-tree process keeps answering afterwards.
+// TestGitHistoryMissing: objects that do not exist are
+// gitblame.ErrNotFound, and the diff-tree process keeps answering
+// afterwards.
 func TestGitHistoryMissing(t *testing.T) {
 	t.Parallel()
 	dir, commits := importHistory(t, "sha1", genHistory(5, 3, 40))
-	repo, err := gitrepo.Discover(dir)
+	h, err := gitrepo.OpenHistory(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer repo.Close()
-	goGit, err := repo.History()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer goGit.Close()
-	git, err := repo.GitHistoryForTest()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer git.Close()
+	defer h.Close()
 	missing := mustHash(t, strings.Repeat("ab", 20))
 	head := mustHash(t, commits[len(commits)-1])
-	hc, err := git.Commit(head)
+	hc, err := h.Commit(head)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, h := range map[string]*gitrepo.History{"go-git": goGit, "git": git} {
-		if _, err := h.Commit(missing); !errors.Is(err, gitblame.ErrNotFound) {
-			t.Errorf("%s: Commit(missing) = %v, want ErrNotFound", name, err)
-		}
-		if _, err := h.Commit(hc.Tree); !errors.Is(err, gitblame.ErrNotFound) {
-			t.Errorf("%s: Commit(a tree) = %v, want ErrNotFound", name, err)
-		}
-		if _, _, err := h.Entry(missing, "a"); !errors.Is(err, gitblame.ErrNotFound) {
-			t.Errorf("%s: Entry(missing tree) = %v, want ErrNotFound", name, err)
-		}
-		if _, err := h.Changes(missing, head, true); !errors.Is(err, gitblame.ErrNotFound) {
-			t.Errorf("%s: Changes(missing, head) = %v, want ErrNotFound", name, err)
-		}
-		if _, err := h.Blob(missing); !errors.Is(err, gitblame.ErrNotFound) {
-			t.Errorf("%s: Blob(missing) = %v, want ErrNotFound", name, err)
-		}
-		if chs, err := h.Changes(mustHash(t, commits[0]), head, true); err != nil || len(chs) == 0 {
-			t.Errorf("%s: Changes after a missing object = %v, %v", name, chs, err)
-		}
+	if _, err := h.Commit(missing); !errors.Is(err, gitblame.ErrNotFound) {
+		t.Errorf("Commit(missing) = %v, want ErrNotFound", err)
+	}
+	if _, err := h.Commit(hc.Tree); !errors.Is(err, gitblame.ErrNotFound) {
+		t.Errorf("Commit(a tree) = %v, want ErrNotFound", err)
+	}
+	if _, _, err := h.Entry(missing, "a"); !errors.Is(err, gitblame.ErrNotFound) {
+		t.Errorf("Entry(missing tree) = %v, want ErrNotFound", err)
+	}
+	if _, err := h.Changes(missing, head, true); !errors.Is(err, gitblame.ErrNotFound) {
+		t.Errorf("Changes(missing, head) = %v, want ErrNotFound", err)
+	}
+	if _, err := h.Blob(missing); !errors.Is(err, gitblame.ErrNotFound) {
+		t.Errorf("Blob(missing) = %v, want ErrNotFound", err)
+	}
+	if chs, err := h.Changes(mustHash(t, commits[0]), head, true); err != nil || len(chs) == 0 {
+		t.Errorf("Changes after a missing object = %v, %v", chs, err)
 	}
 }

@@ -23,13 +23,12 @@ const (
 	emptyTreeSHA256 = "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
 )
 
-// gitHistory reads history through the git binary, for repositories
-// go-git cannot read (the SHA-256 object format): commits, trees and blobs
-// through the repository's git cat-file --batch process, the changes
-// between two trees through long-running git diff-tree --stdin processes
-// (one with rename detection at 50% similarity, one without), the files
-// of a tree through git ls-tree. It caches commits, trees and path lookups
-// as the in-process reader does.
+// gitHistory reads history through the git binary: commits, trees and
+// blobs through the repository's git cat-file --batch process, the
+// changes between two trees through long-running git diff-tree --stdin
+// processes (one with rename detection at 50% similarity, one without),
+// the files of a tree through git ls-tree. It caches commits, trees and
+// path lookups.
 type gitHistory struct {
 	repo      *Repo
 	cat       *catFile
@@ -71,6 +70,18 @@ func newGitHistory(r *Repo, objs *objects) *gitHistory {
 	}
 	return h
 }
+
+// notFound marks an object or reference git does not have as
+// gitblame.ErrNotFound.
+func notFound(err error) error {
+	if errors.Is(err, plumbing.ErrObjectNotFound) || errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return fmt.Errorf("%w: %v", gitblame.ErrNotFound, err)
+	}
+	return err
+}
+
+// maxEntries bounds the path lookups remembered (then all are forgotten).
+const maxEntries = 1 << 21
 
 // Close stops the diff-tree processes (the cat-file process is the
 // repository's: Repo.Close stops it).
@@ -158,6 +169,9 @@ func (g *gitHistory) Entry(tree gitblame.Hash, path string) (gitblame.Hash, bool
 		}
 		break
 	}
+	if len(g.entries) >= maxEntries {
+		clear(g.entries)
+	}
 	g.entries[k] = v
 	return v.h, v.ok, nil
 }
@@ -187,8 +201,9 @@ func (g *gitHistory) Changes(from, to gitblame.Hash, renames bool) ([]gitblame.C
 	if err != nil {
 		return nil, fmt.Errorf("history: diff %s..%s: %w", from.Short(), to.Short(), err)
 	}
-	// in go-git's order: by the source path, the destination's for an
-	// addition (git lists renames under their destination)
+	// by the source path, the destination's for an addition (git lists
+	// renames under their destination): a change's place does not depend
+	// on whether renames were detected
 	sort.SliceStable(recs, func(i, j int) bool { return recs[i].name() < recs[j].name() })
 	out := make([]gitblame.Change, 0, len(recs))
 	for _, rc := range recs {

@@ -65,7 +65,7 @@ func (r *Repo) objects() (*objects, error) {
 			trace.Printf("objects: git binary: %s", r.why)
 			return
 		}
-		o.store = openStorage(r.GitDir, r.CommonDir, false, cat)
+		o.store = openStorage(r.GitDir, r.CommonDir, cat)
 		if r.RefFormat == "" || r.RefFormat == "files" {
 			o.refs = o.store.(*fallbackStorer).Storage
 		}
@@ -125,13 +125,12 @@ func (c *objectCache) Clear() {
 // (objects/info/alternates: git clone --shared, --reference, chains of
 // them), each once, with git cat-file behind them for the objects none
 // of them holds (a partial clone's, GIT_ALTERNATE_OBJECT_DIRECTORIES).
-// With keep, pack files stay open until Close.
-func openStorage(gitDir, commonDir string, keep bool, cat *catFile) *fallbackStorer {
+func openStorage(gitDir, commonDir string, cat *catFile) *fallbackStorer {
 	var fs billy.Filesystem = osfs.New(gitDir)
 	if filepath.Clean(commonDir) != filepath.Clean(gitDir) {
 		fs = dotgit.NewRepositoryFilesystem(osfs.New(gitDir), osfs.New(commonDir))
 	}
-	opts := filesystem.Options{KeepDescriptors: keep}
+	var opts filesystem.Options
 	cache := newObjectCache()
 	s := &fallbackStorer{Storage: filesystem.NewStorageWithOptions(noAlternates{fs}, cache, opts), cat: cat,
 		own: &packs{dir: filepath.Join(commonDir, "objects"), cache: cache}}

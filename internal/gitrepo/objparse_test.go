@@ -369,3 +369,6 @@ func FuzzParseLsTree(f *testing.F) {
 		}
 	})
 }
+
+// fromPlumbing converts a go-git SHA-1 object name.
+func fromPlumbing(p plumbing.Hash) gitblame.Hash { return gitblame.NewHash(p[:]) }

@@ -4,13 +4,19 @@
 // reads configuration, offers the index and commits as source.Source views
 // and the history of files as a gitblame.History.
 //
-// Objects are read in-process with go-git's storage where it can read the
-// repository (SHA-1 object format), with a `git cat-file --batch` process
-// behind it for whatever that storage cannot find (blobs a partial clone
-// fetches lazily). The object directories a repository borrows from
-// (objects/info/alternates) are each opened once beside it (alternates.go). Where go-git cannot
-// read the repository at all (SHA-256), every read goes to the git binary,
-// history included (git cat-file --batch, git diff-tree --stdin).
+// History (History: commits, trees, the changes between them with and
+// without rename detection, the first-parent chain) is read through the
+// git binary in every repository: git cat-file --batch, git diff-tree
+// --stdin, git log and git rev-list, each process kept for the run.
+//
+// The objects a verification reads (the index's and a commit's files,
+// HEAD's tree on the hook path) are read in-process with go-git's storage
+// where it can read the repository (SHA-1 object format), with the same
+// `git cat-file --batch` process behind it for whatever that storage
+// cannot find (blobs a partial clone fetches lazily). The object
+// directories a repository borrows from (objects/info/alternates) are
+// each opened once beside it (alternates.go). Where go-git cannot read
+// the repository at all (SHA-256), those reads go to the git binary too.
 // MEMCITE_BACKEND=git chooses the git binary for any repository. The
 // backend is chosen once per run; MEMCITE_DEBUG and `doctor` name it.
 // Worktree-only runs never open the object database.
@@ -68,8 +74,8 @@ func (o OID) plumbing() plumbing.Hash { return plumbing.NewHash(string(o)) }
 // forceGitBinary is MEMCITE_BACKEND=git (ForceGitBinary).
 var forceGitBinary atomic.Bool
 
-// ForceGitBinary makes every repository opened after it read objects,
-// history and the index with the git binary, even where go-git could: the
+// ForceGitBinary makes every repository opened after it read objects and
+// the index with the git binary, even where go-git could: the
 // debugging switch MEMCITE_BACKEND=git, which main reads (config.Switches).
 // It returns a function that restores the previous choice (for tests).
 func ForceGitBinary(on bool) (restore func()) {
