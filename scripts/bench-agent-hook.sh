@@ -55,7 +55,8 @@ if [ -n "${FROM:-}" ]; then
   git update-index -q --refresh >/dev/null || true
   mem=${MEMORY:-}
   if [ -z "$mem" ]; then
-    mem=$("$work/git-memcite" verify-all --format json 2>/dev/null |
+    # (verify-all exits 1 on a stale memory: that is what is looked for)
+    mem=$({ "$work/git-memcite" verify-all --format json 2>/dev/null || true; } |
       python3 -c 'import json,sys; f=json.load(sys.stdin)["findings"]; print(next((x["file"] for x in f if x["level"]=="error"), ""))')
   fi
   if [ -z "$mem" ]; then

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 )
@@ -145,12 +146,20 @@ type touchLog struct {
 	head, oldest gitblame.Hash
 	has          map[gitblame.Hash]bool // the commits of the range
 	commits      []gitblame.Touch       // newest first, every changed file
+	// byPath indexes commits by every changed file and its directories
+	// (fileCommits)
+	indexOnce sync.Once
+	byPath    map[string][]int
 }
 
 // touchLog asks git for every changed file of every commit of head's
-// first-parent chain after oldest.
+// first-parent chain after oldest (zero: the whole chain).
 func (h *History) touchLog(oldest, head gitblame.Hash) (*touchLog, error) {
-	out, err := h.repo.cmd().Run(context.Background(), append(nameLog(), head.String(), "^"+oldest.String(), "--")...)
+	args := append(nameLog(), head.String())
+	if !oldest.IsZero() {
+		args = append(args, "^"+oldest.String())
+	}
+	out, err := h.repo.cmd().Run(context.Background(), append(args, "--")...)
 	if err != nil {
 		return nil, fmt.Errorf("files changed by the commits from %s to %s: %w", oldest.Short(), head.Short(), err)
 	}
@@ -219,11 +228,12 @@ func setOf(paths []string) map[string]bool {
 
 // nameLog is the git log both ways of Touching read: each commit of a
 // first-parent range ("\x01<hash>\0") and the files it changes against
-// its first parent ("\n<path>\0<path>\0...").
+// its first parent ("\n<path>\0<path>\0..."), a root commit's all
+// (--root: whatever log.showRoot says).
 func nameLog() []string {
 	return []string{"-c", "log.follow=false", "-c", "log.showSignature=false",
 		"log", "--first-parent", "--diff-merges=first-parent", "--no-renames", "--name-only", "-z",
-		"--no-color", "--format=%x01%H"}
+		"--root", "--no-color", "--format=%x01%H"}
 }
 
 // parseNameLog reads a nameLog: every commit with the files it changes,

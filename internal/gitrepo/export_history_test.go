@@ -37,3 +37,11 @@ func (r *Repo) KeptTouchLogForTest() (gitblame.Hash, []gitblame.Touch) {
 
 // ParsePathLogForTest is parsePathLog.
 func ParsePathLogForTest(out []byte) ([]LogCommit, error) { return parsePathLog(out) }
+
+// ChainLogReadForTest reports whether FileCommits and FirstParents answer
+// from the log of a whole chain.
+func (r *History) ChainLogReadForTest() bool {
+	r.chainMu.Lock()
+	defer r.chainMu.Unlock()
+	return r.chain != nil
+}

@@ -30,6 +30,13 @@ type History struct {
 	// Touching when it asked for them all
 	touchedMu sync.Mutex
 	touched   *touchLog
+	// chain is the log of every file every commit of chainHead's
+	// first-parent chain changes, read after chainAsks questions
+	// (FileCommits, FirstParents)
+	chainMu   sync.Mutex
+	chainHead gitblame.Hash
+	chainAsks int
+	chain     *touchLog
 }
 
 var _ gitblame.History = (*History)(nil)
@@ -91,8 +98,19 @@ func (h *History) Resolve(rev string) (gitblame.Hash, error) {
 // FileCommits lists the commits of head's first-parent chain that change
 // path against their first parent, its creation included, newest first
 // (git rev-list --first-parent HEAD -- path): where a file's versions
-// begin, without walking every commit.
+// begin, without walking every commit. From the chainLogAfter-th call
+// with one head on (relocate asks it for every memory file), the answer
+// comes from one log of every file every commit of the chain changes
+// (chainLog), read once: one git rev-list per path costs as much as that
+// log in a long history (0.27 s against 0.79 s on 2,600 commits).
 func (h *History) FileCommits(head gitblame.Hash, path string) ([]gitblame.Hash, error) {
+	t, err := h.chainLog(head)
+	if err != nil {
+		return nil, err
+	}
+	if t != nil {
+		return t.fileCommits(path), nil
+	}
 	out, err := h.repo.Run(context.Background(), "rev-list", "--first-parent", head.String(), "--", ":(literal)"+path)
 	if err != nil {
 		return nil, fmt.Errorf("history of %s: %w", path, err)
@@ -103,6 +121,18 @@ func (h *History) FileCommits(head gitblame.Hash, path string) ([]gitblame.Hash,
 // FirstParents lists head's first-parent chain down to oldest, both
 // included, newest first; oldest must be on that chain.
 func (h *History) FirstParents(oldest, head gitblame.Hash) ([]gitblame.Hash, error) {
+	if oldest == head {
+		return []gitblame.Hash{head}, nil
+	}
+	t, err := h.chainLog(head)
+	if err != nil {
+		return nil, err
+	}
+	if t != nil {
+		if list, ok := t.firstParents(oldest); ok {
+			return list, nil
+		}
+	}
 	out, err := h.repo.Run(context.Background(), "rev-list", "--first-parent", head.String(), "^"+oldest.String())
 	if err != nil {
 		return nil, fmt.Errorf("commits from %s to %s: %w", oldest.Short(), head.Short(), err)
@@ -112,6 +142,85 @@ func (h *History) FirstParents(oldest, head gitblame.Hash) ([]gitblame.Hash, err
 		return nil, err
 	}
 	return append(list, oldest), nil
+}
+
+// chainLogAfter is the call of FileCommits or FirstParents with one head
+// from which they read the whole chain's log.
+const chainLogAfter = 3
+
+// chainLog returns the log of every file every commit of head's
+// first-parent chain changes, once FileCommits and FirstParents were
+// asked about head chainLogAfter times, and nil before (or where git may
+// see other parents than the object reader: rewritesParents). A log of
+// the whole chain the repository already keeps (the prose checker's
+// renames and deletions) serves without a git process.
+func (h *History) chainLog(head gitblame.Hash) (*touchLog, error) {
+	h.chainMu.Lock()
+	defer h.chainMu.Unlock()
+	if h.chain != nil && h.chain.head == head {
+		return h.chain, nil
+	}
+	if h.chainHead != head {
+		h.chainHead, h.chainAsks = head, 0
+	}
+	if h.chainAsks++; h.chainAsks < chainLogAfter || h.rewritesParents() {
+		return nil, nil
+	}
+	h.repo.touchMu.Lock()
+	t := h.repo.touched
+	h.repo.touchMu.Unlock()
+	if t == nil || t.head != head || !t.oldest.IsZero() {
+		var err error
+		if t, err = h.touchLog(gitblame.ZeroHash, head); err != nil {
+			return nil, err
+		}
+	}
+	h.chain = t
+	return t, nil
+}
+
+// fileCommits is FileCommits from a log of the whole chain: the commits
+// that change path, or a file below it (indexed by path at the first
+// question).
+func (t *touchLog) fileCommits(path string) []gitblame.Hash {
+	t.indexOnce.Do(func() {
+		t.byPath = map[string][]int{}
+		for i, c := range t.commits {
+			for _, name := range c.Paths {
+				for p := name; ; {
+					if l := t.byPath[p]; len(l) == 0 || l[len(l)-1] != i {
+						t.byPath[p] = append(l, i)
+					}
+					j := strings.LastIndexByte(p, '/')
+					if j < 0 {
+						break
+					}
+					p = p[:j]
+				}
+			}
+		}
+	})
+	var list []gitblame.Hash
+	for _, i := range t.byPath[path] {
+		list = append(list, t.commits[i].Commit)
+	}
+	return list
+}
+
+// firstParents is FirstParents from a log of the whole chain, and false
+// when oldest is not on it.
+func (t *touchLog) firstParents(oldest gitblame.Hash) ([]gitblame.Hash, bool) {
+	if !t.has[oldest] {
+		return nil, false
+	}
+	var list []gitblame.Hash
+	for _, c := range t.commits {
+		list = append(list, c.Commit)
+		if c.Commit == oldest {
+			return list, true
+		}
+	}
+	return nil, false
 }
 
 func parseHashes(out string) ([]gitblame.Hash, error) {

@@ -38,7 +38,7 @@ func (h *History) PathLog(ctx context.Context, head gitblame.Hash, dirs []string
 // on head's first-parent chain (OnFirstParents), PathLog of head is
 // PathLogSince(old, head) followed by PathLog of old.
 func (h *History) PathLogSince(ctx context.Context, old, head gitblame.Hash, dirs []string) ([]LogCommit, error) {
-	args := []string{"log", "--first-parent", "-M", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", revRange(old, head), "--"}
+	args := []string{"log", "--first-parent", "-M", "--root", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", revRange(old, head), "--"}
 	args = append(args, dirs...)
 	out, err := h.repo.cmd().Run(ctx, args...)
 	if err != nil {
