@@ -496,9 +496,10 @@ func candidates(m *store.Memory, r Ref) []string {
 // pathRef judges a reference to a file.
 func (j *judge) pathRef(ctx context.Context, m *store.Memory, r Ref, written gitblame.Hash, pc verify.ProseCitation) (verify.ProseCitation, bool, error) {
 	weak := r.Bare || (r.Form == FormBackticked && !strings.Contains(r.Target, "/")) // a name, not a path
-	p, cands := "", []string(nil)
+	p, cands, written0 := "", []string(nil), ""
 	for _, cand := range candidates(m, r) {
 		if p, cands = j.now.resolve(cand, !strings.Contains(r.Target, "/")); p != "" || len(cands) > 1 {
+			written0 = cand
 			break
 		}
 	}
@@ -519,6 +520,17 @@ func (j *judge) pathRef(ctx context.Context, m *store.Memory, r Ref, written git
 				return pc, false, err
 			} else if !ok && weak {
 				return pc, false, nil // the name meant no file of ours when written
+			}
+			// a path that names a file now only as the end of a longer
+			// one (modules/a.ts, now src/modules/a.ts) but named that
+			// very path when written: the file it named is gone from there
+			if p != written0 && strings.Contains(r.Target, "/") {
+				if _, ok, err := j.c.H.Entry(tree, written0); err != nil {
+					return pc, false, err
+				} else if ok {
+					pc.Citation.Path, pc.Ref.Target = written0, written0
+					return j.gone(ctx, pc, written0, written, verify.KindPathMoved, verify.KindPathDeleted, "file")
+				}
 			}
 		}
 		return j.lines(ctx, pc, p, written)
