@@ -1121,4 +1121,4 @@ func extractKey(src []byte, o Options) vcache.Key {
 
 // extractVersion names the extractor's rules in cache keys: change it
 // when Extract would find other references in the same text.
-const extractVersion = "2"
+const extractVersion = "3"

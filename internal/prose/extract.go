@@ -218,22 +218,60 @@ func frontRefs(front []byte) (refs []Ref, ignore bool) {
 			if it.Kind != yaml.ScalarNode || strings.TrimSpace(it.Value) == "" || it.Tag == "!!null" {
 				continue
 			}
-			r := Ref{Kind: KindMemory, Form: FormFrontmatter, Target: strings.TrimSpace(it.Value), MemLine: it.Line + 1, Key: key, Start: -1, Stop: -1}
 			// the offset of a plain or quoted scalar in the file: the
 			// frontmatter starts after the first line (---)
+			at := -1
 			if it.Line-1 < len(lineOff) {
-				at := lineOff[it.Line-1] + it.Column - 1
+				at = lineOff[it.Line-1] + it.Column - 1
 				if it.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
 					at++
 				}
-				if at >= 0 && at+len(it.Value) <= len(front) && string(front[at:at+len(it.Value)]) == it.Value {
-					r.Start, r.Stop = at, at+len(it.Value) // relative to the frontmatter; shifted below
+				if at < 0 || at+len(it.Value) > len(front) || string(front[at:at+len(it.Value)]) != it.Value {
+					at = -1
 				}
 			}
-			refs = append(refs, r)
+			// a list written as one scalar ("a.md, b.md") names each; a
+			// section of a memory ("a.md#setup") names the memory
+			for _, fi := range frontItems(it.Value) {
+				r := Ref{Kind: KindMemory, Form: FormFrontmatter, Target: fi.name, MemLine: it.Line + 1, Key: key, Start: -1, Stop: -1}
+				if at >= 0 {
+					r.Start, r.Stop = at+fi.off, at+fi.off+len(fi.name) // relative to the frontmatter; shifted below
+				}
+				refs = append(refs, r)
+			}
 		}
 	}
 	return refs, false
+}
+
+// frontItem is a memory a frontmatter value names, at off in it.
+type frontItem struct {
+	off  int
+	name string
+}
+
+// frontItems splits a frontmatter value into the memories it names, by
+// their offsets in it: the parts between commas, each without spaces
+// around it and without a "#section" after a name.
+func frontItems(v string) []frontItem {
+	var out []frontItem
+	for off := 0; off <= len(v); {
+		end := strings.IndexByte(v[off:], ',')
+		if end < 0 {
+			end = len(v) - off
+		}
+		part := v[off : off+end]
+		lead := len(part) - len(strings.TrimLeft(part, " \t"))
+		part = strings.TrimSpace(part)
+		if i := strings.IndexByte(part, '#'); i >= 0 {
+			part = strings.TrimSpace(part[:i])
+		}
+		if part != "" {
+			out = append(out, frontItem{off + lead, part})
+		}
+		off += end + 1
+	}
+	return out
 }
 
 func lineOffsets(b []byte) []int {
@@ -536,7 +574,7 @@ func init() {
 	for _, e := range strings.Fields(`go py pyi ts tsx js jsx mjs cjs java kt kts cs fs fsx fsi c h cc cpp cxx hpp hh rs rb php swift r R sh bash zsh ps1 psm1 psd1
 		md mdx txt rst adoc json jsonc yaml yml toml ini cfg conf xml html htm css scss sass less sql proto graphql gql
 		lock mod sum csproj fsproj sln props targets gradle properties env example tmpl tpl j2 vue svelte lua pl pm ex exs erl hs ml mli scala clj dart
-		ipynb csv tsv svg png jpg jpeg gif pdf dockerfile editorconfig gitignore gitattributes`) {
+		ipynb csv tsv svg png jpg jpeg gif pdf dockerfile editorconfig gitignore gitattributes bat plist qml qrc cmake`) {
 		codeExt[strings.ToLower(e)] = true
 	}
 }
@@ -622,7 +660,7 @@ func Symbol(t string) (string, bool) {
 		}
 	}
 	for _, p := range parts {
-		if !identRe().MatchString(p) {
+		if !identRe().MatchString(p) || placeholder(p) {
 			return "", false
 		}
 	}
@@ -644,6 +682,32 @@ func Symbol(t string) (string, bool) {
 	default:
 		return t, codeShaped(t) && len(t) >= 3
 	}
+}
+
+// placeholder: a name with a word of three or more x's (GetXxxUseCase,
+// xxx_handler, useXXXQuery) stands for a pattern of names, not for one.
+func placeholder(t string) bool {
+	isX := func(c byte) bool { return c == 'x' || c == 'X' }
+	for i := 0; i < len(t); {
+		if !isX(t[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(t) && isX(t[j]) {
+			j++
+		}
+		// a word starts at the start, after _ or a digit, or with a
+		// capital after a small letter; it ends at the end, before _, a
+		// digit or a capital
+		starts := i == 0 || t[i-1] == '_' || t[i-1] >= '0' && t[i-1] <= '9' || t[i] == 'X' && t[i-1] >= 'a' && t[i-1] <= 'z'
+		ends := j == len(t) || t[j] == '_' || t[j] >= '0' && t[j] <= '9' || t[j] >= 'A' && t[j] <= 'Z'
+		if j-i >= 3 && starts && ends {
+			return true
+		}
+		i = j
+	}
+	return false
 }
 
 // codeShaped: snake_case, an inner capital, or letters with digits.

@@ -84,6 +84,10 @@ func TestExtractBody(t *testing.T) {
 		{"english words are not symbols", "`true`, `Memory`, `the`, `README`, `HTTP`", nil},
 		{"flags and commands are not symbols", "`--fix` and `git log -p`", nil},
 		{"a file name is not a symbol", "`config.yaml`", []string{"path backticked config.yaml"}},
+		{"build and bundle files are files", "`build_windows.bat`, `Info.plist`, `main.qml`, `app.qrc`, `deps.cmake`",
+			[]string{"path backticked build_windows.bat", "path backticked Info.plist", "path backticked main.qml", "path backticked app.qrc", "path backticked deps.cmake"}},
+		{"a placeholder name is a pattern, not a symbol", "`GetXxxUseCase`, `xxx_handler()`, `useXXXQuery`, `Xxx.run()`", nil},
+		{"x in a name is no placeholder", "`maxX`, `xxHash64`, `Proxxy`", []string{"symbol symbol maxX", "symbol symbol xxHash64"}},
 		// structure
 		{"several in order", "a.go:1, `b.py` and c/d.py:2-3", []string{"path path-line a.go:1", "path backticked b.py", "path path-line c/d.py:2-3"}},
 		{"fenced code is skipped", "```\nsrc/a.go:3\n```\nsrc/b.go:4", []string{"path path-line src/b.go:4"}},
@@ -112,7 +116,10 @@ func TestExtractBody(t *testing.T) {
 }
 
 func TestExtractFrontmatter(t *testing.T) {
-	src := "---\nid: m\nrelated: [alpha, \"beta-two\"]\nsupersedes:\n  - old/gamma.md\nsuperseded_by: delta\ntags: [x]\n---\nbody\n"
+	src := "---\nid: m\nrelated: [alpha, \"beta-two\"]\nsupersedes:\n  - old/gamma.md\nsuperseded_by: delta\ntags: [x]\n" +
+		// a section of a memory names the memory; a list written as one
+		// scalar names each of its parts
+		"references: [guides.md#qt-specific, ' #top']\ndepends_on: dev/qt.md,  dev/platforms.md ,\n---\nbody\n"
 	var got []string
 	for _, r := range Extract([]byte(src), Options{}) {
 		got = append(got, show(r)+" "+r.Key)
@@ -121,7 +128,9 @@ func TestExtractFrontmatter(t *testing.T) {
 		}
 	}
 	want := []string{"memory frontmatter alpha related", "memory frontmatter beta-two related",
-		"memory frontmatter old/gamma.md supersedes", "memory frontmatter delta superseded_by"}
+		"memory frontmatter old/gamma.md supersedes", "memory frontmatter delta superseded_by",
+		"memory frontmatter guides.md references",
+		"memory frontmatter dev/qt.md depends_on", "memory frontmatter dev/platforms.md depends_on"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
@@ -153,6 +162,7 @@ func FuzzExtract(f *testing.F) {
 		"---\nid: m\nrelated: [a]\n---\n`src/a.go:3` [x](o.md) [[w]] `A.b()` a.go#L3-L4 `f.py` line 9\n",
 		"```\n`x`\n```\n`y_z()` (Lines 1-2) の Line 3 [a](b.go:4)",
 		"\xef\xbb\xbf---\r\nsupersedes: x\r\n---\r\n`a/b.go` L1-L2\r\n",
+		"---\nreferences: [g.md#qt, '#top', \" a.md , b\"]\ndepends_on: dev/qt.md,  dev/p.md ,\n---\n",
 	} {
 		f.Add(s)
 	}
