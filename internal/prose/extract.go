@@ -474,7 +474,7 @@ func (s *scan) code(t string, a, closeAt int) {
 	a += strings.Index(t, tt)
 	switch {
 	case tt == "":
-	case isPathLike(tt) && !looksLikeCall(tt):
+	case isPathLike(tt) && !looksLikeCall(tt) || routePathRe().MatchString(tt):
 		if s.take(a, a+len(tt)) {
 			k := KindPath
 			if strings.HasSuffix(strings.ToLower(tt), ".md") && !strings.Contains(tt, "/") {
@@ -563,6 +563,13 @@ func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
 	return n
 }
+
+// routePathRe matches a path with folders named as web frameworks' file
+// routes name them: a group (shell), a parameter [id] or [...slug], a
+// slot @sidebar (app/(shell)/[id]/page.tsx), read in backticks only.
+var routePathRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:[\w.-]+/)*(?:(?:\([\w.-]+\)|\[{1,2}(?:\.\.\.)?[\w-]+\]{1,2}|@[\w-]+)/(?:[\w.-]+/)*)+` + `[\w-][\w.-]*\.[A-Za-z]\w*$`)
+})
 
 var fileNameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^` + fileName + `$`) })
 

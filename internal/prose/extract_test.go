@@ -84,6 +84,9 @@ func TestExtractBody(t *testing.T) {
 		{"english words are not symbols", "`true`, `Memory`, `the`, `README`, `HTTP`", nil},
 		{"flags and commands are not symbols", "`--fix` and `git log -p`", nil},
 		{"a file name is not a symbol", "`config.yaml`", []string{"path backticked config.yaml"}},
+		{"route folders in a path", "`app/(shell)/ai-chat/page.tsx`, `app/(shell)/articles/[articleId]/page.tsx`, `app/@sidebar/page.tsx`, `pages/[...slug]/index.ts`",
+			[]string{"path backticked app/(shell)/ai-chat/page.tsx", "path backticked app/(shell)/articles/[articleId]/page.tsx", "path backticked app/@sidebar/page.tsx", "path backticked pages/[...slug]/index.ts"}},
+		{"a call with a path argument is no route", "`load(a/b.ts)` and `app/(shell)/**`", []string{"symbol symbol load"}},
 		{"build and bundle files are files", "`build_windows.bat`, `Info.plist`, `main.qml`, `app.qrc`, `deps.cmake`",
 			[]string{"path backticked build_windows.bat", "path backticked Info.plist", "path backticked main.qml", "path backticked app.qrc", "path backticked deps.cmake"}},
 		{"a placeholder name is a pattern, not a symbol", "`GetXxxUseCase`, `xxx_handler()`, `useXXXQuery`, `Xxx.run()`", nil},
@@ -162,6 +165,7 @@ func FuzzExtract(f *testing.F) {
 		"---\nid: m\nrelated: [a]\n---\n`src/a.go:3` [x](o.md) [[w]] `A.b()` a.go#L3-L4 `f.py` line 9\n",
 		"```\n`x`\n```\n`y_z()` (Lines 1-2) の Line 3 [a](b.go:4)",
 		"\xef\xbb\xbf---\r\nsupersedes: x\r\n---\r\n`a/b.go` L1-L2\r\n",
+		"`app/(shell)/[id]/@slot/page.tsx:3` and `x/(a)/[[...b]]/c.ts`\n",
 		"---\nreferences: [g.md#qt, '#top', \" a.md , b\"]\ndepends_on: dev/qt.md,  dev/p.md ,\n---\n",
 	} {
 		f.Add(s)
