@@ -638,7 +638,12 @@ func Symbol(t string) (string, bool) {
 		}
 		t, call = t[:i], true
 	}
-	t = strings.TrimSuffix(t, "!") // Rust macros
+	if m, ok := strings.CutSuffix(t, "!"); ok { // Rust macros
+		if rustStdMacro[m] {
+			return "", false // the language's (todo!(), vec!), not the code's
+		}
+		t = m
+	}
 	if t == "" || len(t) > 200 || strings.HasPrefix(t, "$") {
 		// $name: a shell or PowerShell variable ($PSScriptRoot), the
 		// language's rather than the code's
@@ -688,6 +693,19 @@ func Symbol(t string) (string, bool) {
 		return t, len(t) >= 2
 	default:
 		return t, codeShaped(t) && len(t) >= 3
+	}
+}
+
+// rustStdMacro are the macros of Rust's standard library: a sentence
+// that names one (`todo!()`, `panic!`) names the language, which no
+// commit of the code defines or removes.
+var rustStdMacro = map[string]bool{}
+
+func init() {
+	for _, m := range strings.Fields(`assert assert_eq assert_ne debug_assert debug_assert_eq debug_assert_ne
+		panic todo unimplemented unreachable dbg print println eprint eprintln format format_args write writeln
+		vec matches concat stringify include include_str include_bytes env option_env cfg line column file module_path compile_error`) {
+		rustStdMacro[m] = true
 	}
 }
 

@@ -80,6 +80,8 @@ func TestExtractBody(t *testing.T) {
 		{"dotted name", "`graph.New` builds", []string{"symbol symbol graph.New"}},
 		{"scoped name", "`Foo::bar` and `Foo#baz`", []string{"symbol symbol Foo::bar", "symbol symbol Foo#baz"}},
 		{"rust macro", "`vec!`", nil},
+		{"the standard library's macros are the language's", "never `todo!()`, `panic!()` or `unimplemented!()`; `assert_eq!(a, b)`", nil},
+		{"a macro of the code is a symbol", "`define_id!` and `define_slug!(X)`", []string{"symbol symbol define_id", "symbol symbol define_slug"}},
 		{"shell variables are not symbols", "`$PSScriptRoot` and `$env:HOME`", nil},
 		{"english words are not symbols", "`true`, `Memory`, `the`, `README`, `HTTP`", nil},
 		{"flags and commands are not symbols", "`--fix` and `git log -p`", nil},
