@@ -67,7 +67,7 @@ const maxGreps = 16
 
 // symdefVersion names the definition patterns in cache keys: change it
 // when symdef would find other definitions in the same text.
-const symdefVersion = "2"
+const symdefVersion = "3"
 
 // eachWord calls f with every identifier of data (letters, digits, _ and
 // $, not starting with a digit).
