@@ -391,10 +391,12 @@ const maxFollow = 4
 // changed[i] to asks[i]) the one that took it out of the code. The files
 // that held the name where the sentence was written may have lost it to
 // other files first (a move, a split), while the code still held it: so
-// while the tree of the commit found still holds the name, the search
-// goes on from that commit through the files that hold it there. A name
-// still in the code after maxFollow steps, or whose tree git cannot
-// search, gets no commit (zero).
+// while the code files the commit found added or changed hold the name
+// (a grep of those files only: the whole tree of every such commit would
+// cost a cold run more than the rest of the symbol pass), the search goes
+// on from that commit through the files that hold it there. A name still
+// in them after maxFollow steps, or whose commit git cannot read, gets no
+// commit (zero).
 func (j *judge) followGone(ctx context.Context, asks []wordAsk, gone []bool, changed []gitblame.Hash) {
 	open := map[int]bool{}
 	for i := range asks {
@@ -422,7 +424,22 @@ func (j *judge) followGone(ctx context.Context, asks []wordAsk, gone []bool, cha
 				names = append(names, asks[i].word)
 			}
 			sort.Strings(names)
-			held[k], failed[k] = j.c.Sym.GrepWordFiles(ctx, commits[k], compactStrings(names), symbolPathspecs)
+			ch, err := j.c.Sym.CommitChanges(ctx, commits[k])
+			if err != nil {
+				failed[k] = err
+				return
+			}
+			var specs []string
+			for _, c := range ch {
+				if c.To != "" && symbolExt[strings.TrimPrefix(path.Ext(c.To), ".")] {
+					specs = append(specs, c.To)
+				}
+			}
+			if len(specs) == 0 {
+				held[k] = nil
+				return
+			}
+			held[k], failed[k] = j.c.Sym.GrepWordFiles(ctx, commits[k], compactStrings(names), specs)
 		})
 		var again []wordAsk
 		var at []int
