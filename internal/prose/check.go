@@ -504,6 +504,14 @@ func (j *judge) pathRef(ctx context.Context, m *store.Memory, r Ref, written git
 		}
 	}
 	if p == "" && len(cands) > 1 {
+		// a path that now only ends several longer ones but named that
+		// very path when written: the file it named is gone from there
+		if ok, err := j.namedThen(written, r, written0); err != nil {
+			return pc, false, err
+		} else if ok {
+			pc.Citation.Path, pc.Ref.Target = written0, written0
+			return j.gone(ctx, pc, written0, written, verify.KindPathMoved, verify.KindPathDeleted, "file")
+		}
 		if weak && r.Line == 0 {
 			return pc, false, nil // an ambiguous bare name is no reference
 		}
@@ -524,8 +532,8 @@ func (j *judge) pathRef(ctx context.Context, m *store.Memory, r Ref, written git
 			// a path that names a file now only as the end of a longer
 			// one (modules/a.ts, now src/modules/a.ts) but named that
 			// very path when written: the file it named is gone from there
-			if p != written0 && strings.Contains(r.Target, "/") {
-				if _, ok, err := j.c.H.Entry(tree, written0); err != nil {
+			if p != written0 {
+				if ok, err := j.namedThen(written, r, written0); err != nil {
 					return pc, false, err
 				} else if ok {
 					pc.Citation.Path, pc.Ref.Target = written0, written0
@@ -554,6 +562,20 @@ func (j *judge) pathRef(ctx context.Context, m *store.Memory, r Ref, written git
 	}
 	pc.Citation.Path, pc.Ref.Target = q, q
 	return j.gone(ctx, pc, q, written, verify.KindPathMoved, verify.KindPathDeleted, "file")
+}
+
+// namedThen reports whether a path written with a folder (r) named the
+// file at exactly p in the tree of the commit that wrote it.
+func (j *judge) namedThen(written gitblame.Hash, r Ref, p string) (bool, error) {
+	if written.IsZero() || p == "" || !strings.Contains(r.Target, "/") {
+		return false, nil
+	}
+	tree, err := j.c.tree(written)
+	if err != nil {
+		return false, err
+	}
+	_, ok, err := j.c.H.Entry(tree, p)
+	return ok, err
 }
 
 // resolveAt resolves a written path in the tree of commit c. A file
