@@ -425,6 +425,11 @@ func (j *judge) memory(ctx context.Context, m *store.Memory) ([]verify.ProseCita
 		if err != nil {
 			return nil, err
 		}
+		if r.Kind == KindSymbol && isName(r.Target) && j.mems.find(m, Ref{Kind: KindMemory, Form: FormName, Target: r.Target}) != "" {
+			// the name of a memory of the store, in backticks (Serena
+			// names its memories in snake_case: `project_overview`)
+			r.Kind, r.Form = KindMemory, FormName
+		}
 		if r.Kind == KindSymbol {
 			if name := symbolName(r.Target); len(name) >= 3 {
 				j.syms = append(j.syms, symRef{mem: j.mem, memPath: m.Path, ref: r, written: written, name: name, files: filesOnLine(refs, r.MemLine)})
