@@ -425,6 +425,11 @@ func (j *judge) memory(ctx context.Context, m *store.Memory) ([]verify.ProseCita
 		if err != nil {
 			return nil, err
 		}
+		if r.Kind == KindSymbol && isName(r.Target) && j.mems.find(m, Ref{Kind: KindMemory, Form: FormName, Target: r.Target}) != "" {
+			// the name of a memory of the store, in backticks (Serena
+			// names its memories in snake_case: `project_overview`)
+			r.Kind, r.Form = KindMemory, FormName
+		}
 		if r.Kind == KindSymbol {
 			if name := symbolName(r.Target); len(name) >= 3 {
 				j.syms = append(j.syms, symRef{mem: j.mem, memPath: m.Path, ref: r, written: written, name: name, files: filesOnLine(refs, r.MemLine)})
@@ -496,13 +501,22 @@ func candidates(m *store.Memory, r Ref) []string {
 // pathRef judges a reference to a file.
 func (j *judge) pathRef(ctx context.Context, m *store.Memory, r Ref, written gitblame.Hash, pc verify.ProseCitation) (verify.ProseCitation, bool, error) {
 	weak := r.Bare || (r.Form == FormBackticked && !strings.Contains(r.Target, "/")) // a name, not a path
-	p, cands := "", []string(nil)
+	p, cands, written0 := "", []string(nil), ""
 	for _, cand := range candidates(m, r) {
 		if p, cands = j.now.resolve(cand, !strings.Contains(r.Target, "/")); p != "" || len(cands) > 1 {
+			written0 = cand
 			break
 		}
 	}
 	if p == "" && len(cands) > 1 {
+		// a path that now only ends several longer ones but named that
+		// very path when written: the file it named is gone from there
+		if ok, err := j.namedThen(written, r, written0); err != nil {
+			return pc, false, err
+		} else if ok {
+			pc.Citation.Path, pc.Ref.Target = written0, written0
+			return j.gone(ctx, pc, written0, written, verify.KindPathMoved, verify.KindPathDeleted, "file")
+		}
 		if weak && r.Line == 0 {
 			return pc, false, nil // an ambiguous bare name is no reference
 		}
@@ -519,6 +533,17 @@ func (j *judge) pathRef(ctx context.Context, m *store.Memory, r Ref, written git
 				return pc, false, err
 			} else if !ok && weak {
 				return pc, false, nil // the name meant no file of ours when written
+			}
+			// a path that names a file now only as the end of a longer
+			// one (modules/a.ts, now src/modules/a.ts) but named that
+			// very path when written: the file it named is gone from there
+			if p != written0 {
+				if ok, err := j.namedThen(written, r, written0); err != nil {
+					return pc, false, err
+				} else if ok {
+					pc.Citation.Path, pc.Ref.Target = written0, written0
+					return j.gone(ctx, pc, written0, written, verify.KindPathMoved, verify.KindPathDeleted, "file")
+				}
 			}
 		}
 		return j.lines(ctx, pc, p, written)
@@ -542,6 +567,20 @@ func (j *judge) pathRef(ctx context.Context, m *store.Memory, r Ref, written git
 	}
 	pc.Citation.Path, pc.Ref.Target = q, q
 	return j.gone(ctx, pc, q, written, verify.KindPathMoved, verify.KindPathDeleted, "file")
+}
+
+// namedThen reports whether a path written with a folder (r) named the
+// file at exactly p in the tree of the commit that wrote it.
+func (j *judge) namedThen(written gitblame.Hash, r Ref, p string) (bool, error) {
+	if written.IsZero() || p == "" || !strings.Contains(r.Target, "/") {
+		return false, nil
+	}
+	tree, err := j.c.tree(written)
+	if err != nil {
+		return false, err
+	}
+	_, ok, err := j.c.H.Entry(tree, p)
+	return ok, err
 }
 
 // resolveAt resolves a written path in the tree of commit c. A file
@@ -1109,4 +1148,4 @@ func extractKey(src []byte, o Options) vcache.Key {
 
 // extractVersion names the extractor's rules in cache keys: change it
 // when Extract would find other references in the same text.
-const extractVersion = "2"
+const extractVersion = "3"

@@ -218,22 +218,60 @@ func frontRefs(front []byte) (refs []Ref, ignore bool) {
 			if it.Kind != yaml.ScalarNode || strings.TrimSpace(it.Value) == "" || it.Tag == "!!null" {
 				continue
 			}
-			r := Ref{Kind: KindMemory, Form: FormFrontmatter, Target: strings.TrimSpace(it.Value), MemLine: it.Line + 1, Key: key, Start: -1, Stop: -1}
 			// the offset of a plain or quoted scalar in the file: the
 			// frontmatter starts after the first line (---)
+			at := -1
 			if it.Line-1 < len(lineOff) {
-				at := lineOff[it.Line-1] + it.Column - 1
+				at = lineOff[it.Line-1] + it.Column - 1
 				if it.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
 					at++
 				}
-				if at >= 0 && at+len(it.Value) <= len(front) && string(front[at:at+len(it.Value)]) == it.Value {
-					r.Start, r.Stop = at, at+len(it.Value) // relative to the frontmatter; shifted below
+				if at < 0 || at+len(it.Value) > len(front) || string(front[at:at+len(it.Value)]) != it.Value {
+					at = -1
 				}
 			}
-			refs = append(refs, r)
+			// a list written as one scalar ("a.md, b.md") names each; a
+			// section of a memory ("a.md#setup") names the memory
+			for _, fi := range frontItems(it.Value) {
+				r := Ref{Kind: KindMemory, Form: FormFrontmatter, Target: fi.name, MemLine: it.Line + 1, Key: key, Start: -1, Stop: -1}
+				if at >= 0 {
+					r.Start, r.Stop = at+fi.off, at+fi.off+len(fi.name) // relative to the frontmatter; shifted below
+				}
+				refs = append(refs, r)
+			}
 		}
 	}
 	return refs, false
+}
+
+// frontItem is a memory a frontmatter value names, at off in it.
+type frontItem struct {
+	off  int
+	name string
+}
+
+// frontItems splits a frontmatter value into the memories it names, by
+// their offsets in it: the parts between commas, each without spaces
+// around it and without a "#section" after a name.
+func frontItems(v string) []frontItem {
+	var out []frontItem
+	for off := 0; off <= len(v); {
+		end := strings.IndexByte(v[off:], ',')
+		if end < 0 {
+			end = len(v) - off
+		}
+		part := v[off : off+end]
+		lead := len(part) - len(strings.TrimLeft(part, " \t"))
+		part = strings.TrimSpace(part)
+		if i := strings.IndexByte(part, '#'); i >= 0 {
+			part = strings.TrimSpace(part[:i])
+		}
+		if part != "" {
+			out = append(out, frontItem{off + lead, part})
+		}
+		off += end + 1
+	}
+	return out
 }
 
 func lineOffsets(b []byte) []int {
@@ -436,7 +474,7 @@ func (s *scan) code(t string, a, closeAt int) {
 	a += strings.Index(t, tt)
 	switch {
 	case tt == "":
-	case isPathLike(tt) && !looksLikeCall(tt):
+	case isPathLike(tt) && !looksLikeCall(tt) || routePathRe().MatchString(tt):
 		if s.take(a, a+len(tt)) {
 			k := KindPath
 			if strings.HasSuffix(strings.ToLower(tt), ".md") && !strings.Contains(tt, "/") {
@@ -526,6 +564,13 @@ func atoi(s string) int {
 	return n
 }
 
+// routePathRe matches a path with folders named as web frameworks' file
+// routes name them: a group (shell), a parameter [id] or [...slug], a
+// slot @sidebar (app/(shell)/[id]/page.tsx), read in backticks only.
+var routePathRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:[\w.-]+/)*(?:(?:\([\w.-]+\)|\[{1,2}(?:\.\.\.)?[\w-]+\]{1,2}|@[\w-]+)/(?:[\w.-]+/)*)+` + `[\w-][\w.-]*\.[A-Za-z]\w*$`)
+})
+
 var fileNameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^` + fileName + `$`) })
 
 // codeExt are extensions that make a dotted name a file, not a symbol
@@ -536,7 +581,7 @@ func init() {
 	for _, e := range strings.Fields(`go py pyi ts tsx js jsx mjs cjs java kt kts cs fs fsx fsi c h cc cpp cxx hpp hh rs rb php swift r R sh bash zsh ps1 psm1 psd1
 		md mdx txt rst adoc json jsonc yaml yml toml ini cfg conf xml html htm css scss sass less sql proto graphql gql
 		lock mod sum csproj fsproj sln props targets gradle properties env example tmpl tpl j2 vue svelte lua pl pm ex exs erl hs ml mli scala clj dart
-		ipynb csv tsv svg png jpg jpeg gif pdf dockerfile editorconfig gitignore gitattributes`) {
+		ipynb csv tsv svg png jpg jpeg gif pdf dockerfile editorconfig gitignore gitattributes bat plist qml qrc cmake`) {
 		codeExt[strings.ToLower(e)] = true
 	}
 }
@@ -593,7 +638,12 @@ func Symbol(t string) (string, bool) {
 		}
 		t, call = t[:i], true
 	}
-	t = strings.TrimSuffix(t, "!") // Rust macros
+	if m, ok := strings.CutSuffix(t, "!"); ok { // Rust macros
+		if rustStdMacro[m] {
+			return "", false // the language's (todo!(), vec!), not the code's
+		}
+		t = m
+	}
 	if t == "" || len(t) > 200 || strings.HasPrefix(t, "$") {
 		// $name: a shell or PowerShell variable ($PSScriptRoot), the
 		// language's rather than the code's
@@ -622,7 +672,7 @@ func Symbol(t string) (string, bool) {
 		}
 	}
 	for _, p := range parts {
-		if !identRe().MatchString(p) {
+		if !identRe().MatchString(p) || placeholder(p) {
 			return "", false
 		}
 	}
@@ -644,6 +694,45 @@ func Symbol(t string) (string, bool) {
 	default:
 		return t, codeShaped(t) && len(t) >= 3
 	}
+}
+
+// rustStdMacro are the macros of Rust's standard library: a sentence
+// that names one (`todo!()`, `panic!`) names the language, which no
+// commit of the code defines or removes.
+var rustStdMacro = map[string]bool{}
+
+func init() {
+	for _, m := range strings.Fields(`assert assert_eq assert_ne debug_assert debug_assert_eq debug_assert_ne
+		panic todo unimplemented unreachable dbg print println eprint eprintln format format_args write writeln
+		vec matches concat stringify include include_str include_bytes env option_env cfg line column file module_path compile_error`) {
+		rustStdMacro[m] = true
+	}
+}
+
+// placeholder: a name with a word of three or more x's (GetXxxUseCase,
+// xxx_handler, useXXXQuery) stands for a pattern of names, not for one.
+func placeholder(t string) bool {
+	isX := func(c byte) bool { return c == 'x' || c == 'X' }
+	for i := 0; i < len(t); {
+		if !isX(t[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(t) && isX(t[j]) {
+			j++
+		}
+		// a word starts at the start, after _ or a digit, or with a
+		// capital after a small letter; it ends at the end, before _, a
+		// digit or a capital
+		starts := i == 0 || t[i-1] == '_' || t[i-1] >= '0' && t[i-1] <= '9' || t[i] == 'X' && t[i-1] >= 'a' && t[i-1] <= 'z'
+		ends := j == len(t) || t[j] == '_' || t[j] >= '0' && t[j] <= '9' || t[j] >= 'A' && t[j] <= 'Z'
+		if j-i >= 3 && starts && ends {
+			return true
+		}
+		i = j
+	}
+	return false
 }
 
 // codeShaped: snake_case, an inner capital, or letters with digits.

@@ -80,10 +80,19 @@ func TestExtractBody(t *testing.T) {
 		{"dotted name", "`graph.New` builds", []string{"symbol symbol graph.New"}},
 		{"scoped name", "`Foo::bar` and `Foo#baz`", []string{"symbol symbol Foo::bar", "symbol symbol Foo#baz"}},
 		{"rust macro", "`vec!`", nil},
+		{"the standard library's macros are the language's", "never `todo!()`, `panic!()` or `unimplemented!()`; `assert_eq!(a, b)`", nil},
+		{"a macro of the code is a symbol", "`define_id!` and `define_slug!(X)`", []string{"symbol symbol define_id", "symbol symbol define_slug"}},
 		{"shell variables are not symbols", "`$PSScriptRoot` and `$env:HOME`", nil},
 		{"english words are not symbols", "`true`, `Memory`, `the`, `README`, `HTTP`", nil},
 		{"flags and commands are not symbols", "`--fix` and `git log -p`", nil},
 		{"a file name is not a symbol", "`config.yaml`", []string{"path backticked config.yaml"}},
+		{"route folders in a path", "`app/(shell)/ai-chat/page.tsx`, `app/(shell)/articles/[articleId]/page.tsx`, `app/@sidebar/page.tsx`, `pages/[...slug]/index.ts`",
+			[]string{"path backticked app/(shell)/ai-chat/page.tsx", "path backticked app/(shell)/articles/[articleId]/page.tsx", "path backticked app/@sidebar/page.tsx", "path backticked pages/[...slug]/index.ts"}},
+		{"a call with a path argument is no route", "`load(a/b.ts)` and `app/(shell)/**`", []string{"symbol symbol load"}},
+		{"build and bundle files are files", "`build_windows.bat`, `Info.plist`, `main.qml`, `app.qrc`, `deps.cmake`",
+			[]string{"path backticked build_windows.bat", "path backticked Info.plist", "path backticked main.qml", "path backticked app.qrc", "path backticked deps.cmake"}},
+		{"a placeholder name is a pattern, not a symbol", "`GetXxxUseCase`, `xxx_handler()`, `useXXXQuery`, `Xxx.run()`", nil},
+		{"x in a name is no placeholder", "`maxX`, `xxHash64`, `Proxxy`", []string{"symbol symbol maxX", "symbol symbol xxHash64"}},
 		// structure
 		{"several in order", "a.go:1, `b.py` and c/d.py:2-3", []string{"path path-line a.go:1", "path backticked b.py", "path path-line c/d.py:2-3"}},
 		{"fenced code is skipped", "```\nsrc/a.go:3\n```\nsrc/b.go:4", []string{"path path-line src/b.go:4"}},
@@ -112,7 +121,10 @@ func TestExtractBody(t *testing.T) {
 }
 
 func TestExtractFrontmatter(t *testing.T) {
-	src := "---\nid: m\nrelated: [alpha, \"beta-two\"]\nsupersedes:\n  - old/gamma.md\nsuperseded_by: delta\ntags: [x]\n---\nbody\n"
+	src := "---\nid: m\nrelated: [alpha, \"beta-two\"]\nsupersedes:\n  - old/gamma.md\nsuperseded_by: delta\ntags: [x]\n" +
+		// a section of a memory names the memory; a list written as one
+		// scalar names each of its parts
+		"references: [guides.md#qt-specific, ' #top']\ndepends_on: dev/qt.md,  dev/platforms.md ,\n---\nbody\n"
 	var got []string
 	for _, r := range Extract([]byte(src), Options{}) {
 		got = append(got, show(r)+" "+r.Key)
@@ -121,7 +133,9 @@ func TestExtractFrontmatter(t *testing.T) {
 		}
 	}
 	want := []string{"memory frontmatter alpha related", "memory frontmatter beta-two related",
-		"memory frontmatter old/gamma.md supersedes", "memory frontmatter delta superseded_by"}
+		"memory frontmatter old/gamma.md supersedes", "memory frontmatter delta superseded_by",
+		"memory frontmatter guides.md references",
+		"memory frontmatter dev/qt.md depends_on", "memory frontmatter dev/platforms.md depends_on"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
@@ -153,6 +167,8 @@ func FuzzExtract(f *testing.F) {
 		"---\nid: m\nrelated: [a]\n---\n`src/a.go:3` [x](o.md) [[w]] `A.b()` a.go#L3-L4 `f.py` line 9\n",
 		"```\n`x`\n```\n`y_z()` (Lines 1-2) の Line 3 [a](b.go:4)",
 		"\xef\xbb\xbf---\r\nsupersedes: x\r\n---\r\n`a/b.go` L1-L2\r\n",
+		"`app/(shell)/[id]/@slot/page.tsx:3` and `x/(a)/[[...b]]/c.ts`\n",
+		"---\nreferences: [g.md#qt, '#top', \" a.md , b\"]\ndepends_on: dev/qt.md,  dev/p.md ,\n---\n",
 	} {
 		f.Add(s)
 	}

@@ -67,7 +67,7 @@ const maxGreps = 16
 
 // symdefVersion names the definition patterns in cache keys: change it
 // when symdef would find other definitions in the same text.
-const symdefVersion = "2"
+const symdefVersion = "3"
 
 // eachWord calls f with every identifier of data (letters, digits, _ and
 // $, not starting with a digit).
@@ -218,6 +218,13 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 		todo = append(todo, jd)
 	}
 	changed := j.wordsChanged(ctx, asks)
+	goneAsk := make([]bool, len(asks))
+	for _, jd := range todo {
+		if jd.blame >= 0 && jd.from == "" {
+			goneAsk[jd.blame] = true
+		}
+	}
+	j.followGone(ctx, asks, goneAsk, changed)
 	// the files the commits that removed gone names changed (for their new
 	// names), asked for at once
 	var gone []gitblame.Hash
@@ -375,6 +382,93 @@ func (j *judge) wordsChanged(ctx context.Context, asks []wordAsk) []gitblame.Has
 	}
 	workers.Each(lookups, len(jobs), func(k int) { run(jobs[k]) })
 	return out
+}
+
+// maxFollow bounds the steps followGone takes for one name.
+const maxFollow = 4
+
+// followGone makes the commit of each gone name (gone[i], the answer
+// changed[i] to asks[i]) the one that took it out of the code. The files
+// that held the name where the sentence was written may have lost it to
+// other files first (a move, a split), while the code still held it: so
+// while the code files the commit found added or changed hold the name
+// (a grep of those files only: the whole tree of every such commit would
+// cost a cold run more than the rest of the symbol pass), the search goes
+// on from that commit through the files that hold it there. A name still
+// in them after maxFollow steps, or whose commit git cannot read, gets no
+// commit (zero).
+func (j *judge) followGone(ctx context.Context, asks []wordAsk, gone []bool, changed []gitblame.Hash) {
+	open := map[int]bool{}
+	for i := range asks {
+		if gone[i] && !changed[i].IsZero() {
+			open[i] = true
+		}
+	}
+	for step := 0; step < maxFollow && len(open) > 0; step++ {
+		byCommit := map[gitblame.Hash][]int{}
+		var commits []gitblame.Hash
+		for i := range asks { // in order: the same questions every run
+			if !open[i] {
+				continue
+			}
+			if _, ok := byCommit[changed[i]]; !ok {
+				commits = append(commits, changed[i])
+			}
+			byCommit[changed[i]] = append(byCommit[changed[i]], i)
+		}
+		held := make([]map[string][]string, len(commits))
+		failed := make([]error, len(commits))
+		workers.Each(lookups, len(commits), func(k int) {
+			var names []string
+			for _, i := range byCommit[commits[k]] {
+				names = append(names, asks[i].word)
+			}
+			sort.Strings(names)
+			ch, err := j.c.Sym.CommitChanges(ctx, commits[k])
+			if err != nil {
+				failed[k] = err
+				return
+			}
+			var specs []string
+			for _, c := range ch {
+				if c.To != "" && symbolExt[strings.TrimPrefix(path.Ext(c.To), ".")] {
+					specs = append(specs, c.To)
+				}
+			}
+			if len(specs) == 0 {
+				held[k] = nil
+				return
+			}
+			held[k], failed[k] = j.c.Sym.GrepWordFiles(ctx, commits[k], compactStrings(names), specs)
+		})
+		var again []wordAsk
+		var at []int
+		for k, c := range commits {
+			for _, i := range byCommit[c] {
+				files := held[k][asks[i].word]
+				switch {
+				case failed[k] != nil:
+					changed[i] = gitblame.ZeroHash
+					delete(open, i)
+				case len(files) == 0:
+					delete(open, i) // the commit that took it out of the code
+				default:
+					again = append(again, wordAsk{from: c, word: asks[i].word, files: files})
+					at = append(at, i)
+				}
+			}
+		}
+		got := j.wordsChanged(ctx, again)
+		for k, i := range at {
+			changed[i] = got[k]
+			if got[k].IsZero() {
+				delete(open, i)
+			}
+		}
+	}
+	for i := range open {
+		changed[i] = gitblame.ZeroHash // still in the code where the search ended
+	}
 }
 
 // grepThen searches the trees that wrote names missing now for them. The

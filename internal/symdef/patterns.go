@@ -249,6 +249,10 @@ func patternDefs(lang string, src []byte) []Def {
 					top.body = level
 				}
 				atBody = level == top.body
+			} else {
+				// directly in its braces, not in a method's body or a
+				// nested block (a Rust use list: use a::{B, C})
+				atBody = level == top.level+1
 			}
 		}
 		for _, ru := range l.rules {

@@ -160,6 +160,23 @@ pub trait Store {
     fn get(&self) -> u32;
 }
 `, []string{"Engine:1", "Engine.speed:2", "Engine.start:6", "Mode:11", "LIMIT:12", "run_it:13", "my_macro:14", "Store:15", "Store.get:16"}, nil},
+		// a member is directly in its container's braces: the names of a
+		// use list in a method's body are not fields or variants
+		{"b.rs", `pub enum Phase {
+    Ready,
+    Done(u32),
+}
+
+impl Service {
+    fn issue(&self) {
+        use crate::types::{
+            TokenVersion,
+            UserSlug,
+        };
+        let v = TokenVersion::default();
+    }
+}
+`, []string{"Phase:1", "Phase.Ready:2", "Phase.Done:3", "Service.issue:7"}, []string{"TokenVersion", "UserSlug"}},
 		{"a.rb", `module Billing
   RATE = 3
   class Invoice
@@ -266,7 +283,7 @@ func TestLanguage(t *testing.T) {
 }
 
 func FuzzDefinitions(f *testing.F) {
-	for _, s := range []string{"package a\nfunc F() {}\n", "class A:\n    def f(self): pass\n", "class X {\n void f() {}\n}\n", "fn main() {}\n", "function Get-X {}\n"} {
+	for _, s := range []string{"package a\nfunc F() {}\n", "class A:\n    def f(self): pass\n", "class X {\n void f() {}\n}\n", "fn main() {}\n", "function Get-X {}\n", "impl S {\n fn f() {\n  use a::{\n   B,\n  };\n }\n}\n"} {
 		for _, ext := range []string{"go", "py", "ts", "java", "kt", "cs", "cpp", "rs", "rb", "php", "swift", "r", "fs", "sh", "ps1"} {
 			f.Add("a."+ext, []byte(s))
 		}
