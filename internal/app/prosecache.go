@@ -26,7 +26,7 @@ import (
 const proseCacheFile = "memcite-prose-cache"
 
 // proseCacheVersion changes when the cached answers change meaning.
-const proseCacheVersion = 4
+const proseCacheVersion = 5
 
 // cachedLog is a log of commits as hash strings (gitblame.Hash has no
 // exported fields to encode).

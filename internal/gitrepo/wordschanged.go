@@ -259,7 +259,8 @@ func parseWordLog(data []byte) []*wordLogCommit {
 			f, inHunk = &c.files[len(c.files)-1], false
 		case f == nil:
 		case inHunk && len(l) > 0 && (l[0] == '+' || l[0] == '-'):
-			f.lines = append(f.lines, l[1:])
+			// the scanner reuses its buffer: keep a copy
+			f.lines = append(f.lines, bytes.Clone(l[1:]))
 		case inHunk:
 			// context, "\ No newline at end of file", a new hunk
 		case bytes.HasPrefix(l, []byte("@@")):

@@ -2,6 +2,7 @@ package gitrepo
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -117,5 +118,27 @@ func TestHasWord(t *testing.T) {
 		if hit != tc.hit || unsure != tc.unsure {
 			t.Errorf("hasWord(%q, %q) = %v, %v; want %v, %v", tc.line, tc.word, hit, unsure, tc.hit, tc.unsure)
 		}
+	}
+}
+
+// TestParseWordLogLongLog: the lines a diff adds or removes are kept as
+// read when the log is longer than the scanner's first buffer (which it
+// reuses): a word removed early in a long log is still found.
+func TestParseWordLogLongLog(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("\x01" + strings.Repeat("a", 40) + "\n")
+	b.WriteString("diff --git a/src/a.ts b/src/a.ts\ndeleted file mode 100644\n--- a/src/a.ts\n+++ /dev/null\n@@ -1,1 +0,0 @@\n")
+	b.WriteString("-export class AnswerQuery {}\n")
+	b.WriteString("diff --git a/src/b.ts b/src/b.ts\n--- a/src/b.ts\n+++ b/src/b.ts\n@@ -1,4000 +1,4000 @@\n")
+	for i := 0; i < 4000; i++ {
+		fmt.Fprintf(&b, "+const filler%04d = %d; // more than the scanner's first buffer\n", i, i)
+	}
+	log := parseWordLog([]byte(b.String()))
+	if len(log) != 1 {
+		t.Fatalf("%d commits, want 1", len(log))
+	}
+	added, hit, unsure := log[0].look("AnswerQuery", map[string]bool{"src/a.ts": true})
+	if added || !hit || unsure {
+		t.Errorf("look = added %v, hit %v, unsure %v; want a hit", added, hit, unsure)
 	}
 }
