@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -27,8 +28,8 @@ const (
 // blobs through the repository's git cat-file --batch process, the
 // changes between two trees through long-running git diff-tree --stdin
 // processes (one with rename detection at 50% similarity, one without),
-// the files of a tree through git ls-tree. It caches commits, trees and
-// path lookups.
+// the files of a tree through git ls-tree. It caches commits and trees
+// (a path is looked up through the cached trees on its way).
 type gitHistory struct {
 	repo      *Repo
 	cat       *catFile
@@ -37,18 +38,7 @@ type gitHistory struct {
 	diffs     map[bool]*diffTree // by rename detection
 
 	commits map[gitblame.Hash]*gitblame.Commit
-	trees   map[gitblame.Hash][]treeEntry
-	entries map[gitEntryKey]gitEntryVal
-}
-
-type gitEntryKey struct {
-	tree gitblame.Hash
-	path string
-}
-
-type gitEntryVal struct {
-	h  gitblame.Hash
-	ok bool
+	trees   map[gitblame.Hash]gitTree
 }
 
 func newGitHistory(r *Repo, objs *objects) *gitHistory {
@@ -58,8 +48,7 @@ func newGitHistory(r *Repo, objs *objects) *gitHistory {
 		size:      gitblame.SHA1Size,
 		emptyTree: emptyTreeSHA1,
 		commits:   map[gitblame.Hash]*gitblame.Commit{},
-		trees:     map[gitblame.Hash][]treeEntry{},
-		entries:   map[gitEntryKey]gitEntryVal{},
+		trees:     map[gitblame.Hash]gitTree{},
 	}
 	if r.ObjectFormat == "sha256" {
 		h.size, h.emptyTree = gitblame.SHA256Size, emptyTreeSHA256
@@ -79,9 +68,6 @@ func notFound(err error) error {
 	}
 	return err
 }
-
-// maxEntries bounds the path lookups remembered (then all are forgotten).
-const maxEntries = 1 << 21
 
 // Close stops the diff-tree processes (the cat-file process is the
 // repository's: Repo.Close stops it).
@@ -123,57 +109,110 @@ func (g *gitHistory) Commit(h gitblame.Hash) (*gitblame.Commit, error) {
 	return c, nil
 }
 
-func (g *gitHistory) tree(h gitblame.Hash) ([]treeEntry, error) {
+func (g *gitHistory) tree(h gitblame.Hash) (gitTree, error) {
 	if t, ok := g.trees[h]; ok {
 		return t, nil
 	}
 	data, err := g.object(h, "tree")
 	if err != nil {
-		return nil, err
+		return gitTree{}, err
 	}
-	t, err := parseTree(data, g.size)
+	entries, err := parseTree(data, g.size)
 	if err != nil {
-		return nil, fmt.Errorf("history: tree %s: %w", h.Short(), err)
+		return gitTree{}, fmt.Errorf("history: tree %s: %w", h.Short(), err)
 	}
 	if len(g.trees) >= maxTrees {
 		clear(g.trees)
 	}
+	t := newGitTree(entries)
 	g.trees[h] = t
 	return t, nil
 }
 
 // Entry returns the blob of the regular file at path in tree. Symbolic
-// links and submodules are not regular files.
+// links and submodules are not regular files. Each tree on the way is
+// read once (the trees are cached) and searched by name.
 func (g *gitHistory) Entry(tree gitblame.Hash, path string) (gitblame.Hash, bool, error) {
-	k := gitEntryKey{tree, path}
-	if v, ok := g.entries[k]; ok {
-		return v.h, v.ok, nil
-	}
-	t, err := g.tree(tree)
-	if err != nil {
-		return gitblame.ZeroHash, false, err
-	}
-	name, rest, sub := strings.Cut(path, "/")
-	var v gitEntryVal
-	for _, e := range t {
-		if e.name != name {
-			continue
+	for {
+		t, err := g.tree(tree)
+		if err != nil {
+			return gitblame.ZeroHash, false, err
 		}
+		name, rest, sub := strings.Cut(path, "/")
+		e, ok := t.find(name, sub)
 		switch {
+		case !ok:
+			return gitblame.ZeroHash, false, nil
 		case sub && e.mode == modeDir:
-			if v.h, v.ok, err = g.Entry(e.hash, rest); err != nil {
-				return gitblame.ZeroHash, false, err
-			}
+			tree, path = e.hash, rest
 		case !sub && regularMode(e.mode):
-			v = gitEntryVal{e.hash, true}
+			return e.hash, true, nil
+		default:
+			return gitblame.ZeroHash, false, nil
 		}
-		break
 	}
-	if len(g.entries) >= maxEntries {
-		clear(g.entries)
+}
+
+// gitTree is a tree's entries, with the names git sorts them by (a
+// directory's as if it ended in "/") and whether they are sorted so (a
+// tree git wrote always is).
+type gitTree struct {
+	entries []treeEntry
+	keys    []string
+	sorted  bool
+}
+
+func newGitTree(entries []treeEntry) gitTree {
+	t := gitTree{entries: entries, keys: make([]string, len(entries)), sorted: true}
+	for i, e := range entries {
+		t.keys[i] = e.name
+		if e.mode == modeDir {
+			t.keys[i] += "/"
+		}
+		if i > 0 && t.keys[i-1] >= t.keys[i] {
+			t.sorted = false
+		}
 	}
-	g.entries[k] = v
-	return v.h, v.ok, nil
+	return t
+}
+
+// find returns the entry named name (a directory's only when dir): a
+// binary search in a sorted tree, once for a file and once for a
+// directory; the first entry of that name in one that is not.
+func (t gitTree) find(name string, dir bool) (treeEntry, bool) {
+	if strings.IndexByte(name, '/') >= 0 {
+		return treeEntry{}, false // (no entry's name holds one)
+	}
+	if !t.sorted {
+		for _, e := range t.entries {
+			if e.name == name {
+				return e, !dir || e.mode == modeDir
+			}
+		}
+		return treeEntry{}, false
+	}
+	if !dir {
+		if i, ok := slices.BinarySearch(t.keys, name); ok {
+			return t.entries[i], true
+		}
+	}
+	if i, ok := slices.BinarySearchFunc(t.keys, name, cmpDirKey); ok {
+		return t.entries[i], true
+	}
+	return treeEntry{}, false
+}
+
+// cmpDirKey compares a sort key with name+"/", the key of a directory
+// named name, without making that string.
+func cmpDirKey(k, name string) int {
+	m := min(len(k), len(name))
+	if c := strings.Compare(k[:m], name[:m]); c != 0 {
+		return c
+	}
+	if len(k) <= len(name) {
+		return -1 // k is name or a prefix of it: before name+"/"
+	}
+	return strings.Compare(k[len(name):], "/")
 }
 
 // Blob returns the content of a blob.
