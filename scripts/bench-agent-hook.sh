@@ -79,6 +79,10 @@ if [ -n "${FROM:-}" ]; then
   read_ms=$(ms sh -c "'$work/git-memcite' agent-hook < '$work/event.json'")
   read_cpu=$(cpu sh -c "'$work/git-memcite' agent-hook < '$work/event.json'")
   if [ -n "${BASE:-}" ]; then
+    # the base build's verification cache as full as this build's (each
+    # build writes its own: verify-all at the start wrote this build's)
+    "$work/git-memcite-base" verify-all >/dev/null 2>&1 || true
+    sleep "${SETTLE:-5}"
     base=$(ms sh -c "'$work/git-memcite-base' agent-hook < '$work/event.json'")
     base_cpu=$(cpu sh -c "'$work/git-memcite-base' agent-hook < '$work/event.json'")
   fi
