@@ -28,8 +28,10 @@ var fuzzSeeds = []string{
 // without that key, and adding a key after the block (at InsertionEnd)
 // one that means the same with it. Documents with content lines at the margin that are
 // neither keys nor "- " items (quoted scalars continued there) are left
-// out: callers find the end of such a value from its node; so are
-// documents whose mapping carries a tag (" !t" on a line of its own).
+// out: callers find the end of such a value from its node (a quoted
+// value's from its closing quote, even when a line of it starts with
+// '#'); so are documents whose mapping carries a tag (" !t" on a line of
+// its own).
 func FuzzBlockEnd(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
@@ -61,6 +63,23 @@ func FuzzBlockEnd(f *testing.F) {
 			l = TrimEOL(l)
 			if !keyLines[i] && !BlankOrComment(l) && Indent(l) == 0 && !TabLed(l) && !strings.HasPrefix(l, "- ") && l != "-" {
 				return
+			}
+		}
+		// a quoted value continued on a line at the margin (which may
+		// start with '#' and look like a comment) is left out as well
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			v := root.Content[i+1]
+			if v.Kind != yaml.ScalarNode || v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 {
+				continue
+			}
+			end := len(txt.Lines)
+			if i+2 < len(root.Content) {
+				end = root.Content[i+2].Line - 1
+			}
+			for j := root.Content[i].Line; j < end; j++ {
+				if l := TrimEOL(txt.Lines[j]); strings.TrimSpace(l) != "" && Indent(l) == 0 {
+					return
+				}
 			}
 		}
 		for i := 0; i+1 < len(root.Content); i += 2 {

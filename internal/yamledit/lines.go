@@ -124,7 +124,13 @@ func blockEnd(n int, line func(int) string, start, col int, seqAtCol bool) (int,
 		in := Indent(l)
 		if scalar >= 0 {
 			if strings.TrimLeft(l, " \t") == "" {
-				continue // blank: content only if more content follows
+				if len(l) > scalar {
+					// spaces past the scalar's indentation may be its
+					// content ("00\n  \n" for ">\n 00\n   "): the block
+					// takes them (an empty line it takes changes no value)
+					last, lastKeeps = i, keep
+				}
+				continue // else blank: content only if more content follows
 			}
 			if in > scalar {
 				last, lastKeeps = i, keep

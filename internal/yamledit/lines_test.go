@@ -38,6 +38,8 @@ func TestBlockEnd(t *testing.T) {
 		{"a block scalar with a header comment", "k: >- # folded\n  a\n  # b\nn: 1\n", 0, 0, false, 3, true},
 		{"a block scalar in an item", "l:\n  - run: |\n      a\n      # b\n  - run: c\n", 1, 2, false, 4, true},
 		{"a block scalar's trailing blank lines", "k: |\n  a\n\nn: 1\n", 0, 0, false, 2, true},
+		// spaces past the scalar's indentation are content: "a\n  \n"
+		{"a block scalar's line of spaces", "k: >\n a\n   \nn: 1\n", 0, 0, false, 3, true},
 		{"a '|' inside a plain value is no header", "k: a |\n  # c\nn: 1\n", 0, 0, false, 1, false},
 		// a tab is not indentation: a tab-led line cannot start a node
 		{"a tab-led continuation at the margin", "k: 'a\n\tb'\nn: 1\n", 0, 0, false, 2, true},
