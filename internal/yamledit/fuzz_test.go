@@ -28,10 +28,10 @@ var fuzzSeeds = []string{
 // without that key, and adding a key after the block (at InsertionEnd)
 // one that means the same with it. Documents with content lines at the margin that are
 // neither keys nor "- " items (quoted scalars continued there) are left
-// out: callers find the end of such a value from its node (a quoted
-// value's from its closing quote, even when a line of it starts with
-// '#'); so are documents whose mapping carries a tag (" !t" on a line of
-// its own).
+// out: callers find the end of such a value from its node; so are
+// quoted values that run on to the next lines (where a line may start
+// with '#'), and documents whose mapping carries a tag (" !t" on a line
+// of its own).
 func FuzzBlockEnd(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
@@ -65,21 +65,33 @@ func FuzzBlockEnd(f *testing.F) {
 				return
 			}
 		}
-		// a quoted value continued on a line at the margin (which may
-		// start with '#' and look like a comment) is left out as well
+		// a quoted value that runs on to the next lines is left out too
+		// (a line of it may start with '#' and look like a comment):
+		// callers end a value at its node (memfile's valueLastLine)
+		lineStart := func(l int) int {
+			n := 0
+			for _, x := range txt.Lines[:l] {
+				n += len(x)
+			}
+			return n
+		}
 		for i := 0; i+1 < len(root.Content); i += 2 {
 			v := root.Content[i+1]
 			if v.Kind != yaml.ScalarNode || v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 {
 				continue
 			}
-			end := len(txt.Lines)
-			if i+2 < len(root.Content) {
-				end = root.Content[i+2].Line - 1
+			if v.Line < 1 || v.Line > len(txt.Lines) {
+				return
 			}
-			for j := root.Content[i].Line; j < end; j++ {
-				if l := TrimEOL(txt.Lines[j]); strings.TrimSpace(l) != "" && Indent(l) == 0 {
-					return
-				}
+			line := TrimEOL(txt.Lines[v.Line-1])
+			r := []rune(line)
+			if v.Column < 1 || v.Column-1 > len(r) {
+				return
+			}
+			at := lineStart(v.Line-1) + len(string(r[:v.Column-1]))
+			end, err := ScalarEnd([]byte(src), at, v, false)
+			if err != nil || end > lineStart(v.Line-1)+len(line) {
+				return
 			}
 		}
 		for i := 0; i+1 < len(root.Content); i += 2 {

@@ -45,6 +45,13 @@ func OpensBlockScalar(line string) bool {
 // blockHeader reports whether the value on a line is a block scalar, and
 // whether its header has the keep chomping indicator ("|+", ">2+").
 func blockHeader(line string) (keep, ok bool) {
+	keep, _, ok = blockHeaderAlone(line)
+	return keep, ok
+}
+
+// blockHeaderAlone is blockHeader, and whether the header is alone on its
+// line (no key or "- " before it).
+func blockHeaderAlone(line string) (keep, alone, ok bool) {
 	if strings.IndexByte(line, '#') >= 0 {
 		if c := CommentStart(line); c >= 0 {
 			line = line[:c]
@@ -52,16 +59,16 @@ func blockHeader(line string) (keep, ok bool) {
 	}
 	s := strings.TrimSpace(line)
 	if s == "" {
-		return false, false
+		return false, false, false
 	}
 	if c := s[len(s)-1]; c != '|' && c != '>' && c != '-' && c != '+' && (c < '1' || c > '9') && !strings.Contains(s, "#") {
-		return false, false // the common case, without the expression
+		return false, false, false // the common case, without the expression
 	}
 	m := blockScalarRe().FindStringSubmatch(s)
 	if m == nil {
-		return false, false
+		return false, false, false
 	}
-	return strings.Contains(m[1], "+"), true
+	return strings.Contains(m[1], "+"), strings.IndexByte("|>!&", s[0]) >= 0, true
 }
 
 // BlockEnd returns the index of the line after the block that starts at
@@ -90,12 +97,54 @@ func InsertionEnd(n int, line func(int) string, start, col int, seqAtCol bool) i
 }
 
 // RemovalEnd is where removing the block that starts at line start ends:
-// BlockEnd, and the blank lines after it. Left in place, those lines would
-// join a block scalar before the block that keeps its trailing line breaks
-// ("key: |+"), changing its value; if the block itself ends with such a
-// scalar, they are its content.
+// BlockEnd, and the blank lines after it; and when a block scalar is open
+// on the line before start, the comment lines among them indented past
+// its content's indentation. Left in place, those lines would join that
+// scalar (blank lines one that keeps its trailing line breaks, "key: |+";
+// such comments any: "0: |\n1:\n #" without "1:" gives 0 the value
+// "#"), changing its value; if the block itself ends with such a scalar,
+// they are its content. Other comments stay (one indented under the
+// removed key may be about the next).
 func RemovalEnd(n int, line func(int) string, start, col int, seqAtCol bool) int {
-	return blanksFrom(n, line, BlockEnd(n, line, start, col, seqAtCol))
+	i := BlockEnd(n, line, start, col, seqAtCol)
+	scalar, open := openScalarAt(line, start)
+	for i < n {
+		l := line(i)
+		if strings.TrimLeft(l, " \t") != "" && !(open && BlankOrComment(l) && Indent(l) > scalar) {
+			break
+		}
+		i++
+	}
+	return i
+}
+
+// openScalarAt reports whether a block scalar is open at the end of the
+// lines before start, and the indentation past which lines are its
+// content.
+func openScalarAt(line func(int) string, start int) (int, bool) {
+	inScalar, scalar, owner := false, 0, 0
+	for i := 0; i < start; i++ {
+		l := line(i)
+		if strings.TrimLeft(l, " \t") == "" {
+			continue
+		}
+		in := Indent(l)
+		if inScalar && in > scalar {
+			continue
+		}
+		inScalar = false
+		if BlankOrComment(l) {
+			continue
+		}
+		if _, alone, ok := blockHeaderAlone(l); ok {
+			inScalar, scalar = true, in
+			if alone {
+				scalar = min(in-1, owner)
+			}
+		}
+		owner = in
+	}
+	return scalar, inScalar
 }
 
 // blanksFrom is the index of the first line at or after i that is not
@@ -111,18 +160,24 @@ func blanksFrom(n int, line func(int) string, i int) int {
 // (or header) of a block scalar with keep chomping ("|+", ">2+").
 func blockEnd(n int, line func(int) string, start, col int, seqAtCol bool) (int, bool) {
 	last := start
-	scalar := -1  // the indentation above which lines are a block scalar's content
-	keep := false // the open block scalar keeps its line breaks
+	inScalar := false // a block scalar is open
+	scalar := 0       // the indentation above which lines are its content
+	keep := false     // the open block scalar keeps its line breaks
+	owner := 0        // the indentation of the last line of structure (a key, an item)
 	if start < n {
-		if k, ok := blockHeader(line(start)); ok {
-			scalar, keep = Indent(line(start)), k
+		owner = Indent(line(start))
+		if k, alone, ok := blockHeaderAlone(line(start)); ok {
+			inScalar, scalar, keep = true, owner, k
+			if alone {
+				scalar = owner - 1 // (its key is not in sight: deeper than that)
+			}
 		}
 	}
 	lastKeeps := keep // line last is in (or opens) a scalar that keeps its line breaks
 	for i := start + 1; i < n; i++ {
 		l := line(i)
 		in := Indent(l)
-		if scalar >= 0 {
+		if inScalar {
 			if strings.TrimLeft(l, " \t") == "" {
 				if len(l) > scalar {
 					// spaces past the scalar's indentation may be its
@@ -136,7 +191,7 @@ func blockEnd(n int, line func(int) string, start, col int, seqAtCol bool) (int,
 				last, lastKeeps = i, keep
 				continue
 			}
-			scalar = -1
+			inScalar = false
 		}
 		if BlankOrComment(l) {
 			continue
@@ -150,9 +205,17 @@ func blockEnd(n int, line func(int) string, start, col int, seqAtCol bool) (int,
 			return last + 1, lastKeeps
 		}
 		lastKeeps = false
-		if k, ok := blockHeader(l); ok {
-			scalar, keep, lastKeeps = in, k, k
+		if k, alone, ok := blockHeaderAlone(l); ok {
+			// the content is indented past the node that holds the
+			// scalar: the line's own indentation, or for a header alone
+			// on the line below its key, the key's line's (the content
+			// may sit left of the header)
+			inScalar, scalar, keep, lastKeeps = true, in, k, k
+			if alone {
+				scalar = min(in-1, owner)
+			}
 		}
+		owner = in
 	}
 	return last + 1, lastKeeps
 }

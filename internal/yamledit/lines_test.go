@@ -40,6 +40,9 @@ func TestBlockEnd(t *testing.T) {
 		{"a block scalar's trailing blank lines", "k: |\n  a\n\nn: 1\n", 0, 0, false, 2, true},
 		// spaces past the scalar's indentation are content: "a\n  \n"
 		{"a block scalar's line of spaces", "k: >\n a\n   \nn: 1\n", 0, 0, false, 3, true},
+		// a header alone on its line: the content may sit at its indentation
+		{"a header on the line below its key", "k:\n  >\n  a\n  # b\nn: 1\n", 0, 0, false, 4, true},
+		{"content left of its header", "k:\n  >\n a\n #b\nn: 1\n", 0, 0, false, 4, true},
 		{"a '|' inside a plain value is no header", "k: a |\n  # c\nn: 1\n", 0, 0, false, 1, false},
 		// a tab is not indentation: a tab-led line cannot start a node
 		{"a tab-led continuation at the margin", "k: 'a\n\tb'\nn: 1\n", 0, 0, false, 2, true},
@@ -181,6 +184,29 @@ func TestUnitIndent(t *testing.T) {
 	for src, want := range map[string]int{"a:\n    b: 1\n": 4, "a: 1\n": 2, "a:\n   b:\n      c: 1\n# x\n": 3, "a:\n # c\n  b: 1\n": 2} {
 		if got := SplitText([]byte(src)).UnitIndent(); got != want {
 			t.Errorf("UnitIndent(%q) = %d, want %d", src, got, want)
+		}
+	}
+}
+
+// TestRemovalEnd: removing a block takes the blank lines after it, and
+// the comments indented past a block scalar open before it (left, they
+// would become its content); other comments stay.
+func TestRemovalEnd(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		doc   string
+		start int
+		want  int
+	}{
+		{"a comment under the key, no scalar before", "a: 1\nb: 2\n  # about c\nc: 3\n", 1, 2},
+		{"a comment a scalar before would take", "a: |\n  x\nb: 2\n  # about c\nc: 3\n", 2, 4},
+		{"the same at the end", "0: |\n1: \n #", 1, 3},
+		{"a margin comment stays", "a: |\n  x\nb: 2\n# about c\nc: 3\n", 2, 3},
+		{"blank lines go", "a: 1\nb: 2\n\n\nc: 3\n", 1, 4},
+	} {
+		txt := SplitText([]byte(tc.doc))
+		if got := txt.RemovalEnd(tc.start, 0, true); got != tc.want {
+			t.Errorf("%s: RemovalEnd(%d) = %d, want %d", tc.name, tc.start, got, tc.want)
 		}
 	}
 }
