@@ -38,19 +38,13 @@ var blockScalarRe = sync.OnceValue(func() *regexp.Regexp {
 // OpensBlockScalar reports whether the value on a line is a block scalar
 // (| or >) whose content follows on the lines below.
 func OpensBlockScalar(line string) bool {
-	_, ok := blockHeader(line)
+	_, _, ok := blockHeaderAlone(line)
 	return ok
 }
 
-// blockHeader reports whether the value on a line is a block scalar, and
-// whether its header has the keep chomping indicator ("|+", ">2+").
-func blockHeader(line string) (keep, ok bool) {
-	keep, _, ok = blockHeaderAlone(line)
-	return keep, ok
-}
-
-// blockHeaderAlone is blockHeader, and whether the header is alone on its
-// line (no key or "- " before it).
+// blockHeaderAlone reports whether the value on a line is a block scalar,
+// whether its header has the keep chomping indicator ("|+", ">2+"), and
+// whether the header is alone on its line (no key or "- " before it).
 func blockHeaderAlone(line string) (keep, alone, ok bool) {
 	if strings.IndexByte(line, '#') >= 0 {
 		if c := CommentStart(line); c >= 0 {
@@ -137,14 +131,23 @@ func openScalarAt(line func(int) string, start int) (int, bool) {
 			continue
 		}
 		if _, alone, ok := blockHeaderAlone(l); ok {
-			inScalar, scalar = true, in
-			if alone {
-				scalar = min(in-1, owner)
-			}
+			inScalar, scalar = true, contentFloor(in, owner, alone)
 		}
 		owner = in
 	}
 	return scalar, inScalar
+}
+
+// contentFloor is the indentation past which the lines after a block
+// scalar's header (on a line of indentation in, below a line of structure
+// of indentation owner) are its content: the header's line's, or, for a
+// header alone on the line below its key, the key's line's (the content
+// may sit left of the header; with the key out of sight, owner is in).
+func contentFloor(in, owner int, alone bool) int {
+	if alone {
+		return min(in-1, owner)
+	}
+	return in
 }
 
 // blanksFrom is the index of the first line at or after i that is not
@@ -167,10 +170,7 @@ func blockEnd(n int, line func(int) string, start, col int, seqAtCol bool) (int,
 	if start < n {
 		owner = Indent(line(start))
 		if k, alone, ok := blockHeaderAlone(line(start)); ok {
-			inScalar, scalar, keep = true, owner, k
-			if alone {
-				scalar = owner - 1 // (its key is not in sight: deeper than that)
-			}
+			inScalar, scalar, keep = true, contentFloor(owner, owner, alone), k
 		}
 	}
 	lastKeeps := keep // line last is in (or opens) a scalar that keeps its line breaks
@@ -206,14 +206,7 @@ func blockEnd(n int, line func(int) string, start, col int, seqAtCol bool) (int,
 		}
 		lastKeeps = false
 		if k, alone, ok := blockHeaderAlone(l); ok {
-			// the content is indented past the node that holds the
-			// scalar: the line's own indentation, or for a header alone
-			// on the line below its key, the key's line's (the content
-			// may sit left of the header)
-			inScalar, scalar, keep, lastKeeps = true, in, k, k
-			if alone {
-				scalar = min(in-1, owner)
-			}
+			inScalar, scalar, keep, lastKeeps = true, contentFloor(in, owner, alone), k, k
 		}
 		owner = in
 	}

@@ -129,8 +129,8 @@ func TestBlockHeaderKeep(t *testing.T) {
 		"k: |+": true, "k: >2+": true, "k: |+1": true, "0#: |+1": true, "k: |+#c|": true, "a|b: |+ # c": true,
 		"k: |": false, "k: |-": false, "k: |2": false, "a+|: |": false, "k: |#c+": false, "k: | # +": false,
 	} {
-		if got, ok := blockHeader(line); !ok || got != want {
-			t.Errorf("blockHeader(%q) = %v, %v, want %v, true", line, got, ok, want)
+		if got, _, ok := blockHeaderAlone(line); !ok || got != want {
+			t.Errorf("blockHeaderAlone(%q) = %v, %v, want %v, true", line, got, ok, want)
 		}
 	}
 }
