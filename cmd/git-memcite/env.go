@@ -34,6 +34,7 @@ type Globals struct {
 	NoCache  bool             `name:"no-cache" help:"Neither use nor update the verification cache in the git directory (also MEMCITE_CACHE=off); see docs/cache.md."`
 	Version  kong.VersionFlag `name:"version" help:"Print the version and exit."`
 
+	args     []string          // the command line, without the program's name
 	switches config.Switches   // the environment switches, read once by runIO
 	progress *progress.Counter // how far a long command got, for the status line
 	session  *app.Session      // the run: its cache and the repositories it opens

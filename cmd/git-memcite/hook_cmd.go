@@ -113,7 +113,7 @@ func wholeTree(ctx context.Context, g *Globals, env *Env) error {
 	fmt.Fprintln(env.Stderr, "git-memcite: no commit in progress: checking every citation in the working tree")
 	quiet := *g
 	quiet.Quiet = true
-	err = (&verifyAllCmd{}).Run(ctx, &quiet, env)
+	err = (&verifyAllCmd{noMemo: true}).Run(ctx, &quiet, env)
 	if cfg.PreCommit == hookrun.Warn && outcome.Is(err, outcome.Stale) {
 		return nil
 	}

@@ -60,6 +60,7 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// configuration model, internal/config)
 	sw := config.ReadSwitches(os.Getenv)
 	cli.Globals.switches = sw
+	cli.Globals.args = args
 	cli.Globals.progress = count
 	cli.Globals.session = session
 	defer gitrepo.ForceGitBinary(sw.GitBinary)()

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/git-memcite/git-memcite/internal/app"
 	"github.com/git-memcite/git-memcite/internal/outcome"
 	"github.com/git-memcite/git-memcite/internal/render"
 	"github.com/git-memcite/git-memcite/internal/store"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
@@ -125,21 +127,39 @@ type verifyAllCmd struct {
 	JSON   bool `name:"json" xor:"format" help:"Print one JSON document: source, summary and per-memory objects (the per-memory shape of docs/citation-schema.md; --format json prints the findings report instead)."`
 	Record bool `name:"record" help:"Record the current commit and time in every valid citation of every memory (commit and verified fields), in one run."`
 	FormatFlags
+
+	noMemo bool // run as part of a hook: the run is not kept (runMemo)
 }
 
 func (c *verifyAllCmd) Help() string { return exitHelp }
 
 func (c *verifyAllCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	start := time.Now()
-	ws, err := g.open(ctx, c.SourceFlags)
+	ws, err := g.openConfig(ctx, c.SourceFlags)
 	if err != nil {
+		return err
+	}
+	memo := c.runMemo(ctx, g, env, ws)
+	if run := memo.Replay(ctx); run != nil {
+		return replayRun(env, run, time.Since(start))
+	}
+	memo.Record()
+	if err := ws.LoadStore(ctx); err != nil {
 		return err
 	}
 	rep, err := app.Verify(ctx, ws, ws.Store.Memories)
 	if err != nil {
 		return err
 	}
-	rep.Elapsed = time.Since(start)
+	if memo == nil {
+		rep.Elapsed = time.Since(start)
+		return c.report(ctx, g, env, ws, rep)
+	}
+	return keepRun(env, memo, start, rep, func(env *Env) error { return c.report(ctx, g, env, ws, rep) })
+}
+
+// report writes verify-all's report and returns the outcome.
+func (c *verifyAllCmd) report(ctx context.Context, g *Globals, env *Env, ws *workspace, rep *verify.Report) error {
 	var jsonOut func() error
 	if c.JSON {
 		jsonOut = func() error { return render.AllJSON(env.Stdout, rep) }
@@ -147,4 +167,21 @@ func (c *verifyAllCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	return c.conclude(ctx, g, env, ws, c.SourceFlags, "verify-all", rep, false, c.Record, func(w io.Writer, st render.Style) error {
 		return render.AllText(w, rep, render.AllOptions{Quiet: g.Quiet, Style: st})
 	}, jsonOut)
+}
+
+// runMemo returns the memo of this run (docs/cache.md, "Whole runs"), or
+// nil when it is not kept: in a hook, or when the run writes elsewhere
+// than to its output streams (--record, --output, a GitHub step summary)
+// or depends on more than the key and the content it checks (a
+// baseline, --changed-since).
+func (c *verifyAllCmd) runMemo(ctx context.Context, g *Globals, env *Env, ws *workspace) *app.RunMemo {
+	if c.noMemo || c.Record || (c.Output != "" && c.Output != "-") || c.Since != "" || c.Baseline != "" ||
+		os.Getenv("GITHUB_BASE_REF") != "" {
+		return nil
+	}
+	if f := c.Format; f == "github" || (f == "" && !c.JSON && ws.Cfg.Get("format").First() == "github") {
+		return nil
+	}
+	style := fmt.Sprintf("stdout %t stderr %t", g.style(env.Stdout).Color, g.style(env.Stderr).Color)
+	return app.NewRunMemo(ctx, ws, app.RunOptions{Tool: vcache.Tool(version), Args: g.args, Env: os.Environ(), Style: style})
 }

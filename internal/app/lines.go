@@ -105,7 +105,7 @@ func JudgeLines(ctx context.Context, repo *gitrepo.Repo, src source.Source, rev 
 				untracked[p] = true
 			}
 		}
-		j.Target.Changed = repo.ChangedOnce(ctx, untracked)
+		j.Target.Changed = recordChanged(src, untracked, repo.ChangedOnce(ctx, untracked))
 	}
 	return j.Apply(ctx, rep)
 }

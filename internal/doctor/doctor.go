@@ -165,6 +165,9 @@ func checkCache(r *Report, f Facts) {
 	if c.Summaries > 0 {
 		detail = append(detail, fmt.Sprintf("%s beside it, %s (what the commit check reads instead of every memory file)", countOf(c.Summaries, "commit summary", "commit summaries"), byteSize(c.SummaryBytes)))
 	}
+	if c.Runs > 0 {
+		detail = append(detail, fmt.Sprintf("%s of verify-all kept, %s (a run that reads what one of them read prints what it printed)", countOf(c.Runs, "whole run", "whole runs"), byteSize(c.RunBytes)))
+	}
 	if f.CacheOff != "" {
 		detail = append(detail, "off for this run: "+f.CacheOff)
 	}

@@ -53,15 +53,21 @@ func (w *guardedWorktree) worktree() *source.Worktree {
 // ListStamped is List(""), with a stamp SameList checks later; the stamp
 // is nil when the listing cannot be vouched for that way.
 func (w *guardedWorktree) ListStamped() ([]string, []byte, error) {
+	return w.ListStampedDir("")
+}
+
+// ListStampedDir is List(dir), with a stamp SameList checks later (nil
+// when the listing cannot be vouched for that way).
+func (w *guardedWorktree) ListStampedDir(dir string) ([]string, []byte, error) {
 	wt := w.worktree()
 	if wt == nil {
-		paths, err := w.List("")
+		paths, err := w.List(dir)
 		return paths, nil, err
 	}
 	before := time.Now().Add(-listStampMargin)
 	stamp := appendStampString([]byte(listStampVersion), wt.Root())
 	ok := true
-	all, err := wt.ListDirs("", func(rel string, fi fs.FileInfo) {
+	all, err := wt.ListDirs(dir, func(rel string, fi fs.FileInfo) {
 		st, fresh := statStamp(fi, before)
 		if fi == nil || fresh || st == nil {
 			ok = false
@@ -105,8 +111,8 @@ func (w *guardedWorktree) indexStamp(before time.Time) []byte {
 	return st
 }
 
-// SameList reports whether List("") returns now what it returned when
-// ListStamped made stamp.
+// SameList reports whether List("") (List(dir)) returns now what it
+// returned when ListStamped (ListStampedDir(dir)) made stamp.
 func (w *guardedWorktree) SameList(stamp []byte) bool {
 	wt := w.worktree()
 	if wt == nil {

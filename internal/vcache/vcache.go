@@ -234,6 +234,10 @@ type Info struct {
 	// (any build's), and their size on disk.
 	Summaries    int
 	SummaryBytes int64
+	// Runs and RunBytes: the whole runs kept beside it (any build's), and
+	// their size on disk.
+	Runs     int
+	RunBytes int64
 }
 
 // Inspect describes the cache file in dir for tool, reading it like Open.
@@ -243,6 +247,12 @@ func Inspect(dir, tool string) Info {
 		if fi, err := os.Stat(filepath.Join(summaryDir(dir), name)); err == nil {
 			info.Summaries++
 			info.SummaryBytes += fi.Size()
+		}
+	}
+	for _, name := range summariesByAge(runDir(dir)) {
+		if fi, err := os.Stat(filepath.Join(runDir(dir), name)); err == nil {
+			info.Runs++
+			info.RunBytes += fi.Size()
 		}
 	}
 	return info
