@@ -72,7 +72,12 @@ func (g *Globals) open(ctx context.Context, sf SourceFlags) (*workspace, error) 
 // openConfig opens a workspace without loading the memories: config must
 // work even when the memory directory does not exist.
 func (g *Globals) openConfig(ctx context.Context, sf SourceFlags) (*workspace, error) {
-	ws, err := app.Open(ctx, g.openOptions(sf))
+	return g.openWith(ctx, g.openOptions(sf))
+}
+
+// openWith is openConfig with the options o.
+func (g *Globals) openWith(ctx context.Context, o app.OpenOptions) (*workspace, error) {
+	ws, err := app.Open(ctx, o)
 	if err != nil {
 		return nil, err
 	}

@@ -135,7 +135,10 @@ func (c *verifyAllCmd) Help() string { return exitHelp }
 
 func (c *verifyAllCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	start := time.Now()
-	ws, err := g.openConfig(ctx, c.SourceFlags)
+	// the verification cache is read only if the run is not replayed
+	o := g.openOptions(c.SourceFlags)
+	o.DeferCache = true
+	ws, err := g.openWith(ctx, o)
 	if err != nil {
 		return err
 	}
@@ -143,6 +146,7 @@ func (c *verifyAllCmd) Run(ctx context.Context, g *Globals, env *Env) error {
 	if run := memo.Replay(ctx); run != nil {
 		return replayRun(env, run, time.Since(start))
 	}
+	ws.OpenCache()
 	memo.Record()
 	if err := ws.LoadStore(ctx); err != nil {
 		return err

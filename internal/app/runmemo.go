@@ -48,6 +48,7 @@ type RunMemo struct {
 	prepared chan struct{} // closed once start is encoded (Prepare)
 	start    []byte        // the start of the run file (vcache.EncodeRunAnswers); nil: not kept
 	notes    int           // the recorder's notes when start was encoded
+	head     string        // HEAD when the key was made
 }
 
 // opChanged is the question of git status's changed paths
@@ -139,7 +140,7 @@ func NewRunMemo(ctx context.Context, ws *Workspace, o RunOptions) *RunMemo {
 	} {
 		put(p, statKey(p))
 	}
-	m := &RunMemo{ws: ws, dir: vcache.Dir(ws.Repo.GitDir), tmp: ws.Repo.TempDir(), tool: o.Tool}
+	m := &RunMemo{ws: ws, dir: vcache.Dir(ws.Repo.GitDir), tmp: ws.Repo.TempDir(), tool: o.Tool, head: head.String()}
 	copy(m.key[:], h.Sum(nil))
 	return m
 }
@@ -268,6 +269,10 @@ func (m *RunMemo) Save(stdout, stderr []byte, outcome byte) {
 		start, _ = m.encode()
 	}
 	if start == nil {
+		return
+	}
+	if head, _, err := m.ws.Repo.Head(); err != nil || head.String() != m.head {
+		trace.Printf("run memo: not kept: HEAD moved during the run")
 		return
 	}
 	if err := vcache.WriteRunAnswers(m.dir, m.tmp, start, outcome, stdout, stderr); err != nil {

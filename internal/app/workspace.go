@@ -46,6 +46,10 @@ type OpenOptions struct {
 	// (vcache.Tool); the session's cache, if any, is opened in the
 	// repository found.
 	CacheTool string
+	// DeferCache: the cache is opened by Workspace.OpenCache, not as the
+	// repository is found (a run that may replay a kept run whole never
+	// reads it).
+	DeferCache bool
 }
 
 // Workspace is a resolved repository, content source, configuration and
@@ -64,7 +68,17 @@ type Workspace struct {
 	// once read (the hooks read it first; nil: not read yet).
 	GitConfig map[string][]string
 
-	cache *vcache.Slot // the run's cache slot (OpenOptions.Session; nil: none)
+	cache     *vcache.Slot // the run's cache slot (OpenOptions.Session; nil: none)
+	openCache func()       // opens it (OpenOptions.DeferCache), nil once done
+}
+
+// OpenCache opens the run's cache when Open deferred it
+// (OpenOptions.DeferCache); the cache is read in the background.
+func (ws *Workspace) OpenCache() {
+	if ws.openCache != nil {
+		ws.openCache()
+		ws.openCache = nil
+	}
 }
 
 // Cache returns the run's verification cache, once open (waiting for an
@@ -181,7 +195,10 @@ func openSource(ctx context.Context, o OpenOptions) (*Workspace, error) {
 	switch {
 	case err == nil:
 		ws.Repo, ws.Top = repo, repo.Top
-		o.Session.slot().Open(repo.GitDir, repo.TempDir(), o.CacheTool)
+		ws.openCache = func() { o.Session.slot().Open(repo.GitDir, repo.TempDir(), o.CacheTool) }
+		if !o.DeferCache {
+			ws.OpenCache()
+		}
 	case errors.Is(err, gitrepo.ErrNotRepo) && !o.Staged && o.Rev == "":
 		ws.Top, err = filepath.Abs(o.start()) // plain directory: working tree only
 		if err != nil {
