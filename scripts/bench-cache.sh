@@ -102,6 +102,7 @@ for corpus in $corpora; do
   row "verify-all, cache cold" "$cold" "$work/new" verify-all
   "$work/new" verify-all >/dev/null 2>&1 || true
   row "verify-all, cache warm" "$nocold" "$work/new" verify-all
+  row "verify-all, a cited file edited ($base's binary)" "$edited" "$work/old" verify-all
   row "verify-all, cache warm, a cited file edited" "$edited" "$work/new" verify-all
   row "verify-all --staged ($base's binary)" "$nocold" "$work/old" verify-all --staged
   row "verify-all --staged, cache warm" "$nocold" "$work/new" verify-all --staged

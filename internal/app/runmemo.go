@@ -166,10 +166,29 @@ func (m *RunMemo) Replay(ctx context.Context) *vcache.Run {
 		trace.Printf("run memo: no run kept for this key")
 		return nil
 	}
+	// first what a user's edit most likely changed, one at a time: the
+	// files read (modified or untracked when the run was kept), the
+	// listings, the stats; then the names of content (most questions:
+	// one lstat each) on both processors
+	var names []int
+	for i := range run.Answers {
+		a := &run.Answers[i]
+		if a.Op == source.OpContentID || a.Op == source.OpUntracked {
+			names = append(names, i)
+			continue
+		}
+		if d, ok := m.answer(ctx, a.Op, a.Arg); !ok || d != a.Digest {
+			trace.Printf("run memo: the answer to %c %q differs: run again", a.Op, a.Arg)
+			return nil
+		}
+	}
 	var differ atomic.Int64
 	differ.Store(-1)
-	workers.Ranges(len(run.Answers), func(lo, hi int) {
-		for i := lo; i < hi && differ.Load() < 0; i++ {
+	workers.Ranges(len(names), func(lo, hi int) {
+		for _, i := range names[lo:hi] {
+			if differ.Load() >= 0 {
+				return
+			}
 			a := &run.Answers[i]
 			d, ok := m.answer(ctx, a.Op, a.Arg)
 			if !ok || d != a.Digest {

@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -119,21 +119,24 @@ func (r *Recorder) Answers() ([]Question, []Digest) {
 	}
 	// by path: asking them again in that order reads the index and the
 	// directories in order
-	idx := make([]int, len(qs))
-	for i := range idx {
-		idx[i] = i
+	type answer struct {
+		q Question
+		d Digest
 	}
-	sort.Slice(idx, func(a, b int) bool {
-		if qs[idx[a]].Arg != qs[idx[b]].Arg {
-			return qs[idx[a]].Arg < qs[idx[b]].Arg
+	all := make([]answer, len(qs))
+	for i := range qs {
+		all[i] = answer{qs[i], ds[i]}
+	}
+	slices.SortFunc(all, func(a, b answer) int {
+		if c := strings.Compare(a.q.Arg, b.q.Arg); c != 0 {
+			return c
 		}
-		return qs[idx[a]].Op < qs[idx[b]].Op
+		return int(a.q.Op) - int(b.q.Op)
 	})
-	sq, sd := make([]Question, len(qs)), make([]Digest, len(qs))
-	for i, j := range idx {
-		sq[i], sd[i] = qs[j], ds[j]
+	for i := range all {
+		qs[i], ds[i] = all[i].q, all[i].d
 	}
-	return sq, sd
+	return qs, ds
 }
 
 // Note records a question the caller asked elsewhere than of the source
@@ -497,9 +500,11 @@ func idDigest(id string, ok bool) Digest {
 	return digestOf([]byte("id"), []byte(id))
 }
 
+var yesDigest, noDigest = digestOf([]byte("yes")), digestOf([]byte("no"))
+
 func boolDigest(b bool) Digest {
 	if b {
-		return digestOf([]byte("yes"))
+		return yesDigest
 	}
-	return digestOf([]byte("no"))
+	return noDigest
 }
