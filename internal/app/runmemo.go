@@ -49,6 +49,7 @@ type RunMemo struct {
 	start    []byte        // the start of the run file (vcache.EncodeRunAnswers); nil: not kept
 	notes    int           // the recorder's notes when start was encoded
 	head     string        // HEAD when the key was made
+	hint     int           // how many questions the kept run asked (Replay)
 }
 
 // opChanged is the question of git status's changed paths
@@ -166,6 +167,7 @@ func (m *RunMemo) Replay(ctx context.Context) *vcache.Run {
 		trace.Printf("run memo: no run kept for this key")
 		return nil
 	}
+	m.hint = len(run.Answers)
 	// first what a user's edit most likely changed, one at a time: the
 	// files read (modified or untracked when the run was kept), the
 	// listings, the stats; then the names of content (most questions:
@@ -231,7 +233,7 @@ func (m *RunMemo) Record() {
 	if m == nil {
 		return
 	}
-	m.rec = source.NewRecorder(m.ws.Src)
+	m.rec = source.NewRecorder(m.ws.Src, m.hint)
 	m.ws.Src = m.rec
 }
 

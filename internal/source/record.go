@@ -41,12 +41,39 @@ type Recorder struct {
 	unusable string
 }
 
-// recordShard holds the questions about a share of the paths: the
-// workers that load and verify memories record at once.
+// recordShard holds the questions about a share of the arguments: the
+// workers that load and verify memories record at once. Each argument
+// has one record (in recs, by index: one map lookup a question).
 type recordShard struct {
-	mu    sync.Mutex
-	asked map[Question]Digest
-	blobs map[string]Digest // path → the content digest its ContentID implies
+	mu   sync.Mutex
+	byID map[string]int32
+	recs []argRecord
+}
+
+// argRecord is what was asked about one argument.
+type argRecord struct {
+	arg  string
+	ops  []opAnswer // the questions asked, in the order first asked
+	id   string     // its ContentID, once asked (idSeen)
+	blob Digest     // the content digest the ContentID implies (hasBlob)
+
+	idSeen, idOK, hasBlob bool
+}
+
+type opAnswer struct {
+	op byte
+	d  Digest
+}
+
+// record returns the record of arg, made if need be; sh.mu is held.
+func (sh *recordShard) record(arg string) *argRecord {
+	i, ok := sh.byID[arg]
+	if !ok {
+		i = int32(len(sh.recs))
+		sh.recs = append(sh.recs, argRecord{arg: arg})
+		sh.byID[arg] = i
+	}
+	return &sh.recs[i]
 }
 
 func (r *Recorder) shard(arg string) *recordShard {
@@ -74,12 +101,13 @@ const (
 // Digest is a digest of an answer.
 type Digest [16]byte
 
-// NewRecorder wraps src.
-func NewRecorder(src Source) *Recorder {
+// NewRecorder wraps src, for about hint questions.
+func NewRecorder(src Source, hint int) *Recorder {
 	r := &Recorder{src: src, seed: maphash.MakeSeed()}
+	n := hint / len(r.shards)
 	for i := range r.shards {
-		r.shards[i].asked = map[Question]Digest{}
-		r.shards[i].blobs = map[string]Digest{}
+		r.shards[i].byID = make(map[string]int32, n)
+		r.shards[i].recs = make([]argRecord, 0, n)
 	}
 	return r
 }
@@ -108,12 +136,15 @@ func (r *Recorder) Answers() ([]Question, []Digest) {
 	for i := range r.shards {
 		sh := &r.shards[i]
 		sh.mu.Lock()
-		for q, d := range sh.asked {
-			if b, ok := sh.blobs[q.Arg]; ok && q.Op == OpRead && b == d {
-				continue
+		for k := range sh.recs {
+			rec := &sh.recs[k]
+			for _, a := range rec.ops {
+				if a.op == OpRead && rec.hasBlob && rec.blob == a.d {
+					continue
+				}
+				qs = append(qs, Question{a.op, rec.arg})
+				ds = append(ds, a.d)
 			}
-			qs = append(qs, q)
-			ds = append(ds, d)
 		}
 		sh.mu.Unlock()
 	}
@@ -158,9 +189,17 @@ func (r *Recorder) note(q Question, d Digest, why string) {
 	sh.mu.Lock()
 	// the first answer stands: a second one that differs (the file
 	// changed during the run) makes the record unusable
-	old, seen := sh.asked[q]
+	rec := sh.record(q.Arg)
+	var old Digest
+	seen := false
+	for _, a := range rec.ops {
+		if a.op == q.Op {
+			old, seen = a.d, true
+			break
+		}
+	}
 	if !seen {
-		sh.asked[q] = d
+		rec.ops = append(rec.ops, opAnswer{q.Op, d})
 	}
 	sh.mu.Unlock()
 	if !seen || why != "" {
@@ -290,15 +329,22 @@ func (r *Recorder) ContentID(p string) (string, bool) {
 		return "", false
 	}
 	id, ok := ider.ContentID(p)
-	r.note(Question{OpContentID, p}, idDigest(id, ok), "")
-	if blob := strings.TrimPrefix(id, "blob:"); ok && isSHA1Hex(blob) {
-		sh := r.shard(p)
-		sh.mu.Lock()
-		if _, seen := sh.blobs[p]; !seen {
-			sh.blobs[p] = blobDigest(blob)
-		}
+	sh := r.shard(p)
+	sh.mu.Lock()
+	rec := sh.record(p)
+	if rec.idSeen && rec.id == id && rec.idOK == ok {
 		sh.mu.Unlock()
+		return id, ok // asked again: recorded
 	}
+	first := !rec.idSeen
+	if first {
+		rec.idSeen, rec.id, rec.idOK = true, id, ok
+		if blob := strings.TrimPrefix(id, "blob:"); ok && isSHA1Hex(blob) {
+			rec.blob, rec.hasBlob = blobDigest(blob), true
+		}
+	}
+	sh.mu.Unlock()
+	r.note(Question{OpContentID, p}, idDigest(id, ok), "")
 	return id, ok
 }
 

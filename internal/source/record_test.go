@@ -84,7 +84,7 @@ func TestRecorderAnswers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			n, dir := newNamed(t)
-			rec := NewRecorder(n)
+			rec := NewRecorder(n, 0)
 			tt.ask(rec)
 			if ok, why := rec.Usable(); !ok {
 				t.Fatalf("not usable: %s", why)
@@ -110,7 +110,7 @@ func TestRecorderAnswers(t *testing.T) {
 func TestRecorderReadByName(t *testing.T) {
 	n, dir := newNamed(t)
 	n.ids["a.go"] = blobID("package a\n")
-	rec := NewRecorder(n)
+	rec := NewRecorder(n, 0)
 	if _, err := rec.ReadFile("a.go"); err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestRecorderUnusable(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			n, dir := newNamed(t)
-			rec := NewRecorder(n)
+			rec := NewRecorder(n, 0)
 			tt.do(t, n, dir, rec)
 			if ok, why := rec.Usable(); ok {
 				t.Error("usable")
@@ -175,7 +175,7 @@ func TestRecorderUnusable(t *testing.T) {
 	}
 	// a sentinel error is an answer like any other
 	n, _ := newNamed(t)
-	rec := NewRecorder(n)
+	rec := NewRecorder(n, 0)
 	if _, err := rec.ReadFile("../x"); !errors.Is(err, ErrOutside) {
 		t.Fatalf("got %v", err)
 	}
