@@ -89,7 +89,7 @@ func NewRunMemo(ctx context.Context, ws *Workspace, o RunOptions) *RunMemo {
 			put(kv)
 		}
 	}
-	put("config")
+	put("settings")
 	names := make([]string, 0, len(ws.Cfg.Values))
 	for k := range ws.Cfg.Values {
 		names = append(names, k)
