@@ -6,11 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"os"
 	"path/filepath"
-	"time"
-
-	"github.com/git-memcite/git-memcite/internal/regfile"
 )
 
 // A Run is what a whole command printed, with what it read to get there:
@@ -57,17 +53,15 @@ func runFileName(key [32]byte) string { return hex.EncodeToString(key[:]) }
 // a git directory) for the tool identity tool. It returns nil when there
 // is none, or one that another build wrote or that does not decode.
 func ReadRun(dir, tool string, key [32]byte) *Run {
-	p := filepath.Join(runDir(dir), runFileName(key))
-	data, err := regfile.ReadFile(p) // never blocks on a FIFO planted there
-	if err != nil {
-		return nil
-	}
-	r, gotTool, err := decodeRun(data)
-	if err != nil || gotTool != tool || r.Key != key {
-		return nil
-	}
-	now := time.Now()
-	os.Chtimes(p, now, now) // used: kept over older ones
+	var r *Run
+	readUsed(filepath.Join(runDir(dir), runFileName(key)), func(data []byte) bool {
+		got, gotTool, err := decodeRun(data)
+		if err != nil || gotTool != tool || got.Key != key {
+			return false
+		}
+		r = got
+		return true
+	})
 	return r
 }
 
@@ -125,7 +119,7 @@ func WriteRunAnswers(dir, tmpDir string, start []byte, outcome byte, stdout, std
 	if err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
-	pruneSummaries(rd, RunKeep)
+	pruneOldest(rd, RunKeep)
 	return nil
 }
 

@@ -75,18 +75,28 @@ func ReadSummary(dir, tool, tree string) *Summary {
 	if tree == "" || !isHexName(tree) {
 		return nil
 	}
-	p := filepath.Join(summaryDir(dir), tree)
-	data, err := regfile.ReadFile(p) // never blocks on a FIFO planted there
-	if err != nil {
-		return nil
-	}
-	s, gotTool, err := decodeSummary(data)
-	if err != nil || gotTool != tool || s.Tree != tree {
-		return nil
+	var s *Summary
+	readUsed(filepath.Join(summaryDir(dir), tree), func(data []byte) bool {
+		got, gotTool, err := decodeSummary(data)
+		if err != nil || gotTool != tool || got.Tree != tree {
+			return false
+		}
+		s = got
+		return true
+	})
+	return s
+}
+
+// readUsed reads the file p, never blocking on a FIFO planted there, and
+// when accept takes its content marks it used (its modification time):
+// kept over older ones (pruneOldest).
+func readUsed(p string, accept func(data []byte) bool) {
+	data, err := regfile.ReadFile(p)
+	if err != nil || !accept(data) {
+		return
 	}
 	now := time.Now()
-	os.Chtimes(p, now, now) // used: kept over older ones
-	return s
+	os.Chtimes(p, now, now)
 }
 
 // ReadLatestSummary reads the most recently written or used summary kept
@@ -120,13 +130,13 @@ func WriteSummary(dir, tmpDir, tool string, s *Summary) error {
 	if err != nil {
 		return fmt.Errorf("summary: %w", err)
 	}
-	pruneSummaries(sd, SummaryKeep)
+	pruneOldest(sd, SummaryKeep)
 	return nil
 }
 
-// pruneSummaries removes all but the keep most recently modified
-// summaries of sd.
-func pruneSummaries(sd string, keep int) {
+// pruneOldest removes all but the keep most recently modified files of
+// sd (summaries, runs).
+func pruneOldest(sd string, keep int) {
 	names := summariesByAge(sd)
 	for _, name := range names[min(keep, len(names)):] {
 		os.Remove(filepath.Join(sd, name))
