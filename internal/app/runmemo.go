@@ -2,8 +2,6 @@ package app
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -71,14 +69,9 @@ func NewRunMemo(ctx context.Context, ws *Workspace, o RunOptions) *RunMemo {
 	if _, ok := ws.Src.(*source.Recorder); ok {
 		return nil
 	}
-	h := sha256.New()
-	put := func(parts ...string) {
-		for _, p := range parts {
-			var n [binary.MaxVarintLen64]byte
-			h.Write(n[:binary.PutUvarint(n[:], uint64(len(p)))])
-			h.Write([]byte(p))
-		}
-	}
+	// every part of the key, length-prefixed (vcache.KeyOf)
+	var parts []string
+	put := func(p ...string) { parts = append(parts, p...) }
 	put("memcite-run-1", o.Tool, o.Style, ws.Top, ws.CwdRel, ws.Src.Name(), ws.Rev, strconv.FormatBool(ws.Staged))
 	put(strconv.Itoa(len(o.Args)))
 	put(o.Args...)
@@ -141,9 +134,7 @@ func NewRunMemo(ctx context.Context, ws *Workspace, o RunOptions) *RunMemo {
 	} {
 		put(p, statKey(p))
 	}
-	m := &RunMemo{ws: ws, dir: vcache.Dir(ws.Repo.GitDir), tmp: ws.Repo.TempDir(), tool: o.Tool, head: head.String()}
-	copy(m.key[:], h.Sum(nil))
-	return m
+	return &RunMemo{ws: ws, key: vcache.KeyOf("run", parts...), dir: vcache.Dir(ws.Repo.GitDir), tmp: ws.Repo.TempDir(), tool: o.Tool, head: head.String()}
 }
 
 // statKey is the stat data of p that tells a change of it, "" when there

@@ -112,9 +112,6 @@ func NewRecorder(src Source, hint int) *Recorder {
 	return r
 }
 
-// Unwrap returns the source r wraps.
-func (r *Recorder) Unwrap() Source { return r.src }
-
 // Usable reports whether every answer r recorded can be asked again, and
 // if not, why.
 func (r *Recorder) Usable() (ok bool, why string) {
