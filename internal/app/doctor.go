@@ -106,12 +106,9 @@ func absIn(dir, p string) string {
 // so that doctor reports whatever would make one of them fail.
 func probeRepository(ctx context.Context, repo *gitrepo.Repo) (string, []doctor.Probe) {
 	backend, why := repo.Backend()
-	desc := string(backend) + " (" + why + ")"
-	switch backend {
-	case gitrepo.GoGit:
-		desc = "go-git's storage in-process, git cat-file for objects it does not find (" + why + ")"
-	case gitrepo.GitBinary:
-		desc = "the git binary: git cat-file --batch for objects, git diff-tree for history (" + why + ")"
+	desc := "git cat-file --batch (history: git diff-tree --stdin); the index and refs read in-process (" + why + ")"
+	if backend == gitrepo.GitBinary {
+		desc = "git cat-file --batch (history: git diff-tree --stdin); the index and refs read by git's commands (" + why + ")"
 	}
 	var probes []doctor.Probe
 	head, born, err := repo.Head()

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/git-memcite/git-memcite/internal/source"
 )
@@ -15,8 +14,8 @@ import (
 // need a handful of files from a large commit (a hook comparing a few
 // citations with HEAD). ok is false when a path is not a regular file in
 // the commit (missing, a directory, a symlink, a submodule, or below a
-// symlinked directory), and with the git-binary backend: the caller must
-// then use Commit, whose full tree gives those cases their exact meaning.
+// symlinked directory), and with MEMCITE_BACKEND=git: the caller must then
+// use Commit, whose full tree gives those cases their exact meaning.
 //
 // With an index idx (from Index) and changed (the paths where idx differs
 // from the commit, as StagedPaths or ChangedSince list them), the entries
@@ -29,14 +28,14 @@ func (r *Repo) CommitFiles(ctx context.Context, oid OID, paths []string, idx sou
 	if err != nil {
 		return nil, false, err
 	}
-	if objs.store == nil {
+	if forceGitBinary.Load() {
 		return nil, false, nil
 	}
 	it, _ := idx.(*table)
 	if it != nil && (!it.committable || changed == nil) {
 		it = nil
 	}
-	var tree *object.Tree
+	var tree *TreeReader
 	seen := map[string]bool{}
 	var es []entry
 	for _, p := range paths {
@@ -53,19 +52,20 @@ func (r *Repo) CommitFiles(ctx context.Context, oid OID, paths []string, idx sou
 			continue
 		}
 		if tree == nil {
-			c, err := object.GetCommit(objs.store, oid.plumbing())
+			root, err := r.TreeOf(ctx, oid)
 			if err != nil {
 				return nil, false, fmt.Errorf("read commit %s: %w", oid, err)
 			}
-			if tree, err = c.Tree(); err != nil {
-				return nil, false, fmt.Errorf("read tree of %s: %w", oid, err)
-			}
+			tree = r.TreeReader(root)
 		}
-		te, err := tree.FindEntry(p)
-		if err != nil || (te.Mode != filemode.Regular && te.Mode != filemode.Executable) {
+		te, ok, err := tree.entry(p)
+		if err != nil {
+			return nil, false, fmt.Errorf("read tree of %s: %w", oid, err)
+		}
+		if !ok {
 			return nil, false, nil
 		}
-		es = append(es, entry{path: p, oid: te.Hash.String(), mode: te.Mode})
+		es = append(es, entry{path: p, oid: te.hash.String(), mode: filemode.FileMode(te.mode)})
 	}
 	return newTable("commit "+oid.Short(), es, r.blobReader(objs)), true, nil
 }

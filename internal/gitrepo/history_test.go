@@ -76,16 +76,16 @@ func build(t *testing.T) (string, *gitrepo.History) {
 	return dir, r
 }
 
-// TestRepo reads the history with each object reader: go-git in-process,
-// and the git binary (MEMCITE_BACKEND=git); history is read through the
-// git binary with either, revisions resolved by the reader.
+// TestRepo reads the history with refs and revisions read in-process and
+// by git's commands (MEMCITE_BACKEND=git); objects and history are read
+// through the git binary with either.
 func TestRepo(t *testing.T) {
-	for _, backend := range []gitrepo.Backend{gitrepo.GoGit, gitrepo.GitBinary} {
+	for _, backend := range []gitrepo.Backend{gitrepo.InProcess, gitrepo.GitBinary} {
 		t.Run(string(backend), func(t *testing.T) {
 			t.Cleanup(gitrepo.ForceGitBinary(backend == gitrepo.GitBinary))
 			_, r := build(t)
 			if got, _ := r.Repo().Backend(); got != backend {
-				t.Fatalf("objects read by %s, want %s", got, backend)
+				t.Fatalf("index and refs read by %s, want %s", got, backend)
 			}
 			testRepo(t, r)
 		})

@@ -55,6 +55,11 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !forceGitBinary.Load() {
+		// what is staged is compared with HEAD's trees and read from its
+		// blobs: cat-file starts while the index is decoded
+		objs.cat.warm()
+	}
 	p := r.IndexPath()
 	var (
 		es         []entry

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/trace"
 )
@@ -41,7 +39,7 @@ func (r *Repo) indexDiff(idx source.Source, base OID) (paths []string, ok bool) 
 		return nil, false
 	}
 	objs, err := r.objects()
-	if err != nil || objs.store == nil || len(t.entries[0].oid) != 40 {
+	if err != nil || forceGitBinary.Load() || len(t.entries[0].oid) != 40 {
 		return nil, false
 	}
 	d := &indexDiffer{objs: objs, dirs: t.treeIDs(), changed: map[string]bool{}}
@@ -61,7 +59,7 @@ func (r *Repo) indexDiff(idx source.Source, base OID) (paths []string, ok bool) 
 
 // indexDiffer compares index entries with trees of the object database.
 type indexDiffer struct {
-	objs    *objects          // read from its go-git storage
+	objs    *objects          // trees read through cat-file
 	dirs    map[string][]byte // raw tree id of each index directory ("" the top, else ending in "/")
 	changed map[string]bool
 }
@@ -148,9 +146,7 @@ func (d *indexDiffer) addTree(dir string, tree []byte) error {
 
 // tree reads the entries of the tree with raw id raw.
 func (d *indexDiffer) tree(raw []byte) ([]treeEntry, error) {
-	var h plumbing.Hash
-	copy(h[:], raw)
-	data, err := d.objs.stored(plumbing.TreeObject, h)
+	data, err := d.objs.read(hex.EncodeToString(raw), "tree")
 	if err != nil {
 		return nil, err
 	}
@@ -170,8 +166,7 @@ func byName(entries []treeEntry) map[string]treeEntry {
 // and new compared, descending only into the subtrees whose ids differ.
 // ok is false where it cannot answer.
 func (r *Repo) commitDiff(ctx context.Context, old, new OID) (paths []string, ok bool) {
-	objs, err := r.objects()
-	if err != nil || objs.store == nil || len(old) != 40 || len(new) != 40 {
+	if forceGitBinary.Load() || len(old) != 40 || len(new) != 40 {
 		return nil, false
 	}
 	a, err := r.TreeOf(ctx, old)
@@ -189,7 +184,7 @@ func (r *Repo) commitDiff(ctx context.Context, old, new OID) (paths []string, ok
 // is false where it cannot answer.
 func (r *Repo) treeDiff(a, b OID) (paths []string, ok bool) {
 	objs, err := r.objects()
-	if err != nil || objs.store == nil || len(a) != 40 || len(b) != 40 {
+	if err != nil || forceGitBinary.Load() || len(a) != 40 || len(b) != 40 {
 		return nil, false
 	}
 	ra, errA := hex.DecodeString(string(a))

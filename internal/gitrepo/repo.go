@@ -9,17 +9,18 @@
 // git binary in every repository: git cat-file --batch, git diff-tree
 // --stdin, git log and git rev-list, each process kept for the run.
 //
-// The objects a verification reads (the index's and a commit's files,
-// HEAD's tree on the hook path) are read in-process with go-git's storage
-// where it can read the repository (SHA-1 object format), with the same
-// `git cat-file --batch` process behind it for whatever that storage
-// cannot find (blobs a partial clone fetches lazily). The object
-// directories a repository borrows from (objects/info/alternates) are
-// each opened once beside it (alternates.go). Where go-git cannot read
-// the repository at all (SHA-256), those reads go to the git binary too.
-// MEMCITE_BACKEND=git chooses the git binary for any repository. The
-// backend is chosen once per run; MEMCITE_DEBUG and `doctor` name it.
-// Worktree-only runs never open the object database.
+// The object database has one reader in every repository: the same
+// `git cat-file --batch` process, which finds objects wherever git keeps
+// them (packs, loose objects, alternates, a partial clone's promisor
+// remote) in either object format. The file formats on the hook path are
+// read in-process: the index (index.go), refs and simple revisions
+// (revparse.go) and configuration (config.go), with git's commands behind
+// them for the layouts they do not read; the comparisons of the index
+// with a commit's tree walk only the subtrees whose ids differ, reading
+// those trees through cat-file. MEMCITE_BACKEND=git, a debugging switch,
+// has git's commands answer those too (git ls-files, git rev-parse, git
+// diff-index, git ls-tree); MEMCITE_DEBUG and `doctor` name the choice.
+// Worktree-only runs never start cat-file.
 package gitrepo
 
 import (
@@ -32,9 +33,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/regfile"
@@ -69,29 +67,29 @@ func (o OID) Hash() (gitblame.Hash, bool) {
 	return h, err == nil
 }
 
-func (o OID) plumbing() plumbing.Hash { return plumbing.NewHash(string(o)) }
-
 // forceGitBinary is MEMCITE_BACKEND=git (ForceGitBinary).
 var forceGitBinary atomic.Bool
 
-// ForceGitBinary makes every repository opened after it read objects and
-// the index with the git binary, even where go-git could: the
-// debugging switch MEMCITE_BACKEND=git, which main reads (config.Switches).
+// ForceGitBinary makes every repository read the index, refs and
+// revisions, and compare the index with trees, through git's commands
+// instead of in-process: the debugging switch MEMCITE_BACKEND=git, which
+// main reads (config.Switches).
 // It returns a function that restores the previous choice (for tests).
 func ForceGitBinary(on bool) (restore func()) {
 	old := forceGitBinary.Swap(on)
 	return func() { forceGitBinary.Store(old) }
 }
 
-// Backend names how objects are read.
+// Backend names how the index, refs and revisions are read (objects are
+// read through git cat-file with either).
 type Backend string
 
 // Backends.
 const (
-	// GoGit reads objects in-process (go-git's storage), with git cat-file
-	// for objects that storage does not find.
-	GoGit Backend = "go-git"
-	// GitBinary reads every object through the git binary.
+	// InProcess reads the index, refs and simple revisions in-process,
+	// with git's commands for what those readers leave to git.
+	InProcess Backend = "in-process"
+	// GitBinary asks git's commands for all of them.
 	GitBinary Backend = "git"
 )
 
@@ -108,11 +106,9 @@ type Repo struct {
 	// are known without asking git (configInProcess)
 	plain bool
 
-	once    sync.Once
-	objs    *objects
-	backend Backend
-	why     string
-	err     error
+	once sync.Once
+	objs *objects
+	err  error
 
 	revMu sync.Mutex
 	revs  map[string]revResult
@@ -402,8 +398,8 @@ func (r *Repo) resolve(ctx context.Context, rev string) (OID, error) {
 	}
 	// a full object name of a commit names that commit, for git too: no
 	// process to start
-	if objs, err := r.objects(); err == nil && objs.store != nil && len(rev) == 40 && isHex(rev) {
-		if _, err := objs.store.EncodedObject(plumbing.CommitObject, plumbing.NewHash(rev)); err == nil {
+	if objs, err := r.objects(); err == nil && !forceGitBinary.Load() && (len(rev) == 40 || len(rev) == 64) && isHex(rev) {
+		if t, _, err := objs.cat.object(strings.ToLower(rev)); err == nil && t == "commit" {
 			return OID(strings.ToLower(rev)), nil
 		}
 	}
@@ -421,17 +417,11 @@ func (r *Repo) resolve(ctx context.Context, rev string) (OID, error) {
 }
 
 // Head returns the commit HEAD points at, and false on an unborn branch.
+// HEAD is read in-process (headInProcess) where the refs are files, else
+// asked of git.
 func (r *Repo) Head() (OID, bool, error) {
-	objs, err := r.objects()
-	if err == nil && objs.refs != nil {
-		ref, err := storer.ResolveReference(objs.refs, plumbing.HEAD)
-		switch {
-		case err == nil:
-			return OID(ref.Hash().String()), true, nil
-		case errors.Is(err, plumbing.ErrReferenceNotFound):
-			return "", false, nil
-		}
-		// fall through to git, which knows every ref layout
+	if oid, born, ok := r.headInProcess(); ok {
+		return oid, born, nil
 	}
 	out, err := r.Run(context.Background(), "rev-parse", "--verify", "--quiet", "--end-of-options", "HEAD^{commit}")
 	if err != nil {
@@ -441,6 +431,41 @@ func (r *Repo) Head() (OID, bool, error) {
 		return "", false, fmt.Errorf("read HEAD: %w", err)
 	}
 	return OID(strings.TrimSpace(out)), true, nil
+}
+
+// headInProcess reads HEAD from the files git keeps it in: this
+// worktree's HEAD, naming an object or a branch, which is looked up in
+// the common git dir (loose, then packed). ok is false wherever git must
+// answer (another ref format, a symbolic ref to anything but a branch,
+// MEMCITE_BACKEND=git); born is false for a branch with no commit yet.
+// Like go-git's reference resolution it does not check that the object
+// is a commit: the first read of it does.
+func (r *Repo) headInProcess() (oid OID, born, ok bool) {
+	if forceGitBinary.Load() || (r.RefFormat != "" && r.RefFormat != "files") || r.GitDir == "" || r.CommonDir == "" {
+		return "", false, false
+	}
+	wt := &refFiles{dir: r.GitDir}
+	target, h, ok, exists := wt.read("HEAD")
+	switch {
+	case !ok || !exists:
+		return "", false, false
+	case target == "":
+		return OID(h.String()), true, true
+	case !strings.HasPrefix(target, "refs/heads/") || !validRefName(target):
+		return "", false, false
+	}
+	refs, ok := readRefFiles(r.CommonDir)
+	if !ok {
+		return "", false, false
+	}
+	h, ok, exists = refs.resolve(target)
+	switch {
+	case !ok:
+		return "", false, false
+	case !exists:
+		return "", false, true // an unborn branch
+	}
+	return OID(h.String()), true, true
 }
 
 func isHex(s string) bool {

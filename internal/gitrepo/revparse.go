@@ -3,7 +3,6 @@ package gitrepo
 import (
 	"bytes"
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -86,7 +85,7 @@ func (r *Repo) resolveInProcess(rev string) (OID, bool) {
 		}
 	}
 	objs, err := r.objects()
-	if err != nil || objs.store == nil || objs.refs == nil {
+	if err != nil || forceGitBinary.Load() {
 		return "", false
 	}
 	refs, ok := readRefFiles(r.CommonDir)
@@ -393,20 +392,15 @@ func commitParents(objs *objects, h plumbing.Hash) ([]plumbing.Hash, bool) {
 // readObject reads the object h names. Like git's parse_object it checks
 // that the content hashes to h: a corrupt object is git's to report.
 func readObject(objs *objects, h plumbing.Hash) (plumbing.ObjectType, []byte, bool) {
-	o, err := objs.store.EncodedObject(plumbing.AnyObject, h)
+	typ, data, err := objs.cat.object(h.String())
 	if err != nil {
 		return plumbing.InvalidObject, nil, false
 	}
-	rc, err := o.Reader()
-	if err != nil {
+	t, err := plumbing.ParseObjectType(typ)
+	if err != nil || plumbing.ComputeHash(t, data) != h {
 		return plumbing.InvalidObject, nil, false
 	}
-	defer rc.Close()
-	data, err := io.ReadAll(rc)
-	if err != nil || plumbing.ComputeHash(o.Type(), data) != h {
-		return plumbing.InvalidObject, nil, false
-	}
-	return o.Type(), data, true
+	return t, data, true
 }
 
 // parseParents reads a commit's parents as git's parse_commit_buffer

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // StagedRenames lists the renames of the commit of the index being
@@ -82,16 +80,35 @@ func (r *Repo) TreeReader(tree OID) *TreeReader {
 // of the tree; ok is false when the tree has no regular file there (no
 // entry, a directory, a symbolic link, a submodule).
 func (t *TreeReader) Read(p string) ([]byte, bool, error) {
+	e, ok, err := t.entry(p)
+	if err != nil || !ok {
+		return nil, false, err
+	}
 	objs, err := t.r.objects()
 	if err != nil {
 		return nil, false, err
+	}
+	data, err := objs.readBlob(e.hash.String())
+	if err != nil {
+		return nil, false, err
+	}
+	return data, true, nil
+}
+
+// entry returns the entry of the regular file p (a clean slash path) of
+// the tree, reading only the trees on its way; ok is false when the tree
+// has no regular file there.
+func (t *TreeReader) entry(p string) (treeEntry, bool, error) {
+	objs, err := t.r.objects()
+	if err != nil {
+		return treeEntry{}, false, err
 	}
 	oid := t.root
 	for {
 		name, rest, sub := strings.Cut(p, "/")
 		es, err := t.tree(objs, oid)
 		if err != nil {
-			return nil, false, err
+			return treeEntry{}, false, err
 		}
 		var e *treeEntry
 		for i := range es {
@@ -102,18 +119,14 @@ func (t *TreeReader) Read(p string) ([]byte, bool, error) {
 		}
 		switch {
 		case e == nil:
-			return nil, false, nil
+			return treeEntry{}, false, nil
 		case sub && e.mode == modeDir:
 			oid, p = e.hash.String(), rest
 			continue
 		case sub || !regularMode(e.mode):
-			return nil, false, nil
+			return treeEntry{}, false, nil
 		}
-		data, err := objs.readBlob(e.hash.String())
-		if err != nil {
-			return nil, false, err
-		}
-		return data, true, nil
+		return *e, true, nil
 	}
 }
 
@@ -122,20 +135,9 @@ func (t *TreeReader) tree(objs *objects, oid string) ([]treeEntry, error) {
 	if es, ok := t.trees[oid]; ok {
 		return es, nil
 	}
-	var (
-		data []byte
-		err  error
-	)
-	if objs.store != nil && len(oid) == 40 {
-		data, err = objs.stored(plumbing.TreeObject, plumbing.NewHash(oid))
-	} else {
-		var typ string
-		if typ, data, err = objs.cat.object(oid); err == nil && typ != "tree" {
-			err = fmt.Errorf("object %s: a %s, not a tree", oid, typ)
-		}
-	}
+	data, err := objs.read(oid, "tree")
 	if err != nil {
-		return nil, fmt.Errorf("read tree %s: %w", oid, err)
+		return nil, err
 	}
 	es, err := parseTree(data, len(oid)/2)
 	if err != nil {
@@ -146,8 +148,7 @@ func (t *TreeReader) tree(objs *objects, oid string) ([]treeEntry, error) {
 }
 
 // ReadBlob returns the content of the blob oid (as ContentID names it,
-// with or without its "blob:" prefix), in-process where objects are read
-// in-process.
+// with or without its "blob:" prefix).
 func (r *Repo) ReadBlob(oid string) ([]byte, error) {
 	objs, err := r.objects()
 	if err != nil {

@@ -1,7 +1,6 @@
 package gitrepo
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha1"
@@ -9,12 +8,9 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
-	"io"
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/git-memcite/git-memcite/internal/source"
 )
@@ -198,32 +194,12 @@ func (r *Repo) TreeOf(ctx context.Context, head OID) (OID, error) {
 	if err != nil {
 		return "", err
 	}
-	var data []byte
-	if objs.store != nil {
-		obj, err := objs.store.EncodedObject(plumbing.CommitObject, plumbing.NewHash(string(head)))
-		if err != nil {
-			return "", fmt.Errorf("read HEAD's commit %s: %w", head.Short(), err)
-		}
-		rc, err := obj.Reader()
-		if err != nil {
-			return "", fmt.Errorf("read HEAD's commit %s: %w", head.Short(), err)
-		}
-		defer rc.Close()
-		// the tree is the first header line
-		line, err := bufio.NewReader(io.LimitReader(rc, 128)).ReadSlice('\n')
-		if err != nil {
-			return "", fmt.Errorf("read HEAD's commit %s: %w", head.Short(), err)
-		}
-		data = line
-	} else {
-		typ, b, err := objs.cat.object(string(head))
-		if err != nil {
-			return "", fmt.Errorf("read HEAD's commit %s: %w", head.Short(), err)
-		}
-		if typ != "commit" {
-			return "", fmt.Errorf("HEAD %s is a %s, not a commit", head.Short(), typ)
-		}
-		data = b
+	typ, data, err := objs.cat.object(string(head))
+	if err != nil {
+		return "", fmt.Errorf("read HEAD's commit %s: %w", head.Short(), err)
+	}
+	if typ != "commit" {
+		return "", fmt.Errorf("HEAD %s is a %s, not a commit", head.Short(), typ)
 	}
 	line, _, _ := bytes.Cut(data, []byte{'\n'})
 	tree, ok := bytes.CutPrefix(line, []byte("tree "))
@@ -240,9 +216,6 @@ func (r *Repo) HasTree(oid OID) bool {
 	if err != nil || !isHex(string(oid)) {
 		return false
 	}
-	if objs.store == nil {
-		typ, _, err := objs.cat.object(string(oid))
-		return err == nil && typ == "tree"
-	}
-	return len(oid) == 40 && objs.store.HasEncodedObject(plumbing.NewHash(string(oid))) == nil
+	typ, _, err := objs.cat.object(string(oid))
+	return err == nil && typ == "tree"
 }

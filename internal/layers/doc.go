@@ -1,8 +1,8 @@
 // Package layers holds no code: its tests enforce the import rules of the
 // module's packages, read from `go list -deps -json` (test files excepted),
 // that the product matches no error by its text, writes no file from the
-// CLI, chooses exit statuses in one place and passes no dependency in a
-// context.Context.
+// CLI, chooses exit statuses in one place, passes no dependency in a
+// context.Context and reads the object database through one reader.
 //
 // The rules:
 //
@@ -56,4 +56,11 @@
 //     checker, the repositories of a run: app.Session) is a parameter or
 //     a field of its options, so that a caller, a test above all, sees
 //     what it leaves out.
+//  11. One reader of the object database: the binary reads objects only
+//     through internal/gitrepo's `git cat-file --batch` process (history
+//     through git's own commands too). Of go-git it links only the names
+//     of objects and modes (plumbing, plumbing/hash, plumbing/filemode)
+//     and readers of file formats (plumbing/format/..., except the object
+//     database's own: packfile, idxfile, objfile, commitgraph), never
+//     its object storage, object model or repository type.
 package layers

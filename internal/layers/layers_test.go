@@ -131,7 +131,7 @@ func short(path string) string { return strings.TrimPrefix(path, module+"/") }
 
 func isGoGit(path string) bool { return strings.HasPrefix(path, "github.com/go-git/") }
 
-// TestLayers checks rules 1 to 5 of the package documentation, for Linux
+// TestLayers checks rules 1 to 5 and 11 of the package documentation, for Linux
 // and this platform, and for every platform in the long tests (CI).
 func TestLayers(t *testing.T) {
 	for _, goos := range goosList {
@@ -163,8 +163,27 @@ func TestLayers(t *testing.T) {
 				}
 			}
 			checkRender(t, pkgs)
+			for _, d := range pkgs[binary].Deps {
+				if isGoGit(d) && !goGitAllowed(d) {
+					t.Errorf("rule 11: the binary links %s: objects are read through internal/gitrepo's git cat-file only", d)
+				}
+			}
 		})
 	}
+}
+
+// goGitAllowed are the go-git packages the binary may link (rule 11):
+// the names of objects and modes, and readers of file formats other than
+// the object database's own.
+func goGitAllowed(path string) bool {
+	const v5 = "github.com/go-git/go-git/v5/"
+	switch strings.TrimPrefix(path, v5) {
+	case "plumbing", "plumbing/hash", "plumbing/filemode":
+		return true
+	case "plumbing/format/packfile", "plumbing/format/idxfile", "plumbing/format/objfile", "plumbing/format/commitgraph":
+		return false
+	}
+	return strings.HasPrefix(path, v5+"plumbing/format/")
 }
 
 // renderForbidden are the packages internal/render may not import.
