@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# bench-backend.sh: the in-process object reader (go-git, SHA-1
-# repositories) against the git-binary reader (git cat-file, git diff-tree;
-# SHA-256 repositories, or any with MEMCITE_BACKEND=git), for
-# `git memcite verify-all --staged` and `git memcite relocate`.
+# bench-backend.sh: the index and refs read in-process against
+# MEMCITE_BACKEND=git (git's commands read them: git ls-files, git
+# rev-parse, git diff-index), and a SHA-256 repository, for
+# `git memcite verify-all --staged` and `git memcite relocate`. Objects
+# are read through git cat-file --batch in all three.
 #
 # It generates the benchmark repository (scripts/genrepo: 10,000 source
 # files, 2,000 memories x 5 citations), copies its working tree into two
 # fresh repositories, one per object format, each made with one `git add -A`
 # and one commit, and prints the median wall time of RUNS runs of each
-# command in three setups, interleaved: SHA-1 in-process, SHA-1 through the
-# git binary (MEMCITE_BACKEND=git), SHA-256 (the git binary), and the ratio
-# of each to the first.
+# command in three setups, interleaved: SHA-1 with the index and refs read
+# in-process, SHA-1 with MEMCITE_BACKEND=git, SHA-256 (in-process), and
+# the ratio of each to the first.
 # FROM=<clone> uses an existing repository's files instead of generated
 # ones (genrepo -from clones it and adds the memories).
 #
@@ -32,7 +33,7 @@ done
 sync
 sleep "${SETTLE:-10}"
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-setups=("sha1 go-git" "sha1 git" "sha256 git")
+setups=("sha1 in-process" "sha1 git" "sha256 in-process")
 for cmd in "verify-all --staged" "relocate"; do
   for i in 0 1 2; do : >"$work/times.$i"; done
   for _ in $(seq "$runs"); do

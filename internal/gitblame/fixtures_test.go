@@ -264,19 +264,20 @@ func TestFixtures(t *testing.T) {
 			{cQty, want{status: gitblame.Moved, path: "shop.go", line: 22, end: 22, blame: "swap functions", snippet: true, sim: 1}},
 		}},
 	}
-	// every object reader gives the same answers: go-git in-process, the
-	// git binary on SHA-1, the git binary on SHA-256 (history is read
-	// through the git binary with each; plain `go test` runs the last two
-	// on the scenarios in allReaders, the long tests on all)
+	// every reader gives the same answers: the index and refs read
+	// in-process and by git's commands (MEMCITE_BACKEND=git) on SHA-1, and
+	// SHA-256 (objects and history are read through git with each; plain
+	// `go test` runs the last two on the scenarios in allReaders, the long
+	// tests on all)
 	readers := []struct{ name, backend, hash string }{
-		{"go-git", "", "sha1"}, {"git-binary", "git", "sha1"}, {"sha256", "", "sha256"},
+		{"in-process", "", "sha1"}, {"git-binary", "git", "sha1"}, {"sha256", "", "sha256"},
 	}
 	allReaders := map[string]bool{"merge-both-sides": true, "move-folder": true, "split-file": true, "crlf": true}
 	for _, rd := range readers {
 		for _, tt := range tests {
 			t.Run(rd.name+"/"+tt.scenario, func(t *testing.T) {
-				if rd.name != "go-git" && !allReaders[tt.scenario] {
-					longtest.Skip(t, "every fixture with every object reader")
+				if rd.name != "in-process" && !allReaders[tt.scenario] {
+					longtest.Skip(t, "every fixture with every reader")
 				}
 				t.Cleanup(gitrepo.ForceGitBinary(rd.backend == "git"))
 				t.Setenv("GIT_DEFAULT_HASH", rd.hash)

@@ -6,7 +6,15 @@ import (
 
 // UsesCatFile reports whether objects are read through the repository's
 // git cat-file process.
-func (r *History) UsesCatFile() bool { return r.cat != nil && r.cat.proc != nil }
+func (r *History) UsesCatFile() bool {
+	if r.cat == nil {
+		return false
+	}
+	p := &r.cat.procs[0]
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.proc != nil
+}
 
 // TouchingByPathspecForTest is Touching with the paths always given to
 // git as pathspecs.

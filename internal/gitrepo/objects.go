@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
@@ -78,38 +79,64 @@ func (o *objects) read(oid, typ string) ([]byte, error) {
 	return data, nil
 }
 
-// catFile reads objects through one long-running `git cat-file --batch`
-// process, started on first use. It is safe for concurrent use. Any
-// failure of the process stops it; the next read starts a new one.
+// catFile reads objects through long-running `git cat-file --batch`
+// processes: one, started on first use, and another one only while every
+// running one is busy answering another goroutine (the parallel reads of
+// a verification against a commit), up to catProcs. It is safe for concurrent use. Any failure of a
+// process stops it; the next read starts a new one.
 type catFile struct {
 	cmd    Cmd
 	gitDir string
 
-	mu     sync.Mutex
-	closed bool // Repo.Close ran: warm starts nothing
-	proc   *exec.Cmd
-	in     io.WriteCloser
-	out    *bufio.Reader
+	closed atomic.Bool // Repo.Close ran: warm starts nothing
+	next   atomic.Uint32
+	procs  [catProcs]catProc
 }
 
-// warm starts the process in the background if it is not running.
+// catProcs bounds the processes: reads wait on the pipe more than they
+// compute, so more processes than cores keep both cores busy.
+const catProcs = 4
+
+// catProc is one cat-file process; its mutex is held for a whole request.
+type catProc struct {
+	mu   sync.Mutex
+	proc *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Reader
+}
+
+// warm starts the first process in the background if it is not running.
 func (c *catFile) warm() {
 	go func() {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if c.proc == nil && !c.closed {
-			_ = c.start() // (a failure shows again at the first read)
+		p := &c.procs[0]
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.proc == nil && !c.closed.Load() {
+			_ = c.start(p) // (a failure shows again at the first read)
 		}
 	}()
 }
 
-func (c *catFile) start() error {
+func (c *catFile) start(p *catProc) error {
 	proc, in, out, err := c.cmd.start("--git-dir", c.gitDir, "cat-file", "--batch")
 	if err != nil {
 		return err
 	}
-	c.proc, c.in, c.out = proc, in, bufio.NewReaderSize(out, 1<<16)
+	p.proc, p.in, p.out = proc, in, bufio.NewReaderSize(out, 1<<16)
 	return nil
+}
+
+// take locks the first idle process (starting it on first use), or, when
+// every one is busy, waits for one in turn.
+func (c *catFile) take() *catProc {
+	for i := range c.procs {
+		if p := &c.procs[i]; p.mu.TryLock() {
+			return p
+		}
+	}
+	p := &c.procs[c.next.Add(1)%uint32(len(c.procs))]
+	p.mu.Lock()
+	return p
 }
 
 // object returns the type and content of an object. git fetches an object
@@ -117,16 +144,16 @@ func (c *catFile) start() error {
 // error is ErrObjectUnavailable (in a partial clone) or
 // plumbing.ErrObjectNotFound.
 func (c *catFile) object(oid string) (string, []byte, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.proc == nil {
-		if err := c.start(); err != nil {
+	p := c.take()
+	defer p.mu.Unlock()
+	if p.proc == nil {
+		if err := c.start(p); err != nil {
 			return "", nil, err
 		}
 	}
-	typ, data, err := c.read(oid)
+	typ, data, err := p.read(oid)
 	if err != nil && !errors.Is(err, plumbing.ErrObjectNotFound) {
-		c.stop() // out of step: start afresh next time
+		p.stop() // out of step: start afresh next time
 	}
 	if errors.Is(err, plumbing.ErrObjectNotFound) && c.partial() {
 		return "", nil, fmt.Errorf("object %s: %w", oid, ErrObjectUnavailable)
@@ -134,7 +161,7 @@ func (c *catFile) object(oid string) (string, []byte, error) {
 	return typ, data, err
 }
 
-func (c *catFile) read(oid string) (string, []byte, error) {
+func (c *catProc) read(oid string) (string, []byte, error) {
 	if _, err := io.WriteString(c.in, oid+"\n"); err != nil {
 		return "", nil, fmt.Errorf("git cat-file: %w", err)
 	}
@@ -169,7 +196,7 @@ func (c *catFile) partial() bool {
 	return err == nil && len(bytes.TrimSpace(out)) > 0
 }
 
-func (c *catFile) stop() {
+func (c *catProc) stop() {
 	if c.proc == nil {
 		return
 	}
@@ -181,10 +208,14 @@ func (c *catFile) stop() {
 // Close stops the git processes the repository started.
 func (r *Repo) Close() error {
 	if r.objs != nil {
-		r.objs.cat.mu.Lock()
-		r.objs.cat.closed = true
-		r.objs.cat.stop()
-		r.objs.cat.mu.Unlock()
+		c := r.objs.cat
+		c.closed.Store(true)
+		for i := range c.procs {
+			p := &c.procs[i]
+			p.mu.Lock()
+			p.stop()
+			p.mu.Unlock()
+		}
 	}
 	return nil
 }
