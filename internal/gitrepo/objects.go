@@ -80,9 +80,10 @@ func (o *objects) read(oid, typ string) ([]byte, error) {
 }
 
 // catFile reads objects through long-running `git cat-file --batch`
-// processes: one, started on first use, and another one only while every
-// running one is busy answering another goroutine (the parallel reads of
-// a verification against a commit), up to catProcs. It is safe for concurrent use. Any failure of a
+// processes: one, started on first use, and, once many reads were asked
+// for, another one while every running one is busy answering another
+// goroutine (the parallel reads of a verification against a commit), up
+// to catProcs. It is safe for concurrent use. Any failure of a
 // process stops it; the next read starts a new one.
 type catFile struct {
 	cmd    Cmd
@@ -90,6 +91,7 @@ type catFile struct {
 
 	closed atomic.Bool // Repo.Close ran: warm starts nothing
 	next   atomic.Uint32
+	reads  atomic.Int64 // requests so far
 	procs  [catProcs]catProc
 }
 
@@ -126,18 +128,24 @@ func (c *catFile) start(p *catProc) error {
 	return nil
 }
 
-// take locks the first idle process (starting it on first use), or, when
-// every one is busy, waits for one in turn.
+// take locks the first idle process (started on first use), or, when
+// every one is busy, waits for one in turn. Processes are added as reads
+// add up (one more for every growEvery reads, up to catProcs): a hook's
+// few reads keep to one process, whose start is the hook's to pay.
 func (c *catFile) take() *catProc {
-	for i := range c.procs {
+	allowed := min(len(c.procs), 1+int(c.reads.Add(1)/growEvery))
+	for i := range allowed {
 		if p := &c.procs[i]; p.mu.TryLock() {
 			return p
 		}
 	}
-	p := &c.procs[c.next.Add(1)%uint32(len(c.procs))]
+	p := &c.procs[int(c.next.Add(1))%allowed]
 	p.mu.Lock()
 	return p
 }
+
+// growEvery is how many reads make room for one more process.
+const growEvery = 256
 
 // object returns the type and content of an object. git fetches an object
 // that a partial clone lacks from its promisor remote; when that fails the
