@@ -43,7 +43,7 @@ func Man(w io.Writer, m Model, version, skipDetail string) error {
 		{"MEMCITE_DEBUG", "When set (and not 0), trace what git-memcite reads and runs to standard error."},
 		{"MEMCITE_CONFIG", "A team configuration file to read instead of .memcite.yaml."},
 		{"MEMCITE_CACHE", "off, 0, false or no: neither use nor update the verification cache (as --no-cache)."},
-		{"MEMCITE_BACKEND", "git: read objects and history with the git binary even where they are read in-process (a debugging switch)."},
+		{"MEMCITE_BACKEND", "git: read the index, HEAD and revisions with git's commands instead of in-process (a debugging switch; objects and history are read through git either way)."},
 		{"NO_COLOR", "When set, no colour (unless --color always)."},
 		{"GITHUB_STEP_SUMMARY", "With --format github, the file the markdown table of all findings is appended to."},
 	} {

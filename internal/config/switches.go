@@ -14,9 +14,9 @@ type Switches struct {
 	// Cache is MEMCITE_CACHE as set: off, 0, false or no turn the
 	// verification cache off (vcache.OffReason).
 	Cache string
-	// GitBinary is MEMCITE_BACKEND=git: objects and history read by the
-	// git binary even where go-git could (a debugging switch; see
-	// docs/repositories.md).
+	// GitBinary is MEMCITE_BACKEND=git: the index, HEAD and revisions
+	// read by git's commands instead of in-process (a debugging switch;
+	// see docs/repositories.md).
 	GitBinary bool
 }
 
