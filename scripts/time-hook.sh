@@ -3,9 +3,11 @@
 # the hook installed (e.g. one kept by KEEP=1 scripts/bench-precommit.sh):
 # each build in its own copy of it (the copy is reset to HEAD and gets two
 # commits made with that build's hook, so that its summary is written),
-# then a new file staged; times, interleaved, `git memcite hook
-# pre-commit` alone, and `git commit` with the hook and with --no-verify
-# (each commit undone with git reset --soft). Prints the medians. Uses
+# then a new file staged (CHANGE=cited: a line appended to a tracked code
+# file and prose to a memory, which on a generated store are cited and
+# citing); times, interleaved, `git memcite hook pre-commit` alone, and
+# `git commit` with the hook and with --no-verify (each commit undone with
+# git reset --soft). Prints the medians. Uses
 # python3 for the timing.
 #
 #   scripts/time-hook.sh REPO OLD-BINARY NEW-BINARY [RUNS]   (default 7)
@@ -28,7 +30,14 @@ for k in old new; do
       echo "// time-hook $i" >> "$f"
       git add "$f" && git commit -q -m "time-hook $i" >/dev/null 2>&1
     done
-    mkdir -p time-hook && echo "package timehook" > time-hook/new.go && git add time-hook/new.go
+    if [ "${CHANGE:-new}" = cited ]; then
+      # a line appended to a tracked code file and prose to a memory
+      m=$(git ls-files '.serena/memories/*.md' | sed -n 3p)
+      c=$(git ls-files | grep -v '^\.serena/' | sed -n 7p)
+      echo "// time-hook" >> "$c" && echo "more prose" >> "$m" && git add "$c" "$m"
+    else
+      mkdir -p time-hook && echo "package timehook" > time-hook/new.go && git add time-hook/new.go
+    fi
   )
 done
 python3 - "$work" "$runs" <<'PY'
