@@ -19,8 +19,16 @@ import (
 // twice after each step, with the whole-run memo, against a run with the
 // cache off: the output and the outcome must be the same. The second run
 // of a step replays the kept run whenever nothing it read changed; the
-// test also checks that replays happen.
+// test also checks that replays happen. It runs in a SHA-1 and in a
+// SHA-256 repository (content is kept by its blob id in the repository's
+// format).
 func TestRunMemoMatchesUncached(t *testing.T) {
+	for _, format := range []string{"sha1", "sha256"} {
+		t.Run(format, func(t *testing.T) { testRunMemoMatchesUncached(t, format) })
+	}
+}
+
+func testRunMemoMatchesUncached(t *testing.T, format string) {
 	dir := t.TempDir()
 	git := gitfixture.Runner(t, dir)
 	write := func(p, content string) { gitfixture.Write(t, dir, p, content) }
@@ -31,7 +39,7 @@ func TestRunMemoMatchesUncached(t *testing.T) {
 	t.Setenv("MEMCITE_CACHE", "")
 	t.Setenv("MEMCITE_PROSE", "")
 
-	git("init", "-q")
+	git("init", "-q", "--object-format="+format)
 	write("src/cart.go", "package src\n\n// Cart holds items.\ntype Cart struct{ items []int }\n\n// Total sums the items.\nfunc (c *Cart) Total() int {\n\tn := 0\n\tfor _, i := range c.items {\n\t\tn += i\n\t}\n\treturn n\n}\n")
 	write("src/util.py", "def helper():\n    return 1\n")
 	write("lib/old.go", "package lib\n\nfunc Old() {}\n")

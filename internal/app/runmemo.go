@@ -215,7 +215,15 @@ func (m *RunMemo) answer(ctx context.Context, op byte, arg string) (source.Diges
 		}
 		return changedDigest(changed), true
 	}
-	return source.Answer(m.ws.Src, source.Question{Op: op, Arg: arg})
+	return source.Answer(m.ws.Src, source.Question{Op: op, Arg: arg}, m.blobFormat())
+}
+
+// blobFormat is the object format content is kept by: the repository's.
+func (m *RunMemo) blobFormat() source.BlobFormat {
+	if m.ws.Repo != nil && m.ws.Repo.ObjectFormat == "sha256" {
+		return source.SHA256
+	}
+	return source.SHA1
 }
 
 // Record makes the workspace's source keep every question the run asks
@@ -224,7 +232,7 @@ func (m *RunMemo) Record() {
 	if m == nil {
 		return
 	}
-	m.rec = source.NewRecorder(m.ws.Src, m.hint)
+	m.rec = source.NewRecorder(m.ws.Src, m.hint, m.blobFormat())
 	m.ws.Src = m.rec
 }
 

@@ -30,7 +30,8 @@ import (
 // (an error other than the sentinels above, content not available from
 // the repository) makes the record unusable (Usable).
 type Recorder struct {
-	src Source
+	src    Source
+	format BlobFormat
 
 	shards [32]recordShard
 	seed   maphash.Seed
@@ -101,9 +102,38 @@ const (
 // Digest is a digest of an answer.
 type Digest [16]byte
 
-// NewRecorder wraps src, for about hint questions.
-func NewRecorder(src Source, hint int) *Recorder {
-	r := &Recorder{src: src, seed: maphash.MakeSeed()}
+// BlobFormat is the object format of the repository whose content a
+// Recorder names: a file's content is kept by its blob id in that format,
+// so that the source's ContentID answers for it again without a read.
+type BlobFormat uint8
+
+// Object formats.
+const (
+	SHA1 BlobFormat = iota
+	SHA256
+)
+
+// isBlobHex reports whether s is a blob id of the format.
+func (f BlobFormat) isBlobHex(s string) bool {
+	n := 40
+	if f == SHA256 {
+		n = 64
+	}
+	if len(s) != n {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// NewRecorder wraps src, for about hint questions, in a repository of
+// object format f.
+func NewRecorder(src Source, hint int, f BlobFormat) *Recorder {
+	r := &Recorder{src: src, format: f, seed: maphash.MakeSeed()}
 	n := hint / len(r.shards)
 	for i := range r.shards {
 		r.shards[i].byID = make(map[string]int32, n)
@@ -235,7 +265,7 @@ func (r *Recorder) Stat(p string) (Entry, error) {
 // ReadFile implements Source.
 func (r *Recorder) ReadFile(p string) ([]byte, error) {
 	data, err := r.src.ReadFile(p)
-	d, why := contentDigest(data, err)
+	d, why := r.format.contentDigest(data, err)
 	r.note(Question{OpRead, p}, d, why)
 	return data, err
 }
@@ -246,7 +276,7 @@ func (r *Recorder) ReadFile(p string) ([]byte, error) {
 func (r *Recorder) Open(p string) (io.ReadCloser, error) {
 	rc, err := r.src.Open(p)
 	if err != nil {
-		d, why := contentDigest(nil, err)
+		d, why := r.format.contentDigest(nil, err)
 		r.note(Question{OpRead, p}, d, why)
 		return nil, err
 	}
@@ -288,7 +318,7 @@ func (rr *recordingReader) Close() error {
 	if rr.err != nil {
 		why = "read error " + rr.err.Error()
 	} else {
-		d, _ = contentDigest(rr.buf.Bytes(), nil)
+		d, _ = rr.r.format.contentDigest(rr.buf.Bytes(), nil)
 	}
 	rr.buf = bytes.Buffer{}
 	rr.r.note(rr.q, d, why)
@@ -336,7 +366,7 @@ func (r *Recorder) ContentID(p string) (string, bool) {
 	first := !rec.idSeen
 	if first {
 		rec.idSeen, rec.id, rec.idOK = true, id, ok
-		if blob := strings.TrimPrefix(id, "blob:"); ok && isSHA1Hex(blob) {
+		if blob := strings.TrimPrefix(id, "blob:"); ok && r.format.isBlobHex(blob) {
 			rec.blob, rec.hasBlob = blobDigest(blob), true
 		}
 	}
@@ -398,7 +428,7 @@ func (r *Recorder) SameList(stamp []byte) bool {
 
 // Answer asks src question q again and returns the digest of its answer,
 // and whether the answer can be compared at all.
-func Answer(src Source, q Question) (Digest, bool) {
+func Answer(src Source, q Question, f BlobFormat) (Digest, bool) {
 	var d Digest
 	var why string
 	switch q.Op {
@@ -407,11 +437,11 @@ func Answer(src Source, q Question) (Digest, bool) {
 	case OpRead:
 		// a name the source vouches for is the content, unread
 		if ider, ok := src.(Identifier); ok {
-			if id, ok := ider.ContentID(q.Arg); ok && isSHA1Hex(strings.TrimPrefix(id, "blob:")) {
+			if id, ok := ider.ContentID(q.Arg); ok && f.isBlobHex(strings.TrimPrefix(id, "blob:")) {
 				return blobDigest(strings.TrimPrefix(id, "blob:")), true
 			}
 		}
-		d, why = contentDigest(src.ReadFile(q.Arg))
+		d, why = f.contentDigest(src.ReadFile(q.Arg))
 	case OpList:
 		d, why = listDigest(src.List(q.Arg))
 	case OpContentID:
@@ -473,18 +503,6 @@ func errClass(err error) (class, why string) {
 	return "other", "error " + err.Error()
 }
 
-func isSHA1Hex(s string) bool {
-	if len(s) != 40 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
 func digestOf(parts ...[]byte) Digest {
 	var buf [256]byte
 	b := buf[:0]
@@ -506,21 +524,24 @@ func statDigest(e Entry, err error) (Digest, string) {
 	return digestOf([]byte("stat"), strconv.AppendInt(nil, int64(e.Kind), 10), strconv.AppendInt(nil, e.Size, 10)), ""
 }
 
-// contentDigest is the digest of a file's content: of its git blob id
-// (SHA-1), so that a source that names the content (Identifier) can
+// contentDigest is the digest of a file's content: of its git blob id in
+// the format, so that a source that names the content (Identifier) can
 // answer again without reading it.
-func contentDigest(data []byte, err error) (Digest, string) {
+func (f BlobFormat) contentDigest(data []byte, err error) (Digest, string) {
 	class, why := errClass(err)
 	if err != nil {
 		return digestOf([]byte("read-error"), []byte(class)), why
 	}
 	h := sha1.New()
+	if f == SHA256 {
+		h = sha256.New()
+	}
 	h.Write(fmt.Appendf(nil, "blob %d\x00", len(data)))
 	h.Write(data)
 	return blobDigest(hex.EncodeToString(h.Sum(nil))), ""
 }
 
-// blobDigest is the digest of content named by its SHA-1 blob id.
+// blobDigest is the digest of content named by its blob id.
 func blobDigest(id string) Digest { return digestOf([]byte("content"), []byte(id)) }
 
 func listDigest(paths []string, err error) (Digest, string) {

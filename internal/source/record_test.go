@@ -2,6 +2,7 @@ package source
 
 import (
 	"crypto/sha1"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -84,7 +85,7 @@ func TestRecorderAnswers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			n, dir := newNamed(t)
-			rec := NewRecorder(n, 0)
+			rec := NewRecorder(n, 0, SHA1)
 			tt.ask(rec)
 			if ok, why := rec.Usable(); !ok {
 				t.Fatalf("not usable: %s", why)
@@ -93,11 +94,11 @@ func TestRecorderAnswers(t *testing.T) {
 			if len(qs) != 1 {
 				t.Fatalf("recorded %v, want one question", qs)
 			}
-			if d, ok := Answer(n, qs[0]); !ok || d != ds[0] {
+			if d, ok := Answer(n, qs[0], SHA1); !ok || d != ds[0] {
 				t.Fatalf("asked again unchanged: %v %v, want the recorded answer", d, ok)
 			}
 			tt.change(n, dir)
-			if d, ok := Answer(n, qs[0]); ok && d == ds[0] {
+			if d, ok := Answer(n, qs[0], SHA1); ok && d == ds[0] {
 				t.Fatalf("asked again after the change: the same answer")
 			}
 		})
@@ -108,30 +109,51 @@ func TestRecorderAnswers(t *testing.T) {
 // the name of its content when the source has one, without reading it;
 // a recorded read that the recorded name implies is not kept.
 func TestRecorderReadByName(t *testing.T) {
-	n, dir := newNamed(t)
-	n.ids["a.go"] = blobID("package a\n")
-	rec := NewRecorder(n, 0)
-	if _, err := rec.ReadFile("a.go"); err != nil {
-		t.Fatal(err)
+	for _, f := range []BlobFormat{SHA1, SHA256} {
+		n, dir := newNamed(t)
+		n.ids["a.go"] = blobIDIn(f, "package a\n")
+		rec := NewRecorder(n, 0, f)
+		if _, err := rec.ReadFile("a.go"); err != nil {
+			t.Fatal(err)
+		}
+		rec.ContentID("a.go")
+		qs, _ := rec.Answers()
+		if len(qs) != 1 || qs[0].Op != OpContentID {
+			t.Fatalf("format %d: recorded %v: the read is implied by the name", f, qs)
+		}
+		read := Question{OpRead, "a.go"}
+		d, _ := f.contentDigest([]byte("package a\n"), nil)
+		// the file is gone, and its name still says what it held: answered
+		// by the name, not read
+		os.Remove(filepath.Join(dir, "a.go"))
+		if got, ok := Answer(n, read, f); !ok || got != d {
+			t.Errorf("format %d: read answered by its name: %v %v, want %v", f, got, ok, d)
+		}
+		// a name of the other format says nothing of this one's content
+		other := SHA256
+		if f == SHA256 {
+			other = SHA1
+		}
+		n.ids["a.go"] = blobIDIn(other, "package a\n")
+		if got, ok := Answer(n, read, f); ok && got == d {
+			t.Errorf("format %d: answered by a name of the other format", f)
+		}
+		// without a name, the file is read
+		delete(n.ids, "a.go")
+		if got, ok := Answer(n, read, f); ok && got == d {
+			t.Errorf("format %d: a file without a name, removed, answers as before", f)
+		}
 	}
-	rec.ContentID("a.go")
-	qs, _ := rec.Answers()
-	if len(qs) != 1 || qs[0].Op != OpContentID {
-		t.Fatalf("recorded %v: the read is implied by the name", qs)
+}
+
+// blobIDIn is git's blob id of content in object format f.
+func blobIDIn(f BlobFormat, content string) string {
+	if f == SHA1 {
+		return blobID(content)
 	}
-	read := Question{OpRead, "a.go"}
-	d, _ := contentDigest([]byte("package a\n"), nil)
-	// the file is gone, and its name still says what it held: answered
-	// by the name, not read
-	os.Remove(filepath.Join(dir, "a.go"))
-	if got, ok := Answer(n, read); !ok || got != d {
-		t.Errorf("read answered by its name: %v %v, want %v", got, ok, d)
-	}
-	// without a name, the file is read
-	delete(n.ids, "a.go")
-	if got, ok := Answer(n, read); ok && got == d {
-		t.Error("a file without a name, removed, answers as before")
-	}
+	h := sha256.New()
+	fmt.Fprintf(h, "blob %d\x00%s", len(content), content)
+	return "blob:" + hex.EncodeToString(h.Sum(nil))
 }
 
 // TestRecorderUnusable: a record is not usable when an answer cannot be
@@ -164,7 +186,7 @@ func TestRecorderUnusable(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			n, dir := newNamed(t)
-			rec := NewRecorder(n, 0)
+			rec := NewRecorder(n, 0, SHA1)
 			tt.do(t, n, dir, rec)
 			if ok, why := rec.Usable(); ok {
 				t.Error("usable")
@@ -175,7 +197,7 @@ func TestRecorderUnusable(t *testing.T) {
 	}
 	// a sentinel error is an answer like any other
 	n, _ := newNamed(t)
-	rec := NewRecorder(n, 0)
+	rec := NewRecorder(n, 0, SHA1)
 	if _, err := rec.ReadFile("../x"); !errors.Is(err, ErrOutside) {
 		t.Fatalf("got %v", err)
 	}
