@@ -24,14 +24,7 @@ import (
 // that ends in a slash, which git reads (docs/repositories.md). When this test fails, go-git agrees with
 // git on every case, and it could do the matching.
 func TestGoGitAttributesGap(t *testing.T) {
-	files := []string{"a.go", "b.md", "doc/x.md", "doc/y.txt", "doc/sub/z.go", "gen/z.go", "gen/img.png", "dac/q.txt", "A.GO"}
-	lines := []string{
-		"*.md text\n", "/a.go ident\n", "doc/** eol=lf\n", "**/z.go filter=x\n", "d?c/*.txt text\n",
-		"[ab].go ident\n", "*.go -text\n", "* text=auto eol=lf\n", "*.png binary\n", "gen/ -text\n",
-		"[attr]conv ident\n", "gen/* conv\n", "doc/*.md -text\n", "* -text\n", "*.txt crlf\n",
-		"\"doc/x.md\" text\n", "b.md !text\n", "*.go filter\n", "doc/sub/*.go working-tree-encoding=UTF-16LE\n",
-	}
-	names := []string{"text", "eol", "crlf", "ident", "filter", "working-tree-encoding"}
+	files, lines, names := attrFiles, attrLines, convertingAttrs
 	rng := rand.New(rand.NewSource(11))
 	pick := func() string {
 		var b strings.Builder
@@ -72,16 +65,7 @@ func TestGoGitAttributesGap(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := gitattributes.NewMatcher(append(stack, more...))
-		out := git(append(append([]string{"check-attr"}, names...), append([]string{"--"}, files...)...)...)
-		vals := map[string]map[string]string{}
-		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
-			p, rest, _ := strings.Cut(l, ": ")
-			a, v, _ := strings.Cut(rest, ": ")
-			if vals[p] == nil {
-				vals[p] = map[string]string{}
-			}
-			vals[p][a] = v
-		}
+		vals := checkAttr(git, false, files)
 		for _, p := range files {
 			res, panicked := match(m, p, names)
 			asked++

@@ -137,13 +137,7 @@ func TestSystemAttributes(t *testing.T) {
 // form (base names, anchored paths, **, ?, brackets, macros, -text after
 // text, binary).
 func TestConversionsCoverGit(t *testing.T) {
-	files := []string{"a.go", "b.md", "doc/x.md", "doc/y.txt", "doc/sub/z.go", "gen/z.go", "gen/img.png", "dac/q.txt", "A.GO"}
-	lines := []string{
-		"*.md text\n", "/a.go ident\n", "doc/** eol=lf\n", "**/z.go filter=x\n", "d?c/*.txt text\n",
-		"[ab].go ident\n", "*.go -text\n", "* text=auto eol=lf\n", "*.png binary\n", "gen/ -text\n",
-		"[attr]conv ident\n", "gen/* conv\n", "doc/*.md -text\n", "* -text\n", "*.txt crlf\n",
-		"\"doc/x.md\" text\n", "b.md !text\n", "*.go filter\n", "doc/sub/*.go working-tree-encoding=UTF-16LE\n",
-	}
+	files, lines := attrFiles, attrLines
 	rng := rand.New(rand.NewSource(7))
 	pick := func() string {
 		var b strings.Builder
@@ -201,21 +195,7 @@ func TestConversionsCoverGit(t *testing.T) {
 		}
 		conv := r.conversions(idx, af)
 		for _, cached := range []bool{false, true} {
-			args := []string{"check-attr"}
-			if cached {
-				args = append(args, "--cached")
-			}
-			args = append(args, "text", "eol", "crlf", "ident", "filter", "working-tree-encoding", "--")
-			out := git(append(args, idx...)...)
-			vals := map[string]map[string]string{}
-			for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
-				p, rest, _ := strings.Cut(l, ": ")
-				a, v, _ := strings.Cut(rest, ": ")
-				if vals[p] == nil {
-					vals[p] = map[string]string{}
-				}
-				vals[p][a] = v
-			}
+			vals := checkAttr(git, cached, idx)
 			for p, v := range vals {
 				if gitConverts(v) && !conv.converts(p) {
 					t.Errorf("iteration %d (cached %v): git may convert %s (%v), conversions says not; attributes: %q",
@@ -224,6 +204,43 @@ func TestConversionsCoverGit(t *testing.T) {
 			}
 		}
 	}
+}
+
+// attrFiles are the files of the attribute tests, and attrLines the lines
+// of attribute files they write at random: patterns of every form (base
+// names, anchored paths, **, ?, brackets, macros, -text after text,
+// binary).
+var (
+	attrFiles = []string{"a.go", "b.md", "doc/x.md", "doc/y.txt", "doc/sub/z.go", "gen/z.go", "gen/img.png", "dac/q.txt", "A.GO"}
+	attrLines = []string{
+		"*.md text\n", "/a.go ident\n", "doc/** eol=lf\n", "**/z.go filter=x\n", "d?c/*.txt text\n",
+		"[ab].go ident\n", "*.go -text\n", "* text=auto eol=lf\n", "*.png binary\n", "gen/ -text\n",
+		"[attr]conv ident\n", "gen/* conv\n", "doc/*.md -text\n", "* -text\n", "*.txt crlf\n",
+		"\"doc/x.md\" text\n", "b.md !text\n", "*.go filter\n", "doc/sub/*.go working-tree-encoding=UTF-16LE\n",
+	}
+	// convertingAttrs are the attributes that may make git convert content
+	convertingAttrs = []string{"text", "eol", "crlf", "ident", "filter", "working-tree-encoding"}
+)
+
+// checkAttr asks `git check-attr` (of the index with cached) the values
+// of the converting attributes of paths, by path and attribute.
+func checkAttr(git func(...string) string, cached bool, paths []string) map[string]map[string]string {
+	args := []string{"check-attr"}
+	if cached {
+		args = append(args, "--cached")
+	}
+	args = append(append(args, convertingAttrs...), "--")
+	out := git(append(args, paths...)...)
+	vals := map[string]map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		p, rest, _ := strings.Cut(l, ": ")
+		a, v, _ := strings.Cut(rest, ": ")
+		if vals[p] == nil {
+			vals[p] = map[string]string{}
+		}
+		vals[p][a] = v
+	}
+	return vals
 }
 
 // gitConverts says whether git may convert a path with these values of
