@@ -16,6 +16,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/git-memcite/git-memcite/internal/source"
+	"github.com/git-memcite/git-memcite/internal/trace"
 )
 
 // ErrObjectUnavailable is returned for an object that a partial clone does
@@ -108,19 +109,26 @@ type catProc struct {
 }
 
 // warm starts the first process in the background if it is not running.
+// The trace line is written here: the goroutine writes nothing, as the
+// run may be printing by then.
 func (c *catFile) warm() {
+	trace.Printf("start git %s in the background", strings.Join(c.args(), " "))
 	go func() {
 		p := &c.procs[0]
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		if p.proc == nil && !c.closed.Load() {
-			_ = c.start(p) // (a failure shows again at the first read)
+			_ = c.startWith(p, c.cmd.spawn) // (a failure shows again at the first read)
 		}
 	}()
 }
 
-func (c *catFile) start(p *catProc) error {
-	proc, in, out, err := c.cmd.start("--git-dir", c.gitDir, "cat-file", "--batch")
+func (c *catFile) args() []string { return []string{"--git-dir", c.gitDir, "cat-file", "--batch"} }
+
+func (c *catFile) start(p *catProc) error { return c.startWith(p, c.cmd.start) }
+
+func (c *catFile) startWith(p *catProc, start func(...string) (*exec.Cmd, io.WriteCloser, io.ReadCloser, error)) error {
+	proc, in, out, err := start(c.args()...)
 	if err != nil {
 		return err
 	}

@@ -86,6 +86,12 @@ func (c Cmd) Run(ctx context.Context, args ...string) ([]byte, error) {
 // stdout (git cat-file --batch).
 func (c Cmd) start(args ...string) (*exec.Cmd, io.WriteCloser, io.ReadCloser, error) {
 	trace.Printf("start git %s", strings.Join(args, " "))
+	return c.spawn(args...)
+}
+
+// spawn is start without the trace line, for a goroutine that must not
+// write to the run's output (catFile.warm traces before it starts one).
+func (c Cmd) spawn(args ...string) (*exec.Cmd, io.WriteCloser, io.ReadCloser, error) {
 	path, err := exec.LookPath("git")
 	if err != nil {
 		return nil, nil, nil, &Error{Args: args, ExitCode: -1, Err: err}
