@@ -194,12 +194,9 @@ func (r *Repo) TreeOf(ctx context.Context, head OID) (OID, error) {
 	if err != nil {
 		return "", err
 	}
-	typ, data, err := objs.cat.object(string(head))
+	data, err := objs.read(string(head), "commit")
 	if err != nil {
-		return "", fmt.Errorf("read HEAD's commit %s: %w", head.Short(), err)
-	}
-	if typ != "commit" {
-		return "", fmt.Errorf("HEAD %s is a %s, not a commit", head.Short(), typ)
+		return "", err
 	}
 	line, _, _ := bytes.Cut(data, []byte{'\n'})
 	tree, ok := bytes.CutPrefix(line, []byte("tree "))
@@ -216,6 +213,6 @@ func (r *Repo) HasTree(oid OID) bool {
 	if err != nil || !isHex(string(oid)) {
 		return false
 	}
-	typ, _, err := objs.cat.object(string(oid))
-	return err == nil && typ == "tree"
+	_, err = objs.read(string(oid), "tree")
+	return err == nil
 }
