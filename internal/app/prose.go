@@ -131,6 +131,14 @@ func (l *lazyHistory) Blob(x gitblame.Hash) ([]byte, error) {
 	return h.Blob(x)
 }
 
+func (l *lazyHistory) BlobInto(x gitblame.Hash, buf []byte) ([]byte, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	return h.BlobInto(x, buf)
+}
+
 func (l *lazyHistory) Changes(from, to gitblame.Hash, renames bool) ([]gitblame.Change, error) {
 	h, err := l.get()
 	if err != nil {

@@ -249,3 +249,41 @@ func TestProseSymbols(t *testing.T) {
 		t.Errorf("from the cache: %v; first run: %v", again, got)
 	}
 }
+
+// TestProseSymbolsThen: a name missing now is looked for in the code of
+// the commit that wrote it, where only the files whose content differs
+// from the code checked now are read. A name still in HEAD's file but
+// taken out of the working tree's copy (not committed) was there when
+// written: gone, not unresolved; a name in a file of that commit whose
+// content is unchanged since is found too (it is not missing now).
+func TestProseSymbolsThen(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	git("init", "-q", "-b", "main")
+	w := func(p, s string) { gitfixture.Write(t, dir, p, s) }
+	w("a.py", "def edited_away():\n    pass\n")
+	w("b.py", "def stays_put():\n    pass\n")
+	w("c.py", "x = 1\n")
+	w(".serena/memories/m.md", "`edited_away()` and `stays_put()`; `was_in_c` and `never_there()`.\n")
+	git("add", "-A")
+	git("commit", "-q", "-m", "first")
+	w("c.py", "was_in_c = 1\n")
+	git("commit", "-qam", "c gains a name")
+	w(".serena/memories/m.md", "`edited_away()` and `stays_put()`; `was_in_c` and `never_there()`.\nmore\n")
+	w("c.py", "x = 2\n")
+	git("commit", "-qam", "c loses it")
+	w("a.py", "x = 3\n") // not committed
+	got := proseVerdicts(t, dir)
+	want := map[string]string{
+		"m: edited_away": "symbol-gone",
+		"m: stays_put":   "valid → b.py:1",
+		"m: was_in_c":    "unresolved", // written before c.py had it
+		"m: never_there": "unresolved",
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: got %q; want %q (all: %v)", k, got[k], v, got)
+		}
+	}
+}

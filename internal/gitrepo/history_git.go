@@ -2,12 +2,13 @@ package gitrepo
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os/exec"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -117,14 +118,13 @@ func (g *gitHistory) tree(h gitblame.Hash) (gitTree, error) {
 	if err != nil {
 		return gitTree{}, err
 	}
-	entries, err := parseTree(data, g.size)
+	t, err := newGitTree(data, g.size)
 	if err != nil {
 		return gitTree{}, fmt.Errorf("history: tree %s: %w", h.Short(), err)
 	}
 	if len(g.trees) >= maxTrees {
 		clear(g.trees)
 	}
-	t := newGitTree(entries)
 	g.trees[h] = t
 	return t, nil
 }
@@ -139,85 +139,186 @@ func (g *gitHistory) Entry(tree gitblame.Hash, path string) (gitblame.Hash, bool
 			return gitblame.ZeroHash, false, err
 		}
 		name, rest, sub := strings.Cut(path, "/")
-		e, ok := t.find(name, sub)
-		switch {
-		case !ok:
+		k, ok := t.find(name, sub)
+		if !ok {
 			return gitblame.ZeroHash, false, nil
-		case sub && e.mode == modeDir:
-			tree, path = e.hash, rest
-		case !sub && regularMode(e.mode):
-			return e.hash, true, nil
+		}
+		_, mode, hash := t.entry(k)
+		switch {
+		case sub && mode == modeDir:
+			tree, path = hash, rest
+		case !sub && regularMode(mode):
+			return hash, true, nil
 		default:
 			return gitblame.ZeroHash, false, nil
 		}
 	}
 }
 
-// gitTree is a tree's entries, with the names git sorts them by (a
-// directory's as if it ended in "/") and whether they are sorted so (a
-// tree git wrote always is).
+// gitTree is a tree object as read, with where each entry starts and
+// whether the entries are in git's order (a directory's name sorting as
+// if it ended in "/"; a tree git wrote always is). An entry is decoded
+// when looked up: the caches hold many trees, and bytes without pointers
+// cost the collector nothing to keep.
 type gitTree struct {
-	entries []treeEntry
-	keys    []string
-	sorted  bool
+	data   []byte
+	offs   []uint32 // the start of each entry in data
+	size   int      // the object names' length
+	sorted bool
 }
 
-func newGitTree(entries []treeEntry) gitTree {
-	t := gitTree{entries: entries, keys: make([]string, len(entries)), sorted: true}
-	for i, e := range entries {
-		t.keys[i] = e.name
-		if e.mode == modeDir {
-			t.keys[i] += "/"
+// newGitTree reads a tree object (parseTree's format).
+func newGitTree(data []byte, size int) (gitTree, error) {
+	t := gitTree{data: data, size: size, sorted: true}
+	for i := 0; i < len(data); {
+		sp := bytes.IndexByte(data[i:], ' ')
+		if sp <= 0 {
+			return gitTree{}, errors.New("tree entry without a mode")
 		}
-		if i > 0 && t.keys[i-1] >= t.keys[i] {
+		if _, ok := octal(data[i : i+sp]); !ok {
+			return gitTree{}, fmt.Errorf("tree entry mode %q: not octal", data[i:i+sp])
+		}
+		nul := bytes.IndexByte(data[i+sp+1:], 0)
+		if nul <= 0 || len(data) < i+sp+1+nul+1+size || i > math.MaxUint32 {
+			return gitTree{}, errors.New("truncated tree entry")
+		}
+		t.offs = append(t.offs, uint32(i))
+		if n := len(t.offs); n > 1 && t.sorted && cmpEntries(t, n-2, n-1) >= 0 {
 			t.sorted = false
 		}
+		i += sp + 1 + nul + 1 + size
 	}
-	return t
+	return t, nil
 }
 
-// find returns the entry named name (a directory's only when dir): a
-// binary search in a sorted tree, once for a file and once for a
+// octal reads a mode.
+func octal(b []byte) (uint32, bool) {
+	var m uint32
+	for _, c := range b {
+		if c < '0' || c > '7' || m > math.MaxUint32>>3 {
+			return 0, false
+		}
+		m = m<<3 | uint32(c-'0')
+	}
+	return m, len(b) > 0
+}
+
+// entry decodes entry k: its name, canonical mode and object name.
+func (t gitTree) entry(k int) (name []byte, mode uint32, hash gitblame.Hash) {
+	e := t.data[t.offs[k]:]
+	sp := bytes.IndexByte(e, ' ')
+	m, _ := octal(e[:sp])
+	e = e[sp+1:]
+	nul := bytes.IndexByte(e, 0)
+	return e[:nul], canonicalMode(m), gitblame.NewHash(e[nul+1 : nul+1+t.size])
+}
+
+// nameOf is entry k's name and whether it is a directory.
+func (t gitTree) nameOf(k int) ([]byte, bool) {
+	e := t.data[t.offs[k]:]
+	sp := bytes.IndexByte(e, ' ')
+	m, _ := octal(e[:sp])
+	isDir := canonicalMode(m) == modeDir
+	e = e[sp+1:]
+	return e[:bytes.IndexByte(e, 0)], isDir
+}
+
+// cmpEntries compares the sort keys of entries a and b.
+func cmpEntries(t gitTree, a, b int) int {
+	an, ad := t.nameOf(a)
+	bn, bd := t.nameOf(b)
+	return cmpKey(an, ad, string(bn), bd)
+}
+
+// cmpKey compares the sort key of an entry (name, and "/" after it for a
+// directory) with that of name (dir: a directory's), making no string.
+func cmpKey(entry []byte, entryDir bool, name string, dir bool) int {
+	at := func(s []byte, d bool, i int) int {
+		switch {
+		case i < len(s):
+			return int(s[i])
+		case i == len(s) && d:
+			return '/'
+		}
+		return -1
+	}
+	bt := func(i int) int {
+		switch {
+		case i < len(name):
+			return int(name[i])
+		case i == len(name) && dir:
+			return '/'
+		}
+		return -1
+	}
+	for i := 0; ; i++ {
+		x, y := at(entry, entryDir, i), bt(i)
+		if x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+		if x == -1 {
+			return 0
+		}
+	}
+}
+
+// find returns the index of the entry named name (a directory's only when
+// dir): a binary search in a sorted tree, once for a file and once for a
 // directory; the first entry of that name in one that is not.
-func (t gitTree) find(name string, dir bool) (treeEntry, bool) {
+func (t gitTree) find(name string, dir bool) (int, bool) {
 	if strings.IndexByte(name, '/') >= 0 {
-		return treeEntry{}, false // (no entry's name holds one)
+		return 0, false // (no entry's name holds one)
 	}
 	if !t.sorted {
-		for _, e := range t.entries {
-			if e.name == name {
-				return e, !dir || e.mode == modeDir
+		for k := range t.offs {
+			n, isDir := t.nameOf(k)
+			if string(n) == name {
+				return k, !dir || isDir
 			}
 		}
-		return treeEntry{}, false
+		return 0, false
 	}
-	if !dir {
-		if i, ok := slices.BinarySearch(t.keys, name); ok {
-			return t.entries[i], true
+	for _, wantDir := range []bool{false, true} {
+		if dir && !wantDir {
+			continue // a directory's key only
+		}
+		lo, hi := 0, len(t.offs)
+		for lo < hi {
+			mid := int(uint(lo+hi) >> 1)
+			n, isDir := t.nameOf(mid)
+			c := cmpKey(n, isDir, name, wantDir)
+			switch {
+			case c == 0:
+				return mid, true
+			case c < 0:
+				lo = mid + 1
+			default:
+				hi = mid
+			}
 		}
 	}
-	if i, ok := slices.BinarySearchFunc(t.keys, name, cmpDirKey); ok {
-		return t.entries[i], true
-	}
-	return treeEntry{}, false
-}
-
-// cmpDirKey compares a sort key with name+"/", the key of a directory
-// named name, without making that string.
-func cmpDirKey(k, name string) int {
-	m := min(len(k), len(name))
-	if c := strings.Compare(k[:m], name[:m]); c != 0 {
-		return c
-	}
-	if len(k) <= len(name) {
-		return -1 // k is name or a prefix of it: before name+"/"
-	}
-	return strings.Compare(k[len(name):], "/")
+	return 0, false
 }
 
 // Blob returns the content of a blob.
 func (g *gitHistory) Blob(h gitblame.Hash) ([]byte, error) {
 	return g.object(h, "blob")
+}
+
+// BlobInto is Blob read into buf's space when it has room: a caller
+// reading many blobs one after another reuses one buffer.
+func (g *gitHistory) BlobInto(h gitblame.Hash, buf []byte) ([]byte, error) {
+	t, data, err := g.cat.objectInto(h.String(), buf)
+	if err != nil {
+		return nil, fmt.Errorf("history: blob %s: %w", h.Short(), notFound(err))
+	}
+	if t != "blob" {
+		return nil, fmt.Errorf("history: blob %s: a %s: %w", h.Short(), t, gitblame.ErrNotFound)
+	}
+	return data, nil
 }
 
 // Changes returns the regular-file changes between two commits (from may

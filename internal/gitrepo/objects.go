@@ -160,6 +160,12 @@ const growEvery = 256
 // error is ErrObjectUnavailable (in a partial clone) or
 // plumbing.ErrObjectNotFound.
 func (c *catFile) object(oid string) (string, []byte, error) {
+	return c.objectInto(oid, nil)
+}
+
+// objectInto is object, its content read into buf's space when it has
+// room (the caller reuses buf: a bulk read allocates nothing per object).
+func (c *catFile) objectInto(oid string, buf []byte) (string, []byte, error) {
 	p := c.take()
 	defer p.mu.Unlock()
 	if p.proc == nil {
@@ -167,7 +173,7 @@ func (c *catFile) object(oid string) (string, []byte, error) {
 			return "", nil, err
 		}
 	}
-	typ, data, err := p.read(oid)
+	typ, data, err := p.read(oid, buf)
 	if err != nil && !errors.Is(err, plumbing.ErrObjectNotFound) {
 		p.stop() // out of step: start afresh next time
 	}
@@ -177,7 +183,7 @@ func (c *catFile) object(oid string) (string, []byte, error) {
 	return typ, data, err
 }
 
-func (c *catProc) read(oid string) (string, []byte, error) {
+func (c *catProc) read(oid string, buf []byte) (string, []byte, error) {
 	if _, err := io.WriteString(c.in, oid+"\n"); err != nil {
 		return "", nil, fmt.Errorf("git cat-file: %w", err)
 	}
@@ -196,7 +202,11 @@ func (c *catProc) read(oid string) (string, []byte, error) {
 	if err != nil || n < 0 {
 		return "", nil, fmt.Errorf("git cat-file: bad size in %q", strings.TrimSpace(header))
 	}
-	buf := make([]byte, n+1)
+	if cap(buf) > n {
+		buf = buf[:n+1]
+	} else {
+		buf = make([]byte, n+1)
+	}
 	if _, err := io.ReadFull(c.out, buf); err != nil {
 		return "", nil, fmt.Errorf("git cat-file: %w", err)
 	}

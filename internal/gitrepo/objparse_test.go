@@ -297,6 +297,22 @@ func FuzzParseTree(f *testing.F) {
 			_ = err // refused: fine, it must only not panic
 		}
 		got, err := parseTree(data, gitblame.SHA1Size)
+		// the history's trees (gitTree) read the same bytes alike
+		gt, gerr := newGitTree(data, gitblame.SHA1Size)
+		if (err == nil) != (gerr == nil) {
+			t.Fatalf("parseTree: %v; newGitTree: %v", err, gerr)
+		}
+		if err == nil {
+			if len(gt.offs) != len(got) {
+				t.Fatalf("%d entries, gitTree %d", len(got), len(gt.offs))
+			}
+			for i, e := range got {
+				name, mode, hash := gt.entry(i)
+				if string(name) != e.name || mode != e.mode || hash != e.hash {
+					t.Errorf("entry %d: %+v, gitTree %q %o %s", i, e, name, mode, hash)
+				}
+			}
+		}
 		mo := &plumbing.MemoryObject{}
 		mo.SetType(plumbing.TreeObject)
 		if _, err := mo.Write(data); err != nil {

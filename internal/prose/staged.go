@@ -497,31 +497,30 @@ func ExtractVersion() string { return extractVersion }
 // eachWordAt calls f with the offsets of every identifier of data
 // (letters, digits, _ and $, not starting with a digit).
 func eachWordAt(data []byte, f func(start, end int)) {
-	start := -1
-	for i := 0; i <= len(data); i++ {
-		var c byte
-		if i < len(data) {
-			c = data[i]
+	n := len(data)
+	for i := 0; i < n; {
+		for i < n && !identByte[data[i]] {
+			i++
 		}
-		switch ident := isIdent(c); {
-		case ident && start == -1:
-			if c < '0' || c > '9' {
-				start = i
-			} else {
-				start = -2 // inside a number: skip to its end
-			}
-		case !ident && start != -1:
-			if start >= 0 {
-				f(start, i)
-			}
-			start = -1
+		start := i
+		for i < n && identByte[data[i]] {
+			i++
+		}
+		if start < i && (data[start] < '0' || data[start] > '9') { // a number is no word
+			f(start, i)
 		}
 	}
 }
 
-func isIdent(c byte) bool {
-	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
+// identByte tells the bytes of identifiers: letters, digits, _ and $.
+var identByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	return t
+}()
+
+func isIdent(c byte) bool { return identByte[c] }
 
 func isIdentStart(c byte) bool { return isIdent(c) && (c < '0' || c > '9') }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -168,7 +169,7 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 			missing[s.written] = append(missing[s.written], s.name)
 		}
 	}
-	then := j.grepThen(ctx, missing)
+	then := j.grepThen(ctx, missing, ix.known)
 	trace.Printf("symbols: %d trees searched at %v", len(then), time.Since(start).Round(time.Millisecond))
 	if err := ctx.Err(); err != nil {
 		return err
@@ -475,9 +476,18 @@ func (j *judge) followGone(ctx context.Context, asks []wordAsk, gone []bool, cha
 // commits that wrote the most missing names come first; past maxGreps,
 // names stay unresolved (never stale): the bound keeps a run's cost, and
 // a miss here is a reference not judged, not a false alarm.
-func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string) map[gitblame.Hash]map[string][]string {
+//
+// The names are missing from every code file of the content checked, so
+// a file of an old tree with the same content as one of those (known, by
+// blob id) holds none of them: only the other contents are read, each
+// once however many of the trees hold it, and searched for the words as
+// the symbol index reads them (eachWord). Nearby trees share most of
+// their files, so this reads a fraction of what a search of each tree
+// would. The answer for a commit and its names is kept in the
+// verification cache (a tree never changes).
+func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string, known map[gitblame.Hash]bool) map[gitblame.Hash]map[string][]string {
 	then := map[gitblame.Hash]map[string][]string{}
-	if j.c.Sym == nil {
+	if j.c.Sym == nil || j.c.H == nil {
 		return then
 	}
 	order := make([]gitblame.Hash, 0, len(missing))
@@ -493,23 +503,197 @@ func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string
 	if len(order) > maxGreps {
 		order = order[:maxGreps]
 	}
-	found := make([]map[string][]string, len(order))
-	workers.Each(lookups, len(order), func(k int) {
-		names := missing[order[k]]
+	// the answers kept, and the trees of the others
+	type ask struct {
+		commit gitblame.Hash
+		names  []string
+		key    vcache.Key
+		tree   gitblame.Hash
+		files  map[string]gitblame.Hash // its code files
+		failed bool
+	}
+	var asks []*ask
+	for _, c := range order {
+		names := missing[c]
 		sort.Strings(names)
 		names = compactStrings(names)
-		f, err := j.c.Sym.GrepWordFiles(ctx, order[k], names, symbolPathspecs)
-		if err == nil {
-			// else a tree git cannot search (objects missing from a
-			// partial clone), or the run is ending: its names stay
-			// unresolved
-			found[k] = f
+		a := &ask{commit: c, names: names, key: vcache.KeyOf("symthen", symdefVersion, c.String(), strings.Join(names, " "))}
+		if v, ok := j.cache.Verdict(a.key); ok {
+			then[c] = decodeWordFiles(v.Reason)
+			continue
 		}
+		t, err := j.c.tree(c)
+		if err != nil {
+			continue // a commit git cannot read: its names stay unresolved
+		}
+		a.tree = t
+		asks = append(asks, a)
+	}
+	if len(asks) == 0 {
+		return then
+	}
+	workers.Each(lookups, len(asks), func(k int) {
+		files, err := j.c.H.Files(asks[k].tree)
+		if err != nil {
+			asks[k].failed = true
+			return
+		}
+		code := map[string]gitblame.Hash{}
+		for p, b := range files {
+			if ext := path.Ext(p); ext != "" && symbolExt[ext[1:]] {
+				code[p] = b
+			}
+		}
+		asks[k].files = code
 	})
-	for k, c := range order {
-		then[c] = found[k]
+	// every content not known to lack the names, read once
+	want := map[string]bool{}
+	var blobs []gitblame.Hash
+	idx := map[gitblame.Hash]int{}
+	for _, a := range asks {
+		for _, n := range a.names {
+			want[n] = true
+		}
+		for _, b := range a.files {
+			if _, ok := idx[b]; !ok && !known[b] {
+				idx[b] = len(blobs)
+				blobs = append(blobs, b)
+			}
+		}
+	}
+	ns := newNameSet(want)
+	held := make([][]string, len(blobs)) // the wanted names each holds
+	unread := make([]bool, len(blobs))
+	// each content is searched as it is read, in a buffer a worker
+	// reuses: tens of megabytes read would otherwise be as many for the
+	// collector
+	var bufs sync.Pool
+	workers.Each(runtime.GOMAXPROCS(0), len(blobs), func(k int) {
+		if ctx.Err() != nil {
+			unread[k] = true
+			return
+		}
+		buf, _ := bufs.Get().(*[]byte)
+		if buf == nil {
+			buf = new([]byte)
+		}
+		defer bufs.Put(buf)
+		data, err := readBlobInto(j.c.H, blobs[k], *buf)
+		if err != nil {
+			unread[k] = true // a missing object (a partial clone)
+			return
+		}
+		if cap(data) <= 4<<20 { // (a larger one is let go)
+			*buf = data[:0]
+		}
+		held[k] = ns.holds(data)
+	})
+	if ctx.Err() != nil {
+		return then
+	}
+	for _, a := range asks {
+		if a.failed {
+			continue
+		}
+		names := map[string]bool{}
+		for _, n := range a.names {
+			names[n] = true
+		}
+		found := map[string][]string{}
+		complete := true
+		paths := make([]string, 0, len(a.files))
+		for p := range a.files {
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+		for _, p := range paths {
+			k, ok := idx[a.files[p]]
+			if !ok {
+				continue // known: none of the names
+			}
+			if unread[k] {
+				complete = false
+				continue
+			}
+			for _, n := range held[k] {
+				if names[n] {
+					found[n] = append(found[n], p)
+				}
+			}
+		}
+		then[a.commit] = found
+		if complete {
+			j.cache.PutVerdict(a.key, vcache.Verdict{Reason: encodeWordFiles(found)})
+		}
 	}
 	return then
+}
+
+// nameSet finds the words of a set of names in a text: a word's length
+// and first byte are tested before the set is looked up, so most words
+// of code cost no lookup.
+type nameSet struct {
+	names map[string]bool
+	lens  [4]uint64 // bit n: a name of n bytes (n < 256)
+	first [256]bool
+}
+
+func newNameSet(names map[string]bool) *nameSet {
+	ns := &nameSet{names: names}
+	for n := range names {
+		if n == "" {
+			continue
+		}
+		if len(n) < 256 {
+			ns.lens[len(n)/64] |= 1 << (len(n) % 64)
+		} else {
+			ns.lens = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+		}
+		ns.first[n[0]] = true
+	}
+	return ns
+}
+
+// holds lists the names data holds as words (eachWord), each once, in
+// the order first seen.
+func (ns *nameSet) holds(data []byte) []string {
+	var got []string
+	eachWordAt(data, func(start, end int) {
+		n := end - start
+		if !ns.first[data[start]] || n < 256 && ns.lens[n/64]&(1<<(n%64)) == 0 {
+			return
+		}
+		if w := data[start:end]; ns.names[string(w)] && !slices.Contains(got, string(w)) {
+			got = append(got, string(w))
+		}
+	})
+	return got
+}
+
+// encodeWordFiles writes grepThen's answer for one tree: a line a name
+// and file, sorted.
+func encodeWordFiles(found map[string][]string) string {
+	var lines []string
+	for n, ps := range found {
+		for _, p := range ps {
+			lines = append(lines, n+"\t"+p)
+		}
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+// decodeWordFiles reads what encodeWordFiles wrote.
+func decodeWordFiles(s string) map[string][]string {
+	found := map[string][]string{}
+	for s != "" {
+		var l string
+		l, s, _ = strings.Cut(s, "\n")
+		if n, p, ok := strings.Cut(l, "\t"); ok {
+			found[n] = append(found[n], p)
+		}
+	}
+	return found
 }
 
 // movedFrom reports the file a sentence names as the symbol's place when
@@ -743,6 +927,10 @@ type symbolIndex struct {
 	ids   map[string]string   // path → content id, for the files whose words are cached
 	read  map[string]bool     // the files read this run
 	files int                 // the code files of the content checked
+	// known are the contents (blob ids) of the code files of the content
+	// checked whose words were read, this run or before: a name no file
+	// holds now is in none of them
+	known map[gitblame.Hash]bool
 }
 
 // codeFile is one code file of the content checked, as the symbol index
@@ -875,7 +1063,7 @@ func (j *judge) startCode(src source.Source) {
 // it knows; a file without an id (modified, untracked) is read.
 func (j *judge) symIndex(want map[string]bool) *symbolIndex {
 	vc := j.cache
-	ix := &symbolIndex{j: j, defs: map[string][]symLoc{}, found: map[string]bool{}, ids: map[string]string{}, read: map[string]bool{}}
+	ix := &symbolIndex{j: j, defs: map[string][]symLoc{}, found: map[string]bool{}, ids: map[string]string{}, read: map[string]bool{}, known: map[gitblame.Hash]bool{}}
 	cp := j.code
 	if cp == nil {
 		cp = j.newCodeParse(j.src)
@@ -884,6 +1072,11 @@ func (j *judge) symIndex(want map[string]bool) *symbolIndex {
 	ix.files = len(cp.paths)
 	for i, p := range cp.paths {
 		f := &cp.files[i]
+		if b, ok := strings.CutPrefix(f.id, "blob:"); ok && (f.cached || f.read) {
+			if h, err := gitblame.ParseHash(b); err == nil {
+				ix.known[h] = true
+			}
+		}
 		if f.cached {
 			ix.ids[p] = f.id
 			eachDef(f.defs, func(d symdef.Def) {

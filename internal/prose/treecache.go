@@ -36,6 +36,27 @@ func (h cachedEntries) Entry(tree gitblame.Hash, p string) (gitblame.Hash, bool,
 	return b, ok, nil
 }
 
+// BlobInto passes BlobInto on to the history when it has it (blobInto).
+func (h cachedEntries) BlobInto(b gitblame.Hash, buf []byte) ([]byte, error) {
+	return readBlobInto(h.History, b, buf)
+}
+
+// blobInto is what a history may add to Blob: the content read into the
+// space of a buffer the caller reuses, so that reading many blobs one
+// after another allocates nothing per blob (internal/gitrepo has it).
+type blobInto interface {
+	BlobInto(h gitblame.Hash, buf []byte) ([]byte, error)
+}
+
+// readBlobInto reads a blob into buf's space when the history can,
+// else as Blob does.
+func readBlobInto(h gitblame.History, b gitblame.Hash, buf []byte) ([]byte, error) {
+	if bi, ok := h.(blobInto); ok {
+		return bi.BlobInto(b, buf)
+	}
+	return h.Blob(b)
+}
+
 // treeOf is the tree of a commit, kept in the verification cache.
 func (c *Checker) treeOf(commit gitblame.Hash) (gitblame.Hash, error) {
 	k := vcache.KeyOf("commit-tree", commit.String())
