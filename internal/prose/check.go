@@ -1,11 +1,13 @@
 package prose
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"path"
 	"slices"
 	"strconv"
@@ -148,7 +150,36 @@ func (c *Checker) prefetch(ctx context.Context) {
 type version struct {
 	commit gitblame.Hash // the commit that wrote it
 	blob   gitblame.Hash
-	lines  map[string]bool
+	lines  lineSet // nil until read
+}
+
+// lineSet is the set of a text's lines, each kept as a 64-bit hash
+// (sorted): a store's thousands of memory versions cost 8 bytes a line,
+// and nothing the collector has to scan. Two lines that differ have the
+// same hash with a chance of one in 2^64.
+type lineSet []uint64
+
+var lineSeed = maphash.MakeSeed()
+
+// newLineSet reads the lines of data (without their "\r\n" or "\n").
+func newLineSet(data []byte) lineSet {
+	set := make(lineSet, 0, bytes.Count(data, []byte{'\n'})+1)
+	for {
+		l, rest, found := bytes.Cut(data, []byte{'\n'})
+		set = append(set, maphash.Bytes(lineSeed, bytes.TrimRight(l, "\r")))
+		if !found {
+			break
+		}
+		data = rest
+	}
+	slices.Sort(set)
+	return slices.Compact(set)
+}
+
+// has reports whether the set holds line.
+func (s lineSet) has(line string) bool {
+	_, ok := slices.BinarySearch(s, maphash.String(lineSeed, line))
+	return ok
 }
 
 // maxVersions bounds how far back a memory's history is read.
@@ -896,12 +927,9 @@ func (c *Checker) writtenAt(ctx context.Context, memPath, line string) (gitblame
 				c.missing++
 				break
 			}
-			v.lines = map[string]bool{}
-			for _, l := range strings.Split(string(data), "\n") {
-				v.lines[strings.TrimRight(l, "\r")] = true
-			}
+			v.lines = newLineSet(data)
 		}
-		if !v.lines[line] {
+		if !v.lines.has(line) {
 			break
 		}
 		oldest = v.commit
