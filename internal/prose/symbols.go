@@ -658,15 +658,27 @@ func newNameSet(names map[string]bool) *nameSet {
 // the order first seen.
 func (ns *nameSet) holds(data []byte) []string {
 	var got []string
-	eachWordAt(data, func(start, end int) {
-		n := end - start
-		if !ns.first[data[start]] || n < 256 && ns.lens[n/64]&(1<<(n%64)) == 0 {
-			return
+	n := len(data)
+	for i := 0; i < n; {
+		// (eachWordAt's loop, without a call a word: most words of code
+		// are dismissed by their first byte)
+		for i < n && !identByte[data[i]] {
+			i++
 		}
-		if w := data[start:end]; ns.names[string(w)] && !slices.Contains(got, string(w)) {
+		start := i
+		for i < n && identByte[data[i]] {
+			i++
+		}
+		if start == i || !ns.first[data[start]] || data[start] >= '0' && data[start] <= '9' {
+			continue
+		}
+		if l := i - start; l < 256 && ns.lens[l/64]&(1<<(l%64)) == 0 {
+			continue
+		}
+		if w := data[start:i]; ns.names[string(w)] && !slices.Contains(got, string(w)) {
 			got = append(got, string(w))
 		}
-	})
+	}
 	return got
 }
 
@@ -1007,6 +1019,7 @@ func (cp *codeParse) start(n int) {
 
 // work parses files until none is left.
 func (cp *codeParse) work() {
+	ws := map[string]bool{} // the words of a file, each once (cleared for the next)
 	for {
 		k := int(cp.next.Add(1)) - 1
 		if k >= len(cp.toRead) {
@@ -1023,7 +1036,7 @@ func (cp *codeParse) work() {
 		f.read = true
 		f.parsed = symdef.Definitions(p, data)
 		// the file's words, each once
-		ws := map[string]bool{}
+		clear(ws)
 		eachWord(data, func(w []byte) {
 			if !ws[string(w)] { // no allocation: the compiler looks the bytes up
 				ws[string(w)] = true

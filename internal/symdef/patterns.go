@@ -1,7 +1,6 @@
 package symdef
 
 import (
-	"bytes"
 	"regexp"
 	"strings"
 	"sync"
@@ -199,15 +198,16 @@ func patternDefs(lang string, src []byte) []Def {
 	depth := 0
 	inBlockComment := false
 	line := 0
-	for len(src) > 0 {
+	text := string(src) // one copy; the lines are cut from it (a name kept is cloned)
+	for len(text) > 0 {
 		line++
-		var raw []byte
-		if i := bytes.IndexByte(src, '\n'); i >= 0 {
-			raw, src = src[:i], src[i+1:]
+		var raw string
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			raw, text = text[:i], text[i+1:]
 		} else {
-			raw, src = src, nil
+			raw, text = text, ""
 		}
-		s := strings.TrimRight(string(raw), "\r")
+		s := strings.TrimRight(raw, "\r")
 		if l.block == braces && l.comment == "//" {
 			// /* ... */ comments (approximately: whole lines)
 			t := strings.TrimSpace(s)
@@ -285,7 +285,7 @@ func patternDefs(lang string, src []byte) []Def {
 				continue
 			}
 			if ru.kind != "" {
-				out = append(out, Def{Name: name, Line: line, Container: cont, Kind: ru.kind})
+				out = append(out, Def{Name: strings.Clone(name), Line: line, Container: strings.Clone(cont), Kind: ru.kind})
 			}
 			if ru.opens {
 				if l.block == braces {
