@@ -50,13 +50,6 @@ var symbolExt = func() map[string]bool {
 	return m
 }()
 
-var symbolPathspecs = func() []string {
-	var out []string
-	for _, e := range symbolExts {
-		out = append(out, "*."+e)
-	}
-	return out
-}()
 
 // maxBlame bounds the commits looked up for gone symbols in one run
 // (each is a git log -G over the history of the files that held them).
