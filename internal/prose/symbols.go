@@ -50,7 +50,6 @@ var symbolExt = func() map[string]bool {
 	return m
 }()
 
-
 // maxBlame bounds the commits looked up for gone symbols in one run
 // (each is a git log -G over the history of the files that held them).
 const maxBlame = 40
