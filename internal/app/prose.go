@@ -198,16 +198,16 @@ func (l *lazyHistory) PathLogSince(ctx context.Context, old, head gitblame.Hash,
 	return convertLog(log), nil
 }
 
-func (l *lazyHistory) MovesSince(ctx context.Context, old, head gitblame.Hash, exact bool) ([]gitblame.Hash, []prose.LogCommit, bool, error) {
+func (l *lazyHistory) MovesSince(ctx context.Context, old, head gitblame.Hash) ([]gitblame.Hash, []prose.LogCommit, error) {
 	h, err := l.get()
 	if err != nil {
-		return nil, nil, false, err
+		return nil, nil, err
 	}
-	order, log, exactOnly, err := h.MovesSince(ctx, old, head, exact)
+	order, log, err := h.MovesSince(ctx, old, head)
 	if err != nil {
-		return nil, nil, false, err
+		return nil, nil, err
 	}
-	return order, convertLog(log), exactOnly, nil
+	return order, convertLog(log), nil
 }
 
 func (l *lazyHistory) ChangesAnyOf(ctx context.Context, from, head gitblame.Hash, words, pathspecs []string) (bool, error) {
@@ -270,6 +270,21 @@ func (l proseLog) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.Has
 	return order, convertLog(log), nil
 }
 
+// CommitChanges lists the files a commit changed, renames paired: the
+// prose checker asks it of the commits that deleted a path it follows
+// (the log of Moves lists a rename as a deletion).
+func (l proseLog) CommitChanges(ctx context.Context, commit gitblame.Hash) ([]prose.FileChange, error) {
+	chs, err := l.h.CommitChanges(ctx, commit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]prose.FileChange, len(chs))
+	for i, ch := range chs {
+		out[i] = prose.FileChange(ch)
+	}
+	return out, nil
+}
+
 func convertLog(log []gitrepo.LogCommit) []prose.LogCommit {
 	out := make([]prose.LogCommit, len(log))
 	for i, c := range log {
@@ -296,15 +311,7 @@ func (g proseGit) PathLog(ctx context.Context, head gitblame.Hash, dirs []string
 }
 
 func (g proseGit) CommitChanges(ctx context.Context, commit gitblame.Hash) ([]prose.FileChange, error) {
-	chs, err := g.History.CommitChanges(ctx, commit)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]prose.FileChange, len(chs))
-	for i, ch := range chs {
-		out[i] = prose.FileChange(ch)
-	}
-	return out, nil
+	return g.proseLog.CommitChanges(ctx, commit)
 }
 
 func (g proseGit) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.Hash, []prose.LogCommit, error) {

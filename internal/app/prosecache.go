@@ -26,7 +26,7 @@ import (
 const proseCacheFile = "memcite-prose-cache"
 
 // proseCacheVersion changes when the cached answers change meaning.
-const proseCacheVersion = 5
+const proseCacheVersion = 6
 
 // cachedLog is a log of commits as hash strings (gitblame.Hash has no
 // exported fields to encode).
@@ -48,11 +48,9 @@ type proseAnswers struct {
 	PathLogs map[string]cachedLog
 	Order    []string
 	Moves    *cachedLog
-	// the logs git could read (kept for the next HEAD), and whether the
-	// renames are exact ones only (MovesSince)
-	PathLogOK  map[string]bool
-	MovesOK    bool
-	MovesExact bool
+	// the logs git could read (kept for the next HEAD)
+	PathLogOK map[string]bool
+	MovesOK   bool
 	Greps      map[string][]string  // commit + NUL + names → names found
 	Changes    map[string]string    // head + NUL + from + NUL + word + NUL + pathspecs → commit ("" none), of any HEAD
 	Commits    map[string]cachedLog // commit → the files it changed (one commit)
@@ -86,7 +84,7 @@ type cachingGit struct {
 // PathLogSince and MovesSince).
 type sincer interface {
 	PathLogSince(ctx context.Context, old, head gitblame.Hash, dirs []string) ([]prose.LogCommit, error)
-	MovesSince(ctx context.Context, old, head gitblame.Hash, exact bool) ([]gitblame.Hash, []prose.LogCommit, bool, error)
+	MovesSince(ctx context.Context, old, head gitblame.Hash) ([]gitblame.Hash, []prose.LogCommit, error)
 }
 
 // chainer tells whether a commit is on another's first-parent chain.
@@ -267,7 +265,7 @@ func (c *cachingGit) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.
 		}
 		return hs, fromCached(*moves), nil
 	}
-	hs, log, read, exact, err := c.moves(ctx, head)
+	hs, log, read, err := c.moves(ctx, head)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -277,40 +275,39 @@ func (c *cachingGit) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.
 		strs[i] = h.String()
 	}
 	c.mu.Lock()
-	c.a.Moves, c.a.Order, c.a.MovesOK, c.a.MovesExact, c.dirty = &cl, strs, read, exact, true
+	c.a.Moves, c.a.Order, c.a.MovesOK, c.dirty = &cl, strs, read, true
 	c.mu.Unlock()
 	return hs, log, nil
 }
 
 // moves asks git for Moves: of the commits since the HEAD before only,
-// when that HEAD is on head's first-parent chain and its log was read,
-// with renames found as they were then (exact ones only, or not).
-func (c *cachingGit) moves(ctx context.Context, head gitblame.Hash) (order []gitblame.Hash, log []prose.LogCommit, read, exact bool, err error) {
+// when that HEAD is on head's first-parent chain and its log was read.
+func (c *cachingGit) moves(ctx context.Context, head gitblame.Hash) (order []gitblame.Hash, log []prose.LogCommit, read bool, err error) {
 	s, ok := c.next.(sincer)
 	if !ok {
 		order, log, err := c.next.Moves(ctx, head)
-		return order, log, false, false, err
+		return order, log, false, err
 	}
 	if c.prev != nil && c.prev.MovesOK && c.prev.Moves != nil {
 		if on, err := c.onChain(ctx, head); err != nil {
-			return nil, nil, false, false, err
+			return nil, nil, false, err
 		} else if on {
-			if o, newer, ex, err := s.MovesSince(ctx, c.prevHead, head, c.prev.MovesExact); err == nil && ex == c.prev.MovesExact {
+			if o, newer, err := s.MovesSince(ctx, c.prevHead, head); err == nil {
 				for _, h := range c.prev.Order {
 					o = append(o, gitblame.HashOrZero(h))
 				}
-				return o, append(newer, fromCached(*c.prev.Moves)...), true, ex, nil
+				return o, append(newer, fromCached(*c.prev.Moves)...), true, nil
 			}
 		}
 	}
-	order, log, exact, err = s.MovesSince(ctx, gitblame.ZeroHash, head, false)
+	order, log, err = s.MovesSince(ctx, gitblame.ZeroHash, head)
 	if err != nil {
 		if gitrepo.ExitCode(err) > 0 {
-			return nil, nil, false, false, nil // as proseLog answers: nothing is known to have moved
+			return nil, nil, false, nil // as proseLog answers: nothing is known to have moved
 		}
-		return nil, nil, false, false, err
+		return nil, nil, false, err
 	}
-	return order, log, true, exact, nil
+	return order, log, true, nil
 }
 
 func (c *cachingGit) GrepWordFiles(ctx context.Context, commit gitblame.Hash, names, pathspecs []string) (map[string][]string, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,8 +13,11 @@ import (
 )
 
 // A repository that lacks a blob rename detection would compare (a
-// partial clone, a snapshot without its large files): Moves still lists
-// the exact renames and the deletions, by their ids alone.
+// partial clone, a snapshot without its large files): Moves and
+// CommitChanges still list the exact renames and the deletions (git
+// diff-tree, unlike git log -M, pairs renames there without the missing
+// blob's content; CommitChanges would pair exact renames by their ids
+// alone if it failed).
 func TestMovesWithMissingBlob(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -33,8 +37,11 @@ func TestMovesWithMissingBlob(t *testing.T) {
 	oid := strings.TrimSpace(git("rev-parse", "HEAD:edited.txt"))
 	removeObject(t, dir, oid)
 	got := movesAtHead(t, dir)
-	want := map[string]bool{"exact.txt>renamed.txt": true, "similar.txt>": true}
+	want := map[string]bool{"exact.txt>renamed.txt": true}
 	missing(t, got, want)
+	if !slices.Contains(got, "similar.txt>") && !slices.Contains(got, "similar.txt>edited.txt") {
+		t.Errorf("similar.txt neither deleted nor renamed: %v", got)
+	}
 }
 
 // OnFirstParents: a commit is on the first-parent chain of its
@@ -96,9 +103,9 @@ func TestOnFirstParents(t *testing.T) {
 	}
 }
 
-// A blob missing from one commit fails rename detection for the whole
-// log; a file moved and edited in another commit is still found moved
-// (not deleted), from that commit's own diff.
+// A blob missing from one commit does not keep a file moved and edited
+// in another commit from being found moved (not deleted), from that
+// commit's own diff.
 func TestMovesPairsRenamesAwayFromMissingBlob(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -122,12 +129,16 @@ func TestMovesPairsRenamesAwayFromMissingBlob(t *testing.T) {
 	oid := strings.TrimSpace(git("rev-parse", "HEAD:big2.txt"))
 	removeObject(t, dir, oid)
 	got := movesAtHead(t, dir)
-	want := map[string]bool{"docs/guide.md>archive/guide.md": true, "big.txt>": true}
+	want := map[string]bool{"docs/guide.md>archive/guide.md": true}
 	missing(t, got, want)
+	if !slices.Contains(got, "big.txt>") && !slices.Contains(got, "big.txt>big2.txt") {
+		t.Errorf("big.txt neither deleted nor renamed: %v", got)
+	}
 }
 
-// movesAtHead lists the renames and deletions Moves finds in the history
-// of dir's HEAD, as "from>to".
+// movesAtHead lists the deletions Moves finds in the history of dir's
+// HEAD, each a rename where its commit's changes (CommitChanges) pair it,
+// as "from>to".
 func movesAtHead(t *testing.T, dir string) []string {
 	t.Helper()
 	r, err := Discover(dir)
@@ -150,8 +161,19 @@ func movesAtHead(t *testing.T, dir string) []string {
 	}
 	var got []string
 	for _, lc := range log {
-		for _, ch := range lc.Changes {
-			got = append(got, ch.From+">"+ch.To)
+		// Moves lists deletions; the commit's changes pair the renames
+		chs, err := h.CommitChanges(context.Background(), lc.Hash)
+		if err != nil {
+			t.Fatalf("CommitChanges: %v", err)
+		}
+		for _, d := range lc.Changes {
+			to := d.To
+			for _, ch := range chs {
+				if ch.Status == 'R' && ch.From == d.From {
+					to = ch.To
+				}
+			}
+			got = append(got, d.From+">"+to)
 		}
 	}
 	return got

@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
-	"github.com/git-memcite/git-memcite/internal/trace"
 )
 
 // FileChange is one file changed by a commit of a PathLog: git log --raw's
@@ -109,18 +108,18 @@ func parsePathLog(out []byte) ([]LogCommit, error) {
 }
 
 // Moves lists the first-parent commits from head, newest first, and the
-// deletions and renames of the whole tree among them (git log
-// --first-parent -M --diff-filter=DR --raw): where every file went.
+// deletions of the whole tree among them (git log --first-parent
+// --no-renames --diff-filter=D --raw). A rename is a deletion there (and
+// an addition): CommitChanges pairs the renames of a commit, for the few
+// deletions a caller follows; the log itself asks git for no rename
+// detection, which over a long history costs more than the rest of it,
+// nor for any blob.
 func (h *History) Moves(ctx context.Context, head gitblame.Hash) (order []gitblame.Hash, log []LogCommit, err error) {
-	order, log, _, err = h.MovesSince(ctx, gitblame.ZeroHash, head, false)
-	return order, log, err
+	return h.MovesSince(ctx, gitblame.ZeroHash, head)
 }
 
-// MovesSince is Moves of the commits after old (zero: all), with exact
-// renames only when exact is set or when rename detection fails for want
-// of a blob (a partial clone, a snapshot without its large files): exact
-// renames are still found by their ids alone. exactOnly tells which.
-func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash, exact bool) (order []gitblame.Hash, log []LogCommit, exactOnly bool, err error) {
+// MovesSince is Moves of the commits after old (zero: all).
+func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash) (order []gitblame.Hash, log []LogCommit, err error) {
 	// the commits' order and the log are asked for at once: two git
 	// processes, the log the longer
 	var (
@@ -133,42 +132,32 @@ func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash, exact
 		defer wg.Done()
 		revs, revErr = h.repo.cmd().Run(ctx, "rev-list", "--first-parent", revRange(old, head))
 	}()
-	args := []string{"log", "--first-parent", "-M", "--diff-filter=DR", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", revRange(old, head)}
-	if exact {
-		args[2] = "-M100%"
-	}
+	args := []string{"log", "--first-parent", "--no-renames", "--diff-filter=D", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", revRange(old, head)}
 	// the whole chain's log lists every change (no --diff-filter, which
-	// costs git nothing: it filters after pairing renames); the
-	// deletions and renames are kept from it here, and the files each
-	// commit changes are kept for Touching (line identity), which then
-	// asks git for no log of its own
-	all := old.IsZero() && !exact
+	// costs git nothing: it filters after the diff); the deletions are
+	// kept from it here, and the files each commit changes are kept for
+	// Touching (line identity), which then asks git for no log of its own
+	all := old.IsZero()
 	if all {
 		args = slices.Delete(args, 3, 4)
 	}
 	out, err := h.repo.cmd().Run(ctx, args...)
 	wg.Wait()
 	if revErr != nil {
-		return nil, nil, false, fmt.Errorf("rev-list: %w", revErr)
+		return nil, nil, fmt.Errorf("rev-list: %w", revErr)
 	}
 	for _, l := range strings.Fields(string(revs)) {
 		hh, err := gitblame.ParseHash(l)
 		if err != nil {
-			return nil, nil, false, fmt.Errorf("rev-list: %q: %w", l, err)
+			return nil, nil, fmt.Errorf("rev-list: %q: %w", l, err)
 		}
 		order = append(order, hh)
 	}
-	if err != nil && !exact {
-		trace.Printf("log of renames and deletions: %v; exact renames only", err)
-		exact, all = true, false
-		args = []string{"log", "--first-parent", "-M100%", "--diff-filter=DR", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", revRange(old, head)}
-		out, err = h.repo.cmd().Run(ctx, args...)
-	}
 	if err != nil {
-		return nil, nil, false, fmt.Errorf("log of renames and deletions: %w", err)
+		return nil, nil, fmt.Errorf("log of deletions: %w", err)
 	}
 	if log, err = parsePathLog(out); err != nil {
-		return nil, nil, false, err
+		return nil, nil, err
 	}
 	if all {
 		t := touchLogOf(head, log)
@@ -177,10 +166,7 @@ func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash, exact
 		h.repo.touchMu.Unlock()
 		log = deletionsAndRenames(log)
 	}
-	if exact {
-		h.pairRenames(ctx, log)
-	}
-	return order, log, exact, nil
+	return order, log, nil
 }
 
 // deletionsAndRenames keeps, of a log, the deletions and renames and the
@@ -207,33 +193,6 @@ func revRange(old, head gitblame.Hash) string {
 		return head.String()
 	}
 	return old.String() + ".." + head.String()
-}
-
-// pairRenames asks git again, one commit at a time, for the renames of the
-// commits of an exact-renames-only log that delete files: a missing blob
-// fails the whole log but only the commits that compare it, so a file
-// moved and edited elsewhere in the history is still found moved, not
-// deleted. A commit git cannot diff keeps its exact renames.
-func (h *History) pairRenames(ctx context.Context, log []LogCommit) {
-	for i, lc := range log {
-		deletes := false
-		for _, ch := range lc.Changes {
-			deletes = deletes || ch.To == ""
-		}
-		if !deletes {
-			continue
-		}
-		out, err := h.repo.cmd().Run(ctx, "log", "-1", "--first-parent", "-M", "--diff-filter=DR", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", lc.Hash.String())
-		if err != nil {
-			trace.Printf("renames of %s: %v; exact renames only", lc.Hash.Short(), err)
-			continue
-		}
-		one, err := parsePathLog(out)
-		if err != nil || len(one) != 1 || one[0].Hash != lc.Hash {
-			continue
-		}
-		log[i].Changes = one[0].Changes
-	}
 }
 
 func regexpQuote(s string) string {

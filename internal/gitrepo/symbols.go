@@ -3,6 +3,7 @@ package gitrepo
 import (
 	"context"
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
@@ -29,17 +30,110 @@ func (h *History) WordChangedIn(ctx context.Context, from, head gitblame.Hash, w
 }
 
 // CommitChanges lists the files commit changed against its first parent
-// (every file of a root commit), renames paired.
+// (every file of a root commit), renames paired: what git log -1
+// --first-parent -M --raw lists, asked of the history's long-running git
+// diff-tree (no process a commit). When git cannot pair renames for want
+// of a blob (a partial clone, a snapshot without its large files), the
+// changes are listed without rename detection and exact renames (the
+// same blob deleted and added) are paired by their ids.
 func (h *History) CommitChanges(ctx context.Context, commit gitblame.Hash) ([]FileChange, error) {
-	out, err := h.repo.cmd().Run(ctx, "log", "-1", "--first-parent", "-M", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", commit.String())
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	c, err := h.commitObject(commit)
 	if err != nil {
 		return nil, fmt.Errorf("changes of %s: %w", commit.Short(), err)
 	}
-	log, err := parsePathLog(out)
-	if err != nil || len(log) == 0 {
+	from := h.emptyTree
+	if len(c.Parents) > 0 {
+		p, err := h.commitObject(c.Parents[0])
+		if err != nil {
+			return nil, fmt.Errorf("changes of %s: %w", commit.Short(), err)
+		}
+		from = p.Tree.String()
+	}
+	recs, err := h.diffs[true].diff(from, c.Tree.String())
+	if err != nil {
+		var err2 error
+		if recs, err2 = h.diffs[false].diff(from, c.Tree.String()); err2 != nil {
+			return nil, fmt.Errorf("changes of %s: %w", commit.Short(), err)
+		}
+		return pairExact(changesOf(recs)), nil
+	}
+	return changesOf(recs), nil
+}
+
+// commitObject reads a commit without the history's cache of commits (a
+// map for one goroutine): CommitChanges is asked from several at once.
+func (h *History) commitObject(commit gitblame.Hash) (*gitblame.Commit, error) {
+	data, err := h.object(commit, "commit")
+	if err != nil {
 		return nil, err
 	}
-	return log[0].Changes, nil
+	return parseCommit(commit, data)
+}
+
+// changesOf reads diff-tree's records as FileChanges, as parsePathLog
+// reads git log --raw.
+func changesOf(recs []rawChange) []FileChange {
+	out := make([]FileChange, 0, len(recs))
+	for _, r := range recs {
+		ch := FileChange{Status: r.status}
+		switch r.status {
+		case 'R', 'C':
+			ch.From, ch.To, ch.FromBlob, ch.ToBlob = r.src, r.dst, r.srcHash, r.dstHash
+		case 'A':
+			ch.To, ch.ToBlob = r.dst, r.dstHash
+		case 'D':
+			ch.From, ch.FromBlob = r.dst, r.srcHash
+		default:
+			ch.From, ch.To, ch.FromBlob, ch.ToBlob = r.dst, r.dst, r.srcHash, r.dstHash
+		}
+		out = append(out, ch)
+	}
+	return out
+}
+
+// pairExact pairs each deleted file with a file added with the same blob
+// (one of the same base name first), as an exact rename listed where the
+// deletion was.
+func pairExact(chs []FileChange) []FileChange {
+	added := map[gitblame.Hash][]int{}
+	for i, ch := range chs {
+		if ch.Status == 'A' {
+			added[ch.ToBlob] = append(added[ch.ToBlob], i)
+		}
+	}
+	to := map[int]int{} // a deletion → the addition it pairs with
+	used := map[int]bool{}
+	for i, ch := range chs {
+		if ch.Status != 'D' {
+			continue
+		}
+		pick := -1
+		for _, k := range added[ch.FromBlob] {
+			if used[k] {
+				continue
+			}
+			if pick < 0 || path.Base(chs[k].To) == path.Base(ch.From) && path.Base(chs[pick].To) != path.Base(ch.From) {
+				pick = k
+			}
+		}
+		if pick >= 0 {
+			used[pick], to[i] = true, pick
+		}
+	}
+	out := make([]FileChange, 0, len(chs)-len(used))
+	for i, ch := range chs {
+		if used[i] {
+			continue // listed as the rename
+		}
+		if k, ok := to[i]; ok {
+			ch = FileChange{Status: 'R', From: ch.From, To: chs[k].To, FromBlob: ch.FromBlob, ToBlob: chs[k].ToBlob}
+		}
+		out = append(out, ch)
+	}
+	return out
 }
 
 // GrepWordFiles reports, for each of names that occurs as a whole word in

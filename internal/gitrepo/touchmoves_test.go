@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -13,10 +14,11 @@ import (
 	"github.com/git-memcite/git-memcite/internal/testing/longtest"
 )
 
-// TestMovesKeepsTouchingLog: the log of renames and deletions of a whole
-// first-parent chain (Moves) lists every change, so that line identity's
-// Touching needs no log of its own: the deletions and renames it keeps
-// are git log --diff-filter=DR's, and the files of each commit kept for
+// TestMovesKeepsTouchingLog: the log of deletions of a whole first-parent
+// chain (Moves) lists every change, so that line identity's Touching
+// needs no log of its own: the deletions it keeps, each paired with its
+// new name by its commit's changes (CommitChanges) where that commit
+// renamed it, are git log -M --diff-filter=DR's, and the files of each commit kept for
 // Touching are git log --no-renames --name-only's, in its order (over
 // generated histories with renames, symlinks, gitlinks and merges), and
 // another history of the repository answers Touching from them.
@@ -53,8 +55,12 @@ func TestMovesKeepsTouchingLog(t *testing.T) {
 			if len(want) == 0 {
 				t.Fatal("the generated history renames and deletes nothing")
 			}
-			if !reflect.DeepEqual(log, want) {
-				t.Errorf("Moves' log:\n%v\ngit log --diff-filter=DR:\n%v", log, want)
+			// a deletion Moves lists is a rename where the commit's
+			// changes (CommitChanges) pair it
+			paired := pairedMoves(t, h, log)
+			sortChanges(want)
+			if !reflect.DeepEqual(paired, want) {
+				t.Errorf("Moves' log, renames paired:\n%v\ngit log --diff-filter=DR:\n%v", paired, want)
 			}
 			kept, touched := repo.KeptTouchLogForTest()
 			if kept != head {
@@ -117,5 +123,38 @@ func TestMovesKeepsTouchingLog(t *testing.T) {
 				t.Errorf("Touching from the kept list:\n%s\nwith pathspecs:\n%s", g, w)
 			}
 		})
+	}
+}
+
+// pairedMoves is a log of Moves with each deletion its commit's changes
+// pair as a rename replaced by that rename, the changes of each commit in
+// the order of their paths before.
+func pairedMoves(t *testing.T, h *gitrepo.History, log []gitrepo.LogCommit) []gitrepo.LogCommit {
+	t.Helper()
+	out := make([]gitrepo.LogCommit, len(log))
+	for i, lc := range log {
+		chs, err := h.CommitChanges(context.Background(), lc.Hash)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i].Hash = lc.Hash
+		for _, d := range lc.Changes {
+			for _, ch := range chs {
+				if ch.Status == 'R' && ch.From == d.From {
+					d = ch
+					break
+				}
+			}
+			out[i].Changes = append(out[i].Changes, d)
+		}
+	}
+	sortChanges(out)
+	return out
+}
+
+// sortChanges orders each commit's changes by the path before.
+func sortChanges(log []gitrepo.LogCommit) {
+	for _, lc := range log {
+		sort.Slice(lc.Changes, func(a, b int) bool { return lc.Changes[a].From < lc.Changes[b].From })
 	}
 }

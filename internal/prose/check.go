@@ -90,6 +90,8 @@ type Checker struct {
 	order     map[gitblame.Hash]int // commit → position, HEAD first
 	moves     []LogCommit
 	gone      *tracked // the paths of moves' deletions and renames
+	renamesMu sync.Mutex
+	renames   map[gitblame.Hash]*commitRenames // the commits asked for their renames (renamedIn)
 	lines     map[gitblame.Hash][]string
 	logRead   bool          // the history of the memory directories lists commits
 	vc        *vcache.Cache // the cache trees and their files are kept in (CheckProse)
@@ -118,7 +120,7 @@ func (c *Checker) Release() {
 	c.released = true
 	c.H, c.Log, c.Sym = nil, nil, nil
 	c.versions, c.trees, c.lines = nil, nil, nil
-	c.order, c.moves, c.gone = nil, nil, nil
+	c.order, c.moves, c.gone, c.renames = nil, nil, nil, nil
 }
 
 // errMovesNotRead: a judgment needs the log of renames and deletions
@@ -741,7 +743,16 @@ func (c *Checker) fate(ctx context.Context, p string, from gitblame.Hash) (to st
 				continue
 			}
 			if ch.To == "" {
-				return "", lc.Hash, cur, at, nil
+				// a deletion: a rename when the commit added the file
+				// under another name (git's pairing of that commit)
+				to, err := c.renamedIn(ctx, lc.Hash, cur)
+				if err != nil {
+					return "", gitblame.ZeroHash, "", gitblame.ZeroHash, err
+				}
+				if to == "" {
+					return "", lc.Hash, cur, at, nil
+				}
+				ch.To = to
 			}
 			at = lc.Hash
 			cur = ch.To
@@ -752,6 +763,59 @@ func (c *Checker) fate(ctx context.Context, p string, from gitblame.Hash) (to st
 		return p, gitblame.ZeroHash, p, gitblame.ZeroHash, nil // HEAD has it
 	}
 	return cur, at, cur, at, nil
+}
+
+// commitChanger lists the files a commit changed against its first
+// parent, renames paired (Symbols has it, and a Log may).
+type commitChanger interface {
+	CommitChanges(ctx context.Context, commit gitblame.Hash) ([]FileChange, error)
+}
+
+// renamedIn is where commit renamed p to, "" when it deleted it: the log
+// of the whole history lists deletions (a rename is a deletion and an
+// addition there, which costs git no rename detection of every commit),
+// and the few commits that deleted a path a sentence names are asked for
+// their renames, each once. Without a way to ask, a deletion stays one.
+func (c *Checker) renamedIn(ctx context.Context, commit gitblame.Hash, p string) (string, error) {
+	cc, ok := c.Log.(commitChanger)
+	if !ok {
+		if cc, ok = c.Sym.(commitChanger); !ok {
+			return "", nil
+		}
+	}
+	c.renamesMu.Lock()
+	if c.renames == nil {
+		c.renames = map[gitblame.Hash]*commitRenames{}
+	}
+	r := c.renames[commit]
+	if r == nil {
+		r = &commitRenames{}
+		c.renames[commit] = r
+	}
+	c.renamesMu.Unlock()
+	r.once.Do(func() {
+		chs, err := cc.CommitChanges(ctx, commit)
+		if err != nil {
+			if ctx.Err() != nil {
+				r.err = err
+			}
+			return // a commit git cannot diff: its deletions stay deletions
+		}
+		r.to = map[string]string{}
+		for _, ch := range chs {
+			if ch.Status == 'R' && ch.From != "" && ch.To != "" {
+				r.to[ch.From] = ch.To
+			}
+		}
+	})
+	return r.to[p], r.err
+}
+
+// commitRenames are a commit's renames, asked for once.
+type commitRenames struct {
+	once sync.Once
+	to   map[string]string // old path → new
+	err  error
 }
 
 // loadMoves reads the renames and deletions of the first-parent history
