@@ -51,9 +51,9 @@ type proseAnswers struct {
 	// the logs git could read (kept for the next HEAD)
 	PathLogOK map[string]bool
 	MovesOK   bool
-	Greps      map[string][]string  // commit + NUL + names → names found
-	Changes    map[string]string    // head + NUL + from + NUL + word + NUL + pathspecs → commit ("" none), of any HEAD
-	Commits    map[string]cachedLog // commit → the files it changed (one commit)
+	Greps     map[string][]string  // commit + NUL + names → names found
+	Changes   map[string]string    // head + NUL + from + NUL + word + NUL + pathspecs → commit ("" none), of any HEAD
+	Commits   map[string]cachedLog // commit → the files it changed (one commit)
 }
 
 // cachingGit answers prose.Log and prose.Symbols from the cache, asking
