@@ -131,6 +131,17 @@ func (l *lazyHistory) Blob(x gitblame.Hash) ([]byte, error) {
 	return h.Blob(x)
 }
 
+func (l *lazyHistory) Blobs(xs []gitblame.Hash, f func(i int, data []byte, err error)) {
+	h, err := l.get()
+	if err != nil {
+		for i := range xs {
+			f(i, nil, err)
+		}
+		return
+	}
+	h.Blobs(xs, f)
+}
+
 func (l *lazyHistory) BlobInto(x gitblame.Hash, buf []byte) ([]byte, error) {
 	h, err := l.get()
 	if err != nil {

@@ -1,12 +1,16 @@
 package gitrepo
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // TestCatFilePool: reads from many goroutines at once get every object's
@@ -87,5 +91,67 @@ func TestCatFilePool(t *testing.T) {
 	}
 	if err := r.Close(); err != nil || running() != 0 {
 		t.Fatalf("Close again: %v, %d processes running", err, running())
+	}
+}
+
+// TestCatFileObjects: objects read at once through one process, the
+// requests written while the answers are read, are each object's own
+// content in order, many more than the pipes hold (git would block
+// writing answers nobody reads), a missing object among them is
+// plumbing.ErrObjectNotFound for that one only, and the process serves
+// single reads after.
+func TestCatFileObjects(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	gitT(t, dir, "init", "-q")
+	const n = 600
+	body := func(i int) string { return strings.Repeat(fmt.Sprintf("content of file %d\n", i), 20+i%7) }
+	for i := range n {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%03d", i)), []byte(body(i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitT(t, dir, "add", ".")
+	gitT(t, dir, "commit", "-q", "-m", "files")
+	r, err := Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	objs, err := r.objects()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var oids []string
+	for _, l := range strings.Split(strings.TrimSpace(gitT(t, dir, "ls-tree", "HEAD")), "\n") {
+		oids = append(oids, strings.Fields(l)[2])
+	}
+	const missingAt = 300
+	oids = slices.Insert(oids, missingAt, strings.Repeat("0", 39)+"1")
+	seen := 0
+	objs.cat.objects(oids, func(i int, typ string, data []byte, err error) {
+		if i != seen {
+			t.Fatalf("answer %d came as %d", seen, i)
+		}
+		seen++
+		k := i
+		switch {
+		case i == missingAt:
+			if !errors.Is(err, plumbing.ErrObjectNotFound) {
+				t.Errorf("the missing object: %v", err)
+			}
+			return
+		case i > missingAt:
+			k = i - 1
+		}
+		if err != nil || typ != "blob" || string(data) != body(k) {
+			t.Fatalf("object %d: %s %.20q %v", i, typ, data, err)
+		}
+	})
+	if seen != len(oids) {
+		t.Fatalf("%d answers, want %d", seen, len(oids))
+	}
+	if b, err := objs.readBlob(oids[0]); err != nil || string(b) != body(0) {
+		t.Errorf("a read after: %.20q, %v", b, err)
 	}
 }

@@ -308,6 +308,24 @@ func (g *gitHistory) Blob(h gitblame.Hash) ([]byte, error) {
 	return g.object(h, "blob")
 }
 
+// Blobs reads several blobs through one cat-file process, pipelined (one
+// round trip to git for them all), calling f with each in order.
+func (g *gitHistory) Blobs(hs []gitblame.Hash, f func(i int, data []byte, err error)) {
+	oids := make([]string, len(hs))
+	for i, h := range hs {
+		oids[i] = h.String()
+	}
+	g.cat.objects(oids, func(i int, t string, data []byte, err error) {
+		switch {
+		case err != nil:
+			err = fmt.Errorf("history: blob %s: %w", hs[i].Short(), notFound(err))
+		case t != "blob":
+			data, err = nil, fmt.Errorf("history: blob %s: a %s: %w", hs[i].Short(), t, gitblame.ErrNotFound)
+		}
+		f(i, data, err)
+	})
+}
+
 // BlobInto is Blob read into buf's space when it has room: a caller
 // reading many blobs one after another reuses one buffer.
 func (g *gitHistory) BlobInto(h gitblame.Hash, buf []byte) ([]byte, error) {

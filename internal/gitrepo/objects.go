@@ -183,10 +183,70 @@ func (c *catFile) objectInto(oid string, buf []byte) (string, []byte, error) {
 	return typ, data, err
 }
 
+// objects reads several objects through one process, pipelined: the
+// requests are written while the answers are read, so that n objects
+// cost about one round trip to git instead of n. f is called with each,
+// in order (err: that object's, plumbing.ErrObjectNotFound when git
+// does not have it); after a failure of the process itself the rest get
+// its error.
+func (c *catFile) objects(oids []string, f func(i int, typ string, data []byte, err error)) {
+	if len(oids) == 0 {
+		return
+	}
+	p := c.take()
+	defer p.mu.Unlock()
+	c.reads.Add(int64(len(oids)) - 1) // (take counted one)
+	if p.proc == nil {
+		if err := c.start(p); err != nil {
+			for i := range oids {
+				f(i, "", nil, err)
+			}
+			return
+		}
+	}
+	// git answers in order; it blocks writing answers nobody reads, so
+	// the requests go in from another goroutine
+	werr := make(chan error, 1)
+	go func() {
+		w := bufio.NewWriterSize(p.in, 1<<14)
+		for _, oid := range oids {
+			if _, err := w.WriteString(oid + "\n"); err != nil {
+				werr <- err
+				return
+			}
+		}
+		werr <- w.Flush()
+	}()
+	var failed error
+	for i, oid := range oids {
+		if failed != nil {
+			f(i, "", nil, failed)
+			continue
+		}
+		typ, data, err := p.answer(oid, nil)
+		if err != nil && !errors.Is(err, plumbing.ErrObjectNotFound) {
+			failed = err
+			p.kill() // out of step, answers pending: start afresh next time
+		}
+		if errors.Is(err, plumbing.ErrObjectNotFound) && c.partial() {
+			err = fmt.Errorf("object %s: %w", oid, ErrObjectUnavailable)
+		}
+		f(i, typ, data, err)
+	}
+	if err := <-werr; err != nil && failed == nil {
+		p.kill()
+	}
+}
+
 func (c *catProc) read(oid string, buf []byte) (string, []byte, error) {
 	if _, err := io.WriteString(c.in, oid+"\n"); err != nil {
 		return "", nil, fmt.Errorf("git cat-file: %w", err)
 	}
+	return c.answer(oid, buf)
+}
+
+// answer reads git's answer to a request for oid.
+func (c *catProc) answer(oid string, buf []byte) (string, []byte, error) {
 	header, err := c.out.ReadString('\n')
 	if err != nil {
 		return "", nil, fmt.Errorf("git cat-file: %w", err)
@@ -220,6 +280,18 @@ func (c *catProc) read(oid string, buf []byte) (string, []byte, error) {
 func (c *catFile) partial() bool {
 	out, err := Cmd{Dir: c.cmd.Dir}.Run(context.Background(), "--git-dir", c.gitDir, "config", "--get-regexp", `^(extensions\.partialclone|remote\..*\.promisor)$`)
 	return err == nil && len(bytes.TrimSpace(out)) > 0
+}
+
+// kill stops a process that may have answers nobody will read (it could
+// block writing them, and never exit on the end of its input).
+func (c *catProc) kill() {
+	if c.proc == nil {
+		return
+	}
+	_ = c.proc.Process.Kill()
+	c.in.Close()
+	_ = c.proc.Wait()
+	c.proc, c.in, c.out = nil, nil, nil
 }
 
 func (c *catProc) stop() {

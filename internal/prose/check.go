@@ -153,6 +153,8 @@ type version struct {
 	commit gitblame.Hash // the commit that wrote it
 	blob   gitblame.Hash
 	lines  lineSet // nil until read
+	// missing: its blob is not in the repository (a partial clone)
+	missing bool
 }
 
 // lineSet is the set of a text's lines, each kept as a 64-bit hash
@@ -182,6 +184,30 @@ func newLineSet(data []byte) lineSet {
 func (s lineSet) has(line string) bool {
 	_, ok := slices.BinarySearch(s, maphash.String(lineSeed, line))
 	return ok
+}
+
+// versionsRead is how many versions of a memory are read at once, from
+// the first one a line needs back (one round trip to git for them all):
+// most memories have fewer.
+const versionsRead = 16
+
+// readVersions reads the lines of the versions not read yet.
+func (c *Checker) readVersions(vs []version) {
+	var blobs []gitblame.Hash
+	var at []int
+	for i := range vs {
+		if vs[i].lines == nil && !vs[i].missing {
+			blobs = append(blobs, vs[i].blob)
+			at = append(at, i)
+		}
+	}
+	readBlobs(c.H, blobs, func(k int, data []byte, err error) {
+		if err != nil {
+			vs[at[k]].missing = true
+			return
+		}
+		vs[at[k]].lines = newLineSet(data)
+	})
 }
 
 // maxVersions bounds how far back a memory's history is read.
@@ -983,15 +1009,14 @@ func (c *Checker) writtenAt(ctx context.Context, memPath, line string) (gitblame
 	var oldest gitblame.Hash
 	for i := range vs {
 		v := &vs[i]
-		if v.lines == nil {
-			data, err := c.H.Blob(v.blob)
-			if err != nil {
-				// an object missing from the repository (a partial
-				// clone): the versions before it are not known
-				c.missing++
-				break
-			}
-			v.lines = newLineSet(data)
+		if v.lines == nil && !v.missing {
+			c.readVersions(vs[i:min(i+versionsRead, len(vs))])
+		}
+		if v.missing {
+			// an object missing from the repository (a partial clone):
+			// the versions before it are not known
+			c.missing++
+			break
 		}
 		if !v.lines.has(line) {
 			break

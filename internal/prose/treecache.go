@@ -41,6 +41,29 @@ func (h cachedEntries) BlobInto(b gitblame.Hash, buf []byte) ([]byte, error) {
 	return readBlobInto(h.History, b, buf)
 }
 
+// Blobs passes Blobs on to the history (readBlobs).
+func (h cachedEntries) Blobs(bs []gitblame.Hash, f func(i int, data []byte, err error)) {
+	readBlobs(h.History, bs, f)
+}
+
+// blobsReader is what a history may add to Blob: several blobs read at
+// once, pipelined, calling f with each in order (internal/gitrepo has it).
+type blobsReader interface {
+	Blobs(hs []gitblame.Hash, f func(i int, data []byte, err error))
+}
+
+// readBlobs reads blobs at once when the history can, else one by one.
+func readBlobs(h gitblame.History, bs []gitblame.Hash, f func(i int, data []byte, err error)) {
+	if br, ok := h.(blobsReader); ok {
+		br.Blobs(bs, f)
+		return
+	}
+	for i, b := range bs {
+		data, err := h.Blob(b)
+		f(i, data, err)
+	}
+}
+
 // blobInto is what a history may add to Blob: the content read into the
 // space of a buffer the caller reuses, so that reading many blobs one
 // after another allocates nothing per blob (internal/gitrepo has it).
