@@ -131,6 +131,14 @@ func (l *lazyHistory) Blob(x gitblame.Hash) ([]byte, error) {
 	return h.Blob(x)
 }
 
+func (l *lazyHistory) EntryAt(commit gitblame.Hash, p string) (gitblame.Hash, bool, bool, error) {
+	h, err := l.get()
+	if err != nil {
+		return gitblame.ZeroHash, false, false, err
+	}
+	return h.EntryAt(commit, p)
+}
+
 func (l *lazyHistory) Blobs(xs []gitblame.Hash, f func(i int, data []byte, err error)) {
 	h, err := l.get()
 	if err != nil {

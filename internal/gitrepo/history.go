@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 )
@@ -37,6 +38,8 @@ type History struct {
 	chainHead gitblame.Hash
 	chainAsks int
 	chain     *touchLog
+	// paths is the whole chain's log of Moves, by path (EntryAt)
+	paths atomic.Pointer[pathIndex]
 }
 
 var _ gitblame.History = (*History)(nil)

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -51,7 +53,26 @@ func (h *History) PathLogSince(ctx context.Context, old, head gitblame.Hash, dir
 // ":<mode> <mode> <blob> <blob> <status>\0<path>\0[<path>\0]".
 func parsePathLog(out []byte) ([]LogCommit, error) {
 	var log []LogCommit
+	err := scanPathLog(out, func(h gitblame.Hash) {
+		log = append(log, LogCommit{Hash: h})
+	}, func(r logRecord) {
+		last := &log[len(log)-1]
+		last.Changes = append(last.Changes, r.FileChange)
+	})
+	return log, err
+}
+
+// logRecord is one raw record of a log, with the modes on each side.
+type logRecord struct {
+	FileChange
+	fromMode, toMode uint32
+}
+
+// scanPathLog reads parsePathLog's format, calling commit at each commit
+// and change at each of its records (none before the first commit).
+func scanPathLog(out []byte, commit func(gitblame.Hash), change func(logRecord)) error {
 	fields := bytes.Split(out, []byte{0})
+	seen := false
 	for i := 0; i < len(fields); i++ {
 		f := bytes.TrimLeft(fields[i], "\n")
 		if len(f) == 0 {
@@ -68,20 +89,25 @@ func parsePathLog(out []byte) ([]LogCommit, error) {
 			}
 			hh, err := gitblame.ParseHash(hs)
 			if err != nil {
-				return nil, fmt.Errorf("log: %q: %w", hs, err)
+				return fmt.Errorf("log: %q: %w", hs, err)
 			}
-			log = append(log, LogCommit{Hash: hh})
+			commit(hh)
+			seen = true
 			continue
 		}
-		if f[0] != ':' || len(log) == 0 {
+		if f[0] != ':' || !seen {
 			continue
 		}
 		meta := strings.Fields(string(f[1:]))
 		if len(meta) < 5 || i+1 >= len(fields) {
-			return nil, fmt.Errorf("log: bad record %q", f)
+			return fmt.Errorf("log: bad record %q", f)
 		}
-		var ch FileChange
+		var r logRecord
+		ch := &r.FileChange
 		ch.Status = meta[4][0]
+		fm, _ := strconv.ParseUint(meta[0], 8, 32)
+		tm, _ := strconv.ParseUint(meta[1], 8, 32)
+		r.fromMode, r.toMode = uint32(fm), uint32(tm)
 		from, _ := gitblame.ParseHash(meta[2])
 		to, _ := gitblame.ParseHash(meta[3])
 		i++
@@ -89,7 +115,7 @@ func parsePathLog(out []byte) ([]LogCommit, error) {
 		switch ch.Status {
 		case 'R', 'C':
 			if i+1 >= len(fields) {
-				return nil, fmt.Errorf("log: bad rename record %q", f)
+				return fmt.Errorf("log: bad rename record %q", f)
 			}
 			i++
 			ch.From, ch.To = first, string(fields[i])
@@ -101,10 +127,9 @@ func parsePathLog(out []byte) ([]LogCommit, error) {
 		default:
 			ch.From, ch.To, ch.FromBlob, ch.ToBlob = first, first, from, to
 		}
-		last := &log[len(log)-1]
-		last.Changes = append(last.Changes, ch)
+		change(r)
 	}
-	return log, nil
+	return nil
 }
 
 // Moves lists the first-parent commits from head, newest first, and the
@@ -156,10 +181,26 @@ func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash) (orde
 	if err != nil {
 		return nil, nil, fmt.Errorf("log of deletions: %w", err)
 	}
-	if log, err = parsePathLog(out); err != nil {
+	var ix *pathIndex
+	if all {
+		ix = newPathIndex(order)
+	}
+	err = scanPathLog(out, func(c gitblame.Hash) {
+		log = append(log, LogCommit{Hash: c})
+		ix.commit(c)
+	}, func(r logRecord) {
+		last := &log[len(log)-1]
+		last.Changes = append(last.Changes, r.FileChange)
+		ix.change(r)
+	})
+	if err != nil {
 		return nil, nil, err
 	}
 	if all {
+		if c, err := h.commitObject(head); err == nil {
+			ix.headTree = c.Tree
+			h.paths.Store(ix)
+		}
 		t := touchLogOf(head, log)
 		h.repo.touchMu.Lock()
 		h.repo.touched, h.repo.chain = t, order
@@ -241,4 +282,83 @@ func (h *History) ChangesAnyOf(ctx context.Context, from, head gitblame.Hash, wo
 		return false, fmt.Errorf("log -G: %w", err)
 	}
 	return strings.TrimSpace(string(out)) != "", nil
+}
+
+// pathIndex is what the whole first-parent chain's log says of each
+// path: the commits that changed it, each with the file as it was before
+// (in the commit's first parent). The file at any commit of the chain is
+// then as it was before the oldest change made after that commit, or as
+// at the head when none was: EntryAt answers without reading a tree.
+type pathIndex struct {
+	pos      map[gitblame.Hash]int32 // a commit's place on the chain, 0 the head
+	headTree gitblame.Hash
+	byPath   map[string][]pathChange // each path's changes, newest first
+	at       int32                   // the place of the commit being read (-1: not on the chain)
+}
+
+// pathChange is a change of a path, and the path before it.
+type pathChange struct {
+	pos     int32
+	present bool // a regular file before
+	blob    gitblame.Hash
+}
+
+func newPathIndex(order []gitblame.Hash) *pathIndex {
+	ix := &pathIndex{pos: make(map[gitblame.Hash]int32, len(order)), byPath: map[string][]pathChange{}}
+	for i, c := range order {
+		ix.pos[c] = int32(i)
+	}
+	return ix
+}
+
+func (ix *pathIndex) commit(c gitblame.Hash) {
+	if ix == nil {
+		return
+	}
+	p, ok := ix.pos[c]
+	if !ok {
+		p = -1
+	}
+	ix.at = p
+}
+
+func (ix *pathIndex) change(r logRecord) {
+	if ix == nil || ix.at < 0 {
+		return
+	}
+	before := pathChange{pos: ix.at, present: r.From != "" && regularMode(canonicalMode(r.fromMode)), blob: r.FromBlob}
+	if r.Status == 'A' {
+		before.present = false
+	}
+	p := r.From
+	if p == "" {
+		p = r.To
+	}
+	ix.byPath[p] = append(ix.byPath[p], before)
+}
+
+// EntryAt is Entry of the tree of a commit on the first-parent chain of
+// the head Moves last read the whole log of: the blob of the regular
+// file at path p there, and whether there is one; known is false when
+// there is no such log or commit is not on its chain (ask Entry then).
+func (h *History) EntryAt(commit gitblame.Hash, p string) (blob gitblame.Hash, ok, known bool, err error) {
+	ix := h.paths.Load()
+	if ix == nil {
+		return gitblame.ZeroHash, false, false, nil
+	}
+	k, on := ix.pos[commit]
+	if !on {
+		return gitblame.ZeroHash, false, false, nil
+	}
+	chs := ix.byPath[p] // newest first: their places ascend
+	i := sort.Search(len(chs), func(i int) bool { return chs[i].pos >= k }) - 1
+	if i < 0 {
+		// no commit since changed it: as at the head
+		blob, ok, err = h.Entry(ix.headTree, p)
+		return blob, ok, err == nil, err
+	}
+	if !chs[i].present {
+		return gitblame.ZeroHash, false, true, nil
+	}
+	return chs[i].blob, true, true, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -156,5 +157,86 @@ func pairedMoves(t *testing.T, h *gitrepo.History, log []gitrepo.LogCommit) []gi
 func sortChanges(log []gitrepo.LogCommit) {
 	for _, lc := range log {
 		sort.Slice(lc.Changes, func(a, b int) bool { return lc.Changes[a].From < lc.Changes[b].From })
+	}
+}
+
+// TestEntryAt: once Moves read the whole chain's log, EntryAt answers
+// Entry of any commit of the chain for any path, without reading its
+// tree: the same blob and presence as the tree says, for every path
+// any commit had (regular files, symlinks, gitlinks, paths that became
+// directories), over generated histories with renames and merges; a
+// commit off the chain is not known.
+func TestEntryAt(t *testing.T) {
+	t.Parallel()
+	for _, seed := range []uint64{6, 9}[:longtest.Seeds(2, 1)] {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
+			dir, _ := importHistory(t, "sha1", genHistory(seed, 60, 40))
+			repo, err := gitrepo.Discover(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer repo.Close()
+			h, err := repo.History()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			head, err := h.Resolve("HEAD")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, known, _ := h.EntryAt(head, "any"); known {
+				t.Fatal("EntryAt known before Moves")
+			}
+			order, _, err := h.Moves(context.Background(), head)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all, err := gitfixture.Git(dir, 0, "log", "--all", "--format=", "--name-only", "--no-renames", "-m")
+			if err != nil {
+				t.Fatal(err)
+			}
+			paths := map[string]bool{"nope.txt": true}
+			for _, p := range strings.Fields(all) {
+				paths[p] = true
+				if i := strings.LastIndexByte(p, '/'); i > 0 {
+					paths[p[:i]] = true // a directory's path
+				}
+			}
+			n := 0
+			for _, c := range order {
+				cm, err := h.Commit(c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for p := range paths {
+					want, wok, err := h.Entry(cm.Tree, p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, ok, known, err := h.EntryAt(c, p)
+					if err != nil || !known {
+						t.Fatalf("EntryAt(%s, %s): known %v, %v", c.Short(), p, known, err)
+					}
+					if ok != wok || got != want {
+						t.Errorf("EntryAt(%s, %s) = %s %v; the tree: %s %v", c.Short(), p, got.Short(), ok, want.Short(), wok)
+					}
+					n++
+				}
+			}
+			if n < 1000 {
+				t.Errorf("only %d lookups", n)
+			}
+			side, err := gitfixture.Git(dir, 0, "rev-list", "--all", "--not", "--first-parent", head.String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range strings.Fields(side) {
+				hc, _ := gitblame.ParseHash(c)
+				if _, _, known, _ := h.EntryAt(hc, "x"); known && !slices.Contains(order, hc) {
+					t.Errorf("EntryAt known for %s, off the chain", c[:7])
+				}
+			}
+		})
 	}
 }

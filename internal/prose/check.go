@@ -584,11 +584,7 @@ func (j *judge) pathRef(ctx context.Context, m *store.Memory, r Ref, written git
 	if p != "" {
 		pc.Citation.Path, pc.Ref.Target = p, p
 		if !written.IsZero() {
-			tree, err := j.c.tree(written)
-			if err != nil {
-				return pc, false, err
-			}
-			if _, ok, err := j.c.H.Entry(tree, p); err != nil {
+			if _, ok, err := j.c.entryAt(written, p); err != nil {
 				return pc, false, err
 			} else if !ok && weak {
 				return pc, false, nil // the name meant no file of ours when written
@@ -634,11 +630,7 @@ func (j *judge) namedThen(written gitblame.Hash, r Ref, p string) (bool, error) 
 	if written.IsZero() || p == "" || !strings.Contains(r.Target, "/") {
 		return false, nil
 	}
-	tree, err := j.c.tree(written)
-	if err != nil {
-		return false, err
-	}
-	_, ok, err := j.c.H.Entry(tree, p)
+	_, ok, err := j.c.entryAt(written, p)
 	return ok, err
 }
 
@@ -647,10 +639,6 @@ func (j *judge) namedThen(written gitblame.Hash, r Ref, p string) (bool, error) 
 // renamed since, so only the paths that history deleted or renamed away
 // are looked up, never the whole tree.
 func (j *judge) resolveAt(ctx context.Context, c gitblame.Hash, m *store.Memory, r Ref) (string, error) {
-	tree, err := j.c.tree(c)
-	if err != nil {
-		return "", err
-	}
 	gone, err := j.c.goneIndex(ctx)
 	if err != nil || gone == nil {
 		return "", err
@@ -663,7 +651,7 @@ func (j *judge) resolveAt(ctx context.Context, c gitblame.Hash, m *store.Memory,
 		}
 		var hits []string
 		for _, q := range cands {
-			if _, ok, err := j.c.H.Entry(tree, q); err != nil {
+			if _, ok, err := j.c.entryAt(c, q); err != nil {
 				return "", err
 			} else if ok {
 				hits = append(hits, q)
@@ -953,12 +941,8 @@ func (j *judge) memoryRef(ctx context.Context, m *store.Memory, r Ref, written g
 		}
 		return unresolved(pc, "no memory "+r.Target)
 	}
-	tree, err := j.c.tree(written)
-	if err != nil {
-		return pc, false, err
-	}
 	for _, cand := range memoryCandidates(m, r, j.c.Dirs) {
-		if _, ok, err := j.c.H.Entry(tree, cand); err != nil {
+		if _, ok, err := j.c.entryAt(written, cand); err != nil {
 			return pc, false, err
 		} else if ok {
 			pc.Citation.Path, pc.Ref.Target = cand, cand
@@ -1079,11 +1063,7 @@ func (c *Checker) tree(commit gitblame.Hash) (gitblame.Hash, error) {
 
 // fileLines reads a file's lines at a commit (cached by blob).
 func (c *Checker) fileLines(commit gitblame.Hash, p string) ([]string, error) {
-	tree, err := c.tree(commit)
-	if err != nil {
-		return nil, err
-	}
-	blob, ok, err := c.H.Entry(tree, p)
+	blob, ok, err := c.entryAt(commit, p)
 	if err != nil || !ok {
 		return nil, err
 	}

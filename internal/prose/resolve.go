@@ -63,11 +63,7 @@ func (rs *Resolver) Resolve(ctx context.Context, m *store.Memory, r Ref) (pc ver
 // readable returns an error wrapping gitblame.ErrNotFound when the blob
 // of p at commit c is missing from the repository.
 func (rs *Resolver) readable(c gitblame.Hash, p string) error {
-	tree, err := rs.j.c.tree(c)
-	if err != nil {
-		return err
-	}
-	blob, ok, err := rs.j.c.H.Entry(tree, p)
+	blob, ok, err := rs.j.c.entryAt(c, p)
 	if err != nil || !ok {
 		return err
 	}

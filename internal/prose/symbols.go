@@ -726,11 +726,7 @@ func (j *judge) movedFrom(s symRef, defs []symLoc, ix *symbolIndex) (string, boo
 		if definesNow || ix.fileHas(p, s.name) {
 			return "", false // the file named defines it still, or uses it
 		}
-		tree, err := j.c.tree(s.written)
-		if err != nil {
-			continue
-		}
-		blob, ok, err := j.c.H.Entry(tree, p)
+		blob, ok, err := j.c.entryAt(s.written, p)
 		if err != nil || !ok {
 			continue
 		}
