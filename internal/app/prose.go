@@ -139,6 +139,14 @@ func (l *lazyHistory) EntryAt(commit gitblame.Hash, p string) (gitblame.Hash, bo
 	return h.EntryAt(commit, p)
 }
 
+func (l *lazyHistory) FilesAt(commit gitblame.Hash) (map[string]gitblame.Hash, bool, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, false, err
+	}
+	return h.FilesAt(commit)
+}
+
 func (l *lazyHistory) Blobs(xs []gitblame.Hash, f func(i int, data []byte, err error)) {
 	h, err := l.get()
 	if err != nil {
@@ -148,14 +156,6 @@ func (l *lazyHistory) Blobs(xs []gitblame.Hash, f func(i int, data []byte, err e
 		return
 	}
 	h.Blobs(xs, f)
-}
-
-func (l *lazyHistory) BlobInto(x gitblame.Hash, buf []byte) ([]byte, error) {
-	h, err := l.get()
-	if err != nil {
-		return nil, err
-	}
-	return h.BlobInto(x, buf)
 }
 
 func (l *lazyHistory) Changes(from, to gitblame.Hash, renames bool) ([]gitblame.Change, error) {

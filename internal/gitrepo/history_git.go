@@ -309,7 +309,8 @@ func (g *gitHistory) Blob(h gitblame.Hash) ([]byte, error) {
 }
 
 // Blobs reads several blobs through one cat-file process, pipelined (one
-// round trip to git for them all), calling f with each in order.
+// round trip to git for them all), calling f with each in order; data is
+// valid only until f returns (one buffer serves them all).
 func (g *gitHistory) Blobs(hs []gitblame.Hash, f func(i int, data []byte, err error)) {
 	oids := make([]string, len(hs))
 	for i, h := range hs {
@@ -324,19 +325,6 @@ func (g *gitHistory) Blobs(hs []gitblame.Hash, f func(i int, data []byte, err er
 		}
 		f(i, data, err)
 	})
-}
-
-// BlobInto is Blob read into buf's space when it has room: a caller
-// reading many blobs one after another reuses one buffer.
-func (g *gitHistory) BlobInto(h gitblame.Hash, buf []byte) ([]byte, error) {
-	t, data, err := g.cat.objectInto(h.String(), buf)
-	if err != nil {
-		return nil, fmt.Errorf("history: blob %s: %w", h.Short(), notFound(err))
-	}
-	if t != "blob" {
-		return nil, fmt.Errorf("history: blob %s: a %s: %w", h.Short(), t, gitblame.ErrNotFound)
-	}
-	return data, nil
 }
 
 // Changes returns the regular-file changes between two commits (from may

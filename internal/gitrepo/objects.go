@@ -152,6 +152,10 @@ func (c *catFile) take() *catProc {
 	return p
 }
 
+// maxReused bounds the buffer a batch of reads reuses (objects): a larger
+// object's is let go.
+const maxReused = 4 << 20
+
 // growEvery is how many reads make room for one more process.
 const growEvery = 256
 
@@ -160,12 +164,6 @@ const growEvery = 256
 // error is ErrObjectUnavailable (in a partial clone) or
 // plumbing.ErrObjectNotFound.
 func (c *catFile) object(oid string) (string, []byte, error) {
-	return c.objectInto(oid, nil)
-}
-
-// objectInto is object, its content read into buf's space when it has
-// room (the caller reuses buf: a bulk read allocates nothing per object).
-func (c *catFile) objectInto(oid string, buf []byte) (string, []byte, error) {
 	p := c.take()
 	defer p.mu.Unlock()
 	if p.proc == nil {
@@ -173,7 +171,7 @@ func (c *catFile) objectInto(oid string, buf []byte) (string, []byte, error) {
 			return "", nil, err
 		}
 	}
-	typ, data, err := p.read(oid, buf)
+	typ, data, err := p.read(oid, nil)
 	if err != nil && !errors.Is(err, plumbing.ErrObjectNotFound) {
 		p.stop() // out of step: start afresh next time
 	}
@@ -188,7 +186,8 @@ func (c *catFile) objectInto(oid string, buf []byte) (string, []byte, error) {
 // cost about one round trip to git instead of n. f is called with each,
 // in order (err: that object's, plumbing.ErrObjectNotFound when git
 // does not have it); after a failure of the process itself the rest get
-// its error.
+// its error. data is valid only until f returns: the objects are read
+// into one buffer, so that a batch allocates once.
 func (c *catFile) objects(oids []string, f func(i int, typ string, data []byte, err error)) {
 	if len(oids) == 0 {
 		return
@@ -218,12 +217,16 @@ func (c *catFile) objects(oids []string, f func(i int, typ string, data []byte, 
 		werr <- w.Flush()
 	}()
 	var failed error
+	var buf []byte
 	for i, oid := range oids {
 		if failed != nil {
 			f(i, "", nil, failed)
 			continue
 		}
-		typ, data, err := p.answer(oid, nil)
+		typ, data, err := p.answer(oid, buf)
+		if cap(data) <= maxReused {
+			buf = data[:0]
+		}
 		if err != nil && !errors.Is(err, plumbing.ErrObjectNotFound) {
 			failed = err
 			p.kill() // out of step, answers pending: start afresh next time

@@ -294,6 +294,10 @@ type pathIndex struct {
 	headTree gitblame.Hash
 	byPath   map[string][]pathChange // each path's changes, newest first
 	at       int32                   // the place of the commit being read (-1: not on the chain)
+	// the head's files, listed once (FilesAt)
+	headOnce  sync.Once
+	headFiles map[string]gitblame.Hash
+	headErr   error
 }
 
 // pathChange is a change of a path, and the path before it.
@@ -361,4 +365,41 @@ func (h *History) EntryAt(commit gitblame.Hash, p string) (blob gitblame.Hash, o
 		return gitblame.ZeroHash, false, true, nil
 	}
 	return chs[i].blob, true, true, nil
+}
+
+// FilesAt is Files of the tree of a commit on the chain EntryAt knows
+// (known false otherwise): the head's files, with those a commit since
+// changed as they were at commit. Only the head's tree is listed (once),
+// however many commits are asked for.
+func (h *History) FilesAt(commit gitblame.Hash) (files map[string]gitblame.Hash, known bool, err error) {
+	ix := h.paths.Load()
+	if ix == nil {
+		return nil, false, nil
+	}
+	k, on := ix.pos[commit]
+	if !on {
+		return nil, false, nil
+	}
+	ix.headOnce.Do(func() { ix.headFiles, ix.headErr = h.Files(ix.headTree) })
+	if ix.headErr != nil {
+		return nil, false, ix.headErr
+	}
+	files = make(map[string]gitblame.Hash, len(ix.headFiles))
+	for p, b := range ix.headFiles {
+		if _, changed := ix.byPath[p]; !changed {
+			files[p] = b
+		}
+	}
+	for p, chs := range ix.byPath {
+		i := sort.Search(len(chs), func(i int) bool { return chs[i].pos >= k }) - 1
+		switch {
+		case i >= 0 && chs[i].present:
+			files[p] = chs[i].blob
+		case i < 0:
+			if b, ok := ix.headFiles[p]; ok {
+				files[p] = b // no commit since changed it
+			}
+		}
+	}
+	return files, true, nil
 }

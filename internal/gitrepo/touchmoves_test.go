@@ -161,8 +161,8 @@ func sortChanges(log []gitrepo.LogCommit) {
 }
 
 // TestEntryAt: once Moves read the whole chain's log, EntryAt answers
-// Entry of any commit of the chain for any path, without reading its
-// tree: the same blob and presence as the tree says, for every path
+// Entry of any commit of the chain for any path, and FilesAt its Files,
+// without reading its tree: the same blob and presence as the tree says, for every path
 // any commit had (regular files, symlinks, gitlinks, paths that became
 // directories), over generated histories with renames and merges; a
 // commit off the chain is not known.
@@ -208,6 +208,17 @@ func TestEntryAt(t *testing.T) {
 				cm, err := h.Commit(c)
 				if err != nil {
 					t.Fatal(err)
+				}
+				files, err := h.Files(cm.Tree)
+				if err != nil {
+					t.Fatal(err)
+				}
+				at, known, err := h.FilesAt(c)
+				if err != nil || !known {
+					t.Fatalf("FilesAt(%s): known %v, %v", c.Short(), known, err)
+				}
+				if !reflect.DeepEqual(at, files) {
+					t.Errorf("FilesAt(%s):\n%v\nthe tree's:\n%v", c.Short(), at, files)
 				}
 				for p := range paths {
 					want, wok, err := h.Entry(cm.Tree, p)

@@ -514,29 +514,45 @@ func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string
 			then[c] = decodeWordFiles(v.Reason)
 			continue
 		}
-		t, err := j.c.tree(c)
-		if err != nil {
-			continue // a commit git cannot read: its names stay unresolved
-		}
-		a.tree = t
 		asks = append(asks, a)
 	}
 	if len(asks) == 0 {
 		return then
 	}
-	workers.Each(lookups, len(asks), func(k int) {
-		files, err := j.c.H.Files(asks[k].tree)
-		if err != nil {
-			asks[k].failed = true
-			return
-		}
+	codeOf := func(files map[string]gitblame.Hash) map[string]gitblame.Hash {
 		code := map[string]gitblame.Hash{}
 		for p, b := range files {
 			if ext := path.Ext(p); ext != "" && symbolExt[ext[1:]] {
 				code[p] = b
 			}
 		}
-		asks[k].files = code
+		return code
+	}
+	// the files of each tree: from the history's log of the whole chain
+	// when it has it (no tree listed but the head's), else listed
+	var list []*ask
+	for _, a := range asks {
+		if fa, ok := j.c.H.(filesAter); ok {
+			if files, known, err := fa.FilesAt(a.commit); err == nil && known {
+				a.files = codeOf(files)
+				continue
+			}
+		}
+		t, err := j.c.tree(a.commit)
+		if err != nil {
+			a.failed = true // a commit git cannot read: its names stay unresolved
+			continue
+		}
+		a.tree = t
+		list = append(list, a)
+	}
+	workers.Each(lookups, len(list), func(k int) {
+		files, err := j.c.H.Files(list[k].tree)
+		if err != nil {
+			list[k].failed = true
+			return
+		}
+		list[k].files = codeOf(files)
 	})
 	// every content not known to lack the names, read once
 	want := map[string]bool{}
@@ -556,29 +572,25 @@ func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string
 	ns := newNameSet(want)
 	held := make([][]string, len(blobs)) // the wanted names each holds
 	unread := make([]bool, len(blobs))
-	// each content is searched as it is read, in a buffer a worker
-	// reuses: tens of megabytes read would otherwise be as many for the
-	// collector
-	var bufs sync.Pool
-	workers.Each(runtime.GOMAXPROCS(0), len(blobs), func(k int) {
+	// each content is searched as it is read, in batches read through
+	// one git process each (one round trip a batch, one buffer: tens of
+	// megabytes read would otherwise be as many for the collector)
+	const batch = 64
+	workers.Each(runtime.GOMAXPROCS(0), (len(blobs)+batch-1)/batch, func(k int) {
+		lo, hi := k*batch, min((k+1)*batch, len(blobs))
 		if ctx.Err() != nil {
-			unread[k] = true
+			for i := lo; i < hi; i++ {
+				unread[i] = true
+			}
 			return
 		}
-		buf, _ := bufs.Get().(*[]byte)
-		if buf == nil {
-			buf = new([]byte)
-		}
-		defer bufs.Put(buf)
-		data, err := readBlobInto(j.c.H, blobs[k], *buf)
-		if err != nil {
-			unread[k] = true // a missing object (a partial clone)
-			return
-		}
-		if cap(data) <= 4<<20 { // (a larger one is let go)
-			*buf = data[:0]
-		}
-		held[k] = ns.holds(data)
+		readBlobs(j.c.H, blobs[lo:hi], func(i int, data []byte, err error) {
+			if err != nil {
+				unread[lo+i] = true // a missing object (a partial clone)
+				return
+			}
+			held[lo+i] = ns.holds(data)
+		})
 	})
 	if ctx.Err() != nil {
 		return then

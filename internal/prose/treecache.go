@@ -36,17 +36,26 @@ func (h cachedEntries) Entry(tree gitblame.Hash, p string) (gitblame.Hash, bool,
 	return b, ok, nil
 }
 
-// BlobInto passes BlobInto on to the history when it has it (blobInto).
-func (h cachedEntries) BlobInto(b gitblame.Hash, buf []byte) ([]byte, error) {
-	return readBlobInto(h.History, b, buf)
-}
-
 // EntryAt passes EntryAt on to the history when it has it.
 func (h cachedEntries) EntryAt(commit gitblame.Hash, p string) (gitblame.Hash, bool, bool, error) {
 	if ea, ok := h.History.(entryAter); ok {
 		return ea.EntryAt(commit, p)
 	}
 	return gitblame.ZeroHash, false, false, nil
+}
+
+// FilesAt passes FilesAt on to the history when it has it.
+func (h cachedEntries) FilesAt(commit gitblame.Hash) (map[string]gitblame.Hash, bool, error) {
+	if fa, ok := h.History.(filesAter); ok {
+		return fa.FilesAt(commit)
+	}
+	return nil, false, nil
+}
+
+// filesAter is what a history may add: Files of a commit's tree from the
+// log of the whole first-parent chain (known: it could answer).
+type filesAter interface {
+	FilesAt(commit gitblame.Hash) (files map[string]gitblame.Hash, known bool, err error)
 }
 
 // entryAter is what a history may add: Entry of a commit's tree from the
@@ -79,7 +88,8 @@ func (h cachedEntries) Blobs(bs []gitblame.Hash, f func(i int, data []byte, err 
 }
 
 // blobsReader is what a history may add to Blob: several blobs read at
-// once, pipelined, calling f with each in order (internal/gitrepo has it).
+// once, pipelined, calling f with each in order, data valid only until f
+// returns (internal/gitrepo has it).
 type blobsReader interface {
 	Blobs(hs []gitblame.Hash, f func(i int, data []byte, err error))
 }
@@ -94,22 +104,6 @@ func readBlobs(h gitblame.History, bs []gitblame.Hash, f func(i int, data []byte
 		data, err := h.Blob(b)
 		f(i, data, err)
 	}
-}
-
-// blobInto is what a history may add to Blob: the content read into the
-// space of a buffer the caller reuses, so that reading many blobs one
-// after another allocates nothing per blob (internal/gitrepo has it).
-type blobInto interface {
-	BlobInto(h gitblame.Hash, buf []byte) ([]byte, error)
-}
-
-// readBlobInto reads a blob into buf's space when the history can,
-// else as Blob does.
-func readBlobInto(h gitblame.History, b gitblame.Hash, buf []byte) ([]byte, error) {
-	if bi, ok := h.(blobInto); ok {
-		return bi.BlobInto(b, buf)
-	}
-	return h.Blob(b)
 }
 
 // treeOf is the tree of a commit, kept in the verification cache.
