@@ -149,6 +149,14 @@ type History interface {
 	Files(tree Hash) (map[string]Hash, error)
 }
 
+// EntryAter is what a History may add: Entry of a commit's tree
+// answered without reading the tree (internal/gitrepo answers from the
+// log of the whole first-parent chain, once it was read); known is false
+// when it cannot answer, and Entry is asked then.
+type EntryAter interface {
+	EntryAt(commit Hash, path string) (blob Hash, ok, known bool, err error)
+}
+
 // PathHistory is what a History may add so that a walk over a long
 // first-parent chain need not read every commit of it: the chain's commit
 // names, and which of its commits change given paths, as git answers both

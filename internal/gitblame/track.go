@@ -666,6 +666,11 @@ func abs(x int) int {
 // entry returns the blob hash of path in v.
 func (t *Tracker) entry(v *version, p string) (Hash, bool, error) {
 	if v.commit != nil {
+		if ea, ok := t.h.(EntryAter); ok {
+			if h, ok, known, err := ea.EntryAt(v.commit.Hash, p); err == nil && known {
+				return h, ok, nil
+			}
+		}
 		h, ok, err := t.h.Entry(v.commit.Tree, p)
 		if err != nil {
 			return h, false, fmt.Errorf("gitblame: %s at %s: %w", p, v.commit.Hash.Short(), err)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
 )
@@ -38,8 +37,6 @@ type History struct {
 	chainHead gitblame.Hash
 	chainAsks int
 	chain     *touchLog
-	// paths is the whole chain's log of Moves, by path (EntryAt)
-	paths atomic.Pointer[pathIndex]
 }
 
 var _ gitblame.History = (*History)(nil)

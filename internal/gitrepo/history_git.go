@@ -98,6 +98,11 @@ func (g *gitHistory) Commit(h gitblame.Hash) (*gitblame.Commit, error) {
 	if c, ok := g.commits[h]; ok {
 		return c, nil
 	}
+	if g.prefetchCommits(h) {
+		if c, ok := g.commits[h]; ok {
+			return c, nil
+		}
+	}
 	data, err := g.object(h, "commit")
 	if err != nil {
 		return nil, err
@@ -108,6 +113,47 @@ func (g *gitHistory) Commit(h gitblame.Hash) (*gitblame.Commit, error) {
 	}
 	g.commits[h] = c
 	return c, nil
+}
+
+// commitsAhead is how many commits of the first-parent chain the
+// history reads at once when asked for one of them (prefetchCommits).
+const commitsAhead = 256
+
+// prefetchCommits reads, when h is on the first-parent chain whose log
+// the repository keeps (Moves), the commits of the chain from h to
+// commitsAhead newer ones (a walk toward the head asks for them in turn),
+// pipelined through one cat-file process: one round trip for them all.
+func (g *gitHistory) prefetchCommits(h gitblame.Hash) bool {
+	ix := g.repo.paths.Load()
+	if ix == nil || len(g.commits) >= maxTrees {
+		return false
+	}
+	k, on := ix.pos[h]
+	g.repo.touchMu.Lock()
+	chain := g.repo.chain
+	g.repo.touchMu.Unlock()
+	if !on || int(k) >= len(chain) || chain[k] != h {
+		return false
+	}
+	var want []gitblame.Hash
+	for i := int(k); i >= max(0, int(k)-commitsAhead+1); i-- {
+		if _, ok := g.commits[chain[i]]; !ok {
+			want = append(want, chain[i])
+		}
+	}
+	oids := make([]string, len(want))
+	for i, c := range want {
+		oids[i] = c.String()
+	}
+	g.cat.objects(oids, func(i int, t string, data []byte, err error) {
+		if err != nil || t != "commit" {
+			return // asked again alone, with its error
+		}
+		if c, err := parseCommit(want[i], data); err == nil {
+			g.commits[want[i]] = c
+		}
+	})
+	return true
 }
 
 func (g *gitHistory) tree(h gitblame.Hash) (gitTree, error) {

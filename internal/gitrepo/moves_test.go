@@ -2,6 +2,7 @@ package gitrepo
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -196,5 +197,74 @@ func removeObject(t *testing.T, dir, oid string) {
 	t.Helper()
 	if err := os.Remove(filepath.Join(dir, ".git", "objects", oid[:2], oid[2:])); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestCommitPrefetch: once Moves read the whole chain's log, the history
+// reads the commit of the chain it is asked for with the newer ones
+// after it in one batch (one cat-file request a commit, no more), and
+// each is the commit read alone.
+func TestCommitPrefetch(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	git("init", "-q", "-b", "main")
+	for i := range 30 {
+		gitfixture.Write(t, dir, "f.txt", strings.Repeat("x\n", i+1))
+		git("add", "-A")
+		git("commit", "-q", "-m", "c"+strings.Repeat("!", i))
+	}
+	r, err := Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	h, err := r.History()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	head, err := h.Resolve("HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	order, _, err := h.Moves(context.Background(), head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := r.objects()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := objs.cat.reads.Load()
+	var got []*gitblame.Commit
+	for i := len(order) - 1; i >= 0; i-- { // oldest first, as a walk goes
+		c, err := h.Commit(order[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, c)
+		if i == len(order)-1 && len(h.commits) != len(order) {
+			t.Errorf("the oldest commit read with %d of the chain, want all %d", len(h.commits), len(order))
+		}
+	}
+	if n := objs.cat.reads.Load() - before; n != int64(len(order)) {
+		t.Errorf("%d commits read with %d requests, want one each", len(order), n)
+	}
+	if len(h.commits) != len(order) {
+		t.Errorf("%d commits kept, want %d", len(h.commits), len(order))
+	}
+	for _, c := range got {
+		data, err := h.object(c.Hash, "commit")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := parseCommit(c.Hash, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(*c) != fmt.Sprint(*want) {
+			t.Errorf("prefetched %+v\nalone %+v", *c, *want)
+		}
 	}
 }

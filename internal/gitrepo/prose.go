@@ -199,7 +199,7 @@ func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash) (orde
 	if all {
 		if c, err := h.commitObject(head); err == nil {
 			ix.headTree = c.Tree
-			h.paths.Store(ix)
+			h.repo.paths.Store(ix)
 		}
 		t := touchLogOf(head, log)
 		h.repo.touchMu.Lock()
@@ -346,7 +346,7 @@ func (ix *pathIndex) change(r logRecord) {
 // file at path p there, and whether there is one; known is false when
 // there is no such log or commit is not on its chain (ask Entry then).
 func (h *History) EntryAt(commit gitblame.Hash, p string) (blob gitblame.Hash, ok, known bool, err error) {
-	ix := h.paths.Load()
+	ix := h.repo.paths.Load()
 	if ix == nil {
 		return gitblame.ZeroHash, false, false, nil
 	}
@@ -372,7 +372,7 @@ func (h *History) EntryAt(commit gitblame.Hash, p string) (blob gitblame.Hash, o
 // changed as they were at commit. Only the head's tree is listed (once),
 // however many commits are asked for.
 func (h *History) FilesAt(commit gitblame.Hash) (files map[string]gitblame.Hash, known bool, err error) {
-	ix := h.paths.Load()
+	ix := h.repo.paths.Load()
 	if ix == nil {
 		return nil, false, nil
 	}

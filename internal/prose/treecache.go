@@ -38,7 +38,7 @@ func (h cachedEntries) Entry(tree gitblame.Hash, p string) (gitblame.Hash, bool,
 
 // EntryAt passes EntryAt on to the history when it has it.
 func (h cachedEntries) EntryAt(commit gitblame.Hash, p string) (gitblame.Hash, bool, bool, error) {
-	if ea, ok := h.History.(entryAter); ok {
+	if ea, ok := h.History.(gitblame.EntryAter); ok {
 		return ea.EntryAt(commit, p)
 	}
 	return gitblame.ZeroHash, false, false, nil
@@ -58,19 +58,12 @@ type filesAter interface {
 	FilesAt(commit gitblame.Hash) (files map[string]gitblame.Hash, known bool, err error)
 }
 
-// entryAter is what a history may add: Entry of a commit's tree from the
-// log of the whole first-parent chain, without reading a tree (known:
-// it could answer).
-type entryAter interface {
-	EntryAt(commit gitblame.Hash, p string) (blob gitblame.Hash, ok, known bool, err error)
-}
-
 // entryAt is the blob of the regular file at path p in commit's tree, and
 // whether there is one: from the history's log of the whole chain when
 // it can tell (most commits' trees are then never read), else from the
 // tree.
 func (c *Checker) entryAt(commit gitblame.Hash, p string) (gitblame.Hash, bool, error) {
-	if ea, ok := c.H.(entryAter); ok {
+	if ea, ok := c.H.(gitblame.EntryAter); ok {
 		if b, ok, known, err := ea.EntryAt(commit, p); known || err != nil {
 			return b, ok, err
 		}

@@ -947,6 +947,19 @@ func (l *LazyHistory) Entry(tree gitblame.Hash, path string) (gitblame.Hash, boo
 }
 
 // Blob implements gitblame.History.
+// EntryAt passes EntryAt on to the history when it has it
+// (gitblame.EntryAter); else it does not know.
+func (l *LazyHistory) EntryAt(commit gitblame.Hash, p string) (gitblame.Hash, bool, bool, error) {
+	h, err := l.get()
+	if err != nil {
+		return gitblame.ZeroHash, false, false, err
+	}
+	if ea, ok := h.(gitblame.EntryAter); ok {
+		return ea.EntryAt(commit, p)
+	}
+	return gitblame.ZeroHash, false, false, nil
+}
+
 func (l *LazyHistory) Blob(x gitblame.Hash) ([]byte, error) {
 	h, err := l.get()
 	if err != nil {
