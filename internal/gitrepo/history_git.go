@@ -128,18 +128,18 @@ func (g *gitHistory) prefetchCommits(h gitblame.Hash) bool {
 	if ix == nil || len(g.commits) >= maxTrees {
 		return false
 	}
-	k, on := ix.pos[h]
-	g.repo.touchMu.Lock()
-	chain := g.repo.chain
-	g.repo.touchMu.Unlock()
-	if !on || int(k) >= len(chain) || chain[k] != h {
-		return false
-	}
 	var want []gitblame.Hash
-	for i := int(k); i >= max(0, int(k)-commitsAhead+1); i-- {
-		if _, ok := g.commits[chain[i]]; !ok {
-			want = append(want, chain[i])
+	ix.mu.RLock()
+	if k, on := ix.pos[h]; on {
+		for i := int(k); i >= max(0, int(k)-commitsAhead+1); i-- {
+			if _, ok := g.commits[ix.order[i]]; !ok {
+				want = append(want, ix.order[i])
+			}
 		}
+	}
+	ix.mu.RUnlock()
+	if len(want) == 0 {
+		return false
 	}
 	oids := make([]string, len(want))
 	for i, c := range want {

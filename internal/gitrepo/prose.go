@@ -1,9 +1,12 @@
 package gitrepo
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"strconv"
@@ -71,23 +74,43 @@ type logRecord struct {
 // scanPathLog reads parsePathLog's format, calling commit at each commit
 // and change at each of its records (none before the first commit).
 func scanPathLog(out []byte, commit func(gitblame.Hash), change func(logRecord)) error {
-	fields := bytes.Split(out, []byte{0})
+	return readPathLog(bytes.NewReader(out), commit, change)
+}
+
+// readPathLog is scanPathLog reading as git writes (Cmd.Stream): a
+// caller may use each commit's records while git goes on.
+func readPathLog(r io.Reader, commit func(gitblame.Hash), change func(logRecord)) error {
+	fr := fieldReader{r: bufio.NewReaderSize(r, 1<<16)}
 	seen := false
-	for i := 0; i < len(fields); i++ {
-		f := bytes.TrimLeft(fields[i], "\n")
+	var pending []byte // a field read but not used yet
+	next := func() ([]byte, error) {
+		if pending != nil {
+			f := pending
+			pending = nil
+			return f, nil
+		}
+		return fr.next()
+	}
+	for {
+		raw, err := next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		f := bytes.TrimLeft(raw, "\n")
 		if len(f) == 0 {
 			continue
 		}
 		if f[0] == 1 {
-			hs := strings.TrimSpace(string(f[1:]))
-			if j := strings.IndexByte(hs, '\n'); j >= 0 {
+			hs := f[1:]
+			if j := bytes.IndexByte(hs, '\n'); j >= 0 {
 				// the header and the first raw record share a field
-				rest := []byte(hs[j+1:])
+				pending = slices.Clone(hs[j+1:])
 				hs = hs[:j]
-				fields[i] = rest
-				i--
 			}
-			hh, err := gitblame.ParseHash(hs)
+			hh, err := gitblame.ParseHash(strings.TrimSpace(string(hs)))
 			if err != nil {
 				return fmt.Errorf("log: %q: %w", hs, err)
 			}
@@ -99,26 +122,29 @@ func scanPathLog(out []byte, commit func(gitblame.Hash), change func(logRecord))
 			continue
 		}
 		meta := strings.Fields(string(f[1:]))
-		if len(meta) < 5 || i+1 >= len(fields) {
+		if len(meta) < 5 {
 			return fmt.Errorf("log: bad record %q", f)
 		}
-		var r logRecord
-		ch := &r.FileChange
+		var rec logRecord
+		ch := &rec.FileChange
 		ch.Status = meta[4][0]
 		fm, _ := strconv.ParseUint(meta[0], 8, 32)
 		tm, _ := strconv.ParseUint(meta[1], 8, 32)
-		r.fromMode, r.toMode = uint32(fm), uint32(tm)
+		rec.fromMode, rec.toMode = uint32(fm), uint32(tm)
 		from, _ := gitblame.ParseHash(meta[2])
 		to, _ := gitblame.ParseHash(meta[3])
-		i++
-		first := string(fields[i])
+		p1, err := next()
+		if err != nil {
+			return fmt.Errorf("log: bad record %q", f)
+		}
+		first := string(p1)
 		switch ch.Status {
 		case 'R', 'C':
-			if i+1 >= len(fields) {
+			p2, err := next()
+			if err != nil {
 				return fmt.Errorf("log: bad rename record %q", f)
 			}
-			i++
-			ch.From, ch.To = first, string(fields[i])
+			ch.From, ch.To = first, string(p2)
 			ch.FromBlob, ch.ToBlob = from, to
 		case 'A':
 			ch.To, ch.ToBlob = first, to
@@ -127,9 +153,44 @@ func scanPathLog(out []byte, commit func(gitblame.Hash), change func(logRecord))
 		default:
 			ch.From, ch.To, ch.FromBlob, ch.ToBlob = first, first, from, to
 		}
-		change(r)
+		change(rec)
 	}
-	return nil
+}
+
+// fieldReader reads NUL-separated fields as bytes.Split cuts them: n
+// NULs make n+1 fields, the last one what follows the last NUL (empty
+// after a final NUL).
+type fieldReader struct {
+	r    *bufio.Reader
+	buf  []byte
+	done bool // the last field was returned
+}
+
+// next returns the next field, valid until the next call; io.EOF after
+// the last.
+func (f *fieldReader) next() ([]byte, error) {
+	if f.done {
+		return nil, io.EOF
+	}
+	f.buf = f.buf[:0]
+	for {
+		b, err := f.r.ReadSlice(0)
+		switch {
+		case err == nil:
+			if len(f.buf) == 0 {
+				return b[:len(b)-1], nil
+			}
+			f.buf = append(f.buf, b[:len(b)-1]...)
+			return f.buf, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			f.buf = append(f.buf, b...)
+		case err == io.EOF:
+			f.done = true
+			return append(f.buf, b...), nil
+		default:
+			return nil, err
+		}
+	}
 }
 
 // Moves lists the first-parent commits from head, newest first, and the
@@ -166,7 +227,26 @@ func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash) (orde
 	if all {
 		args = slices.Delete(args, 3, 4)
 	}
-	out, err := h.repo.cmd().Run(ctx, args...)
+	// the whole chain's log is kept by path as git writes it (EntryAt,
+	// FilesAt answer for a commit once git has written it: the commits
+	// are written newest first, so every change since that commit is in)
+	var ix *pathIndex
+	if all {
+		if c, err := h.commitObject(head); err == nil {
+			ix = &pathIndex{headTree: c.Tree, pos: map[gitblame.Hash]int32{}, byPath: map[string][]pathChange{}}
+			h.repo.paths.Store(ix)
+		}
+	}
+	err = h.repo.cmd().Stream(ctx, func(r io.Reader) error {
+		return readPathLog(r, func(c gitblame.Hash) {
+			log = append(log, LogCommit{Hash: c})
+			ix.commit(c)
+		}, func(r logRecord) {
+			last := &log[len(log)-1]
+			last.Changes = append(last.Changes, r.FileChange)
+			ix.change(r)
+		})
+	}, args...)
 	wg.Wait()
 	if revErr != nil {
 		return nil, nil, fmt.Errorf("rev-list: %w", revErr)
@@ -181,26 +261,7 @@ func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash) (orde
 	if err != nil {
 		return nil, nil, fmt.Errorf("log of deletions: %w", err)
 	}
-	var ix *pathIndex
 	if all {
-		ix = newPathIndex(order)
-	}
-	err = scanPathLog(out, func(c gitblame.Hash) {
-		log = append(log, LogCommit{Hash: c})
-		ix.commit(c)
-	}, func(r logRecord) {
-		last := &log[len(log)-1]
-		last.Changes = append(last.Changes, r.FileChange)
-		ix.change(r)
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	if all {
-		if c, err := h.commitObject(head); err == nil {
-			ix.headTree = c.Tree
-			h.repo.paths.Store(ix)
-		}
 		t := touchLogOf(head, log)
 		h.repo.touchMu.Lock()
 		h.repo.touched, h.repo.chain = t, order
@@ -290,10 +351,11 @@ func (h *History) ChangesAnyOf(ctx context.Context, from, head gitblame.Hash, wo
 // then as it was before the oldest change made after that commit, or as
 // at the head when none was: EntryAt answers without reading a tree.
 type pathIndex struct {
-	pos      map[gitblame.Hash]int32 // a commit's place on the chain, 0 the head
 	headTree gitblame.Hash
+	mu       sync.RWMutex
+	pos      map[gitblame.Hash]int32 // a commit's place on the chain, 0 the head, as the log came
+	order    []gitblame.Hash         // the chain so far, newest first
 	byPath   map[string][]pathChange // each path's changes, newest first
-	at       int32                   // the place of the commit being read (-1: not on the chain)
 	// the head's files, listed once (FilesAt)
 	headOnce  sync.Once
 	headFiles map[string]gitblame.Hash
@@ -307,38 +369,42 @@ type pathChange struct {
 	blob    gitblame.Hash
 }
 
-func newPathIndex(order []gitblame.Hash) *pathIndex {
-	ix := &pathIndex{pos: make(map[gitblame.Hash]int32, len(order)), byPath: map[string][]pathChange{}}
-	for i, c := range order {
-		ix.pos[c] = int32(i)
-	}
-	return ix
-}
-
+// commit adds the next commit of the log (a nil index keeps nothing).
 func (ix *pathIndex) commit(c gitblame.Hash) {
 	if ix == nil {
 		return
 	}
-	p, ok := ix.pos[c]
-	if !ok {
-		p = -1
-	}
-	ix.at = p
+	ix.mu.Lock()
+	ix.pos[c] = int32(len(ix.order))
+	ix.order = append(ix.order, c)
+	ix.mu.Unlock()
 }
 
+// change adds a change of the commit added last.
 func (ix *pathIndex) change(r logRecord) {
-	if ix == nil || ix.at < 0 {
+	if ix == nil {
 		return
-	}
-	before := pathChange{pos: ix.at, present: r.From != "" && regularMode(canonicalMode(r.fromMode)), blob: r.FromBlob}
-	if r.Status == 'A' {
-		before.present = false
 	}
 	p := r.From
 	if p == "" {
 		p = r.To
 	}
+	ix.mu.Lock()
+	before := pathChange{pos: int32(len(ix.order) - 1), present: r.Status != 'A' && r.From != "" && regularMode(canonicalMode(r.fromMode)), blob: r.FromBlob}
 	ix.byPath[p] = append(ix.byPath[p], before)
+	ix.mu.Unlock()
+}
+
+// before is the change of p the file at place k is as it was before: the
+// oldest change since; false when none changed it since (it is as at
+// the head).
+func (ix *pathIndex) before(p string, k int32) (pathChange, bool) {
+	chs := ix.byPath[p] // newest first: their places ascend
+	i := sort.Search(len(chs), func(i int) bool { return chs[i].pos >= k }) - 1
+	if i < 0 {
+		return pathChange{}, false
+	}
+	return chs[i], true
 }
 
 // EntryAt is Entry of the tree of a commit on the first-parent chain of
@@ -350,21 +416,20 @@ func (h *History) EntryAt(commit gitblame.Hash, p string) (blob gitblame.Hash, o
 	if ix == nil {
 		return gitblame.ZeroHash, false, false, nil
 	}
+	ix.mu.RLock()
 	k, on := ix.pos[commit]
-	if !on {
+	ch, changed := ix.before(p, k)
+	ix.mu.RUnlock()
+	switch {
+	case !on:
 		return gitblame.ZeroHash, false, false, nil
-	}
-	chs := ix.byPath[p] // newest first: their places ascend
-	i := sort.Search(len(chs), func(i int) bool { return chs[i].pos >= k }) - 1
-	if i < 0 {
-		// no commit since changed it: as at the head
+	case !changed:
 		blob, ok, err = h.Entry(ix.headTree, p)
 		return blob, ok, err == nil, err
-	}
-	if !chs[i].present {
+	case !ch.present:
 		return gitblame.ZeroHash, false, true, nil
 	}
-	return chs[i].blob, true, true, nil
+	return ch.blob, true, true, nil
 }
 
 // FilesAt is Files of the tree of a commit on the chain EntryAt knows
@@ -376,29 +441,25 @@ func (h *History) FilesAt(commit gitblame.Hash) (files map[string]gitblame.Hash,
 	if ix == nil {
 		return nil, false, nil
 	}
-	k, on := ix.pos[commit]
-	if !on {
-		return nil, false, nil
-	}
 	ix.headOnce.Do(func() { ix.headFiles, ix.headErr = h.Files(ix.headTree) })
 	if ix.headErr != nil {
 		return nil, false, ix.headErr
 	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	k, on := ix.pos[commit]
+	if !on {
+		return nil, false, nil
+	}
 	files = make(map[string]gitblame.Hash, len(ix.headFiles))
 	for p, b := range ix.headFiles {
-		if _, changed := ix.byPath[p]; !changed {
-			files[p] = b
+		if _, changed := ix.before(p, k); !changed {
+			files[p] = b // no commit since changed it
 		}
 	}
-	for p, chs := range ix.byPath {
-		i := sort.Search(len(chs), func(i int) bool { return chs[i].pos >= k }) - 1
-		switch {
-		case i >= 0 && chs[i].present:
-			files[p] = chs[i].blob
-		case i < 0:
-			if b, ok := ix.headFiles[p]; ok {
-				files[p] = b // no commit since changed it
-			}
+	for p := range ix.byPath {
+		if ch, changed := ix.before(p, k); changed && ch.present {
+			files[p] = ch.blob
 		}
 	}
 	return files, true, nil

@@ -82,6 +82,41 @@ func (c Cmd) Run(ctx context.Context, args ...string) ([]byte, error) {
 	return stdout.Bytes(), nil
 }
 
+// Stream runs git with args as c describes, handing its stdout to read
+// as git writes it. read must consume it to its end, or return an error
+// (git is then stopped and that error returned); a failure of git is
+// returned as Run returns it.
+func (c Cmd) Stream(ctx context.Context, read func(io.Reader) error, args ...string) error {
+	trace.Printf("run git %s", strings.Join(args, " "))
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = c.Dir
+	cmd.Env = append(append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "MEMCITE=0"), c.Env...)
+	cmd.Stdin = c.Stdin
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return &Error{Args: args, ExitCode: -1, Err: err}
+	}
+	if err := cmd.Start(); err != nil {
+		return &Error{Args: args, ExitCode: -1, Err: err}
+	}
+	rerr := read(out)
+	if rerr != nil {
+		_ = cmd.Process.Kill()
+	}
+	_, _ = io.Copy(io.Discard, out) // (git may not write into a pipe nobody reads)
+	if err := cmd.Wait(); err != nil && rerr == nil {
+		ge := &Error{Args: args, Stderr: stderr.String(), ExitCode: -1, Err: err}
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			ge.ExitCode = ee.ExitCode()
+		}
+		return ge
+	}
+	return rerr
+}
+
 // start starts a long-running git process with pipes to its stdin and
 // stdout (git cat-file --batch).
 func (c Cmd) start(args ...string) (*exec.Cmd, io.WriteCloser, io.ReadCloser, error) {
