@@ -98,7 +98,6 @@ func FuzzReadPathLog(f *testing.F) {
 	})
 }
 
-
 // TestReadPathLogLongField: a field longer than the reader's buffer (a
 // path of 100,000 bytes) is read whole.
 func TestReadPathLogLongField(t *testing.T) {

@@ -952,7 +952,7 @@ type codeFile struct {
 	cached bool         // its definitions are in the cache: defs
 	defs   string       // cached: its definitions, encoded
 	parsed []symdef.Def // read: every definition of the file
-	words  string       // read: its words, each once (encodeWords)
+	words  string       // read: its words, each once, space-separated
 	read   bool
 }
 
@@ -1035,14 +1035,19 @@ func (cp *codeParse) work() {
 		}
 		f.read = true
 		f.parsed = symdef.Definitions(p, data)
-		// the file's words, each once
+		// the file's words, each once, in the order first seen
 		clear(ws)
+		var b strings.Builder
 		eachWord(data, func(w []byte) {
 			if !ws[string(w)] { // no allocation: the compiler looks the bytes up
 				ws[string(w)] = true
+				if b.Len() > 0 {
+					b.WriteByte(' ')
+				}
+				b.Write(w)
 			}
 		})
-		f.words = encodeWords(ws)
+		f.words = b.String()
 	}
 }
 
@@ -1294,14 +1299,4 @@ func eachDef(s string, f func(symdef.Def)) {
 		n, _ := strconv.Atoi(parts[1])
 		f(symdef.Def{Name: parts[0], Line: n, Container: parts[2], Kind: parts[3]})
 	}
-}
-
-// encodeWords writes a set of words, sorted, space-separated.
-func encodeWords(ws map[string]bool) string {
-	list := make([]string, 0, len(ws))
-	for w := range ws {
-		list = append(list, w)
-	}
-	sort.Strings(list)
-	return strings.Join(list, " ")
 }
