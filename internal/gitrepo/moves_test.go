@@ -137,25 +137,33 @@ func TestMovesPairsRenamesAwayFromMissingBlob(t *testing.T) {
 	}
 }
 
-// movesAtHead lists the deletions Moves finds in the history of dir's
-// HEAD, each a rename where its commit's changes (CommitChanges) pair it,
-// as "from>to".
-func movesAtHead(t *testing.T, dir string) []string {
+// historyAtHead opens the repository at dir and its history, closed when
+// the test ends, and resolves HEAD.
+func historyAtHead(t *testing.T, dir string) (*Repo, *History, gitblame.Hash) {
 	t.Helper()
 	r, err := Discover(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
+	t.Cleanup(func() { r.Close() })
 	h, err := r.History()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	t.Cleanup(func() { h.Close() })
 	head, err := h.Resolve("HEAD")
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r, h, head
+}
+
+// movesAtHead lists the deletions Moves finds in the history of dir's
+// HEAD, each a rename where its commit's changes (CommitChanges) pair it,
+// as "from>to".
+func movesAtHead(t *testing.T, dir string) []string {
+	t.Helper()
+	_, h, head := historyAtHead(t, dir)
 	_, log, err := h.Moves(context.Background(), head)
 	if err != nil {
 		t.Fatalf("Moves: %v", err)
@@ -214,20 +222,7 @@ func TestCommitPrefetch(t *testing.T) {
 		git("add", "-A")
 		git("commit", "-q", "-m", "c"+strings.Repeat("!", i))
 	}
-	r, err := Discover(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	h, err := r.History()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	head, err := h.Resolve("HEAD")
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, h, head := historyAtHead(t, dir)
 	order, _, err := h.Moves(context.Background(), head)
 	if err != nil {
 		t.Fatal(err)

@@ -61,16 +61,7 @@ func TestCommitChangesAsLog(t *testing.T) {
 	git("rm", "-q", "c/new.txt")
 	git("commit", "-q", "-m", "delete")
 	git("merge", "-q", "--no-ff", "-m", "merge", "side")
-	r, err := Discover(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	h, err := r.History()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
+	_, h, _ := historyAtHead(t, dir)
 	show := func(chs []FileChange) string {
 		var b strings.Builder
 		for _, c := range chs {
