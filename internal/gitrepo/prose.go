@@ -399,7 +399,12 @@ func (ix *pathIndex) change(r logRecord) {
 // oldest change since; false when none changed it since (it is as at
 // the head).
 func (ix *pathIndex) before(p string, k int32) (pathChange, bool) {
-	chs := ix.byPath[p] // newest first: their places ascend
+	return beforeIn(ix.byPath[p], k)
+}
+
+// beforeIn is before of a path's changes (newest first: their places
+// ascend).
+func beforeIn(chs []pathChange, k int32) (pathChange, bool) {
 	i := sort.Search(len(chs), func(i int) bool { return chs[i].pos >= k }) - 1
 	if i < 0 {
 		return pathChange{}, false
@@ -453,13 +458,19 @@ func (h *History) FilesAt(commit gitblame.Hash) (files map[string]gitblame.Hash,
 	}
 	files = make(map[string]gitblame.Hash, len(ix.headFiles))
 	for p, b := range ix.headFiles {
-		if _, changed := ix.before(p, k); !changed {
-			files[p] = b // no commit since changed it
+		if _, changed := ix.byPath[p]; !changed {
+			files[p] = b // no commit ever changed it
 		}
 	}
-	for p := range ix.byPath {
-		if ch, changed := ix.before(p, k); changed && ch.present {
+	for p, chs := range ix.byPath {
+		ch, changed := beforeIn(chs, k)
+		switch {
+		case changed && ch.present:
 			files[p] = ch.blob
+		case !changed:
+			if b, ok := ix.headFiles[p]; ok {
+				files[p] = b // no commit since changed it
+			}
 		}
 	}
 	return files, true, nil
