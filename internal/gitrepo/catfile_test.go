@@ -19,28 +19,8 @@ import (
 // reads, use one process; Close stops them all; a missing object is an
 // error, not an empty blob.
 func TestCatFilePool(t *testing.T) {
-	dir := t.TempDir()
-	gitT(t, dir, "init", "-q")
 	const n = 3 * growEvery
-	for i := range n {
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%03d", i)), []byte(strings.Repeat(fmt.Sprintf("file %d\n", i), i+1)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	gitT(t, dir, "add", ".")
-	gitT(t, dir, "commit", "-q", "-m", "files")
-	r, err := Discover(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	objs, err := r.objects()
-	if err != nil {
-		t.Fatal(err)
-	}
-	oids := make([]string, n)
-	for i := range n {
-		oids[i] = strings.TrimSpace(gitT(t, dir, "rev-parse", fmt.Sprintf("HEAD:f%03d", i)))
-	}
+	r, objs, oids := blobRepo(t, n, func(i int) string { return strings.Repeat(fmt.Sprintf("file %d\n", i), i+1) })
 	running := func() int {
 		k := 0
 		for i := range objs.cat.procs {
@@ -102,30 +82,9 @@ func TestCatFilePool(t *testing.T) {
 // single reads after.
 func TestCatFileObjects(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	gitT(t, dir, "init", "-q")
-	const n = 600
 	body := func(i int) string { return strings.Repeat(fmt.Sprintf("content of file %d\n", i), 20+i%7) }
-	for i := range n {
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%03d", i)), []byte(body(i)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	gitT(t, dir, "add", ".")
-	gitT(t, dir, "commit", "-q", "-m", "files")
-	r, err := Discover(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, objs, oids := blobRepo(t, 600, body)
 	defer r.Close()
-	objs, err := r.objects()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var oids []string
-	for _, l := range strings.Split(strings.TrimSpace(gitT(t, dir, "ls-tree", "HEAD")), "\n") {
-		oids = append(oids, strings.Fields(l)[2])
-	}
 	const missingAt = 300
 	oids = slices.Insert(oids, missingAt, strings.Repeat("0", 39)+"1")
 	seen := 0
@@ -154,4 +113,32 @@ func TestCatFileObjects(t *testing.T) {
 	if b, err := objs.readBlob(oids[0]); err != nil || string(b) != body(0) {
 		t.Errorf("a read after: %.20q, %v", b, err)
 	}
+}
+
+// blobRepo commits n files (f000, f001, …) holding body(i) and returns the
+// repository, its object reader and the files' blob names in order.
+func blobRepo(t *testing.T, n int, body func(i int) string) (*Repo, *objects, []string) {
+	t.Helper()
+	dir := t.TempDir()
+	gitT(t, dir, "init", "-q")
+	for i := range n {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%03d", i)), []byte(body(i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitT(t, dir, "add", ".")
+	gitT(t, dir, "commit", "-q", "-m", "files")
+	r, err := Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := r.objects()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var oids []string
+	for _, l := range strings.Split(strings.TrimSpace(gitT(t, dir, "ls-tree", "HEAD")), "\n") {
+		oids = append(oids, strings.Fields(l)[2])
+	}
+	return r, objs, oids
 }
