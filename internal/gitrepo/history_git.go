@@ -216,37 +216,23 @@ type gitTree struct {
 // newGitTree reads a tree object (parseTree's format).
 func newGitTree(data []byte, size int) (gitTree, error) {
 	t := gitTree{data: data, size: size, sorted: true}
-	for i := 0; i < len(data); {
-		sp := bytes.IndexByte(data[i:], ' ')
-		if sp <= 0 {
-			return gitTree{}, errors.New("tree entry without a mode")
-		}
-		if _, ok := octal(data[i : i+sp]); !ok {
-			return gitTree{}, fmt.Errorf("tree entry mode %q: not octal", data[i:i+sp])
-		}
-		nul := bytes.IndexByte(data[i+sp+1:], 0)
-		if nul <= 0 || len(data) < i+sp+1+nul+1+size || i > math.MaxUint32 {
-			return gitTree{}, errors.New("truncated tree entry")
-		}
-		t.offs = append(t.offs, uint32(i))
-		if n := len(t.offs); n > 1 && t.sorted && cmpEntries(t, n-2, n-1) >= 0 {
+	var prev []byte
+	prevDir := false
+	err := scanTree(data, size, func(off int, mode uint32, name, _ []byte) {
+		dir := canonicalMode(mode) == modeDir
+		if len(t.offs) > 0 && t.sorted && cmpKey(prev, prevDir, string(name), dir) >= 0 {
 			t.sorted = false
 		}
-		i += sp + 1 + nul + 1 + size
+		t.offs = append(t.offs, uint32(off))
+		prev, prevDir = name, dir
+	})
+	if err != nil {
+		return gitTree{}, err
+	}
+	if len(data) > math.MaxUint32 {
+		return gitTree{}, errors.New("tree object past 4 GiB")
 	}
 	return t, nil
-}
-
-// octal reads a mode.
-func octal(b []byte) (uint32, bool) {
-	var m uint32
-	for _, c := range b {
-		if c < '0' || c > '7' || m > math.MaxUint32>>3 {
-			return 0, false
-		}
-		m = m<<3 | uint32(c-'0')
-	}
-	return m, len(b) > 0
 }
 
 // entry decodes entry k: its name, canonical mode and object name.
@@ -267,13 +253,6 @@ func (t gitTree) nameOf(k int) ([]byte, bool) {
 	isDir := canonicalMode(m) == modeDir
 	e = e[sp+1:]
 	return e[:bytes.IndexByte(e, 0)], isDir
-}
-
-// cmpEntries compares the sort keys of entries a and b.
-func cmpEntries(t gitTree, a, b int) int {
-	an, ad := t.nameOf(a)
-	bn, bd := t.nameOf(b)
-	return cmpKey(an, ad, string(bn), bd)
 }
 
 // cmpKey compares the sort key of an entry (name, and "/" after it for a

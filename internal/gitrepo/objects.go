@@ -171,7 +171,7 @@ func (c *catFile) object(oid string) (string, []byte, error) {
 			return "", nil, err
 		}
 	}
-	typ, data, err := p.read(oid, nil)
+	typ, data, err := p.read(oid)
 	if err != nil && !errors.Is(err, plumbing.ErrObjectNotFound) {
 		p.stop() // out of step: start afresh next time
 	}
@@ -241,11 +241,11 @@ func (c *catFile) objects(oids []string, f func(i int, typ string, data []byte, 
 	}
 }
 
-func (c *catProc) read(oid string, buf []byte) (string, []byte, error) {
+func (c *catProc) read(oid string) (string, []byte, error) {
 	if _, err := io.WriteString(c.in, oid+"\n"); err != nil {
 		return "", nil, fmt.Errorf("git cat-file: %w", err)
 	}
-	return c.answer(oid, buf)
+	return c.answer(oid, nil)
 }
 
 // answer reads git's answer to a request for oid.

@@ -1,6 +1,7 @@
 package gitrepo
 
 import (
+	"math"
 	"bufio"
 	"bytes"
 	"errors"
@@ -139,24 +140,50 @@ type treeEntry struct {
 // (canonicalMode).
 func parseTree(data []byte, size int) ([]treeEntry, error) {
 	var out []treeEntry
-	for len(data) > 0 {
-		sp := bytes.IndexByte(data, ' ')
-		if sp <= 0 {
-			return nil, errors.New("tree entry without a mode")
-		}
-		mode, err := strconv.ParseUint(string(data[:sp]), 8, 32)
-		if err != nil {
-			return nil, fmt.Errorf("tree entry mode %q: %w", data[:sp], err)
-		}
-		data = data[sp+1:]
-		nul := bytes.IndexByte(data, 0)
-		if nul <= 0 || len(data) < nul+1+size {
-			return nil, errors.New("truncated tree entry")
-		}
-		out = append(out, treeEntry{name: string(data[:nul]), mode: canonicalMode(uint32(mode)), hash: gitblame.NewHash(data[nul+1 : nul+1+size])})
-		data = data[nul+1+size:]
+	err := scanTree(data, size, func(_ int, mode uint32, name, hash []byte) {
+		out = append(out, treeEntry{name: string(name), mode: canonicalMode(mode), hash: gitblame.NewHash(hash)})
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// scanTree walks the entries of a tree object (parseTree's format),
+// calling f with each one's offset in data, its mode as stored, its name
+// and its object name (size bytes), both slices of data.
+func scanTree(data []byte, size int, f func(off int, mode uint32, name, hash []byte)) error {
+	for off := 0; off < len(data); {
+		e := data[off:]
+		sp := bytes.IndexByte(e, ' ')
+		if sp <= 0 {
+			return errors.New("tree entry without a mode")
+		}
+		mode, ok := octal(e[:sp])
+		if !ok {
+			return fmt.Errorf("tree entry mode %q: not a 32-bit octal number", e[:sp])
+		}
+		e = e[sp+1:]
+		nul := bytes.IndexByte(e, 0)
+		if nul <= 0 || len(e) < nul+1+size {
+			return errors.New("truncated tree entry")
+		}
+		f(off, mode, e[:nul], e[nul+1:nul+1+size])
+		off += sp + 1 + nul + 1 + size
+	}
+	return nil
+}
+
+// octal reads a mode as strconv.ParseUint(s, 8, 32) does.
+func octal(b []byte) (uint32, bool) {
+	var m uint32
+	for _, c := range b {
+		if c < '0' || c > '7' || m > math.MaxUint32>>3 {
+			return 0, false
+		}
+		m = m<<3 | uint32(c-'0')
+	}
+	return m, len(b) > 0
 }
 
 // rawChange is one record of `git diff-tree -r -z` output: the modes and

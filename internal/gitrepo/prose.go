@@ -206,26 +206,28 @@ func (h *History) Moves(ctx context.Context, head gitblame.Hash) (order []gitbla
 
 // MovesSince is Moves of the commits after old (zero: all).
 func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash) (order []gitblame.Hash, log []LogCommit, err error) {
-	// the commits' order and the log are asked for at once: two git
-	// processes, the log the longer
+	args := []string{"log", "--first-parent", "--no-renames", "--diff-filter=D", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", revRange(old, head)}
+	// the whole chain's log lists every change and every commit (no
+	// --diff-filter, which costs git nothing: it filters after the
+	// diff): the chain's order is its commits', the deletions are kept
+	// from it here, and the files each commit changes are kept for
+	// Touching (line identity), which then asks git for no log of its own
+	all := old.IsZero()
+	// a range's log lists only the commits that delete: its order is asked
+	// of git rev-list at once
 	var (
 		revs   []byte
 		revErr error
 		wg     sync.WaitGroup
 	)
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		revs, revErr = h.repo.cmd().Run(ctx, "rev-list", "--first-parent", revRange(old, head))
-	}()
-	args := []string{"log", "--first-parent", "--no-renames", "--diff-filter=D", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", revRange(old, head)}
-	// the whole chain's log lists every change (no --diff-filter, which
-	// costs git nothing: it filters after the diff); the deletions are
-	// kept from it here, and the files each commit changes are kept for
-	// Touching (line identity), which then asks git for no log of its own
-	all := old.IsZero()
 	if all {
 		args = slices.Delete(args, 3, 4)
+	} else {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			revs, revErr = h.repo.cmd().Run(ctx, "rev-list", "--first-parent", revRange(old, head))
+		}()
 	}
 	// the whole chain's log is kept by path as git writes it (EntryAt,
 	// FilesAt answer for a commit once git has written it: the commits
@@ -248,6 +250,9 @@ func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash) (orde
 		})
 	}, args...)
 	wg.Wait()
+	if err != nil {
+		return nil, nil, fmt.Errorf("log of deletions: %w", err)
+	}
 	if revErr != nil {
 		return nil, nil, fmt.Errorf("rev-list: %w", revErr)
 	}
@@ -258,27 +263,27 @@ func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash) (orde
 		}
 		order = append(order, hh)
 	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("log of deletions: %w", err)
-	}
 	if all {
+		for _, c := range log {
+			order = append(order, c.Hash)
+		}
 		t := touchLogOf(head, log)
 		h.repo.touchMu.Lock()
 		h.repo.touched, h.repo.chain = t, order
 		h.repo.touchMu.Unlock()
-		log = deletionsAndRenames(log)
+		log = deletions(log)
 	}
 	return order, log, nil
 }
 
-// deletionsAndRenames keeps, of a log, the deletions and renames and the
-// commits that make any (git log --diff-filter=DR).
-func deletionsAndRenames(log []LogCommit) []LogCommit {
+// deletions keeps, of a log, the deletions and the commits that make any
+// (git log --diff-filter=D).
+func deletions(log []LogCommit) []LogCommit {
 	out := log[:0]
 	for _, c := range log {
 		var keep []FileChange
 		for _, ch := range c.Changes {
-			if ch.Status == 'D' || ch.Status == 'R' {
+			if ch.Status == 'D' {
 				keep = append(keep, ch)
 			}
 		}

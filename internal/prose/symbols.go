@@ -662,27 +662,15 @@ func newNameSet(names map[string]bool) *nameSet {
 // the order first seen.
 func (ns *nameSet) holds(data []byte) []string {
 	var got []string
-	n := len(data)
-	for i := 0; i < n; {
-		// (eachWordAt's loop, without a call a word: most words of code
-		// are dismissed by their first byte)
-		for i < n && !identByte[data[i]] {
-			i++
+	eachWordAt(data, func(start, end int) {
+		n := end - start
+		if !ns.first[data[start]] || n < 256 && ns.lens[n/64]&(1<<(n%64)) == 0 {
+			return
 		}
-		start := i
-		for i < n && identByte[data[i]] {
-			i++
-		}
-		if start == i || !ns.first[data[start]] || data[start] >= '0' && data[start] <= '9' {
-			continue
-		}
-		if l := i - start; l < 256 && ns.lens[l/64]&(1<<(l%64)) == 0 {
-			continue
-		}
-		if w := data[start:i]; ns.names[string(w)] && !slices.Contains(got, string(w)) {
+		if w := data[start:end]; ns.names[string(w)] && !slices.Contains(got, string(w)) {
 			got = append(got, string(w))
 		}
-	}
+	})
 	return got
 }
 
