@@ -1,12 +1,12 @@
 package gitrepo
 
 import (
-	"math"
 	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
