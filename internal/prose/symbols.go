@@ -572,6 +572,11 @@ func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string
 	ns := newNameSet(want)
 	held := make([][]string, len(blobs)) // the wanted names each holds
 	unread := make([]bool, len(blobs))
+	files := 0
+	for _, a := range asks {
+		files += len(a.files)
+	}
+	trace.Printf("symbols: %d trees' %d code files hold %d contents not known to lack the names, read now", len(asks), files, len(blobs))
 	// each content is searched as it is read, in batches read through
 	// one git process each (one round trip a batch, one buffer: tens of
 	// megabytes read would otherwise be as many for the collector)
