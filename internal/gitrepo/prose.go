@@ -104,13 +104,13 @@ func readPathLog(r io.Reader, commit func(gitblame.Hash), change func(logRecord)
 			continue
 		}
 		if f[0] == 1 {
-			hs := f[1:]
+			hs := bytes.TrimSpace(f[1:])
 			if j := bytes.IndexByte(hs, '\n'); j >= 0 {
 				// the header and the first raw record share a field
 				pending = slices.Clone(hs[j+1:])
 				hs = hs[:j]
 			}
-			hh, err := gitblame.ParseHash(strings.TrimSpace(string(hs)))
+			hh, err := gitblame.ParseHash(string(hs))
 			if err != nil {
 				return fmt.Errorf("log: %q: %w", hs, err)
 			}
