@@ -2,6 +2,7 @@ package gitblame
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -16,6 +17,34 @@ type text struct {
 	starts []uint32 // where each line begins in s, and len(s)+1 after the last
 	keys   []string // whitespace-collapsed, trimmed lines
 	ids    []rune   // interned keys, set when first diffed
+	// bi holds each line's key's sorted bigrams, filled in as candidates
+	// are scored (bigramsOf): a line is scored against many pending
+	// lines, and a slice index costs less than hashing its key.
+	bi [][]uint16
+}
+
+// bigramsOf returns the sorted bigrams of line i's key.
+func (t *text) bigramsOf(i int) []uint16 {
+	if t.bi == nil {
+		t.bi = make([][]uint16, len(t.keys))
+	}
+	b := t.bi[i]
+	if b == nil {
+		b = bigrams(t.keys[i])
+		t.bi[i] = b
+	}
+	return b
+}
+
+// bigrams returns the sorted byte bigrams of s (never nil: an empty slice
+// for a string shorter than two bytes, so that it is not computed again).
+func bigrams(s string) []uint16 {
+	b := make([]uint16, 0, max(len(s)-1, 0))
+	for i := 0; i+1 < len(s); i++ {
+		b = append(b, uint16(s[i])<<8|uint16(s[i+1]))
+	}
+	slices.Sort(b)
+	return b
 }
 
 // raw returns line i without its line ending ("\r\n" or "\n"). Lines are

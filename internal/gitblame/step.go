@@ -545,7 +545,7 @@ func (t *Tracker) contentScored(q string, triv bool, cs []cand) []cand {
 		}
 		return scored
 	}
-	qb := t.bigrams(q)
+	qb := bigrams(q)
 	type pre struct {
 		i int
 		d float64
@@ -563,7 +563,7 @@ func (t *Tracker) contentScored(q string, triv bool, cs []cand) []cand {
 		if len(k)*3 < len(q) || len(q)*3 < len(k) {
 			continue
 		}
-		if d := dice(qb, t.bigrams(k)); d >= 0.3 {
+		if d := dice(qb, c.tx.bigramsOf(c.idx)); d >= 0.3 {
 			pres = append(pres, pre{i, d})
 		}
 	}
@@ -665,19 +665,6 @@ func best(q string, triv bool, ok []cand) []cand {
 		n++
 	}
 	return ok[:n]
-}
-
-func (t *Tracker) bigrams(s string) []uint16 {
-	if b, ok := t.bigram[s]; ok {
-		return b
-	}
-	var b []uint16
-	for i := 0; i+1 < len(s); i++ {
-		b = append(b, uint16(s[i])<<8|uint16(s[i+1]))
-	}
-	sort.Slice(b, func(i, j int) bool { return b[i] < b[j] })
-	t.bigram[s] = b
-	return b
 }
 
 // dice is the Dice coefficient of two sorted bigram multisets.

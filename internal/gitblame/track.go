@@ -77,7 +77,6 @@ type Tracker struct {
 	intern interner
 	texts  map[Hash]*text
 	maps   map[[2]Hash]*lineMap
-	bigram map[string][]uint16
 	cross  func(string) bool // the target's CrossFiles during Track
 }
 
@@ -88,7 +87,6 @@ func New(h History) *Tracker {
 		intern:    interner{},
 		texts:     map[Hash]*text{},
 		maps:      map[[2]Hash]*lineMap{},
-		bigram:    map[string][]uint16{},
 		readChain: shortChain,
 	}
 }

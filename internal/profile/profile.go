@@ -3,7 +3,8 @@
 // Package profile writes CPU and heap profiles of a run, in builds with
 // the profile tag (`go build -tags profile ./cmd/git-memcite`):
 // MEMCITE_CPUPROF=file for the CPU, MEMCITE_HEAPPROF=file for the heap
-// at its largest live size. A release build holds none of it.
+// at its largest live size, MEMCITE_TRACE=file for an execution trace
+// (`go tool trace file`: what each goroutine waited on, and when). A release build holds none of it.
 package profile
 
 import (
@@ -11,6 +12,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"sync"
 	"time"
 )
@@ -26,6 +28,11 @@ func Start() (stop func()) {
 	if p := os.Getenv("MEMCITE_CPUPROF"); p != "" {
 		if f, err := os.Create(p); err == nil && pprof.StartCPUProfile(f) == nil {
 			stops = append(stops, func() { pprof.StopCPUProfile(); f.Close() })
+		}
+	}
+	if p := os.Getenv("MEMCITE_TRACE"); p != "" {
+		if f, err := os.Create(p); err == nil && trace.Start(f) == nil {
+			stops = append(stops, func() { trace.Stop(); f.Close() })
 		}
 	}
 	if p := os.Getenv("MEMCITE_HEAPPROF"); p != "" {

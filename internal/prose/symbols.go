@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path"
 	"runtime"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -569,7 +568,7 @@ func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string
 			}
 		}
 	}
-	ns := newNameSet(want)
+	ns := newNameTable(want)
 	held := make([][]string, len(blobs)) // the wanted names each holds
 	unread := make([]bool, len(blobs))
 	files := 0
@@ -636,47 +635,6 @@ func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string
 		}
 	}
 	return then
-}
-
-// nameSet finds the words of a set of names in a text: a word's length
-// and first byte are tested before the set is looked up, so most words
-// of code cost no lookup.
-type nameSet struct {
-	names map[string]bool
-	lens  [4]uint64 // bit n: a name of n bytes (n < 256)
-	first [256]bool
-}
-
-func newNameSet(names map[string]bool) *nameSet {
-	ns := &nameSet{names: names}
-	for n := range names {
-		if n == "" {
-			continue
-		}
-		if len(n) < 256 {
-			ns.lens[len(n)/64] |= 1 << (len(n) % 64)
-		} else {
-			ns.lens = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
-		}
-		ns.first[n[0]] = true
-	}
-	return ns
-}
-
-// holds lists the names data holds as words (eachWord), each once, in
-// the order first seen.
-func (ns *nameSet) holds(data []byte) []string {
-	var got []string
-	eachWordAt(data, func(start, end int) {
-		n := end - start
-		if !ns.first[data[start]] || n < 256 && ns.lens[n/64]&(1<<(n%64)) == 0 {
-			return
-		}
-		if w := data[start:end]; ns.names[string(w)] && !slices.Contains(got, string(w)) {
-			got = append(got, string(w))
-		}
-	})
-	return got
 }
 
 // encodeWordFiles writes grepThen's answer for one tree: a line a name
@@ -1012,7 +970,7 @@ func (cp *codeParse) start(n int) {
 
 // work parses files until none is left.
 func (cp *codeParse) work() {
-	ws := map[string]bool{} // the words of a file, each once (cleared for the next)
+	var ws wordDedup // the words of a file, each once (reused for the next)
 	for {
 		k := int(cp.next.Add(1)) - 1
 		if k >= len(cp.toRead) {
@@ -1028,19 +986,7 @@ func (cp *codeParse) work() {
 		}
 		f.read = true
 		f.parsed = symdef.Definitions(p, data)
-		// the file's words, each once, in the order first seen
-		clear(ws)
-		var b strings.Builder
-		eachWord(data, func(w []byte) {
-			if !ws[string(w)] { // no allocation: the compiler looks the bytes up
-				ws[string(w)] = true
-				if b.Len() > 0 {
-					b.WriteByte(' ')
-				}
-				b.Write(w)
-			}
-		})
-		f.words = b.String()
+		f.words = ws.words(data) // in the order first seen
 	}
 }
 

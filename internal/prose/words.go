@@ -1,0 +1,204 @@
+package prose
+
+import (
+	"math"
+	"strings"
+)
+
+// The words of code files: every identifier of a file, each once (the
+// word floor of symbols, kept in the verification cache), and the names
+// of a set a file holds (the search of the trees that wrote a missing
+// name). Both scan megabytes of code in a cold run, so each word is
+// hashed as it is scanned (FNV-1a) and looked up in an open-addressed
+// table of its own, not in a Go map: no string header per word, and a
+// word seen before in the file costs one probe.
+
+const (
+	fnvOffset = 2166136261
+	fnvPrime  = 16777619
+)
+
+// wordHash is the FNV-1a hash of w, as the scanners compute it.
+func wordHash(w string) uint32 {
+	h := uint32(fnvOffset)
+	for i := 0; i < len(w); i++ {
+		h = (h ^ uint32(w[i])) * fnvPrime
+	}
+	return h
+}
+
+// wordDedup lists a text's words, each once, in the order first seen.
+// One is reused for many texts (not concurrently).
+type wordDedup struct {
+	slots []int32 // 1 + index in ws; 0 empty; len is a power of two
+	ws    []dedupWord
+	out   []byte
+}
+
+type dedupWord struct {
+	hash       uint32
+	start, end int32
+	slot       int32
+}
+
+// words returns data's words (eachWordAt), each once, in the order first
+// seen, joined by single spaces.
+func (d *wordDedup) words(data []byte) string {
+	if len(data) > math.MaxInt32 {
+		return wordsOnce(data) // (offsets are 32-bit)
+	}
+	if len(d.slots) == 0 {
+		d.slots = make([]int32, 1024)
+	}
+	d.ws, d.out = d.ws[:0], d.out[:0]
+	n := len(data)
+	for i := 0; i < n; {
+		for i < n && !identByte[data[i]] {
+			i++
+		}
+		start := i
+		h := uint32(fnvOffset)
+		for i < n && identByte[data[i]] {
+			h = (h ^ uint32(data[i])) * fnvPrime
+			i++
+		}
+		if start == i || data[start] >= '0' && data[start] <= '9' { // a number is no word
+			continue
+		}
+		d.add(data, h, start, i)
+	}
+	for _, w := range d.ws {
+		d.slots[w.slot] = 0
+	}
+	return string(d.out)
+}
+
+// wordsOnce is words with a map.
+func wordsOnce(data []byte) string {
+	seen := map[string]bool{}
+	var b strings.Builder
+	eachWordAt(data, func(start, end int) {
+		if w := data[start:end]; !seen[string(w)] {
+			seen[string(w)] = true
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.Write(w)
+		}
+	})
+	return b.String()
+}
+
+// add records the word data[start:end] of hash h, unless it was seen.
+func (d *wordDedup) add(data []byte, h uint32, start, end int) {
+	mask := uint32(len(d.slots) - 1)
+	w := data[start:end]
+	for k := h & mask; ; k = (k + 1) & mask {
+		s := d.slots[k]
+		if s == 0 {
+			d.slots[k] = int32(len(d.ws) + 1)
+			d.ws = append(d.ws, dedupWord{hash: h, start: int32(start), end: int32(end), slot: int32(k)})
+			if len(d.out) > 0 {
+				d.out = append(d.out, ' ')
+			}
+			d.out = append(d.out, w...)
+			if 2*len(d.ws) > len(d.slots) {
+				d.grow(data)
+			}
+			return
+		}
+		if o := &d.ws[s-1]; o.hash == h && string(data[o.start:o.end]) == string(w) {
+			return
+		}
+	}
+}
+
+// grow doubles the table and places the words seen again.
+func (d *wordDedup) grow(data []byte) {
+	d.slots = make([]int32, 2*len(d.slots))
+	mask := uint32(len(d.slots) - 1)
+	for i := range d.ws {
+		w := &d.ws[i]
+		k := w.hash & mask
+		for d.slots[k] != 0 {
+			k = (k + 1) & mask
+		}
+		d.slots[k] = int32(i + 1)
+		w.slot = int32(k)
+	}
+}
+
+// nameTable finds the words of a set of names in texts. It is read only
+// once built, so goroutines may share it.
+type nameTable struct {
+	slots []int32 // 1 + index in names; 0 empty
+	names []string
+	hash  []uint32
+}
+
+func newNameTable(names map[string]bool) *nameTable {
+	size := 16
+	for size < 2*len(names) {
+		size *= 2
+	}
+	t := &nameTable{slots: make([]int32, size)}
+	mask := uint32(size - 1)
+	for n := range names {
+		if n == "" {
+			continue
+		}
+		h := wordHash(n)
+		k := h & mask
+		for t.slots[k] != 0 {
+			k = (k + 1) & mask
+		}
+		t.names = append(t.names, n)
+		t.hash = append(t.hash, h)
+		t.slots[k] = int32(len(t.names))
+	}
+	return t
+}
+
+// holds lists the names data holds as words (eachWordAt), each once, in
+// the order first seen.
+func (t *nameTable) holds(data []byte) []string {
+	var got []string
+	mask := uint32(len(t.slots) - 1)
+	n := len(data)
+	for i := 0; i < n; {
+		for i < n && !identByte[data[i]] {
+			i++
+		}
+		start := i
+		h := uint32(fnvOffset)
+		for i < n && identByte[data[i]] {
+			h = (h ^ uint32(data[i])) * fnvPrime
+			i++
+		}
+		if start == i || data[start] >= '0' && data[start] <= '9' {
+			continue
+		}
+		for k := h & mask; ; k = (k + 1) & mask {
+			s := t.slots[k]
+			if s == 0 {
+				break
+			}
+			if t.hash[s-1] == h && t.names[s-1] == string(data[start:i]) {
+				if name := t.names[s-1]; !containsString(got, name) {
+					got = append(got, name)
+				}
+				break
+			}
+		}
+	}
+	return got
+}
+
+func containsString(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
