@@ -445,8 +445,10 @@ func (h *History) EntryAt(commit gitblame.Hash, p string) (blob gitblame.Hash, o
 // FilesAt is Files of the tree of a commit on the chain EntryAt knows
 // (known false otherwise): the head's files, with those a commit since
 // changed as they were at commit. Only the head's tree is listed (once),
-// however many commits are asked for.
-func (h *History) FilesAt(commit gitblame.Hash) (files map[string]gitblame.Hash, known bool, err error) {
+// however many commits are asked for. keep, when set, names the paths
+// wanted: the others are left out (a tree's code files cost a map of
+// thousands of entries less).
+func (h *History) FilesAt(commit gitblame.Hash, keep func(path string) bool) (files map[string]gitblame.Hash, known bool, err error) {
 	ix := h.repo.paths.Load()
 	if ix == nil {
 		return nil, false, nil
@@ -461,13 +463,20 @@ func (h *History) FilesAt(commit gitblame.Hash) (files map[string]gitblame.Hash,
 	if !on {
 		return nil, false, nil
 	}
-	files = make(map[string]gitblame.Hash, len(ix.headFiles))
+	if keep == nil {
+		files = make(map[string]gitblame.Hash, len(ix.headFiles))
+	} else {
+		files = map[string]gitblame.Hash{}
+	}
 	for p, b := range ix.headFiles {
-		if _, changed := ix.byPath[p]; !changed {
+		if _, changed := ix.byPath[p]; !changed && (keep == nil || keep(p)) {
 			files[p] = b // no commit ever changed it
 		}
 	}
 	for p, chs := range ix.byPath {
+		if keep != nil && !keep(p) {
+			continue
+		}
 		ch, changed := beforeIn(chs, k)
 		switch {
 		case changed && ch.present:

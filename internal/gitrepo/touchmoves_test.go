@@ -213,12 +213,27 @@ func TestEntryAt(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				at, known, err := h.FilesAt(c)
+				at, known, err := h.FilesAt(c, nil)
 				if err != nil || !known {
 					t.Fatalf("FilesAt(%s): known %v, %v", c.Short(), known, err)
 				}
 				if !reflect.DeepEqual(at, files) {
 					t.Errorf("FilesAt(%s):\n%v\nthe tree's:\n%v", c.Short(), at, files)
+				}
+				// with keep: the tree's files keep names, and no other
+				keep := func(p string) bool { return strings.HasSuffix(p, "a") || strings.Contains(p, "/") }
+				kept, known, err := h.FilesAt(c, keep)
+				if err != nil || !known {
+					t.Fatalf("FilesAt(%s, keep): known %v, %v", c.Short(), known, err)
+				}
+				want := map[string]gitblame.Hash{}
+				for p, b := range files {
+					if keep(p) {
+						want[p] = b
+					}
+				}
+				if !reflect.DeepEqual(kept, want) {
+					t.Errorf("FilesAt(%s, keep):\n%v\nthe tree's kept:\n%v", c.Short(), kept, want)
 				}
 				for p := range paths {
 					want, wok, err := h.Entry(cm.Tree, p)

@@ -518,10 +518,14 @@ func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string
 	if len(asks) == 0 {
 		return then
 	}
+	isCode := func(p string) bool {
+		ext := path.Ext(p)
+		return ext != "" && symbolExt[ext[1:]]
+	}
 	codeOf := func(files map[string]gitblame.Hash) map[string]gitblame.Hash {
 		code := map[string]gitblame.Hash{}
 		for p, b := range files {
-			if ext := path.Ext(p); ext != "" && symbolExt[ext[1:]] {
+			if isCode(p) {
 				code[p] = b
 			}
 		}
@@ -532,8 +536,8 @@ func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string
 	var list []*ask
 	for _, a := range asks {
 		if fa, ok := j.c.H.(filesAter); ok {
-			if files, known, err := fa.FilesAt(a.commit); err == nil && known {
-				a.files = codeOf(files)
+			if files, known, err := fa.FilesAt(a.commit, isCode); err == nil && known {
+				a.files = files
 				continue
 			}
 		}

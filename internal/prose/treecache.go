@@ -45,17 +45,18 @@ func (h cachedEntries) EntryAt(commit gitblame.Hash, p string) (gitblame.Hash, b
 }
 
 // FilesAt passes FilesAt on to the history when it has it.
-func (h cachedEntries) FilesAt(commit gitblame.Hash) (map[string]gitblame.Hash, bool, error) {
+func (h cachedEntries) FilesAt(commit gitblame.Hash, keep func(string) bool) (map[string]gitblame.Hash, bool, error) {
 	if fa, ok := h.History.(filesAter); ok {
-		return fa.FilesAt(commit)
+		return fa.FilesAt(commit, keep)
 	}
 	return nil, false, nil
 }
 
 // filesAter is what a history may add: Files of a commit's tree from the
-// log of the whole first-parent chain (known: it could answer).
+// log of the whole first-parent chain (known: it could answer), of the
+// paths keep names (all when it is nil).
 type filesAter interface {
-	FilesAt(commit gitblame.Hash) (files map[string]gitblame.Hash, known bool, err error)
+	FilesAt(commit gitblame.Hash, keep func(path string) bool) (files map[string]gitblame.Hash, known bool, err error)
 }
 
 // entryAt is the blob of the regular file at path p in commit's tree, and

@@ -128,12 +128,16 @@ func (d *wordDedup) grow(data []byte) {
 	}
 }
 
-// nameTable finds the words of a set of names in texts. It is read only
-// once built, so goroutines may share it.
+// nameTable finds the words of a set of names in texts: a word's first
+// byte and length are tested before it is hashed, so most words of code
+// cost no more than their scanning. It is read only once built, so
+// goroutines may share it.
 type nameTable struct {
 	slots []int32 // 1 + index in names; 0 empty
 	names []string
 	hash  []uint32
+	lens  [4]uint64 // bit n: a name of n bytes (n < 256)
+	first [256]bool
 }
 
 func newNameTable(names map[string]bool) *nameTable {
@@ -147,6 +151,12 @@ func newNameTable(names map[string]bool) *nameTable {
 		if n == "" {
 			continue
 		}
+		if len(n) < 256 {
+			t.lens[len(n)/64] |= 1 << (len(n) % 64)
+		} else {
+			t.lens = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+		}
+		t.first[n[0]] = true
 		h := wordHash(n)
 		k := h & mask
 		for t.slots[k] != 0 {
@@ -170,20 +180,25 @@ func (t *nameTable) holds(data []byte) []string {
 			i++
 		}
 		start := i
-		h := uint32(fnvOffset)
 		for i < n && identByte[data[i]] {
-			h = (h ^ uint32(data[i])) * fnvPrime
 			i++
 		}
-		if start == i || data[start] >= '0' && data[start] <= '9' {
+		l := i - start
+		if l == 0 || !t.first[data[start]] || l < 256 && t.lens[l/64]&(1<<(l%64)) == 0 ||
+			data[start] >= '0' && data[start] <= '9' { // a number is no word
 			continue
+		}
+		w := data[start:i]
+		h := uint32(fnvOffset)
+		for _, c := range w {
+			h = (h ^ uint32(c)) * fnvPrime
 		}
 		for k := h & mask; ; k = (k + 1) & mask {
 			s := t.slots[k]
 			if s == 0 {
 				break
 			}
-			if t.hash[s-1] == h && t.names[s-1] == string(data[start:i]) {
+			if t.hash[s-1] == h && t.names[s-1] == string(w) {
 				if name := t.names[s-1]; !containsString(got, name) {
 					got = append(got, name)
 				}
