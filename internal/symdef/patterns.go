@@ -20,6 +20,10 @@ type rule struct {
 	inside bool
 	// noSemi: not on a line that ends with ";" (a declaration or a call)
 	noSemi bool
+	// shape, when set, is a test of the line the expression implies,
+	// cheaper than the expression: a line it rejects is not tried (the
+	// hints are not tested either). FuzzShapes holds it to that.
+	shape func(line string) bool
 }
 
 // block is how a language delimits a container's block.
@@ -44,6 +48,60 @@ func (x rule) container() rule { x.opens = true; return x }
 func (x rule) member() rule    { x.inside = true; return x }
 func (x rule) body() rule      { x.noSemi = true; return x }
 
+// shaped sets the rule's shape test.
+func (x rule) shaped(f func(string) bool) rule { x.shape = f; return x }
+
+// isSpace is the regexp package's \s: [\t\n\f\r ].
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+func isIDStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func isIDByte(c byte) bool { return isIDStart(c) || c >= '0' && c <= '9' }
+
+// afterSpace returns s without its leading \s.
+func afterSpace(s string) string {
+	i := 0
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	return s[i:]
+}
+
+// startsWithWord reports whether s, past its leading \s, begins with one
+// of the words (as a prefix: "def" for "def f", and for "define").
+func startsWithWord(s string, words ...string) bool {
+	t := afterSpace(s)
+	for _, w := range words {
+		if strings.HasPrefix(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// pyMember is the shape of Python's annotated member (^\s+id\s*:\s*[A-Za-z_]):
+// white space, an identifier, white space, a colon, white space and the
+// first letter of a type.
+func pyMember(s string) bool {
+	if s == "" || !isSpace(s[0]) {
+		return false
+	}
+	t := afterSpace(s)
+	if t == "" || !isIDStart(t[0]) {
+		return false
+	}
+	i := 1
+	for i < len(t) && isIDByte(t[i]) {
+		i++
+	}
+	t = afterSpace(t[i:])
+	if t == "" || t[0] != ':' {
+		return false
+	}
+	t = afterSpace(t[1:])
+	return t != "" && isIDStart(t[0])
+}
+
 const id = `([A-Za-z_][A-Za-z0-9_]*)`
 
 // languages holds the definition patterns per language, compiled on
@@ -54,10 +112,10 @@ var languages = sync.OnceValue(func() map[string]*language { return languagePatt
 func languagePatterns() map[string]*language {
 	return map[string]*language{
 		"python": {block: indent, comment: "#", rules: []rule{
-			r(`^\s*(?:async\s+)?def\s+`+id, KindFunc, "def"),
-			r(`^\s*class\s+`+id, KindType, "class").container(),
-			r(`^`+id+`\s*(?::[^=]*)?=[^=]`, KindValue, "="),
-			r(`^\s+`+id+`\s*:\s*[A-Za-z_][\w\[\]., |"']*(?:=.*)?$`, KindValue, ":").member(),
+			r(`^\s*(?:async\s+)?def\s+`+id, KindFunc, "def").shaped(func(s string) bool { return startsWithWord(s, "def", "async") }),
+			r(`^\s*class\s+`+id, KindType, "class").container().shaped(func(s string) bool { return startsWithWord(s, "class") }),
+			r(`^`+id+`\s*(?::[^=]*)?=[^=]`, KindValue, "=").shaped(func(s string) bool { return s != "" && isIDStart(s[0]) && strings.IndexByte(s, '=') > 0 }),
+			r(`^\s+`+id+`\s*:\s*[A-Za-z_][\w\[\]., |"']*(?:=.*)?$`, KindValue, ":").member().shaped(pyMember),
 		}},
 		"typescript": {block: braces, comment: "//", rules: []rule{
 			r(`^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)`, KindFunc, "function"),
@@ -259,7 +317,11 @@ func patternDefs(lang string, src []byte) []Def {
 			if ru.inside && (container == "" || !atBody) {
 				continue // a member is directly in the block (not a parameter of a method)
 			}
-			if !hinted(code, ru.hints) {
+			if ru.shape != nil {
+				if !ru.shape(code) {
+					continue
+				}
+			} else if !hinted(code, ru.hints) {
 				continue
 			}
 			if ru.noSemi && strings.HasSuffix(strings.TrimSpace(code), ";") {

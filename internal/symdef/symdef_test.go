@@ -313,3 +313,50 @@ func BenchmarkDefinitions(b *testing.B) {
 		Definitions("a.ps1", srcPs)
 	}
 }
+
+// FuzzShapes: a rule's shape test passes every line its expression
+// matches, and so do its hints (the shape test replaces both).
+func FuzzShapes(f *testing.F) {
+	for _, s := range []string{"def f(x):", "  async def g():", "class A:", "X = 1", "x: int = 2",
+		"    name: str", "\tv :Dict[str, int] = {}", "X == 1", "  y = 3", "define", "\fdef\vh():"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		for lang, l := range languages() {
+			for i, ru := range l.rules {
+				if ru.shape == nil || !ru.re.MatchString(line) {
+					continue
+				}
+				if !ru.shape(line) {
+					t.Errorf("%s rule %d: %q matches %s, and its shape rejects it", lang, i, line, ru.re)
+				}
+				if !hinted(line, ru.hints) {
+					t.Errorf("%s rule %d: %q matches %s, and has none of its hints %q", lang, i, line, ru.re, ru.hints)
+				}
+			}
+		}
+	})
+}
+
+// BenchmarkDefinitionsPython: the definitions of a Python module of 2,000
+// lines, most of them code in function bodies.
+func BenchmarkDefinitionsPython(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("import os\nLIMIT = 10\n\n")
+	for i := range 100 {
+		fmt.Fprintf(&sb, "class Thing%d:\n    name: str\n    count: int = 0\n\n", i)
+		fmt.Fprintf(&sb, "    def method_%d(self, x):\n        y = x + 1  # a comment\n        if y == %d:\n            return {\"k\": y}\n", i, i)
+		sb.WriteString("        for k in range(y):\n            self.count += k\n        else:\n            pass\n        return y\n\n")
+		sb.WriteString("    def check(self, data: dict[str, int], strict: bool = False) -> list[str]:\n")
+		sb.WriteString("        \"\"\"Check the data: every key is known, every value: positive.\"\"\"\n")
+		sb.WriteString("        if not isinstance(data, dict) or len(data) == 0:\n            raise ValueError(f\"bad data: {data!r}\")\n")
+		sb.WriteString("        logger.info(\"checked %s: %d keys\", self.name, len(data))\n        try:\n            out = {k: v for k, v in data.items() if v > 0}\n")
+		sb.WriteString("        except KeyError as exc:\n            return [str(exc)]\n        return sorted(out)\n\n")
+		fmt.Fprintf(&sb, "async def helper_%d(a, b=None):\n    result = await a(b)\n    return result\n\n", i)
+	}
+	src := []byte(sb.String())
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		Definitions("m.py", src)
+	}
+}
