@@ -87,7 +87,6 @@ var (
 	pathLineRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?:^|[^\w./:#-])(` + fileName + `)(?::(\d{1,7})(?:[-–](\d{1,7}))?|#L(\d{1,7})(?:-L?(\d{1,7}))?)`)
 	})
-	codeRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`([^`\n]+)`") })
 	linkRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`!?\[([^\]\n]*)\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)`)
 	})
@@ -369,7 +368,7 @@ func lineRefs(l string, off, line int) []Ref {
 		wikis = wikiRe().FindAllStringSubmatchIndex(l, -1)
 	}
 	if strings.IndexByte(l, '`') >= 0 {
-		codes = codeRe().FindAllStringSubmatchIndex(l, -1)
+		codes = codeSpans(l)
 	}
 	for _, m := range urls {
 		s.take(m[0], m[1])
@@ -571,7 +570,6 @@ var routePathRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:[\w.-]+/)*(?:(?:\([\w.-]+\)|\[{1,2}(?:\.\.\.)?[\w-]+\]{1,2}|@[\w-]+)/(?:[\w.-]+/)*)+` + `[\w-][\w.-]*\.[A-Za-z]\w*$`)
 })
 
-var fileNameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^` + fileName + `$`) })
 
 // codeExt are extensions that make a dotted name a file, not a symbol
 // (`config.yaml` is a file, `graph.New` is not).
@@ -588,7 +586,7 @@ func init() {
 
 // isPathLike: a file name with a known extension or with a folder.
 func isPathLike(t string) bool {
-	if !fileNameRe().MatchString(t) || strings.Contains(t, "..") && !strings.HasPrefix(t, "../") {
+	if !isFileName(t) || strings.Contains(t, "..") && !strings.HasPrefix(t, "../") {
 		return false
 	}
 	if strings.Contains(t, "/") {

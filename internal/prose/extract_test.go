@@ -195,3 +195,24 @@ func TestEachWord(t *testing.T) {
 		t.Errorf("got %q; want %q", strings.Join(got, "|"), want)
 	}
 }
+
+// BenchmarkExtract: the references of a memory of 400 lines of prose
+// (paths, backticked names and symbols, links, line forms), as a store's
+// thousand memories are read on a cold run.
+func BenchmarkExtract(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("---\nid: bench\nrelated: [other_memory]\n---\n\n# Notes\n\n")
+	for i := range 50 {
+		fmt.Fprintf(&sb, "The handler in `src/api/handler_%d.py` calls `Cart.total()` before `save_order()`; see line %d.\n", i, i+10)
+		fmt.Fprintf(&sb, "Config lives in config/settings.yaml and scripts/run_%d.sh (Lines 3-9), not in the README.\n", i)
+		fmt.Fprintf(&sb, "- [the design](../design/overview.md) and [code](src/app/main.py:%d) agree, per [[decisions]].\n", i+1)
+		sb.WriteString("- Plain prose: nothing here names a file, a symbol, or another memory at all.\n")
+		fmt.Fprintf(&sb, "- `PaymentService.charge` retries; `MAX_RETRIES` is 3 (see https://example.com/doc/%d).\n", i)
+		sb.WriteString("\n```python\nx = compute(a, b)\n```\n")
+	}
+	src := []byte(sb.String())
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		Extract(src, Options{})
+	}
+}

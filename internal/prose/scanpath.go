@@ -2,7 +2,8 @@ package prose
 
 import "strings"
 
-// The bare-path scan of lineRefs, by hand: it finds what the regular
+// The bare-path scan of lineRefs, and its tests of file names and
+// backticked spans, by hand: it finds what the regular
 // expression `(?:^|[\s(\[{"'*,;])(` + fileName + `)` finds, with the same
 // leftmost-first choices (FindAllStringSubmatchIndex), in one pass over
 // the line without backtracking (the regexp was most of Extract's time).
@@ -52,12 +53,58 @@ func fileAt(l string, q int) int {
 			}
 		}
 	}
-	for _, n := range plainNames {
-		if strings.HasPrefix(l[q:], n) {
-			return q + len(n)
+	if q < len(l) && plainFirst[l[q]] {
+		for _, n := range plainNames {
+			if strings.HasPrefix(l[q:], n) {
+				return q + len(n)
+			}
 		}
 	}
 	return -1
+}
+
+// plainFirst tells the first bytes of plainNames.
+var plainFirst = func() (t [256]bool) {
+	for _, n := range plainNames {
+		t[n[0]] = true
+	}
+	return t
+}()
+
+// isFileName reports whether all of t is a fileName, as the expression
+// `^` + fileName + `$` does: a match to the end has its file in t's last
+// segment (the file part holds no "/"), which fileNameAt tries first, and
+// the file part ends at t's end only as fileAt matches it (a file that
+// ends past its last "." and letter in a byte not \w cannot end there).
+// TestIsFileName and FuzzBareMatches hold the two together.
+func isFileName(t string) bool {
+	end, _ := fileNameAt(t, 0, nil)
+	return end == len(t)
+}
+
+// codeSpans returns the backticked spans of l as codeRe's
+// FindAllStringSubmatchIndex does ("`([^`\n]+)`"): the start and end of
+// each match and of its text.
+func codeSpans(l string) [][]int {
+	var out [][]int
+	for i := 0; i < len(l); {
+		a := strings.IndexByte(l[i:], '`')
+		if a < 0 {
+			break
+		}
+		start := i + a
+		j := start + 1
+		for j < len(l) && l[j] != '`' && l[j] != '\n' {
+			j++
+		}
+		if j < len(l) && l[j] == '`' && j > start+1 {
+			out = append(out, []int{start, j + 1, start + 1, j})
+			i = j + 1
+			continue
+		}
+		i = start + 1
+	}
+	return out
 }
 
 // fileNameAt matches fileName at s: (?:[\w.-]+/)* then the file. The

@@ -48,5 +48,36 @@ func FuzzBareMatches(f *testing.F) {
 		if got, want := bareMatches(l), bareByRegexp(l); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%q: got %v; the regexp finds %v", l, got, want)
 		}
+		if got, want := isFileName(l), fileNameRe.MatchString(l); got != want {
+			t.Fatalf("isFileName(%q) = %v; the expression says %v", l, got, want)
+		}
+		if got, want := codeSpans(l), codeRe.FindAllStringSubmatchIndex(l, -1); !reflect.DeepEqual(got, want) {
+			t.Fatalf("codeSpans(%q) = %v; the expression finds %v", l, got, want)
+		}
 	})
+}
+
+// The expressions isFileName and codeSpans do by hand.
+var (
+	fileNameRe = regexp.MustCompile(`^` + fileName + `$`)
+	codeRe     = regexp.MustCompile("`([^`\n]+)`")
+)
+
+func TestIsFileName(t *testing.T) {
+	for _, s := range []string{"", "a", "a.go", "src/a.go", "a/b.c/d", "a//b.py", "x.tar.gz", "x.py-old",
+		"Makefile", "Makefile.am", "Makefile_x", "dir/Dockerfile", ".x", "-x.go", "a.1b", "a.b1", "../a.go",
+		"a/b.", "a/.b", "é.go", "a.go/", "/a.go", "a b.go", "x.Y"} {
+		if got, want := isFileName(s), fileNameRe.MatchString(s); got != want {
+			t.Errorf("isFileName(%q) = %v; the expression says %v", s, got, want)
+		}
+	}
+}
+
+func TestCodeSpans(t *testing.T) {
+	for _, l := range []string{"", "`", "``", "```", "`a`", "``a`", "`a``b`", "x `a` y `b c` z", "`a\nb` `c`",
+		"`unclosed", "`é`", "``` ```", "a`b`c`d"} {
+		if got, want := codeSpans(l), codeRe.FindAllStringSubmatchIndex(l, -1); !reflect.DeepEqual(got, want) {
+			t.Errorf("codeSpans(%q) = %v; the expression finds %v", l, got, want)
+		}
+	}
 }
