@@ -570,7 +570,6 @@ var routePathRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:[\w.-]+/)*(?:(?:\([\w.-]+\)|\[{1,2}(?:\.\.\.)?[\w-]+\]{1,2}|@[\w-]+)/(?:[\w.-]+/)*)+` + `[\w-][\w.-]*\.[A-Za-z]\w*$`)
 })
 
-
 // codeExt are extensions that make a dotted name a file, not a symbol
 // (`config.yaml` is a file, `graph.New` is not).
 var codeExt = map[string]bool{}
