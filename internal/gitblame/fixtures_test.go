@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
@@ -299,3 +300,87 @@ func TestFixtures(t *testing.T) {
 }
 
 func round2(f float64) float64 { return float64(int(f*100+0.5)) / 100 }
+
+// blobCounter counts a history's single and batched blob reads.
+type blobCounter struct {
+	gitblame.History
+	br            gitblame.BlobsReader
+	single, batch int
+	batched       int // blobs read in batches
+}
+
+func (c *blobCounter) Blob(h gitblame.Hash) ([]byte, error) {
+	c.single++
+	return c.History.Blob(h)
+}
+
+func (c *blobCounter) Blobs(hs []gitblame.Hash, f func(i int, data []byte, err error)) {
+	c.batch++
+	c.batched += len(hs)
+	c.br.Blobs(hs, f)
+}
+
+// TestPrefetchStepFiles: a line that left its file is looked for in the
+// other files the step changed, whose contents are read in one batch, and
+// followed as the walk that reads them one by one follows it.
+func TestPrefetchStepFiles(t *testing.T) {
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	git("init", "-q")
+	body := func(tag string) string {
+		var b strings.Builder
+		for i := range 20 {
+			fmt.Fprintf(&b, "func %s%02d(v int) int { return v * %d }\n", tag, i, i+7)
+		}
+		return b.String()
+	}
+	moving := "func movingTarget(orders []Order) error { return validateEverything(orders, true) }\n"
+	gitfixture.Write(t, dir, "a.go", body("a")+moving+body("z"))
+	gitfixture.Write(t, dir, "b.go", body("b"))
+	gitfixture.Write(t, dir, "c.go", body("c"))
+	git("add", "-A")
+	git("commit", "-q", "-m", "base")
+	git("tag", "base")
+	// the line leaves a.go for d.go, and b.go and c.go change too
+	gitfixture.Write(t, dir, "a.go", body("a")+body("z"))
+	gitfixture.Write(t, dir, "b.go", body("b")+body("bb"))
+	gitfixture.Write(t, dir, "c.go", body("cc")+body("c"))
+	gitfixture.Write(t, dir, "d.go", body("d")+moving)
+	git("add", "-A")
+	git("commit", "-q", "-m", "move")
+	repo, err := gitrepo.OpenHistory(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		repo.Close()
+		repo.Repo().Close()
+	})
+	base, err := repo.Resolve("base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := repo.Resolve("HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchors := []gitblame.Anchor{{Path: "a.go", Line: 21, Snippet: "movingTarget", Base: base}}
+	c := &blobCounter{History: repo, br: repo}
+	res, err := gitblame.New(c).Track(context.Background(), anchors, gitblame.Target{Commit: head})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := gitblame.New(fullWalk{repo}).Track(context.Background(), anchors, gitblame.Target{Commit: head})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(res, one) {
+		t.Errorf("with the step's files read in a batch:\n%+v\none by one:\n%+v", res, one)
+	}
+	if l := res[0].Location; l.Path != "d.go" || l.Line != 21 {
+		t.Fatalf("the line is at %s:%d, not d.go:21 (%v)", l.Path, l.Line, res[0].Status)
+	}
+	if c.batch == 0 || c.batched < 3 {
+		t.Errorf("the step's files were read one by one (%d single reads; %d batches of %d blobs)", c.single, c.batch, c.batched)
+	}
+}

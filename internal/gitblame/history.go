@@ -149,6 +149,13 @@ type History interface {
 	Files(tree Hash) (map[string]Hash, error)
 }
 
+// BlobsReader is what a History may add: many blobs read in one round
+// trip to git. f is called for each, in order, with its content or the
+// error reading it.
+type BlobsReader interface {
+	Blobs(hs []Hash, f func(i int, data []byte, err error))
+}
+
 // EntryAter is what a History may add: Entry of a commit's tree
 // answered without reading the tree (internal/gitrepo answers from the
 // log of the whole first-parent chain, once it was read); known is false

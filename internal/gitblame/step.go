@@ -72,6 +72,17 @@ func (t *Tracker) addedLines(st *stepState) ([]cand, error) {
 	if len(ch) > maxCrossFiles {
 		return nil, nil
 	}
+	var read []Hash
+	for _, c := range ch {
+		if c.To == "" || (st.to.view != nil && t.cross != nil && !t.cross(c.To)) {
+			continue
+		}
+		read = append(read, c.ToBlob)
+		if c.From != "" {
+			read = append(read, c.FromBlob)
+		}
+	}
+	t.prefetch(read)
 	total := 0
 	for _, c := range ch {
 		if c.To == "" || (st.to.view != nil && t.cross != nil && !t.cross(c.To)) {

@@ -721,6 +721,33 @@ func (t *Tracker) text(h Hash) (*text, error) {
 	return tx, nil
 }
 
+// prefetch reads the texts of blobs not read yet in one round trip, when
+// the history can (BlobsReader): a step's changed files are read
+// together, not one request after the other. A blob it cannot read is
+// left for text, which reports the error.
+func (t *Tracker) prefetch(hs []Hash) {
+	br, ok := t.h.(BlobsReader)
+	if !ok {
+		return
+	}
+	var want []Hash
+	seen := map[Hash]bool{}
+	for _, h := range hs {
+		if _, ok := t.texts[h]; !ok && !h.IsZero() && !seen[h] {
+			seen[h] = true
+			want = append(want, h)
+		}
+	}
+	if len(want) < 2 {
+		return
+	}
+	br.Blobs(want, func(i int, data []byte, err error) {
+		if err == nil {
+			t.texts[want[i]] = splitText(data)
+		}
+	})
+}
+
 func (t *Tracker) lineMap(a, b Hash) (*lineMap, error) {
 	k := [2]Hash{a, b}
 	if m, ok := t.maps[k]; ok {

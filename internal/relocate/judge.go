@@ -946,7 +946,6 @@ func (l *LazyHistory) Entry(tree gitblame.Hash, path string) (gitblame.Hash, boo
 	return h.Entry(tree, path)
 }
 
-// Blob implements gitblame.History.
 // EntryAt passes EntryAt on to the history when it has it
 // (gitblame.EntryAter); else it does not know.
 func (l *LazyHistory) EntryAt(commit gitblame.Hash, p string) (gitblame.Hash, bool, bool, error) {
@@ -960,12 +959,33 @@ func (l *LazyHistory) EntryAt(commit gitblame.Hash, p string) (gitblame.Hash, bo
 	return gitblame.ZeroHash, false, false, nil
 }
 
+// Blob implements gitblame.History.
 func (l *LazyHistory) Blob(x gitblame.Hash) ([]byte, error) {
 	h, err := l.get()
 	if err != nil {
 		return nil, err
 	}
 	return h.Blob(x)
+}
+
+// Blobs implements gitblame.BlobsReader: in one round trip when the
+// history it opens reads blobs so, else one by one.
+func (l *LazyHistory) Blobs(xs []gitblame.Hash, f func(i int, data []byte, err error)) {
+	h, err := l.get()
+	if err != nil {
+		for i := range xs {
+			f(i, nil, err)
+		}
+		return
+	}
+	if br, ok := h.(gitblame.BlobsReader); ok {
+		br.Blobs(xs, f)
+		return
+	}
+	for i, x := range xs {
+		data, err := h.Blob(x)
+		f(i, data, err)
+	}
 }
 
 // Changes implements gitblame.History.
