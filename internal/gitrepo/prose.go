@@ -434,6 +434,13 @@ func (h *History) EntryAt(commit gitblame.Hash, p string) (blob gitblame.Hash, o
 	case !on:
 		return gitblame.ZeroHash, false, false, nil
 	case !changed:
+		// as at the head: from its files, listed once (FilesAt lists them
+		// too), not a tree read for each folder asked about
+		ix.headOnce.Do(func() { ix.headFiles, ix.headErr = h.Files(ix.headTree) })
+		if ix.headErr == nil {
+			blob, ok = ix.headFiles[p]
+			return blob, ok, true, nil
+		}
 		blob, ok, err = h.Entry(ix.headTree, p)
 		return blob, ok, err == nil, err
 	case !ch.present:
