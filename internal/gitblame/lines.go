@@ -16,7 +16,6 @@ type text struct {
 	s      string   // the content, without its final newline
 	starts []uint32 // where each line begins in s, and len(s)+1 after the last
 	keys   []string // whitespace-collapsed, trimmed lines
-	ids    []rune   // interned keys, set when first diffed
 	// bi holds each line's key's sorted bigrams, filled in as candidates
 	// are scored (bigramsOf): a line is scored against many pending
 	// lines, and a slice index costs less than hashing its key.
@@ -182,26 +181,80 @@ type Run struct {
 	N        int
 }
 
-// interner gives every distinct line key a rune, so that a line diff is a
-// diff of rune slices (go-diff's line mode, without re-splitting text).
-type interner map[string]rune
-
-// runes returns the rune of each key. It skips the surrogate range, as
-// go-diff's own line hashing does, so every rune is valid.
-func (in interner) runes(keys []string) []rune {
-	out := make([]rune, len(keys))
-	for i, k := range keys {
-		r, ok := in[k]
-		if !ok {
-			r = rune(len(in))
-			if r >= 0xD800 {
-				r += 0x800
-			}
-			in[k] = r
-		}
-		out[i] = r
+// lineDiff computes the line diff of two texts' keys: go-diff's Myers
+// diff of the texts given as one rune per line (runes equal where keys
+// are), with no timeout, so the result is deterministic.
+//
+// Only the lines between the texts' common prefix and suffix are given
+// runes by their keys (a map of those lines alone: a few lines of a
+// file of thousands, where one map of every line of every text cost most
+// of a diff). A prefix or suffix line gets a rune of its place, the same
+// in both texts and no middle line's, unless go-diff may compare it with
+// a middle line: its clean-up shifts an edit over a neighbouring
+// equality only when the edit ends with the equality's whole text
+// (starts with, after it), and no edit holds more lines than the longer
+// middle, so a prefix or suffix longer than that is never compared; a
+// shorter one gets runes by its keys too. TestLineDiff and FuzzLineDiff
+// hold the result to the diff of runes given by key to every line.
+func lineDiff(a, b []string) []Run {
+	n1, n2 := len(a), len(b)
+	p := 0
+	for p < n1 && p < n2 && a[p] == b[p] {
+		p++
 	}
-	return out
+	s := 0
+	for s < n1-p && s < n2-p && a[n1-1-s] == b[n2-1-s] {
+		s++
+	}
+	ra, rb := make([]rune, n1), make([]rune, n2)
+	ids := make(map[string]rune, n1+n2-2*p-2*s)
+	next := rune(0)
+	id := func(k string) rune {
+		r, ok := ids[k]
+		if !ok {
+			r = next
+			next++
+			if next == 0xD800 { // (no surrogate: every rune is valid)
+				next = 0xE000
+			}
+			ids[k] = r
+		}
+		return r
+	}
+	longest := max(n1-p-s, n2-p-s)
+	// runes of their place count down from the top of the runes, those
+	// by key up from 0: apart while the texts have fewer than half a
+	// million lines between them (past that, every line is by key)
+	byPlace := 2*(n1+n2) <= 0x10FFFF-0x800
+	for i := p; i < n1-s; i++ {
+		ra[i] = id(a[i])
+	}
+	for i := p; i < n2-s; i++ {
+		rb[i] = id(b[i])
+	}
+	if !byPlace || p <= longest {
+		for i := range p {
+			ra[i] = id(a[i])
+			rb[i] = ra[i]
+		}
+	} else {
+		for i := range p {
+			ra[i] = 0x10FFFF - rune(i)
+			rb[i] = ra[i]
+		}
+	}
+	if !byPlace || s <= longest {
+		for j := range s {
+			ra[n1-1-j] = id(a[n1-1-j])
+			rb[n2-1-j] = ra[n1-1-j]
+		}
+	} else {
+		for j := range s {
+			ra[n1-1-j] = 0x10FFFF - rune(p+j)
+			rb[n2-1-j] = ra[n1-1-j]
+		}
+	}
+	return diffRunes(ra, rb)
 }
 
 // diffRunes computes a line diff of two texts given as one rune per

@@ -73,18 +73,16 @@ type Tracker struct {
 	// commit even with a PathHistory (shortChain; tests lower it)
 	readChain int
 
-	h      History
-	intern interner
-	texts  map[Hash]*text
-	maps   map[[2]Hash]*lineMap
-	cross  func(string) bool // the target's CrossFiles during Track
+	h     History
+	texts map[Hash]*text
+	maps  map[[2]Hash]*lineMap
+	cross func(string) bool // the target's CrossFiles during Track
 }
 
 // New returns a Tracker reading from h.
 func New(h History) *Tracker {
 	return &Tracker{
 		h:         h,
-		intern:    interner{},
 		texts:     map[Hash]*text{},
 		maps:      map[[2]Hash]*lineMap{},
 		readChain: shortChain,
@@ -761,13 +759,7 @@ func (t *Tracker) lineMap(a, b Hash) (*lineMap, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ta.ids == nil {
-		ta.ids = t.intern.runes(ta.keys)
-	}
-	if tb.ids == nil {
-		tb.ids = t.intern.runes(tb.keys)
-	}
-	m := buildMapRuns(ta, tb, diffRunes(ta.ids, tb.ids))
+	m := buildMapRuns(ta, tb, lineDiff(ta.keys, tb.keys))
 	t.maps[k] = m
 	return m, nil
 }
