@@ -100,7 +100,6 @@ var (
 		// "22行", "第22行"
 		return regexp.MustCompile(`(?i)^[\s,:;(\x60*の的第]{0,6}(?:(?:lines?|ligne?s?|zeilen?|l[íi]neas?|linhas?|riga|righe|строк[аи]?)\s*(\d{1,7})(?:\s*(?:[-–~]|to|bis|à|a)\s*(\d{1,7}))?|L(\d{1,7})(?:[-–]L?(\d{1,7}))?\b|(\d{1,7})(?:\s*[-–~]\s*(\d{1,7}))?\s*行)`)
 	})
-	identRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_$][\w$]*$`) })
 )
 
 // Extract lists the references in the memory file src (its frontmatter
@@ -473,7 +472,7 @@ func (s *scan) code(t string, a, closeAt int) {
 	a += strings.Index(t, tt)
 	switch {
 	case tt == "":
-	case isPathLike(tt) && !looksLikeCall(tt) || routePathRe().MatchString(tt):
+	case isPathLike(tt) && !looksLikeCall(tt) || maybeRoutePath(tt) && routePathRe().MatchString(tt):
 		if s.take(a, a+len(tt)) {
 			k := KindPath
 			if strings.HasSuffix(strings.ToLower(tt), ".md") && !strings.Contains(tt, "/") {
@@ -569,6 +568,25 @@ func atoi(s string) int {
 var routePathRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:[\w.-]+/)*(?:(?:\([\w.-]+\)|\[{1,2}(?:\.\.\.)?[\w-]+\]{1,2}|@[\w-]+)/(?:[\w.-]+/)*)+` + `[\w-][\w.-]*\.[A-Za-z]\w*$`)
 })
+
+// maybeRoutePath tells what routePathRe may match: a "/" and one of the
+// bytes that open a group, a parameter or a slot.
+func maybeRoutePath(t string) bool {
+	return strings.IndexByte(t, '/') >= 0 && strings.ContainsAny(t, "([@")
+}
+
+// isIdentifier is ^[A-Za-z_$][\w$]*$: a name of code.
+func isIdentifier(t string) bool {
+	if t == "" || t[0] >= '0' && t[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; !isWord(c) && c != '$' {
+			return false
+		}
+	}
+	return true
+}
 
 // codeExt are extensions that make a dotted name a file, not a symbol
 // (`config.yaml` is a file, `graph.New` is not).
@@ -669,7 +687,7 @@ func Symbol(t string) (string, bool) {
 		}
 	}
 	for _, p := range parts {
-		if !identRe().MatchString(p) || placeholder(p) {
+		if !isIdentifier(p) || placeholder(p) {
 			return "", false
 		}
 	}

@@ -53,6 +53,11 @@ func fileAt(l string, q int) int {
 			}
 		}
 	}
+	return plainAt(l, q)
+}
+
+// plainAt matches one of plainNames at q: the end of the match, or -1.
+func plainAt(l string, q int) int {
 	if q < len(l) && plainFirst[l[q]] {
 		for _, n := range plainNames {
 			if strings.HasPrefix(l[q:], n) {
@@ -111,6 +116,18 @@ func codeSpans(l string) [][]int {
 // folders are greedy, so the most folders that leave a file after them
 // win. It returns the end of the match, or -1.
 func fileNameAt(l string, s int, segs []int) (int, []int) {
+	// a run of name bytes with no "." or "/" has no folder and no
+	// extension: it can only be a plain name (most words of prose)
+	plain := true
+	for e := s; e < len(l) && (isNameByte(l[e]) || l[e] == '/'); e++ {
+		if l[e] == '.' || l[e] == '/' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return plainAt(l, s), segs
+	}
 	segs = append(segs[:0], s)
 	for p := s; ; {
 		e := p

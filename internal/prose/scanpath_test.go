@@ -54,6 +54,12 @@ func FuzzBareMatches(f *testing.F) {
 		if got, want := codeSpans(l), codeRe.FindAllStringSubmatchIndex(l, -1); !reflect.DeepEqual(got, want) {
 			t.Fatalf("codeSpans(%q) = %v; the expression finds %v", l, got, want)
 		}
+		if got, want := isIdentifier(l), identRe.MatchString(l); got != want {
+			t.Fatalf("isIdentifier(%q) = %v; the expression says %v", l, got, want)
+		}
+		if routePathRe().MatchString(l) && !maybeRoutePath(l) {
+			t.Fatalf("%q is a route path, and maybeRoutePath says it cannot be", l)
+		}
 	})
 }
 
@@ -61,6 +67,7 @@ func FuzzBareMatches(f *testing.F) {
 var (
 	fileNameRe = regexp.MustCompile(`^` + fileName + `$`)
 	codeRe     = regexp.MustCompile("`([^`\n]+)`")
+	identRe    = regexp.MustCompile(`^[A-Za-z_$][\w$]*$`)
 )
 
 func TestIsFileName(t *testing.T) {
@@ -69,6 +76,19 @@ func TestIsFileName(t *testing.T) {
 		"a/b.", "a/.b", "é.go", "a.go/", "/a.go", "a b.go", "x.Y"} {
 		if got, want := isFileName(s), fileNameRe.MatchString(s); got != want {
 			t.Errorf("isFileName(%q) = %v; the expression says %v", s, got, want)
+		}
+	}
+}
+
+func TestIsIdentifier(t *testing.T) {
+	for _, s := range []string{"", "a", "_", "$", "$x", "a1", "1a", "a-b", "a.b", "é", "A_B$c9", " a"} {
+		if got, want := isIdentifier(s), identRe.MatchString(s); got != want {
+			t.Errorf("isIdentifier(%q) = %v; the expression says %v", s, got, want)
+		}
+	}
+	for _, s := range []string{"app/(shell)/[id]/page.tsx", "x/[[...b]]/c.ts", "a/@slot/p.tsx", "a/b.ts"} {
+		if routePathRe().MatchString(s) && !maybeRoutePath(s) {
+			t.Errorf("%q is a route path, and maybeRoutePath says it cannot be", s)
 		}
 	}
 }
