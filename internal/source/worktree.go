@@ -278,12 +278,42 @@ func (w *Worktree) openFast(p string) (*os.File, error) {
 
 // ReadFile implements Source.
 func (w *Worktree) ReadFile(p string) ([]byte, error) {
-	f, err := w.Open(p)
+	f, _, err := w.OpenDirect(p)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(f)
+	return ReadAllSized(f)
+}
+
+// ReadAllSized reads f to its end into a buffer the size its stat gives
+// (and one byte more, to see the end), as os.ReadFile does: a code file
+// of tens of kilobytes is read into one buffer, not into one doubled
+// seven times from 512 bytes. A file whose stat says nothing useful is
+// read as io.ReadAll reads.
+func ReadAllSized(f *os.File) ([]byte, error) {
+	size := 0
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() < 1<<30 {
+		size = int(fi.Size())
+	}
+	if size == 0 {
+		return io.ReadAll(f)
+	}
+	data := make([]byte, 0, size+1)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return data, err
+		}
+		if len(data) >= cap(data) {
+			d := append(data[:cap(data)], 0) // it grew: more room
+			data = d[:len(data)]
+		}
+	}
 }
 
 // List implements Source. A memory directory that is a symlink is followed

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path"
 	"runtime"
 	"slices"
@@ -362,7 +363,18 @@ func readLimited(src source.Source, p string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	defer rc.Close()
-	data, err := io.ReadAll(io.LimitReader(rc, MaxFileSize+1))
+	var data []byte
+	if f, ok := rc.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() <= MaxFileSize {
+			data, err = source.ReadAllSized(f) // one buffer of the file's size
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", p, err)
+			}
+		}
+	}
+	if data == nil {
+		data, err = io.ReadAll(io.LimitReader(rc, MaxFileSize+1))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
