@@ -5,11 +5,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/prose"
 	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
+	"github.com/git-memcite/git-memcite/internal/vcache"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
@@ -285,5 +290,95 @@ func TestProseSymbolsThen(t *testing.T) {
 		if got[k] != v {
 			t.Errorf("%s: got %q; want %q (all: %v)", k, got[k], v, got)
 		}
+	}
+}
+
+// countBlobs counts the batches of blobs a history is asked for.
+type countBlobs struct {
+	*lazyHistory
+	calls atomic.Int64
+}
+
+func (c *countBlobs) Blobs(xs []gitblame.Hash, f func(i int, data []byte, err error)) {
+	c.calls.Add(1)
+	c.lazyHistory.Blobs(xs, f)
+}
+
+// TestProseReadsVersionsAhead: a cold run reads the newest versions of
+// every memory ahead of the judging, many memories a request, not a
+// request a memory; the verdicts are the same as a warm run's.
+func TestProseReadsVersionsAhead(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	git("init", "-q", "-b", "main")
+	const n = 40
+	gitfixture.Write(t, dir, "src/a.go", "package a\n")
+	gitfixture.Write(t, dir, "old/gone.go", "package old\n")
+	body := func(i, v int) string {
+		s := fmt.Sprintf("# Memory %d\n\nThe code is in `src/a.go`; `old/gone.go` held the rest.\n", i)
+		for k := range v {
+			s += fmt.Sprintf("Note %d of version %d.\n", k, v)
+		}
+		return s
+	}
+	for v := range 3 {
+		for i := range n {
+			gitfixture.Write(t, dir, fmt.Sprintf(".serena/memories/m%02d.md", i), body(i, v))
+		}
+		if v == 2 {
+			git("rm", "-q", "old/gone.go")
+		}
+		git("add", "-A")
+		git("commit", "-q", "-m", fmt.Sprint("version ", v))
+	}
+	ctx := context.Background()
+	run := func(c *vcache.Cache) (map[string]string, int64) {
+		o := OpenOptions{RepoRoot: dir, Memories: LoadMemories}
+		if c != nil {
+			o.Session = NewSession(vcache.NewSlot(c))
+		}
+		ws, err := Open(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ws.Repo.Close()
+		opt, done, err := ws.VerifyOptions()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pc := opt.Prose.(*prose.Checker)
+		counted := &countBlobs{lazyHistory: pc.H.(*lazyHistory)}
+		pc.H = counted
+		rep, err := verify.Check(ctx, ws.Src, ws.Store.Memories, opt)
+		done()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, m := range rep.Memories {
+			for _, ct := range m.Citations {
+				if ct.Prose != nil {
+					out[m.Memory.Stem()+": "+ct.Prose.Text] = ct.Status.String() + " " + ct.Kind.String() + " " + ct.Prose.Written
+				}
+			}
+		}
+		return out, counted.calls.Load()
+	}
+	plain, calls := run(nil) // no cache: every memory judged
+	if len(plain) != 2*n {
+		t.Fatalf("%d prose references, want %d: %v", len(plain), 2*n, plain)
+	}
+	if calls > 3 {
+		t.Errorf("without a cache, the versions of %d memories were read in %d requests, want a few", n, calls)
+	}
+	vc := vcache.Open(t.TempDir(), "test")
+	cold, calls := run(vc)
+	if calls > 3 {
+		t.Errorf("cold, the versions of %d memories were read in %d requests, want a few", n, calls)
+	}
+	warm, _ := run(vc)
+	if !reflect.DeepEqual(plain, cold) || !reflect.DeepEqual(cold, warm) {
+		t.Errorf("without a cache:\n%v\ncold:\n%v\nwarm:\n%v", plain, cold, warm)
 	}
 }

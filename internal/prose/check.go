@@ -101,6 +101,10 @@ type Checker struct {
 	// the logs asked for ahead (prefetch)
 	prefetchOnce sync.Once
 	prefetched   sync.WaitGroup
+	// the newest versions of the memories judged, read ahead
+	// (readAhead): a memory's are read when ahead[path] is closed
+	aheadMu sync.Mutex
+	ahead   map[string]chan struct{}
 	// noWait: a judgment that needs the log of renames and deletions
 	// fails with errMovesNotRead instead of waiting for it
 	noWait bool
@@ -184,6 +188,96 @@ func newLineSet(data []byte) lineSet {
 func (s lineSet) has(line string) bool {
 	_, ok := slices.BinarySearch(s, maphash.String(lineSeed, line))
 	return ok
+}
+
+// startReadAhead reads the newest versions of the memories mems, which
+// the judging of every one of them reads one memory after the other
+// (writtenAt), ahead, in that order, in batches of many memories
+// (readAhead), in a goroutine of the prefetch (once the log of the
+// memory directories is read).
+func (c *Checker) startReadAhead(ctx context.Context, mems []*store.Memory) {
+	if c.H == nil || c.Log == nil || c.ahead != nil {
+		return
+	}
+	c.ahead = make(map[string]chan struct{}, len(mems))
+	for _, m := range mems {
+		if m.File != nil {
+			c.ahead[m.Path] = make(chan struct{})
+		}
+	}
+	c.prefetched.Add(1)
+	go func() {
+		defer c.prefetched.Done()
+		if c.loadLog(ctx) == nil { // (an error is kept for the first to ask)
+			c.readAhead(ctx, mems)
+		}
+		c.aheadMu.Lock()
+		for p, ch := range c.ahead {
+			close(ch) // (not read: the judging reads it)
+			delete(c.ahead, p)
+		}
+		c.aheadMu.Unlock()
+	}()
+}
+
+// aheadBatch is how many versions readAhead asks git for at once.
+const aheadBatch = 256
+
+// readAhead reads the first versionsRead versions of each memory of mems,
+// in order, aheadBatch versions a round trip, and tells writtenAt each
+// memory it has read (closing its ahead channel). It writes only those
+// versions, and only before it tells.
+func (c *Checker) readAhead(ctx context.Context, mems []*store.Memory) {
+	var batch []*version
+	var blobs []gitblame.Hash
+	var done []string
+	flush := func() {
+		readBlobs(c.H, blobs, func(k int, data []byte, err error) {
+			if err != nil {
+				batch[k].missing = true
+				return
+			}
+			batch[k].lines = newLineSet(data)
+		})
+		c.aheadMu.Lock()
+		for _, p := range done {
+			if ch, ok := c.ahead[p]; ok {
+				close(ch)
+				delete(c.ahead, p)
+			}
+		}
+		c.aheadMu.Unlock()
+		batch, blobs, done = batch[:0], blobs[:0], done[:0]
+	}
+	for _, m := range mems {
+		if ctx.Err() != nil {
+			return
+		}
+		if _, ok := c.ahead[m.Path]; !ok || slices.Contains(done, m.Path) {
+			continue
+		}
+		vs := c.versions[m.Path]
+		for i := range vs[:min(versionsRead, len(vs))] {
+			batch = append(batch, &vs[i])
+			blobs = append(blobs, vs[i].blob)
+		}
+		done = append(done, m.Path)
+		if len(blobs) >= aheadBatch {
+			flush()
+		}
+	}
+	flush()
+}
+
+// waitAhead waits until readAhead has read memPath's newest versions, or
+// will not.
+func (c *Checker) waitAhead(memPath string) {
+	c.aheadMu.Lock()
+	ch, ok := c.ahead[memPath]
+	c.aheadMu.Unlock()
+	if ok {
+		<-ch
+	}
 }
 
 // versionsRead is how many versions of a memory are read at once, from
@@ -298,11 +392,14 @@ func (c *Checker) CheckProseLater(ctx context.Context, src source.Source, mems [
 		run = c.runKey(src, digest)
 		if anchors == nil && hist && !c.seen(vc) {
 			late = true
+			c.startReadAhead(ctx, mems)
 		} else if anchors == nil {
 			if anchors, err = c.anchors(ctx, vc); err != nil {
 				return nil, nil, err
 			}
 		}
+	} else if hist {
+		c.startReadAhead(ctx, mems) // (without a cache every memory is judged)
 	}
 	sameList := true // the judgments are of the list the run's key names
 	type judged struct {
@@ -989,6 +1086,7 @@ func (c *Checker) writtenAt(ctx context.Context, memPath, line string) (gitblame
 	if err := c.loadLog(ctx); err != nil {
 		return gitblame.ZeroHash, err
 	}
+	c.waitAhead(memPath)
 	vs := c.versions[memPath]
 	var oldest gitblame.Hash
 	for i := range vs {
