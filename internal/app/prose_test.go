@@ -306,7 +306,9 @@ func (c *countBlobs) Blobs(xs []gitblame.Hash, f func(i int, data []byte, err er
 
 // TestProseReadsVersionsAhead: a cold run reads the newest versions of
 // every memory ahead of the judging, many memories a request, not a
-// request a memory; the verdicts are the same as a warm run's.
+// request a memory, and asks for the renames of the commits that deleted
+// the paths they name ahead of it too; the verdicts (a deleted path, a
+// moved one) are those of a run without a cache and of a warm run.
 func TestProseReadsVersionsAhead(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -315,8 +317,9 @@ func TestProseReadsVersionsAhead(t *testing.T) {
 	const n = 40
 	gitfixture.Write(t, dir, "src/a.go", "package a\n")
 	gitfixture.Write(t, dir, "old/gone.go", "package old\n")
+	gitfixture.Write(t, dir, "lib/moved.go", "package lib\n\nfunc Moved() {}\n")
 	body := func(i, v int) string {
-		s := fmt.Sprintf("# Memory %d\n\nThe code is in `src/a.go`; `old/gone.go` held the rest.\n", i)
+		s := fmt.Sprintf("# Memory %d\n\nThe code is in `src/a.go`; `old/gone.go` held the rest, `lib/moved.go` the helpers.\n", i)
 		for k := range v {
 			s += fmt.Sprintf("Note %d of version %d.\n", k, v)
 		}
@@ -328,6 +331,7 @@ func TestProseReadsVersionsAhead(t *testing.T) {
 		}
 		if v == 2 {
 			git("rm", "-q", "old/gone.go")
+			git("mv", "lib/moved.go", "lib/helpers.go")
 		}
 		git("add", "-A")
 		git("commit", "-q", "-m", fmt.Sprint("version ", v))
@@ -359,15 +363,20 @@ func TestProseReadsVersionsAhead(t *testing.T) {
 		for _, m := range rep.Memories {
 			for _, ct := range m.Citations {
 				if ct.Prose != nil {
-					out[m.Memory.Stem()+": "+ct.Prose.Text] = ct.Status.String() + " " + ct.Kind.String() + " " + ct.Prose.Written
+					out[m.Memory.Stem()+": "+ct.Prose.Text] = ct.Status.String() + " " + ct.Kind.String() + " " + ct.Prose.Now + " " + ct.Prose.Written[:7]
 				}
 			}
 		}
 		return out, counted.calls.Load()
 	}
 	plain, calls := run(nil) // no cache: every memory judged
-	if len(plain) != 2*n {
-		t.Fatalf("%d prose references, want %d: %v", len(plain), 2*n, plain)
+	if len(plain) != 3*n {
+		t.Fatalf("%d prose references, want %d: %v", len(plain), 3*n, plain)
+	}
+	for _, k := range []string{"m07: old/gone.go", "m07: lib/moved.go"} {
+		if v := plain[k]; !strings.HasPrefix(v, "stale ") || strings.HasPrefix(k, "m07: lib") != strings.Contains(v, " lib/helpers.go ") {
+			t.Errorf("%s: %q, want stale (moved to lib/helpers.go for lib/moved.go)", k, v)
+		}
 	}
 	if calls > 3 {
 		t.Errorf("without a cache, the versions of %d memories were read in %d requests, want a few", n, calls)

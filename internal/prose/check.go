@@ -103,8 +103,12 @@ type Checker struct {
 	prefetched   sync.WaitGroup
 	// the newest versions of the memories judged, read ahead
 	// (readAhead): a memory's are read when ahead[path] is closed
-	aheadMu sync.Mutex
-	ahead   map[string]chan struct{}
+	aheadMu      sync.Mutex
+	ahead        map[string]chan struct{}
+	renamesAhead bool // startRenamesAhead ran
+	// refs are the references of the memories judged, by memory, as
+	// extracted by the judging or ahead of it (renamesAhead)
+	refs sync.Map
 	// noWait: a judgment that needs the log of renames and deletions
 	// fails with errMovesNotRead instead of waiting for it
 	noWait bool
@@ -124,6 +128,7 @@ func (c *Checker) Release() {
 	c.released = true
 	c.H, c.Log, c.Sym = nil, nil, nil
 	c.versions, c.trees, c.lines = nil, nil, nil
+	c.refs.Clear()
 	c.order, c.moves, c.gone, c.renames = nil, nil, nil, nil
 }
 
@@ -217,6 +222,102 @@ func (c *Checker) startReadAhead(ctx context.Context, mems []*store.Memory) {
 			delete(c.ahead, p)
 		}
 		c.aheadMu.Unlock()
+	}()
+}
+
+// refsOf returns the references of a memory (extractCached), extracted
+// once a run.
+func (c *Checker) refsOf(m *store.Memory) []Ref {
+	if v, ok := c.refs.Load(m); ok {
+		return v.([]Ref)
+	}
+	refs := extractCached(c.Cache, m.File.Src, c.Opt)
+	c.refs.Store(m, refs)
+	return refs
+}
+
+// maxRenamesAhead bounds the commits startRenamesAhead asks for their
+// renames.
+const maxRenamesAhead = 512
+
+// startRenamesAhead asks git, in a goroutine of the prefetch, for the
+// renames of the commits that deleted a path the memories mems name and
+// the content checked (now) does not have, once the log of renames and
+// deletions is read: the judging of those references, which asks for
+// them one after the other (fate, renamedIn), then finds them asked, in
+// the order it meets them. It asks for every such commit of every path
+// that may be the one a reference named where it was written (the path,
+// or a path ending in it), a few more than the judging needs.
+func (c *Checker) startRenamesAhead(ctx context.Context, mems []*store.Memory, now *tracked) {
+	if c.renamesAhead {
+		return
+	}
+	c.renamesAhead = true
+	if _, ok := c.Log.(commitChanger); !ok {
+		if _, ok := c.Sym.(commitChanger); !ok {
+			return
+		}
+	}
+	c.prefetched.Add(1)
+	go func() {
+		defer c.prefetched.Done()
+		// the names the memories give paths the content does not have, in
+		// the order the judging meets them
+		var missing []string
+		seen := map[string]bool{}
+		for _, m := range mems {
+			if ctx.Err() != nil {
+				return
+			}
+			if m.File == nil {
+				continue
+			}
+			for _, r := range c.refsOf(m) {
+				if r.Kind != KindPath {
+					continue
+				}
+				for _, cand := range candidates(m, r) {
+					n := strings.TrimPrefix(cand, "./")
+					if p, cands := now.resolve(cand, !strings.Contains(r.Target, "/")); p == "" && len(cands) <= 1 && !seen[n] {
+						seen[n] = true
+						missing = append(missing, n)
+					}
+				}
+			}
+		}
+		c.loadMoves(ctx)
+		if c.movesErr != nil || len(missing) == 0 {
+			return
+		}
+		// the deletions, by the base name of the path, oldest first
+		type deletion struct {
+			commit gitblame.Hash
+			path   string
+		}
+		dels := map[string][]deletion{}
+		for i := len(c.moves) - 1; i >= 0; i-- {
+			for _, ch := range c.moves[i].Changes {
+				if ch.To == "" {
+					b := path.Base(ch.From)
+					dels[b] = append(dels[b], deletion{c.moves[i].Hash, ch.From})
+				}
+			}
+		}
+		asked := map[gitblame.Hash]bool{}
+		for _, n := range missing {
+			for _, d := range dels[path.Base(n)] {
+				if asked[d.commit] || !(d.path == n || strings.HasSuffix(d.path, "/"+n) || !strings.Contains(n, "/")) {
+					continue
+				}
+				if len(asked) == maxRenamesAhead || ctx.Err() != nil {
+					return
+				}
+				asked[d.commit] = true // (one request answers every path of the commit)
+				if _, err := c.renamedIn(ctx, d.commit, d.path); err != nil {
+					return
+				}
+			}
+		}
 	}()
 }
 
@@ -401,6 +502,9 @@ func (c *Checker) CheckProseLater(ctx context.Context, src source.Source, mems [
 	} else if hist {
 		c.startReadAhead(ctx, mems) // (without a cache every memory is judged)
 	}
+	if (late || vc == nil) && hist && j.now != nil {
+		c.startRenamesAhead(ctx, mems, j.now)
+	}
 	sameList := true // the judgments are of the list the run's key names
 	type judged struct {
 		i      int
@@ -559,7 +663,7 @@ type judge struct {
 }
 
 func (j *judge) memory(ctx context.Context, m *store.Memory) ([]verify.ProseCitation, error) {
-	refs := extractCached(j.c.Cache, m.File.Src, j.c.Opt)
+	refs := j.c.refsOf(m)
 	if len(refs) == 0 {
 		return nil, nil
 	}
