@@ -81,6 +81,33 @@ func (c *conversions) converts(p string) bool {
 	if c == nil || c.all {
 		return c != nil
 	}
+	rules := c.rulesFor(p)
+	return len(rules) > 0 && mayConvert(rules, p, c.fold, c.infoSrc)
+}
+
+// changesWords reports whether git may change more of p than its line
+// endings between the blob and the working tree (ident, a filter, a
+// working-tree-encoding), or cannot tell.
+func (c *conversions) changesWords(p string) bool {
+	if c == nil {
+		return false
+	}
+	if c.all {
+		return true
+	}
+	for _, rl := range c.rulesFor(p) {
+		if rl.ident {
+			if may, _ := rl.matches(p, c.fold); may {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// rulesFor returns the rules that may match p: the sources' and those of
+// the .gitattributes of the directories above it.
+func (c *conversions) rulesFor(p string) []attrRule {
 	rules := c.rules
 	if c.below != nil {
 		for i := 0; ; {
@@ -94,7 +121,7 @@ func (c *conversions) converts(p string) bool {
 			i += j + 1
 		}
 	}
-	return len(rules) > 0 && mayConvert(rules, p, c.fold, c.infoSrc)
+	return rules
 }
 
 // attrDirs reads the working tree's .gitattributes of directories as they

@@ -129,25 +129,55 @@ func readAllFile(f *os.File, size int64) ([]byte, error) {
 // the same trust git's status gives it (the file is what it was when the
 // entry's stat data was recorded), without a claim about the blob.
 func (w *guardedWorktree) ContentID(p string) (string, bool) {
-	wt, ok := w.Source.(*source.Worktree)
+	e, c, ok := w.cleanEntry(p)
 	if !ok {
 		return "", false
 	}
+	if w.ids.conv.converts(c) {
+		return w.ids.index.statID(e), true
+	}
+	return w.ids.index.contentID(e), true
+}
+
+// BlobID is the content id ("blob:" and its object name) of the blob a
+// tracked file, unchanged since git wrote it, was checked out from, when
+// git changed at most its line endings on the way (no ident, filter or
+// working-tree-encoding may apply to it): the file then holds the blob's
+// words, if not all its bytes, where ContentID names it by its stat data.
+// It vouches for no byte of the file: a caller may only take the blob
+// to hold the words the file holds (internal/prose does, to know which
+// blobs of history lack a name).
+func (w *guardedWorktree) BlobID(p string) (string, bool) {
+	e, c, ok := w.cleanEntry(p)
+	if !ok || w.ids.conv.changesWords(c) {
+		return "", false
+	}
+	return w.ids.index.contentID(e), true
+}
+
+// cleanEntry returns the index entry of the regular file at p, and p
+// cleaned, when the working tree's file is the one git wrote (its stat
+// data the entry's, not racily clean, reached without a symbolic link).
+func (w *guardedWorktree) cleanEntry(p string) (*indexEntry, string, bool) {
+	wt, ok := w.Source.(*source.Worktree)
+	if !ok {
+		return nil, "", false
+	}
 	w.loadIDs()
 	if !w.ids.ok {
-		return "", false
+		return nil, "", false
 	}
 	c, err := source.Clean(p)
 	if err != nil {
-		return "", false
+		return nil, "", false
 	}
 	e := w.ids.index.find(c)
 	if e == nil || !e.st.trusted || e.st.mode&0o170000 != 0o100000 {
-		return "", false
+		return nil, "", false
 	}
 	st := e.st
 	if !wt.Direct(path.Dir(c)) {
-		return "", false
+		return nil, "", false
 	}
 	clean, read := w.ids.cleanAfterRead(c) // read this run: named by what was read
 	if !read {
@@ -158,10 +188,7 @@ func (w *guardedWorktree) ContentID(p string) (string, bool) {
 		}
 	}
 	if !clean {
-		return "", false // modified, racily clean, or not a regular file
+		return nil, "", false // modified, racily clean, or not a regular file
 	}
-	if w.ids.conv.converts(c) {
-		return w.ids.index.statID(e), true
-	}
-	return w.ids.index.contentID(e), true
+	return e, c, true
 }

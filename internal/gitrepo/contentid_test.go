@@ -96,3 +96,75 @@ func TestWorktreeContentID(t *testing.T) {
 		})
 	}
 }
+
+// TestWorktreeBlobID: a clean file git changes the line endings of is
+// named by its blob by BlobID (not by ContentID); one git may change
+// more of (ident, a filter, an encoding), one modified and one untracked
+// are not; one git does not convert has the same name from both.
+func TestWorktreeBlobID(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS != "linux" {
+		t.Skip("working-tree content ids are given on Linux only (worktreeIDs.unchanged)")
+	}
+	dir := t.TempDir()
+	git := func(args ...string) string {
+		t.Helper()
+		out, err := gitfixture.Git(dir, 0, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	past := time.Now().Add(-time.Hour)
+	write := func(p, content string) {
+		t.Helper()
+		full := filepath.Join(dir, p)
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(full, past, past); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("init", "-q")
+	write(".gitattributes", "*.txt text eol=crlf\n*.id ident\n*.enc working-tree-encoding=UTF-16LE\n*.flt filter=upper\n")
+	write("crlf.txt", "one\r\ntwo\r\n")
+	write("plain.go", "package x\n")
+	write("kw.id", "$Id$\n")
+	write("utf.enc", "t\x00\n\x00")
+	write("f.flt", "text\n")
+	write("edited.txt", "x\r\n")
+	git("add", "-A")
+	write("edited.txt", "y\r\n") // same size: its ctime tells
+	write("new.txt", "z\r\n")
+	r, err := Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := r.Worktree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := src.(source.Identifier)
+	bn := src.(source.BlobNamer)
+	if id, ok := ids.ContentID("crlf.txt"); !ok || id[:5] != "stat:" {
+		t.Errorf("ContentID(crlf.txt) = %q, %v; want a stat: name (git converts it)", id, ok)
+	}
+	for p, want := range map[string]string{
+		"crlf.txt":   "blob:" + git("rev-parse", ":crlf.txt"),
+		"plain.go":   "blob:" + git("rev-parse", ":plain.go"),
+		"kw.id":      "",
+		"utf.enc":    "",
+		"f.flt":      "",
+		"edited.txt": "",
+		"new.txt":    "",
+	} {
+		got, ok := bn.BlobID(p)
+		if ok != (want != "") || got != want {
+			t.Errorf("BlobID(%s) = %q, %v; want %q", p, got, ok, want)
+		}
+	}
+	if id, _ := ids.ContentID("plain.go"); id != "blob:"+git("rev-parse", ":plain.go") {
+		t.Errorf("ContentID(plain.go) = %q", id)
+	}
+}

@@ -160,7 +160,7 @@ func (j *judge) symbols(ctx context.Context, syms []symRef, out [][]verify.Prose
 			missing[s.written] = append(missing[s.written], s.name)
 		}
 	}
-	then := j.grepThen(ctx, missing, ix.known)
+	then := j.grepThen(ctx, missing, ix.knownBlobs)
 	trace.Printf("symbols: %d trees searched at %v", len(then), time.Since(start).Round(time.Millisecond))
 	if err := ctx.Err(); err != nil {
 		return err
@@ -476,7 +476,7 @@ func (j *judge) followGone(ctx context.Context, asks []wordAsk, gone []bool, cha
 // their files, so this reads a fraction of what a search of each tree
 // would. The answer for a commit and its names is kept in the
 // verification cache (a tree never changes).
-func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string, known map[gitblame.Hash]bool) map[gitblame.Hash]map[string][]string {
+func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string, knownBlobs func() map[gitblame.Hash]bool) map[gitblame.Hash]map[string][]string {
 	then := map[gitblame.Hash]map[string][]string{}
 	if j.c.Sym == nil || j.c.H == nil {
 		return then
@@ -558,6 +558,7 @@ func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string
 		list[k].files = codeOf(files)
 	})
 	// every content not known to lack the names, read once
+	known := knownBlobs()
 	want := map[string]bool{}
 	var blobs []gitblame.Hash
 	idx := map[gitblame.Hash]int{}
@@ -894,10 +895,33 @@ type symbolIndex struct {
 	ids   map[string]string   // path → content id, for the files whose words are cached
 	read  map[string]bool     // the files read this run
 	files int                 // the code files of the content checked
-	// known are the contents (blob ids) of the code files of the content
-	// checked whose words were read, this run or before: a name no file
-	// holds now is in none of them
-	known map[gitblame.Hash]bool
+	code  *codeParse          // the code files, as read (knownBlobs)
+}
+
+// knownBlobs returns the contents (blob ids) of the code files of the
+// content checked whose words were read, this run or before: a name no
+// file holds now is in none of them. A file that holds its blob's words
+// but not all its bytes (git changed its line endings: source.BlobNamer)
+// names that blob too.
+func (ix *symbolIndex) knownBlobs() map[gitblame.Hash]bool {
+	known := map[gitblame.Hash]bool{}
+	bn, _ := ix.code.src.(source.BlobNamer)
+	for i, p := range ix.code.paths {
+		f := &ix.code.files[i]
+		if !f.cached && !f.read {
+			continue
+		}
+		id := f.id
+		if !strings.HasPrefix(id, "blob:") && bn != nil {
+			id, _ = bn.BlobID(p)
+		}
+		if b, ok := strings.CutPrefix(id, "blob:"); ok {
+			if h, err := gitblame.ParseHash(b); err == nil {
+				known[h] = true
+			}
+		}
+	}
+	return known
 }
 
 // codeFile is one code file of the content checked, as the symbol index
@@ -1024,20 +1048,15 @@ func (j *judge) startCode(src source.Source) {
 // it knows; a file without an id (modified, untracked) is read.
 func (j *judge) symIndex(want map[string]bool) *symbolIndex {
 	vc := j.cache
-	ix := &symbolIndex{j: j, defs: map[string][]symLoc{}, found: map[string]bool{}, ids: map[string]string{}, read: map[string]bool{}, known: map[gitblame.Hash]bool{}}
 	cp := j.code
 	if cp == nil {
 		cp = j.newCodeParse(j.src)
 	}
+	ix := &symbolIndex{j: j, defs: map[string][]symLoc{}, found: map[string]bool{}, ids: map[string]string{}, read: map[string]bool{}, code: cp}
 	cp.finish(runtime.GOMAXPROCS(0))
 	ix.files = len(cp.paths)
 	for i, p := range cp.paths {
 		f := &cp.files[i]
-		if b, ok := strings.CutPrefix(f.id, "blob:"); ok && (f.cached || f.read) {
-			if h, err := gitblame.ParseHash(b); err == nil {
-				ix.known[h] = true
-			}
-		}
 		if f.cached {
 			ix.ids[p] = f.id
 			eachDef(f.defs, func(d symdef.Def) {

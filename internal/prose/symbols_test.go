@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/memfile"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
@@ -218,5 +220,46 @@ func TestCheckProseLater(t *testing.T) {
 	c.Release()
 	if _, err := c.CheckProse(ctx, src, mems); !errors.Is(err, errReleased) {
 		t.Errorf("CheckProse after Release: %v; want %v", err, errReleased)
+	}
+}
+
+// blobNamed is a content whose files hold the words of blobs it names
+// (source.BlobNamer).
+type blobNamed struct {
+	source.Source
+	blobs map[string]string
+}
+
+func (b blobNamed) BlobID(p string) (string, bool) {
+	id, ok := b.blobs[p]
+	return id, ok
+}
+
+// TestKnownBlobs: the blobs known to lack the names the code lacks are
+// those of the code files read or cached: named by their content id, or,
+// for a file named by its stat data, by the blob the content names.
+func TestKnownBlobs(t *testing.T) {
+	h := func(c byte) string { return "blob:" + strings.Repeat(string(c), 40) }
+	cp := &codeParse{
+		src:   blobNamed{blobs: map[string]string{"b.py": h('b'), "d.py": h('d')}},
+		paths: []string{"a.py", "b.py", "c.py", "d.py"},
+		files: []codeFile{
+			{id: h('a'), read: true},     // named by its blob
+			{id: "stat:x", cached: true}, // by its stat data; the content names its blob
+			{id: "stat:y", read: true},   // by its stat data only
+			{id: "stat:z"},               // not read: its words are not known
+		},
+	}
+	got := (&symbolIndex{code: cp}).knownBlobs()
+	want := map[gitblame.Hash]bool{}
+	for _, c := range "ab" {
+		hh, err := gitblame.ParseHash(strings.Repeat(string(c), 40))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[hh] = true
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("knownBlobs = %v, want %v", got, want)
 	}
 }

@@ -375,6 +375,16 @@ func (r *Recorder) ContentID(p string) (string, bool) {
 	return id, ok
 }
 
+// BlobID passes BlobID on to the wrapped source when it has it (see
+// BlobNamer). It is not recorded: a blob it names only spares reading it
+// again, and no answer depends on it.
+func (r *Recorder) BlobID(p string) (string, bool) {
+	if bn, ok := r.src.(BlobNamer); ok {
+		return bn.BlobID(p)
+	}
+	return "", false
+}
+
 // Untracked implements Untracker (false when the wrapped source is not
 // one).
 func (r *Recorder) Untracked(p string) bool {

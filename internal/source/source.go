@@ -59,6 +59,15 @@ type Identifier interface {
 	ContentID(p string) (id string, ok bool)
 }
 
+// BlobNamer is implemented by sources that can name the git blob a
+// regular file was checked out from even where ContentID cannot vouch
+// for its bytes: the file holds that blob's words (identifiers), git
+// having changed at most its line endings. Nothing but what holds for
+// every line ending may be concluded from it.
+type BlobNamer interface {
+	BlobID(p string) (id string, ok bool)
+}
+
 // Kind is what a path names.
 type Kind int
 
