@@ -305,7 +305,11 @@ func (c *Checker) startRenamesAhead(ctx context.Context, mems []*store.Memory, n
 		}
 		asked := map[gitblame.Hash]bool{}
 		for _, n := range missing {
-			for _, d := range dels[path.Base(n)] {
+			ds := dels[path.Base(n)]
+			if !strings.Contains(n, "/") && slices.ContainsFunc(ds, func(d deletion) bool { return d.path != ds[0].path }) {
+				continue // a bare name of several deleted files: left to the judging
+			}
+			for _, d := range ds {
 				if asked[d.commit] || !(d.path == n || strings.HasSuffix(d.path, "/"+n) || !strings.Contains(n, "/")) {
 					continue
 				}
