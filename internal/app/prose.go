@@ -139,12 +139,12 @@ func (l *lazyHistory) EntryAt(commit gitblame.Hash, p string) (gitblame.Hash, bo
 	return h.EntryAt(commit, p)
 }
 
-func (l *lazyHistory) FilesAt(commit gitblame.Hash, keep func(string) bool) (map[string]gitblame.Hash, bool, error) {
+func (l *lazyHistory) FilesAtEach(commits []gitblame.Hash, keep func(string) bool) ([]map[string]gitblame.Hash, error) {
 	h, err := l.get()
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	return h.FilesAt(commit, keep)
+	return h.FilesAtEach(commits, keep)
 }
 
 func (l *lazyHistory) Blobs(xs []gitblame.Hash, f func(i int, data []byte, err error)) {

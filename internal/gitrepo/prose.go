@@ -456,43 +456,65 @@ func (h *History) EntryAt(commit gitblame.Hash, p string) (blob gitblame.Hash, o
 // wanted: the others are left out (a tree's code files cost a map of
 // thousands of entries less).
 func (h *History) FilesAt(commit gitblame.Hash, keep func(path string) bool) (files map[string]gitblame.Hash, known bool, err error) {
+	all, err := h.FilesAtEach([]gitblame.Hash{commit}, keep)
+	if err != nil || all == nil {
+		return nil, false, err
+	}
+	return all[0], all[0] != nil, nil
+}
+
+// FilesAtEach is FilesAt of each of commits (a nil map for one not
+// known), each path tested by keep once for them all. It returns nil
+// when there is no log of the whole chain.
+func (h *History) FilesAtEach(commits []gitblame.Hash, keep func(path string) bool) ([]map[string]gitblame.Hash, error) {
 	ix := h.repo.paths.Load()
 	if ix == nil {
-		return nil, false, nil
+		return nil, nil
 	}
 	ix.headOnce.Do(func() { ix.headFiles, ix.headErr = h.Files(ix.headTree) })
 	if ix.headErr != nil {
-		return nil, false, ix.headErr
+		return nil, ix.headErr
 	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	k, on := ix.pos[commit]
-	if !on {
-		return nil, false, nil
+	out := make([]map[string]gitblame.Hash, len(commits))
+	var ks []int32 // the places of the commits known
+	var at []int   // and their index in commits
+	for i, c := range commits {
+		if k, on := ix.pos[c]; on {
+			if keep == nil {
+				out[i] = make(map[string]gitblame.Hash, len(ix.headFiles))
+			} else {
+				out[i] = map[string]gitblame.Hash{}
+			}
+			ks, at = append(ks, k), append(at, i)
+		}
 	}
-	if keep == nil {
-		files = make(map[string]gitblame.Hash, len(ix.headFiles))
-	} else {
-		files = map[string]gitblame.Hash{}
+	if len(ks) == 0 {
+		return out, nil
 	}
 	for p, b := range ix.headFiles {
 		if _, changed := ix.byPath[p]; !changed && (keep == nil || keep(p)) {
-			files[p] = b // no commit ever changed it
+			for _, i := range at {
+				out[i][p] = b // no commit ever changed it
+			}
 		}
 	}
 	for p, chs := range ix.byPath {
 		if keep != nil && !keep(p) {
 			continue
 		}
-		ch, changed := beforeIn(chs, k)
-		switch {
-		case changed && ch.present:
-			files[p] = ch.blob
-		case !changed:
-			if b, ok := ix.headFiles[p]; ok {
-				files[p] = b // no commit since changed it
+		for n, k := range ks {
+			ch, changed := beforeIn(chs, k)
+			switch {
+			case changed && ch.present:
+				out[at[n]][p] = ch.blob
+			case !changed:
+				if b, ok := ix.headFiles[p]; ok {
+					out[at[n]][p] = b // no commit since changed it
+				}
 			}
 		}
 	}
-	return files, true, nil
+	return out, nil
 }

@@ -204,6 +204,7 @@ func TestEntryAt(t *testing.T) {
 				}
 			}
 			n := 0
+			var wantEach []map[string]gitblame.Hash // each commit's files, kept
 			for _, c := range order {
 				cm, err := h.Commit(c)
 				if err != nil {
@@ -235,6 +236,7 @@ func TestEntryAt(t *testing.T) {
 				if !reflect.DeepEqual(kept, want) {
 					t.Errorf("FilesAt(%s, keep):\n%v\nthe tree's kept:\n%v", c.Short(), kept, want)
 				}
+				wantEach = append(wantEach, want)
 				for p := range paths {
 					want, wok, err := h.Entry(cm.Tree, p)
 					if err != nil {
@@ -252,6 +254,15 @@ func TestEntryAt(t *testing.T) {
 			}
 			if n < 1000 {
 				t.Errorf("only %d lookups", n)
+			}
+			// every commit at once, and one off the chain
+			side0 := gitblame.NewHash(make([]byte, 20))
+			each, err := h.FilesAtEach(append(slices.Clone(order), side0), func(p string) bool { return strings.HasSuffix(p, "a") || strings.Contains(p, "/") })
+			if err != nil || len(each) != len(order)+1 || each[len(order)] != nil {
+				t.Fatalf("FilesAtEach: %d maps, the last %v, %v", len(each), each[len(each)-1], err)
+			}
+			if !reflect.DeepEqual(each[:len(order)], wantEach) {
+				t.Errorf("FilesAtEach of the whole chain differs from FilesAt of each commit")
 			}
 			side, err := gitfixture.Git(dir, 0, "rev-list", "--all", "--not", "--first-parent", head.String())
 			if err != nil {

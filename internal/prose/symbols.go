@@ -534,12 +534,18 @@ func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string
 	// the files of each tree: from the history's log of the whole chain
 	// when it has it (no tree listed but the head's), else listed
 	var list []*ask
-	for _, a := range asks {
-		if fa, ok := j.c.H.(filesAter); ok {
-			if files, known, err := fa.FilesAt(a.commit, isCode); err == nil && known {
-				a.files = files
-				continue
-			}
+	var at []map[string]gitblame.Hash
+	if fa, ok := j.c.H.(filesAter); ok {
+		commits := make([]gitblame.Hash, len(asks))
+		for i, a := range asks {
+			commits[i] = a.commit
+		}
+		at, _ = fa.FilesAtEach(commits, isCode) // (an error: the trees are listed)
+	}
+	for i, a := range asks {
+		if at != nil && at[i] != nil {
+			a.files = at[i]
+			continue
 		}
 		t, err := j.c.tree(a.commit)
 		if err != nil {

@@ -44,19 +44,20 @@ func (h cachedEntries) EntryAt(commit gitblame.Hash, p string) (gitblame.Hash, b
 	return gitblame.ZeroHash, false, false, nil
 }
 
-// FilesAt passes FilesAt on to the history when it has it.
-func (h cachedEntries) FilesAt(commit gitblame.Hash, keep func(string) bool) (map[string]gitblame.Hash, bool, error) {
+// FilesAtEach passes FilesAtEach on to the history when it has it.
+func (h cachedEntries) FilesAtEach(commits []gitblame.Hash, keep func(string) bool) ([]map[string]gitblame.Hash, error) {
 	if fa, ok := h.History.(filesAter); ok {
-		return fa.FilesAt(commit, keep)
+		return fa.FilesAtEach(commits, keep)
 	}
-	return nil, false, nil
+	return nil, nil
 }
 
-// filesAter is what a history may add: Files of a commit's tree from the
-// log of the whole first-parent chain (known: it could answer), of the
-// paths keep names (all when it is nil).
+// filesAter is what a history may add: Files of the trees of commits
+// from the log of the whole first-parent chain (a nil map for a commit
+// it does not know; nil when it knows none), of the paths keep names (all
+// when it is nil).
 type filesAter interface {
-	FilesAt(commit gitblame.Hash, keep func(path string) bool) (files map[string]gitblame.Hash, known bool, err error)
+	FilesAtEach(commits []gitblame.Hash, keep func(path string) bool) ([]map[string]gitblame.Hash, error)
 }
 
 // entryAt is the blob of the regular file at path p in commit's tree, and
