@@ -37,8 +37,12 @@ func (h *History) WordsChangedIn(ctx context.Context, from, head gitblame.Hash, 
 			break
 		}
 	}
+	fromChain := h.wordsFromChain(ctx, from, head, words, pathspecs, follow, out)
 	var batch []int
 	for i, w := range words {
+		if fromChain[i] {
+			continue
+		}
 		if !plainWord(w) || !plainPaths(pathspecs[i]) || len(pathspecs[i]) == 1 && follow {
 			alone[i] = true
 			continue
