@@ -174,21 +174,12 @@ func newNameTable(names map[string]bool) *nameTable {
 func (t *nameTable) holds(data []byte) []string {
 	var got []string
 	mask := uint32(len(t.slots) - 1)
-	n := len(data)
-	for i := 0; i < n; {
-		for i < n && !identByte[data[i]] {
-			i++
+	eachWordAt(data, func(start, end int) {
+		l := end - start
+		if !t.first[data[start]] || l < 256 && t.lens[l/64]&(1<<(l%64)) == 0 {
+			return
 		}
-		start := i
-		for i < n && identByte[data[i]] {
-			i++
-		}
-		l := i - start
-		if l == 0 || !t.first[data[start]] || l < 256 && t.lens[l/64]&(1<<(l%64)) == 0 ||
-			data[start] >= '0' && data[start] <= '9' { // a number is no word
-			continue
-		}
-		w := data[start:i]
+		w := data[start:end]
 		h := uint32(fnvOffset)
 		for _, c := range w {
 			h = (h ^ uint32(c)) * fnvPrime
@@ -196,16 +187,16 @@ func (t *nameTable) holds(data []byte) []string {
 		for k := h & mask; ; k = (k + 1) & mask {
 			s := t.slots[k]
 			if s == 0 {
-				break
+				return
 			}
 			if t.hash[s-1] == h && t.names[s-1] == string(w) {
 				if name := t.names[s-1]; !containsString(got, name) {
 					got = append(got, name)
 				}
-				break
+				return
 			}
 		}
-	}
+	})
 	return got
 }
 
