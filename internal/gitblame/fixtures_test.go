@@ -54,24 +54,9 @@ func got(r gitblame.Result) want {
 func track(t *testing.T, scenario string, cites []cite, target string) []gitblame.Result {
 	t.Helper()
 	dir := gitfixture.Replay(t, filepath.Join("..", "..", "testdata", "repos", scenario+".txtar"))
-	repo, err := gitrepo.OpenHistory(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		repo.Close()
-		repo.Repo().Close()
-	})
+	repo, base, head := historyAt(t, dir, target)
 	if want := os.Getenv("GIT_DEFAULT_HASH"); want != "" && repo.Repo().ObjectFormat != want {
 		t.Fatalf("object format %s, want %s", repo.Repo().ObjectFormat, want)
-	}
-	base, err := repo.Resolve("base")
-	if err != nil {
-		t.Fatal(err)
-	}
-	head, err := repo.Resolve(target)
-	if err != nil {
-		t.Fatal(err)
 	}
 	anchors := make([]gitblame.Anchor, len(cites))
 	for i, c := range cites {
@@ -348,22 +333,7 @@ func TestPrefetchStepFiles(t *testing.T) {
 	gitfixture.Write(t, dir, "d.go", body("d")+moving)
 	git("add", "-A")
 	git("commit", "-q", "-m", "move")
-	repo, err := gitrepo.OpenHistory(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		repo.Close()
-		repo.Repo().Close()
-	})
-	base, err := repo.Resolve("base")
-	if err != nil {
-		t.Fatal(err)
-	}
-	head, err := repo.Resolve("HEAD")
-	if err != nil {
-		t.Fatal(err)
-	}
+	repo, base, head := historyAt(t, dir, "HEAD")
 	anchors := []gitblame.Anchor{{Path: "a.go", Line: 21, Snippet: "movingTarget", Base: base}}
 	c := &blobCounter{History: repo, br: repo}
 	res, err := gitblame.New(c).Track(context.Background(), anchors, gitblame.Target{Commit: head})
@@ -383,4 +353,27 @@ func TestPrefetchStepFiles(t *testing.T) {
 	if c.batch == 0 || c.batched < 3 {
 		t.Errorf("the step's files were read one by one (%d single reads; %d batches of %d blobs)", c.single, c.batch, c.batched)
 	}
+}
+
+// historyAt opens the history of the repository at dir, and resolves its
+// tag "base" and target.
+func historyAt(t *testing.T, dir, target string) (*gitrepo.History, gitblame.Hash, gitblame.Hash) {
+	t.Helper()
+	repo, err := gitrepo.OpenHistory(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		repo.Close()
+		repo.Repo().Close()
+	})
+	base, err := repo.Resolve("base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := repo.Resolve(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return repo, base, head
 }

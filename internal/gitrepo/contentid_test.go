@@ -21,14 +21,7 @@ func TestWorktreeContentID(t *testing.T) {
 	for _, format := range []string{"sha1", "sha256"} {
 		t.Run(format, func(t *testing.T) {
 			dir := t.TempDir()
-			git := func(args ...string) string {
-				t.Helper()
-				out, err := gitfixture.Git(dir, 0, args...)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return out
-			}
+			git := gitIn(t, dir)
 			write := func(p, content string, mtime time.Time) {
 				t.Helper()
 				full := filepath.Join(dir, p)
@@ -62,15 +55,7 @@ func TestWorktreeContentID(t *testing.T) {
 			if err := os.Symlink("real", filepath.Join(dir, "dirlink")); err != nil {
 				t.Skip(err)
 			}
-			r, err := Discover(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			src, err := r.Worktree()
-			if err != nil {
-				t.Fatal(err)
-			}
-			ids := src.(source.Identifier)
+			ids := worktreeIn(t, dir).(source.Identifier)
 			blob := git("rev-parse", ":clean.txt")
 			for p, want := range map[string]string{
 				"clean.txt":     "blob:" + blob,
@@ -107,14 +92,7 @@ func TestWorktreeBlobID(t *testing.T) {
 		t.Skip("working-tree content ids are given on Linux only (worktreeIDs.unchanged)")
 	}
 	dir := t.TempDir()
-	git := func(args ...string) string {
-		t.Helper()
-		out, err := gitfixture.Git(dir, 0, args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
+	git := gitIn(t, dir)
 	past := time.Now().Add(-time.Hour)
 	write := func(p, content string) {
 		t.Helper()
@@ -137,14 +115,7 @@ func TestWorktreeBlobID(t *testing.T) {
 	git("add", "-A")
 	write("edited.txt", "y\r\n") // same size: its ctime tells
 	write("new.txt", "z\r\n")
-	r, err := Discover(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := r.Worktree()
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := worktreeIn(t, dir)
 	ids := src.(source.Identifier)
 	bn := src.(source.BlobNamer)
 	if id, ok := ids.ContentID("crlf.txt"); !ok || id[:5] != "stat:" {
@@ -167,4 +138,33 @@ func TestWorktreeBlobID(t *testing.T) {
 	if id, _ := ids.ContentID("plain.go"); id != "blob:"+git("rev-parse", ":plain.go") {
 		t.Errorf("ContentID(plain.go) = %q", id)
 	}
+}
+
+// gitIn returns a runner of git in dir (the fixture's environment, its
+// first commit's dates) that fails t on an error.
+func gitIn(t *testing.T, dir string) func(args ...string) string {
+	return func(args ...string) string {
+		t.Helper()
+		out, err := gitfixture.Git(dir, 0, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+}
+
+// worktreeIn returns the working tree of the repository at dir, as the
+// repository reads it.
+func worktreeIn(t *testing.T, dir string) source.Source {
+	t.Helper()
+	r, err := Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	src, err := r.Worktree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
 }
