@@ -26,6 +26,10 @@ type History struct {
 	// log.follow may be on (WordsChangedIn)
 	followOnce sync.Once
 	follow     bool
+	// the diff drivers that convert or call content binary, asked once
+	// (plainDiff); nil: git could not be asked
+	driversOnce sync.Once
+	drivers     map[string]bool
 	// touched is the changed files of every commit of a range, kept by
 	// Touching when it asked for them all
 	touchedMu sync.Mutex

@@ -228,18 +228,24 @@ func linesWithWord(data []byte, word string) (int, bool) {
 func (h *History) plainDiff(ctx context.Context, paths []string) map[string]bool {
 	out := map[string]bool{}
 	// the drivers that convert or call content binary
-	converts := map[string]bool{}
-	cfg, err := h.repo.cmd().Run(ctx, "config", "-z", "--get-regexp", `^diff\..*\.(textconv|binary)$`)
-	if err != nil && ExitCode(err) != 1 { // 1: none set
-		return out
-	}
-	for _, kv := range strings.Split(string(cfg), "\x00") {
-		k, _, _ := strings.Cut(kv, "\n")
-		if name, ok := strings.CutPrefix(k, "diff."); ok {
-			if i := strings.LastIndexByte(name, '.'); i > 0 {
-				converts[name[:i]] = true
+	h.driversOnce.Do(func() {
+		cfg, err := h.repo.cmd().Run(ctx, "config", "-z", "--get-regexp", `^diff\..*\.(textconv|binary)$`)
+		if err != nil && ExitCode(err) != 1 { // 1: none set
+			return
+		}
+		h.drivers = map[string]bool{}
+		for _, kv := range strings.Split(string(cfg), "\x00") {
+			k, _, _ := strings.Cut(kv, "\n")
+			if name, ok := strings.CutPrefix(k, "diff."); ok {
+				if i := strings.LastIndexByte(name, '.'); i > 0 {
+					h.drivers[name[:i]] = true
+				}
 			}
 		}
+	})
+	converts := h.drivers
+	if converts == nil {
+		return out
 	}
 	for len(paths) > 0 {
 		n := min(len(paths), 256) // (a command line of bounded length)
