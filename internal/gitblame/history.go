@@ -150,10 +150,23 @@ type History interface {
 }
 
 // BlobsReader is what a History may add: many blobs read in one round
-// trip to git. f is called for each, in order, with its content or the
-// error reading it.
+// trip to git. f is called for each, in order, with its content (valid
+// only until f returns) or the error reading it.
 type BlobsReader interface {
 	Blobs(hs []Hash, f func(i int, data []byte, err error))
+}
+
+// ReadBlobs reads blobs through h: at once when it is a BlobsReader,
+// else one by one.
+func ReadBlobs(h History, hs []Hash, f func(i int, data []byte, err error)) {
+	if br, ok := h.(BlobsReader); ok {
+		br.Blobs(hs, f)
+		return
+	}
+	for i, x := range hs {
+		data, err := h.Blob(x)
+		f(i, data, err)
+	}
 }
 
 // EntryAter is what a History may add: Entry of a commit's tree

@@ -72,11 +72,14 @@ func (t *Tracker) addedLines(st *stepState) ([]cand, error) {
 	if len(ch) > maxCrossFiles {
 		return nil, nil
 	}
+	// the files lines may have moved to, their contents read at once
+	var into []Change
 	var read []Hash
 	for _, c := range ch {
 		if c.To == "" || (st.to.view != nil && t.cross != nil && !t.cross(c.To)) {
 			continue
 		}
+		into = append(into, c)
 		read = append(read, c.ToBlob)
 		if c.From != "" {
 			read = append(read, c.FromBlob)
@@ -84,10 +87,7 @@ func (t *Tracker) addedLines(st *stepState) ([]cand, error) {
 	}
 	t.prefetch(read)
 	total := 0
-	for _, c := range ch {
-		if c.To == "" || (st.to.view != nil && t.cross != nil && !t.cross(c.To)) {
-			continue
-		}
+	for _, c := range into {
 		tx, err := t.text(c.ToBlob)
 		if err != nil {
 			return nil, err

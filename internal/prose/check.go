@@ -337,7 +337,7 @@ func (c *Checker) readAhead(ctx context.Context, mems []*store.Memory) {
 	var blobs []gitblame.Hash
 	var done []string
 	flush := func() {
-		readBlobs(c.H, blobs, func(k int, data []byte, err error) {
+		gitblame.ReadBlobs(c.H, blobs, func(k int, data []byte, err error) {
 			if err != nil {
 				batch[k].missing = true
 				return
@@ -400,7 +400,7 @@ func (c *Checker) readVersions(vs []version) {
 			at = append(at, i)
 		}
 	}
-	readBlobs(c.H, blobs, func(k int, data []byte, err error) {
+	gitblame.ReadBlobs(c.H, blobs, func(k int, data []byte, err error) {
 		if err != nil {
 			vs[at[k]].missing = true
 			return

@@ -599,7 +599,7 @@ func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string
 			}
 			return
 		}
-		readBlobs(j.c.H, blobs[lo:hi], func(i int, data []byte, err error) {
+		gitblame.ReadBlobs(j.c.H, blobs[lo:hi], func(i int, data []byte, err error) {
 			if err != nil {
 				unread[lo+i] = true // a missing object (a partial clone)
 				return

@@ -77,28 +77,9 @@ func (c *Checker) entryAt(commit gitblame.Hash, p string) (gitblame.Hash, bool, 
 	return c.H.Entry(tree, p)
 }
 
-// Blobs passes Blobs on to the history (readBlobs).
+// Blobs passes Blobs on to the history (gitblame.ReadBlobs).
 func (h cachedEntries) Blobs(bs []gitblame.Hash, f func(i int, data []byte, err error)) {
-	readBlobs(h.History, bs, f)
-}
-
-// blobsReader is what a history may add to Blob: several blobs read at
-// once, pipelined, calling f with each in order, data valid only until f
-// returns (internal/gitrepo has it).
-type blobsReader interface {
-	Blobs(hs []gitblame.Hash, f func(i int, data []byte, err error))
-}
-
-// readBlobs reads blobs at once when the history can, else one by one.
-func readBlobs(h gitblame.History, bs []gitblame.Hash, f func(i int, data []byte, err error)) {
-	if br, ok := h.(blobsReader); ok {
-		br.Blobs(bs, f)
-		return
-	}
-	for i, b := range bs {
-		data, err := h.Blob(b)
-		f(i, data, err)
-	}
+	gitblame.ReadBlobs(h.History, bs, f)
 }
 
 // treeOf is the tree of a commit, kept in the verification cache.

@@ -978,14 +978,7 @@ func (l *LazyHistory) Blobs(xs []gitblame.Hash, f func(i int, data []byte, err e
 		}
 		return
 	}
-	if br, ok := h.(gitblame.BlobsReader); ok {
-		br.Blobs(xs, f)
-		return
-	}
-	for i, x := range xs {
-		data, err := h.Blob(x)
-		f(i, data, err)
-	}
+	gitblame.ReadBlobs(h, xs, f)
 }
 
 // Changes implements gitblame.History.
