@@ -3,7 +3,7 @@ package gitrepo
 import (
 	"bytes"
 	"fmt"
-	"strconv"
+	"io"
 	"strings"
 	"testing"
 
@@ -40,34 +40,15 @@ func scanPathLogSplit(out []byte, commit func(gitblame.Hash), change func(logRec
 		if f[0] != ':' || !seen {
 			continue
 		}
-		meta := strings.Fields(string(f[1:]))
-		if len(meta) < 5 || i+1 >= len(fields) {
-			return fmt.Errorf("log: bad record %q", f)
-		}
-		var r logRecord
-		ch := &r.FileChange
-		ch.Status = meta[4][0]
-		fm, _ := strconv.ParseUint(meta[0], 8, 32)
-		tm, _ := strconv.ParseUint(meta[1], 8, 32)
-		r.fromMode, r.toMode = uint32(fm), uint32(tm)
-		from, _ := gitblame.ParseHash(meta[2])
-		to, _ := gitblame.ParseHash(meta[3])
-		i++
-		first := string(fields[i])
-		switch ch.Status {
-		case 'R', 'C':
+		r, err := rawRecord(f, func() ([]byte, error) {
 			if i+1 >= len(fields) {
-				return fmt.Errorf("log: bad rename record %q", f)
+				return nil, io.EOF
 			}
 			i++
-			ch.From, ch.To = first, string(fields[i])
-			ch.FromBlob, ch.ToBlob = from, to
-		case 'A':
-			ch.To, ch.ToBlob = first, to
-		case 'D':
-			ch.From, ch.FromBlob = first, from
-		default:
-			ch.From, ch.To, ch.FromBlob, ch.ToBlob = first, first, from, to
+			return fields[i], nil
+		})
+		if err != nil {
+			return err
 		}
 		change(r)
 	}

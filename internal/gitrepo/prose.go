@@ -121,40 +121,52 @@ func readPathLog(r io.Reader, commit func(gitblame.Hash), change func(logRecord)
 		if f[0] != ':' || !seen {
 			continue
 		}
-		meta := strings.Fields(string(f[1:]))
-		if len(meta) < 5 {
-			return fmt.Errorf("log: bad record %q", f)
-		}
-		var rec logRecord
-		ch := &rec.FileChange
-		ch.Status = meta[4][0]
-		fm, _ := strconv.ParseUint(meta[0], 8, 32)
-		tm, _ := strconv.ParseUint(meta[1], 8, 32)
-		rec.fromMode, rec.toMode = uint32(fm), uint32(tm)
-		from, _ := gitblame.ParseHash(meta[2])
-		to, _ := gitblame.ParseHash(meta[3])
-		p1, err := next()
+		rec, err := rawRecord(f, next)
 		if err != nil {
-			return fmt.Errorf("log: bad record %q", f)
-		}
-		first := string(p1)
-		switch ch.Status {
-		case 'R', 'C':
-			p2, err := next()
-			if err != nil {
-				return fmt.Errorf("log: bad rename record %q", f)
-			}
-			ch.From, ch.To = first, string(p2)
-			ch.FromBlob, ch.ToBlob = from, to
-		case 'A':
-			ch.To, ch.ToBlob = first, to
-		case 'D':
-			ch.From, ch.FromBlob = first, from
-		default:
-			ch.From, ch.To, ch.FromBlob, ch.ToBlob = first, first, from, to
+			return err
 		}
 		change(rec)
 	}
+}
+
+// rawRecord reads one record of git's -z --raw output: f is its
+// ":modes ids status" field, next gives its path (two for a rename or a
+// copy).
+func rawRecord(f []byte, next func() ([]byte, error)) (logRecord, error) {
+	var rec logRecord
+	meta := strings.Fields(string(f[1:]))
+	if len(meta) < 5 {
+		return rec, fmt.Errorf("log: bad record %q", f)
+	}
+	ch := &rec.FileChange
+	ch.Status = meta[4][0]
+	fm, _ := strconv.ParseUint(meta[0], 8, 32)
+	tm, _ := strconv.ParseUint(meta[1], 8, 32)
+	rec.fromMode, rec.toMode = uint32(fm), uint32(tm)
+	from, _ := gitblame.ParseHash(meta[2])
+	to, _ := gitblame.ParseHash(meta[3])
+	// (f is next's buffer: the messages below name the record by meta)
+	p1, err := next()
+	if err != nil {
+		return rec, fmt.Errorf("log: bad record %q", ":"+strings.Join(meta, " "))
+	}
+	first := string(p1)
+	switch ch.Status {
+	case 'R', 'C':
+		p2, err := next()
+		if err != nil {
+			return rec, fmt.Errorf("log: bad rename record %q", ":"+strings.Join(meta, " "))
+		}
+		ch.From, ch.To = first, string(p2)
+		ch.FromBlob, ch.ToBlob = from, to
+	case 'A':
+		ch.To, ch.ToBlob = first, to
+	case 'D':
+		ch.From, ch.FromBlob = first, from
+	default:
+		ch.From, ch.To, ch.FromBlob, ch.ToBlob = first, first, from, to
+	}
+	return rec, nil
 }
 
 // fieldReader reads NUL-separated fields as bytes.Split cuts them: n
@@ -230,7 +242,7 @@ func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash) (orde
 		}()
 	}
 	// the whole chain's log is kept by path as git writes it (EntryAt,
-	// FilesAt answer for a commit once git has written it: the commits
+	// FilesAtEach answer for a commit once git has written it: the commits
 	// are written newest first, so every change since that commit is in)
 	var ix *pathIndex
 	if all {
@@ -361,7 +373,7 @@ type pathIndex struct {
 	pos      map[gitblame.Hash]int32 // a commit's place on the chain, 0 the head, as the log came
 	order    []gitblame.Hash         // the chain so far, newest first
 	byPath   map[string][]pathChange // each path's changes, newest first
-	// the head's files, listed once (FilesAt)
+	// the head's files, listed once (listHead)
 	headOnce  sync.Once
 	headFiles map[string]gitblame.Hash
 	headErr   error
@@ -372,6 +384,12 @@ type pathChange struct {
 	pos     int32
 	present bool // a regular file before
 	blob    gitblame.Hash
+}
+
+// listHead lists the head's files (headFiles) once.
+func (ix *pathIndex) listHead(h *History) error {
+	ix.headOnce.Do(func() { ix.headFiles, ix.headErr = h.Files(ix.headTree) })
+	return ix.headErr
 }
 
 // commit adds the next commit of the log (a nil index keeps nothing).
@@ -434,10 +452,9 @@ func (h *History) EntryAt(commit gitblame.Hash, p string) (blob gitblame.Hash, o
 	case !on:
 		return gitblame.ZeroHash, false, false, nil
 	case !changed:
-		// as at the head: from its files, listed once (FilesAt lists them
+		// as at the head: from its files, listed once (FilesAtEach lists them
 		// too), not a tree read for each folder asked about
-		ix.headOnce.Do(func() { ix.headFiles, ix.headErr = h.Files(ix.headTree) })
-		if ix.headErr == nil {
+		if ix.listHead(h) == nil {
 			blob, ok = ix.headFiles[p]
 			return blob, ok, true, nil
 		}
@@ -449,31 +466,21 @@ func (h *History) EntryAt(commit gitblame.Hash, p string) (blob gitblame.Hash, o
 	return ch.blob, true, true, nil
 }
 
-// FilesAt is Files of the tree of a commit on the chain EntryAt knows
-// (known false otherwise): the head's files, with those a commit since
-// changed as they were at commit. Only the head's tree is listed (once),
-// however many commits are asked for. keep, when set, names the paths
-// wanted: the others are left out (a tree's code files cost a map of
-// thousands of entries less).
-func (h *History) FilesAt(commit gitblame.Hash, keep func(path string) bool) (files map[string]gitblame.Hash, known bool, err error) {
-	all, err := h.FilesAtEach([]gitblame.Hash{commit}, keep)
-	if err != nil || all == nil {
-		return nil, false, err
-	}
-	return all[0], all[0] != nil, nil
-}
-
-// FilesAtEach is FilesAt of each of commits (a nil map for one not
-// known), each path tested by keep once for them all. It returns nil
-// when there is no log of the whole chain.
+// FilesAtEach is Files of the tree of each of commits on the chain
+// EntryAt knows (a nil map for one it does not): the head's files, with
+// those a commit since changed as they were at that commit. Only the
+// head's tree is listed (once), however many commits are asked for, and
+// each path is tested by keep once for them all. keep, when set, names
+// the paths wanted: the others are left out (a tree's code files cost a
+// map of thousands of entries less). It returns nil when there is no log
+// of the whole chain.
 func (h *History) FilesAtEach(commits []gitblame.Hash, keep func(path string) bool) ([]map[string]gitblame.Hash, error) {
 	ix := h.repo.paths.Load()
 	if ix == nil {
 		return nil, nil
 	}
-	ix.headOnce.Do(func() { ix.headFiles, ix.headErr = h.Files(ix.headTree) })
-	if ix.headErr != nil {
-		return nil, ix.headErr
+	if err := ix.listHead(h); err != nil {
+		return nil, err
 	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()

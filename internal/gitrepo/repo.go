@@ -133,7 +133,7 @@ type Repo struct {
 	touchMu sync.Mutex
 	touched *touchLog
 	chain   []gitblame.Hash // and the chain, newest first (Chain)
-	// that log by path (History.EntryAt, FilesAt), for every history of
+	// that log by path (History.EntryAt, FilesAtEach), for every history of
 	// the run
 	paths atomic.Pointer[pathIndex]
 }

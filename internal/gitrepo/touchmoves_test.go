@@ -161,7 +161,7 @@ func sortChanges(log []gitrepo.LogCommit) {
 }
 
 // TestEntryAt: once Moves read the whole chain's log, EntryAt answers
-// Entry of any commit of the chain for any path, and FilesAt its Files,
+// Entry of any commit of the chain for any path, and FilesAtEach its Files,
 // without reading its tree: the same blob and presence as the tree says, for every path
 // any commit had (regular files, symlinks, gitlinks, paths that became
 // directories), over generated histories with renames and merges; a
@@ -214,19 +214,21 @@ func TestEntryAt(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				at, known, err := h.FilesAt(c, nil)
-				if err != nil || !known {
-					t.Fatalf("FilesAt(%s): known %v, %v", c.Short(), known, err)
+				filesAt := func(keep func(string) bool) map[string]gitblame.Hash {
+					t.Helper()
+					each, err := h.FilesAtEach([]gitblame.Hash{c}, keep)
+					if err != nil || len(each) != 1 || each[0] == nil {
+						t.Fatalf("FilesAtEach(%s): %v, %v", c.Short(), each, err)
+					}
+					return each[0]
 				}
+				at := filesAt(nil)
 				if !reflect.DeepEqual(at, files) {
-					t.Errorf("FilesAt(%s):\n%v\nthe tree's:\n%v", c.Short(), at, files)
+					t.Errorf("FilesAtEach(%s):\n%v\nthe tree's:\n%v", c.Short(), at, files)
 				}
 				// with keep: the tree's files keep names, and no other
 				keep := func(p string) bool { return strings.HasSuffix(p, "a") || strings.Contains(p, "/") }
-				kept, known, err := h.FilesAt(c, keep)
-				if err != nil || !known {
-					t.Fatalf("FilesAt(%s, keep): known %v, %v", c.Short(), known, err)
-				}
+				kept := filesAt(keep)
 				want := map[string]gitblame.Hash{}
 				for p, b := range files {
 					if keep(p) {
@@ -234,7 +236,7 @@ func TestEntryAt(t *testing.T) {
 					}
 				}
 				if !reflect.DeepEqual(kept, want) {
-					t.Errorf("FilesAt(%s, keep):\n%v\nthe tree's kept:\n%v", c.Short(), kept, want)
+					t.Errorf("FilesAtEach(%s, keep):\n%v\nthe tree's kept:\n%v", c.Short(), kept, want)
 				}
 				wantEach = append(wantEach, want)
 				for p := range paths {

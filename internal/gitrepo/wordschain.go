@@ -44,8 +44,7 @@ func (h *History) wordsFromChain(ctx context.Context, from, head gitblame.Hash, 
 	if ix == nil {
 		return done
 	}
-	ix.headOnce.Do(func() { ix.headFiles, ix.headErr = h.Files(ix.headTree) })
-	if ix.headErr != nil {
+	if ix.listHead(h) != nil {
 		return done
 	}
 	ix.mu.RLock()
