@@ -54,16 +54,14 @@ func (h *History) wordsFromChain(ctx context.Context, from, head gitblame.Hash, 
 	if !on || !onHead {
 		return done
 	}
-	// the files whose diff attribute is unspecified (or set, which git's
-	// own look for a NUL then overrides: binary content is left to git)
+	// the files of the words git's answer to a batch could be
 	var paths []string
 	seen := map[string]bool{}
 	for i, w := range words {
-		ps := pathspecs[i]
-		if !plainWord(w) || !plainPaths(ps) || len(ps) == 1 && follow {
+		if !batchable(w, pathspecs[i], follow) {
 			continue
 		}
-		for _, p := range ps {
+		for _, p := range pathspecs[i] {
 			if !seen[p] {
 				seen[p] = true
 				paths = append(paths, p)
@@ -76,8 +74,7 @@ func (h *History) wordsFromChain(ctx context.Context, from, head gitblame.Hash, 
 	plain := h.plainDiff(ctx, paths)
 	// the versions of each file in the range, newest first: head's, then
 	// the one before each change
-	versions := map[string][]chainVersion{}
-	usable := map[string]bool{}
+	versions := map[string][]chainVersion{} // (none for a file left to git)
 	ix.mu.RLock()
 	for _, p := range paths {
 		if !plain[p] {
@@ -96,7 +93,7 @@ func (h *History) wordsFromChain(ctx context.Context, from, head gitblame.Hash, 
 			vs = append(vs, chainVersion{pos: ch.pos, blob: ch.blob})
 		}
 		if ok {
-			versions[p], usable[p] = vs, true
+			versions[p] = vs
 		}
 	}
 	order := ix.order
@@ -124,17 +121,17 @@ func (h *History) wordsFromChain(ctx context.Context, from, head gitblame.Hash, 
 		return done
 	}
 	for i, w := range words {
-		ps := pathspecs[i]
-		if !plainWord(w) || !plainPaths(ps) || len(ps) == 1 && follow {
+		if !batchable(w, pathspecs[i], follow) {
 			continue
 		}
 		best, sure := int32(-1), true
-		for _, p := range ps {
-			if !usable[p] {
+		for _, p := range pathspecs[i] {
+			vs, ok := versions[p]
+			if !ok {
 				sure = false
 				break
 			}
-			pos, ok := newestTouch(versions[p], w, contents)
+			pos, ok := newestTouch(vs, w, contents)
 			if !ok {
 				sure = false
 				break

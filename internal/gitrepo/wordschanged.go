@@ -43,7 +43,7 @@ func (h *History) WordsChangedIn(ctx context.Context, from, head gitblame.Hash, 
 		if fromChain[i] {
 			continue
 		}
-		if !plainWord(w) || !plainPaths(pathspecs[i]) || len(pathspecs[i]) == 1 && follow {
+		if !batchable(w, pathspecs[i], follow) {
 			alone[i] = true
 			continue
 		}
@@ -79,6 +79,13 @@ func (h *History) logFollow(ctx context.Context) bool {
 		h.follow = err != nil && ExitCode(err) != 1 || strings.TrimSpace(string(out)) == "true"
 	})
 	return h.follow
+}
+
+// batchable reports whether a word's answer can be read from a log of
+// other words' too (wordsChangedTogether, wordsFromChain): a plain word
+// in plain paths, not one path that git log would follow.
+func batchable(w string, paths []string, follow bool) bool {
+	return plainWord(w) && plainPaths(paths) && !(len(paths) == 1 && follow)
 }
 
 // plainWord: ASCII only, so that git's \b and ours agree in every locale.
