@@ -1,25 +1,20 @@
 package prose
 
-import (
-	"math"
-	"strings"
-)
-
 // The words of code files: every identifier of a file, each once (the
 // word floor of symbols, kept in the verification cache), and the names
 // of a set a file holds (the search of the trees that wrote a missing
 // name). Both scan megabytes of code in a cold run, so each word is
-// hashed as it is scanned (FNV-1a) and looked up in an open-addressed
-// table of its own, not in a Go map: no string header per word, and a
-// word seen before in the file costs one probe.
+// hashed (FNV-1a) and looked up in an open-addressed table of its own,
+// not in a Go map: no string header per word, and a word seen before in
+// the file costs one probe.
 
 const (
 	fnvOffset = 2166136261
 	fnvPrime  = 16777619
 )
 
-// wordHash is the FNV-1a hash of w, as the scanners compute it.
-func wordHash(w string) uint32 {
+// wordHash is the FNV-1a hash of a word.
+func wordHash[W string | []byte](w W) uint32 {
 	h := uint32(fnvOffset)
 	for i := 0; i < len(w); i++ {
 		h = (h ^ uint32(w[i])) * fnvPrime
@@ -37,73 +32,40 @@ type wordDedup struct {
 
 type dedupWord struct {
 	hash       uint32
-	start, end int32
 	slot       int32
+	start, end int
 }
 
 // words returns data's words (eachWordAt), each once, in the order first
 // seen, joined by single spaces.
 func (d *wordDedup) words(data []byte) string {
-	if len(data) > math.MaxInt32 {
-		return wordsOnce(data) // (offsets are 32-bit)
-	}
 	if len(d.slots) == 0 {
 		d.slots = make([]int32, 1024)
 	}
 	d.ws, d.out = d.ws[:0], d.out[:0]
-	n := len(data)
-	for i := 0; i < n; {
-		for i < n && !identByte[data[i]] {
-			i++
-		}
-		start := i
-		h := uint32(fnvOffset)
-		for i < n && identByte[data[i]] {
-			h = (h ^ uint32(data[i])) * fnvPrime
-			i++
-		}
-		if start == i || data[start] >= '0' && data[start] <= '9' { // a number is no word
-			continue
-		}
-		d.add(data, h, start, i)
-	}
+	eachWordAt(data, func(start, end int) { d.add(data, start, end) })
 	for _, w := range d.ws {
 		d.slots[w.slot] = 0
 	}
 	return string(d.out)
 }
 
-// wordsOnce is words with a map.
-func wordsOnce(data []byte) string {
-	seen := map[string]bool{}
-	var b strings.Builder
-	eachWordAt(data, func(start, end int) {
-		if w := data[start:end]; !seen[string(w)] {
-			seen[string(w)] = true
-			if b.Len() > 0 {
-				b.WriteByte(' ')
-			}
-			b.Write(w)
-		}
-	})
-	return b.String()
-}
-
-// add records the word data[start:end] of hash h, unless it was seen.
-func (d *wordDedup) add(data []byte, h uint32, start, end int) {
-	mask := uint32(len(d.slots) - 1)
+// add records the word data[start:end], unless it was seen.
+func (d *wordDedup) add(data []byte, start, end int) {
 	w := data[start:end]
+	h := wordHash(w)
+	mask := uint32(len(d.slots) - 1)
 	for k := h & mask; ; k = (k + 1) & mask {
 		s := d.slots[k]
 		if s == 0 {
 			d.slots[k] = int32(len(d.ws) + 1)
-			d.ws = append(d.ws, dedupWord{hash: h, start: int32(start), end: int32(end), slot: int32(k)})
+			d.ws = append(d.ws, dedupWord{hash: h, slot: int32(k), start: start, end: end})
 			if len(d.out) > 0 {
 				d.out = append(d.out, ' ')
 			}
 			d.out = append(d.out, w...)
 			if 2*len(d.ws) > len(d.slots) {
-				d.grow(data)
+				d.grow()
 			}
 			return
 		}
@@ -114,7 +76,7 @@ func (d *wordDedup) add(data []byte, h uint32, start, end int) {
 }
 
 // grow doubles the table and places the words seen again.
-func (d *wordDedup) grow(data []byte) {
+func (d *wordDedup) grow() {
 	d.slots = make([]int32, 2*len(d.slots))
 	mask := uint32(len(d.slots) - 1)
 	for i := range d.ws {
@@ -180,10 +142,7 @@ func (t *nameTable) holds(data []byte) []string {
 			return
 		}
 		w := data[start:end]
-		h := uint32(fnvOffset)
-		for _, c := range w {
-			h = (h ^ uint32(c)) * fnvPrime
-		}
+		h := wordHash(w)
 		for k := h & mask; ; k = (k + 1) & mask {
 			s := t.slots[k]
 			if s == 0 {

@@ -7,6 +7,23 @@ import (
 	"testing"
 )
 
+// wordsOnce is the reference of wordDedup.words: every word looked up in
+// a map.
+func wordsOnce(data []byte) string {
+	seen := map[string]bool{}
+	var b strings.Builder
+	eachWordAt(data, func(start, end int) {
+		if w := data[start:end]; !seen[string(w)] {
+			seen[string(w)] = true
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.Write(w)
+		}
+	})
+	return b.String()
+}
+
 // namesHeld is the reference of nameTable.holds: every word looked up in
 // a map.
 func namesHeld(names map[string]bool, data []byte) []string {
