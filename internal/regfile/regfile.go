@@ -48,6 +48,13 @@ func ReadFile(name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return ReadAll(f)
+}
+
+// ReadAll reads f to its end into one buffer of the size its stat gives
+// (and room to see the end), as os.ReadFile does, not into one grown
+// from 512 bytes; a file whose stat gives no size is read as it comes.
+func ReadAll(f *os.File) ([]byte, error) {
 	var size int
 	if fi, err := f.Stat(); err == nil && fi.Size() < 1<<40 {
 		size = int(fi.Size())

@@ -3,6 +3,7 @@ package regfile
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -66,6 +67,27 @@ func TestSpecialFilesDoNotBlock(t *testing.T) {
 			}
 		case <-time.After(10 * time.Second):
 			t.Fatalf("%s: ReadFile blocked", name)
+		}
+	}
+}
+
+// TestReadAll: a file reads whole whatever its size.
+func TestReadAll(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []int{0, 1, 511, 512, 4096, 100_003} {
+		want := bytes.Repeat([]byte("abcdefghij"), n/10+1)[:n]
+		p := filepath.Join(dir, fmt.Sprint(n))
+		if err := os.WriteFile(p, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadAll(f)
+		f.Close()
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%d bytes: read %d, %v", n, len(got), err)
 		}
 	}
 }

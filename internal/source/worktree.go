@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/git-memcite/git-memcite/internal/regfile"
 )
 
 // Worktree reads the working tree of a repository rooted at a directory.
@@ -283,37 +285,7 @@ func (w *Worktree) ReadFile(p string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadAllSized(f)
-}
-
-// ReadAllSized reads f to its end into a buffer the size its stat gives
-// (and one byte more, to see the end), as os.ReadFile does: a code file
-// of tens of kilobytes is read into one buffer, not into one doubled
-// seven times from 512 bytes. A file whose stat says nothing useful is
-// read as io.ReadAll reads.
-func ReadAllSized(f *os.File) ([]byte, error) {
-	size := 0
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() < 1<<30 {
-		size = int(fi.Size())
-	}
-	if size == 0 {
-		return io.ReadAll(f)
-	}
-	data := make([]byte, 0, size+1)
-	for {
-		n, err := f.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err != nil {
-			if err == io.EOF {
-				err = nil
-			}
-			return data, err
-		}
-		if len(data) >= cap(data) {
-			d := append(data[:cap(data)], 0) // it grew: more room
-			data = d[:len(data)]
-		}
-	}
+	return regfile.ReadAll(f)
 }
 
 // List implements Source. A memory directory that is a symlink is followed

@@ -1,9 +1,7 @@
 package source
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -211,26 +209,5 @@ func TestWorktreeRootIsLink(t *testing.T) {
 	}
 	if b, err := w.ReadFile("a.go"); err != nil || string(b) != "package a\n" {
 		t.Errorf("ReadFile(a.go) = %q, %v", b, err)
-	}
-}
-
-// TestReadAllSized: a file reads whole whatever its size.
-func TestReadAllSized(t *testing.T) {
-	dir := t.TempDir()
-	for _, n := range []int{0, 1, 511, 512, 4096, 100_003} {
-		want := bytes.Repeat([]byte("abcdefghij"), n/10+1)[:n]
-		p := filepath.Join(dir, fmt.Sprint(n))
-		if err := os.WriteFile(p, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := ReadAllSized(f)
-		f.Close()
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("%d bytes: read %d, %v", n, len(got), err)
-		}
 	}
 }

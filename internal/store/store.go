@@ -17,6 +17,7 @@ import (
 	"sync"
 
 	"github.com/git-memcite/git-memcite/internal/memfile"
+	"github.com/git-memcite/git-memcite/internal/regfile"
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/trace"
 	"github.com/git-memcite/git-memcite/internal/vcache"
@@ -366,7 +367,7 @@ func readLimited(src source.Source, p string) ([]byte, error) {
 	var data []byte
 	if f, ok := rc.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() <= MaxFileSize {
-			data, err = source.ReadAllSized(f) // one buffer of the file's size
+			data, err = regfile.ReadAll(f) // one buffer of the file's size
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", p, err)
 			}
