@@ -23,17 +23,7 @@ import (
 func proseVerdicts(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	ctx := context.Background()
-	ws, err := Open(ctx, OpenOptions{RepoRoot: dir, Memories: LoadMemories})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ws.Repo != nil {
-		defer ws.Repo.Close()
-	}
-	opt, done, err := ws.VerifyOptions()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws, opt, done := verifyOptionsAt(t, dir, nil)
 	defer done()
 	rep, err := verify.Check(ctx, ws.Src, ws.Store.Memories, opt)
 	if err != nil {
@@ -163,15 +153,7 @@ func TestProseLinesAndUnresolvedNeverStale(t *testing.T) {
 	_ = got
 	// both references are to a.go: check the report itself
 	ctx := context.Background()
-	ws, err := Open(ctx, OpenOptions{RepoRoot: dir, Memories: LoadMemories})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Repo.Close()
-	opt, done, err := ws.VerifyOptions()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws, opt, done := verifyOptionsAt(t, dir, nil)
 	defer done()
 	rep, err := verify.Check(ctx, ws.Src, ws.Store.Memories, opt)
 	if err != nil {
@@ -293,6 +275,29 @@ func TestProseSymbolsThen(t *testing.T) {
 	}
 }
 
+// verifyOptionsAt opens the workspace of dir with its memories (and the
+// verification cache c, when not nil) and returns what verify.Check
+// judges them with; its repository is closed when t ends.
+func verifyOptionsAt(t *testing.T, dir string, c *vcache.Cache) (*Workspace, verify.Options, func()) {
+	t.Helper()
+	o := OpenOptions{RepoRoot: dir, Memories: LoadMemories}
+	if c != nil {
+		o.Session = NewSession(vcache.NewSlot(c))
+	}
+	ws, err := Open(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ws.Repo != nil {
+		t.Cleanup(func() { ws.Repo.Close() })
+	}
+	opt, done, err := ws.VerifyOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws, opt, done
+}
+
 // countBlobs counts the batches of blobs a history is asked for.
 type countBlobs struct {
 	*lazyHistory
@@ -338,19 +343,7 @@ func TestProseReadsVersionsAhead(t *testing.T) {
 	}
 	ctx := context.Background()
 	run := func(c *vcache.Cache) (map[string]string, int64) {
-		o := OpenOptions{RepoRoot: dir, Memories: LoadMemories}
-		if c != nil {
-			o.Session = NewSession(vcache.NewSlot(c))
-		}
-		ws, err := Open(ctx, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ws.Repo.Close()
-		opt, done, err := ws.VerifyOptions()
-		if err != nil {
-			t.Fatal(err)
-		}
+		ws, opt, done := verifyOptionsAt(t, dir, c)
 		pc := opt.Prose.(*prose.Checker)
 		counted := &countBlobs{lazyHistory: pc.H.(*lazyHistory)}
 		pc.H = counted
