@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 
 	"github.com/git-memcite/git-memcite/internal/trace"
@@ -52,14 +53,43 @@ type Cmd struct {
 	Stdin io.Reader // nil for none
 }
 
-// Git runs git with args in dir, with the inherited environment (GIT_DIR,
-// GIT_INDEX_FILE … describe the operation in progress when a hook runs)
-// plus GIT_OPTIONAL_LOCKS=0, so that it never refreshes an index that
-// another git command holds locked, and MEMCITE=0, so that hooks git may run
-// do not call back into git-memcite. It returns stdout.
+// Git runs git with args in dir, with the environment environ describes,
+// and returns stdout.
 func Git(ctx context.Context, dir string, args ...string) (string, error) {
 	out, err := Cmd{Dir: dir}.Run(ctx, args...)
 	return string(out), err
+}
+
+// environ is the environment of a git process: the inherited one
+// (GIT_DIR, GIT_INDEX_FILE … describe the operation in progress when a
+// hook runs) plus GIT_OPTIONAL_LOCKS=0, so that git never refreshes an
+// index that another git command holds locked, MEMCITE=0, so that hooks
+// git may run do not call back into git-memcite, the allocator setting of
+// mallocTunables, and c.Env.
+func (c Cmd) environ() []string {
+	env := append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "MEMCITE=0")
+	if t, ok := mallocTunables(); ok {
+		env = append(env, t)
+	}
+	return append(env, c.Env...)
+}
+
+// mallocTunables asks the C library of a git process on Linux for
+// transparent huge pages for its heap (glibc 2.35 and later read
+// glibc.malloc.hugetlb=1; older ones and other C libraries ignore it):
+// git's log and diff-tree of a long history rebuild large trees from
+// their deltas in memory it allocates and frees by the megabyte, and
+// with 4 KiB pages a third of their time went to the kernel's page
+// faults (docs/performance.md). A GLIBC_TUNABLES the user set is left as
+// it is.
+func mallocTunables() (string, bool) {
+	if runtime.GOOS != "linux" {
+		return "", false
+	}
+	if _, set := os.LookupEnv("GLIBC_TUNABLES"); set {
+		return "", false
+	}
+	return "GLIBC_TUNABLES=glibc.malloc.hugetlb=1", true
 }
 
 // Run runs git with args as c describes and returns its stdout.
@@ -67,7 +97,7 @@ func (c Cmd) Run(ctx context.Context, args ...string) ([]byte, error) {
 	trace.Printf("run git %s", strings.Join(args, " "))
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = c.Dir
-	cmd.Env = append(append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "MEMCITE=0"), c.Env...)
+	cmd.Env = c.environ()
 	cmd.Stdin = c.Stdin
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -90,7 +120,7 @@ func (c Cmd) Stream(ctx context.Context, read func(io.Reader) error, args ...str
 	trace.Printf("run git %s", strings.Join(args, " "))
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = c.Dir
-	cmd.Env = append(append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "MEMCITE=0"), c.Env...)
+	cmd.Env = c.environ()
 	cmd.Stdin = c.Stdin
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -133,7 +163,7 @@ func (c Cmd) spawn(args ...string) (*exec.Cmd, io.WriteCloser, io.ReadCloser, er
 	}
 	cmd := exec.Command(path, args...)
 	cmd.Dir = c.Dir
-	cmd.Env = append(append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "MEMCITE=0"), c.Env...)
+	cmd.Env = c.environ()
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, nil, nil, err
