@@ -73,12 +73,14 @@ func (h *History) Close() error {
 }
 
 // History opens the repository's history. Its git processes stay open
-// until Close.
+// until Close. From then on the repository's git processes are asked
+// for huge pages (Cmd.environ).
 func (r *Repo) History() (*History, error) {
 	objs, err := r.objects()
 	if err != nil {
 		return nil, err
 	}
+	r.hugePages.Store(true)
 	return &History{gitHistory: newGitHistory(r, objs), repo: r}, nil
 }
 

@@ -52,7 +52,7 @@ func (r *Repo) objectFormat() string {
 // on first use (warm starts it ahead).
 func (r *Repo) objects() (*objects, error) {
 	r.once.Do(func() {
-		r.objs = &objects{cat: &catFile{cmd: Cmd{Dir: r.Top}, gitDir: r.GitDir}}
+		r.objs = &objects{cat: &catFile{cmd: r.cmd(), gitDir: r.GitDir}}
 	})
 	return r.objs, r.err
 }

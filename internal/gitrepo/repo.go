@@ -110,6 +110,10 @@ type Repo struct {
 	objs *objects
 	err  error
 
+	// hugePages: the git processes started from now on are asked for
+	// huge pages (Cmd.environ), set once the history is read (History)
+	hugePages atomic.Bool
+
 	revMu sync.Mutex
 	revs  map[string]revResult
 
@@ -296,7 +300,7 @@ func readGitfile(p string) (string, error) {
 }
 
 // cmd describes a git command run in the working tree.
-func (r *Repo) cmd() Cmd { return Cmd{Dir: r.Top} }
+func (r *Repo) cmd() Cmd { return Cmd{Dir: r.Top, hugePages: &r.hugePages} }
 
 // Run runs git in the top directory with the inherited environment
 // (GIT_DIR, GIT_INDEX_FILE …) plus GIT_OPTIONAL_LOCKS=0, and returns stdout.

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"runtime"
 	"strings"
+	"sync/atomic"
 
 	"github.com/git-memcite/git-memcite/internal/trace"
 )
@@ -51,6 +52,10 @@ type Cmd struct {
 	Dir   string    // working directory ("" for the current one)
 	Env   []string  // added to the inherited environment
 	Stdin io.Reader // nil for none
+
+	// hugePages, when set and true, asks for mallocTunables (a
+	// repository's, once its history is read)
+	hugePages *atomic.Bool
 }
 
 // Git runs git with args in dir, with the environment environ describes,
@@ -65,11 +70,13 @@ func Git(ctx context.Context, dir string, args ...string) (string, error) {
 // hook runs) plus GIT_OPTIONAL_LOCKS=0, so that git never refreshes an
 // index that another git command holds locked, MEMCITE=0, so that hooks
 // git may run do not call back into git-memcite, the allocator setting of
-// mallocTunables, and c.Env.
+// mallocTunables once c's repository reads history, and c.Env.
 func (c Cmd) environ() []string {
 	env := append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "MEMCITE=0")
-	if t, ok := mallocTunables(); ok {
-		env = append(env, t)
+	if c.hugePages != nil && c.hugePages.Load() {
+		if t, ok := mallocTunables(); ok {
+			env = append(env, t)
+		}
 	}
 	return append(env, c.Env...)
 }
@@ -77,11 +84,14 @@ func (c Cmd) environ() []string {
 // mallocTunables asks the C library of a git process on Linux for
 // transparent huge pages for its heap (glibc 2.35 and later read
 // glibc.malloc.hugetlb=1; older ones and other C libraries ignore it):
-// git's log and diff-tree of a long history rebuild large trees from
-// their deltas in memory it allocates and frees by the megabyte, and
-// with 4 KiB pages a third of their time went to the kernel's page
-// faults (docs/performance.md). A GLIBC_TUNABLES the user set is left as
-// it is.
+// git's log and diff-tree of a long history, and cat-file reading its
+// blobs, rebuild large trees and blobs from their deltas in memory they
+// allocate and free by the megabyte, and with 4 KiB pages a third of
+// their time went to the kernel's page faults (docs/performance.md). A
+// small process pays a millisecond or two for its first huge page: the
+// setting is for the processes of a repository whose history is read
+// (Repo.History), not for a hook's few lookups. A GLIBC_TUNABLES the user
+// set is left as it is.
 func mallocTunables() (string, bool) {
 	if runtime.GOOS != "linux" {
 		return "", false

@@ -11,43 +11,24 @@ import (
 )
 
 // TestEnviron runs git (a shell alias that prints its environment) the
-// ways the package runs it, and checks what it sees: the allocator
-// setting on Linux unless the user set GLIBC_TUNABLES, the user's own
-// then, and the variables every git process gets.
+// ways the package runs it, and checks what it sees: the variables every
+// git process gets; the allocator setting on Linux once the repository's
+// history is opened, unless the user set GLIBC_TUNABLES (theirs then).
 func TestEnviron(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the alias runs printenv through a POSIX shell")
 	}
-	dir := t.TempDir()
 	alias := []string{"-c", "alias.env=!printenv GLIBC_TUNABLES GIT_OPTIONAL_LOCKS MEMCITE EXTRA; true", "env"}
-	run := func(t *testing.T) []string {
-		t.Helper()
-		out, err := gitrepo.Cmd{Dir: dir, Env: []string{"EXTRA=1"}}.Run(context.Background(), alias...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var streamed string
-		err = gitrepo.Cmd{Dir: dir, Env: []string{"EXTRA=1"}}.Stream(context.Background(), func(r io.Reader) error {
-			b, err := io.ReadAll(r)
-			streamed = string(b)
-			return err
-		}, alias...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if streamed != string(out) {
-			t.Errorf("Stream saw %q, Run %q", streamed, out)
-		}
-		return strings.Fields(string(out))
-	}
+	fields := func(out []byte) string { return strings.Join(strings.Fields(string(out)), " ") }
 	for _, tc := range []struct {
 		name, user string
 		set        bool
-		want       []string
+		// what git sees before the history is opened, and after
+		before, after string
 	}{
-		{name: "unset", want: []string{"glibc.malloc.hugetlb=1", "0", "0", "1"}},
-		{name: "the user's", user: "glibc.malloc.check=0", set: true, want: []string{"glibc.malloc.check=0", "0", "0", "1"}},
-		{name: "set empty", user: "", set: true, want: []string{"", "0", "0", "1"}},
+		{name: "unset", before: "0 0", after: "glibc.malloc.hugetlb=1 0 0"},
+		{name: "the user's", user: "glibc.malloc.check=0", set: true, before: "glibc.malloc.check=0 0 0", after: "glibc.malloc.check=0 0 0"},
+		{name: "set empty", user: "", set: true, before: "0 0", after: "0 0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.set {
@@ -55,15 +36,56 @@ func TestEnviron(t *testing.T) {
 			} else {
 				unsetenv(t, "GLIBC_TUNABLES")
 			}
-			want := tc.want
-			if runtime.GOOS != "linux" && !tc.set {
-				want = want[1:] // printenv prints nothing for an unset one
+			after := tc.after
+			if runtime.GOOS != "linux" {
+				after = tc.before
 			}
-			if want[0] == "" {
-				want = want[1:] // an empty line is no field
+			dir := initRepo(t)
+			r, err := gitrepo.Discover(dir)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if got := run(t); strings.Join(got, " ") != strings.Join(want, " ") {
-				t.Errorf("git saw %q, want %q", got, want)
+			defer r.Close()
+			run := func() string {
+				t.Helper()
+				out, err := r.Run(context.Background(), alias...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return fields([]byte(out))
+			}
+			if got := run(); got != tc.before {
+				t.Errorf("before the history: git saw %q, want %q", got, tc.before)
+			}
+			h, err := r.History()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			if got := run(); got != after {
+				t.Errorf("with the history open: git saw %q, want %q", got, after)
+			}
+			// a command of no repository, run or streamed, with Env
+			cmd := gitrepo.Cmd{Dir: dir, Env: []string{"EXTRA=1"}}
+			out, err := cmd.Run(context.Background(), alias...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var streamed []byte
+			err = cmd.Stream(context.Background(), func(r io.Reader) error {
+				var err error
+				streamed, err = io.ReadAll(r)
+				return err
+			}, alias...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := tc.before + " 1"
+			if got := fields(out); got != want {
+				t.Errorf("Cmd.Run: git saw %q, want %q", got, want)
+			}
+			if got := fields(streamed); got != want {
+				t.Errorf("Cmd.Stream: git saw %q, want %q", got, want)
 			}
 		})
 	}
