@@ -3,7 +3,10 @@ package app
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/gob"
+	"errors"
+	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -25,8 +28,9 @@ import (
 // none did.
 const proseCacheFile = "memcite-prose-cache"
 
-// proseCacheVersion changes when the cached answers change meaning.
-const proseCacheVersion = 6
+// proseCacheVersion changes when the cached answers change meaning (or
+// their file its format).
+const proseCacheVersion = 7
 
 // cachedLog is a log of commits as hash strings (gitblame.Hash has no
 // exported fields to encode).
@@ -43,17 +47,115 @@ type cachedChange struct {
 
 // proseAnswers are the cached answers.
 type proseAnswers struct {
-	Version  int
-	Head     string
+	Version int
+	Head    string
+	Greps   map[string][]string // commit + NUL + names → names found
+	Changes map[string]string   // head + NUL + from + NUL + word + NUL + pathspecs → commit ("" none), of any HEAD
+	// commit → the files it changed (a one-commit cachedLog, gob-encoded:
+	// decoded when asked for, a few of thousands of changes each)
+	Commits map[string][]byte
+	proseLogs
+}
+
+// proseLogs are the cached logs: most of the file (on ai-agents 1.4 MB),
+// which a run that judges every memory from the verification cache does
+// not read. The file keeps them encoded apart (proseFile), and they are
+// decoded when first asked for (loadLogs).
+type proseLogs struct {
 	PathLogs map[string]cachedLog
 	Order    []string
 	Moves    *cachedLog
 	// the logs git could read (kept for the next HEAD)
 	PathLogOK map[string]bool
 	MovesOK   bool
-	Greps     map[string][]string  // commit + NUL + names → names found
-	Changes   map[string]string    // head + NUL + from + NUL + word + NUL + pathspecs → commit ("" none), of any HEAD
-	Commits   map[string]cachedLog // commit → the files it changed (one commit)
+}
+
+// proseFile is the cache file's content: the answers, with the logs
+// and the files of each commit kept encoded (encodeProseFile).
+type proseFile struct {
+	Version int
+	Head    string
+	Greps   map[string][]string
+	Changes map[string]string
+	Commits map[string][]byte
+	Logs    []byte // a proseLogs, gob-encoded
+}
+
+// proseMagic begins the cache file.
+const proseMagic = "git-memcite prose answers\n"
+
+// proseHeader is the part of the file decoded when it is read: the
+// answers but for the logs and the files of commits, which follow it as
+// bytes (their offset and length there).
+type proseHeader struct {
+	Version int
+	Head    string
+	Greps   map[string][]string
+	Changes map[string]string
+	Commits map[string][2]int
+	Logs    [2]int
+}
+
+// encodeProseFile writes f as proseMagic, the length of the gob-encoded
+// proseHeader, the header and the bytes it points into: a run decodes the
+// header only (a few kilobytes) and takes the rest as slices of the file
+// read, not copies (on ai-agents a 2.6 MB file, which gob decoded into
+// fresh memory in three copies).
+func encodeProseFile(f proseFile) ([]byte, error) {
+	h := proseHeader{Version: f.Version, Head: f.Head, Greps: f.Greps, Changes: f.Changes, Commits: make(map[string][2]int, len(f.Commits))}
+	var body []byte
+	keys := make([]string, 0, len(f.Commits))
+	for k := range f.Commits {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		h.Commits[k] = [2]int{len(body), len(f.Commits[k])}
+		body = append(body, f.Commits[k]...)
+	}
+	h.Logs = [2]int{len(body), len(f.Logs)}
+	body = append(body, f.Logs...)
+	var head bytes.Buffer
+	if err := gob.NewEncoder(&head).Encode(&h); err != nil {
+		return nil, err
+	}
+	out := append([]byte(proseMagic), binary.AppendUvarint(nil, uint64(head.Len()))...)
+	out = append(out, head.Bytes()...)
+	return append(out, body...), nil
+}
+
+// decodeProseFile reads what encodeProseFile wrote; the commits' and the
+// logs' bytes are slices of data.
+func decodeProseFile(data []byte) (proseFile, error) {
+	rest, ok := bytes.CutPrefix(data, []byte(proseMagic))
+	if !ok {
+		return proseFile{}, errors.New("not a file of prose answers")
+	}
+	n, k := binary.Uvarint(rest)
+	if k <= 0 || n > uint64(len(rest)-k) {
+		return proseFile{}, errors.New("prose answers: bad header length")
+	}
+	var h proseHeader
+	if err := gob.NewDecoder(bytes.NewReader(rest[k : k+int(n)])).Decode(&h); err != nil {
+		return proseFile{}, fmt.Errorf("prose answers: %w", err)
+	}
+	body := rest[k+int(n):]
+	part := func(at [2]int) ([]byte, bool) {
+		if at[0] < 0 || at[1] < 0 || at[0] > len(body) || at[1] > len(body)-at[0] {
+			return nil, false
+		}
+		return body[at[0] : at[0]+at[1] : at[0]+at[1]], true
+	}
+	f := proseFile{Version: h.Version, Head: h.Head, Greps: h.Greps, Changes: h.Changes, Commits: make(map[string][]byte, len(h.Commits))}
+	for c, at := range h.Commits {
+		if f.Commits[c], ok = part(at); !ok {
+			return proseFile{}, errors.New("prose answers: a commit's files out of the file")
+		}
+	}
+	if f.Logs, ok = part(h.Logs); !ok {
+		return proseFile{}, errors.New("prose answers: logs out of the file")
+	}
+	return f, nil
 }
 
 // cachingGit answers prose.Log and prose.Symbols from the cache, asking
@@ -69,6 +171,12 @@ type cachingGit struct {
 	mu       sync.Mutex
 	a        proseAnswers
 	dirty    bool
+	// the logs of the file, still encoded: c.a's (at the same HEAD) or
+	// c.prev's (at the HEAD before, whose Commits c.a keeps too); decoded
+	// by loadLogs, once
+	rawLogs  []byte
+	logsOnce sync.Once
+	logsRead bool // loadLogs ran
 	// the answers for the HEAD before
 	prev     *proseAnswers
 	prevHead gitblame.Hash
@@ -99,23 +207,24 @@ func newCachingGit(gitDir string, head gitblame.Hash, next interface {
 	return &cachingGit{next: next, path: filepath.Join(gitDir, proseCacheFile), head: head}
 }
 
-// load reads the cache file on first use: a run that asks nothing reads
-// none.
+// load reads the cache file on first use, but for its logs (loadLogs):
+// a run that asks nothing reads none.
 func (c *cachingGit) load() {
 	c.loadOnce.Do(func() {
 		if data, err := regfile.ReadFile(c.path); err == nil {
-			var a proseAnswers
-			if gob.NewDecoder(bytes.NewReader(data)).Decode(&a) == nil && a.Version == proseCacheVersion {
-				if a.Head == c.head.String() {
-					c.a = a
-				} else if h := gitblame.HashOrZero(a.Head); !h.IsZero() {
-					c.a = proseAnswers{Version: proseCacheVersion, Head: c.head.String(), Greps: a.Greps, Changes: a.Changes, Commits: a.Commits}
-					c.prev, c.prevHead = &a, h
+			if f, err := decodeProseFile(data); err == nil && f.Version == proseCacheVersion {
+				if f.Head == c.head.String() {
+					c.a = proseAnswers{Version: f.Version, Head: f.Head, Greps: f.Greps, Changes: f.Changes, Commits: f.Commits}
+					c.rawLogs = f.Logs
+				} else if h := gitblame.HashOrZero(f.Head); !h.IsZero() {
+					c.a = proseAnswers{Version: proseCacheVersion, Head: c.head.String(), Greps: f.Greps, Changes: f.Changes, Commits: f.Commits}
+					c.prev, c.prevHead = &proseAnswers{Version: f.Version, Head: f.Head, Greps: f.Greps, Changes: f.Changes, Commits: f.Commits}, h
+					c.rawLogs = f.Logs
 					if len(c.a.Changes) > maxChanges {
 						// the answers of other HEADs than these two go
 						c.a.Changes = map[string]string{}
-						for k, v := range a.Changes {
-							if strings.HasPrefix(k, a.Head+"\x00") || strings.HasPrefix(k, c.a.Head+"\x00") {
+						for k, v := range f.Changes {
+							if strings.HasPrefix(k, f.Head+"\x00") || strings.HasPrefix(k, c.a.Head+"\x00") {
 								c.a.Changes[k] = v
 							}
 						}
@@ -126,9 +235,6 @@ func (c *cachingGit) load() {
 		if c.a.Head == "" {
 			c.a = proseAnswers{Version: proseCacheVersion, Head: c.head.String()}
 		}
-		if c.a.PathLogs == nil {
-			c.a.PathLogs = map[string]cachedLog{}
-		}
 		if c.a.Greps == nil {
 			c.a.Greps = map[string][]string{}
 		}
@@ -136,25 +242,59 @@ func (c *cachingGit) load() {
 			c.a.Changes = map[string]string{}
 		}
 		if c.a.Commits == nil {
-			c.a.Commits = map[string]cachedLog{}
-		}
-		if c.a.PathLogOK == nil {
-			c.a.PathLogOK = map[string]bool{}
+			c.a.Commits = map[string][]byte{}
 		}
 	})
 }
 
+// loadLogs is load with the file's logs decoded: c.a's at the same HEAD,
+// c.prev's at another.
+func (c *cachingGit) loadLogs() {
+	c.load()
+	c.logsOnce.Do(func() {
+		var l proseLogs
+		if len(c.rawLogs) > 0 && gob.NewDecoder(bytes.NewReader(c.rawLogs)).Decode(&l) == nil {
+			if c.prev != nil {
+				c.prev.proseLogs = l
+			} else {
+				c.a.proseLogs = l
+			}
+		}
+		c.rawLogs = nil
+		if c.a.PathLogs == nil {
+			c.a.PathLogs = map[string]cachedLog{}
+		}
+		if c.a.PathLogOK == nil {
+			c.a.PathLogOK = map[string]bool{}
+		}
+		c.mu.Lock()
+		c.logsRead = true
+		c.mu.Unlock()
+	})
+}
+
 // save writes the cache when it learnt something; a cache that cannot be
-// written costs the next run time, nothing else.
+// written costs the next run time, nothing else. Logs it did not decode
+// are written back as they were read, at the same HEAD (at a new one,
+// they were the HEAD before's).
 func (c *cachingGit) save() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.dirty {
 		return
 	}
-	var buf bytes.Buffer
-	if gob.NewEncoder(&buf).Encode(&c.a) == nil {
-		_ = WriteReport(c.path, buf.Bytes())
+	f := proseFile{Version: c.a.Version, Head: c.a.Head, Greps: c.a.Greps, Changes: c.a.Changes, Commits: c.a.Commits}
+	if !c.logsRead && c.prev == nil {
+		f.Logs = c.rawLogs
+	} else {
+		var logs bytes.Buffer
+		if gob.NewEncoder(&logs).Encode(&c.a.proseLogs) != nil {
+			return
+		}
+		f.Logs = logs.Bytes()
+	}
+	if data, err := encodeProseFile(f); err == nil {
+		_ = WriteReport(c.path, data)
 	}
 }
 
@@ -184,7 +324,7 @@ func fromCached(cl cachedLog) []prose.LogCommit {
 }
 
 func (c *cachingGit) PathLog(ctx context.Context, head gitblame.Hash, dirs []string) ([]prose.LogCommit, error) {
-	c.load()
+	c.loadLogs()
 	key := strings.Join(dirs, "\x00")
 	c.mu.Lock()
 	cl, ok := c.a.PathLogs[key]
@@ -254,7 +394,7 @@ func (c *cachingGit) onChain(ctx context.Context, head gitblame.Hash) (bool, err
 }
 
 func (c *cachingGit) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.Hash, []prose.LogCommit, error) {
-	c.load()
+	c.loadLogs()
 	c.mu.Lock()
 	moves, order := c.a.Moves, c.a.Order
 	c.mu.Unlock()
@@ -505,9 +645,10 @@ func changeKey(head, from gitblame.Hash, word string, pathspecs []string) string
 func (c *cachingGit) CommitChanges(ctx context.Context, commit gitblame.Hash) ([]prose.FileChange, error) {
 	c.load()
 	c.mu.Lock()
-	cl, ok := c.a.Commits[commit.String()]
+	enc, ok := c.a.Commits[commit.String()]
 	c.mu.Unlock()
-	if ok {
+	var cl cachedLog
+	if ok && gob.NewDecoder(bytes.NewReader(enc)).Decode(&cl) == nil {
 		if log := fromCached(cl); len(log) == 1 {
 			return log[0].Changes, nil
 		}
@@ -517,8 +658,11 @@ func (c *cachingGit) CommitChanges(ctx context.Context, commit gitblame.Hash) ([
 	if err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
-	c.a.Commits[commit.String()], c.dirty = toCached([]prose.LogCommit{{Hash: commit, Changes: chs}}), true
-	c.mu.Unlock()
+	var b bytes.Buffer
+	if gob.NewEncoder(&b).Encode(toCached([]prose.LogCommit{{Hash: commit, Changes: chs}})) == nil {
+		c.mu.Lock()
+		c.a.Commits[commit.String()], c.dirty = b.Bytes(), true
+		c.mu.Unlock()
+	}
 	return chs, nil
 }

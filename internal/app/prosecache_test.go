@@ -1,14 +1,18 @@
 package app
 
 import (
+	"bytes"
 	"context"
+	"encoding/gob"
 	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/git-memcite/git-memcite/internal/gitblame"
 	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
 	"github.com/git-memcite/git-memcite/internal/testing/longtest"
 	"github.com/git-memcite/git-memcite/internal/vcache"
@@ -369,4 +373,169 @@ func TestProseGoneSymbolsOfOneRange(t *testing.T) {
 			t.Errorf("no %q in:\n%s", want, got)
 		}
 	}
+}
+
+// TestProseCacheLogsApart: the logs in git's cached answers are decoded
+// only when asked for. A run at the same HEAD that asks for none (the
+// files of a commit are not one) writes them back as it read them; one
+// that asks gets the logs the run before kept, without asking git (no git
+// to ask here).
+func TestProseCacheLogsApart(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	write := func(p, content string) { t.Helper(); gitfixture.Write(t, dir, p, content) }
+	git("init", "-q", "-b", "main")
+	write("src/a.go", "package a\nvar gone_name = 1\n")
+	write(".serena/memories/m.md", "# m\nIt sets `gone_name` in `src/a.go`.\n")
+	git("add", "-A")
+	git("commit", "-q", "-m", "one")
+	write("src/a.go", "package a\n")
+	git("commit", "-q", "-am", "two: gone_name removed")
+	c := vcache.Open(filepath.Join(dir, ".git", "memcite"), "test")
+	if out := proseRender(t, dir, "worktree", c); !strings.Contains(out, "symbol-gone") {
+		t.Fatalf("no gone symbol:\n%s", out)
+	}
+	path := filepath.Join(dir, ".git", proseCacheFile)
+	read := func() proseFile {
+		t.Helper()
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := decodeProseFile(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	f := read()
+	var logs proseLogs
+	if err := gob.NewDecoder(bytes.NewReader(f.Logs)).Decode(&logs); err != nil {
+		t.Fatal(err)
+	}
+	if len(logs.PathLogs) == 0 || logs.Moves == nil || len(f.Changes) == 0 {
+		t.Fatalf("the run kept no logs or no changes: %d path logs, moves %v, %d changes", len(logs.PathLogs), logs.Moves != nil, len(f.Changes))
+	}
+	head := gitblame.HashOrZero(f.Head)
+
+	// words and the files of commits only: the logs stay encoded, and are
+	// written back unchanged
+	cg := newCachingGit(filepath.Join(dir, ".git"), head, nil)
+	if len(f.Commits) == 0 {
+		t.Fatal("the run kept the files of no commit")
+	}
+	for k := range f.Commits {
+		if _, err := cg.CommitChanges(context.Background(), gitblame.HashOrZero(k)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if cg.logsRead || cg.a.PathLogs != nil || len(cg.rawLogs) == 0 {
+		t.Fatalf("the logs were decoded (read %v, %d path logs, %d bytes left)", cg.logsRead, len(cg.a.PathLogs), len(cg.rawLogs))
+	}
+	cg.mu.Lock()
+	cg.a.Greps["x"], cg.dirty = []string{"y"}, true
+	cg.mu.Unlock()
+	cg.save()
+	if g := read(); !bytes.Equal(g.Logs, f.Logs) || len(g.Greps["x"]) != 1 {
+		t.Fatalf("the logs were not written back as read (%d bytes against %d), or the new answer is missing (%v)", len(g.Logs), len(f.Logs), g.Greps["x"])
+	}
+
+	// logs asked for: the ones kept, not git's (next is nil)
+	cg = newCachingGit(filepath.Join(dir, ".git"), head, nil)
+	for key, want := range logs.PathLogs {
+		got, err := cg.PathLog(context.Background(), head, strings.Split(key, "\x00"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(toCached(got), want) {
+			t.Errorf("PathLog %q: %+v, want %+v", key, toCached(got), want)
+		}
+	}
+	order, moves, err := cg.Moves(context.Background(), head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(order) != len(logs.Order) || !reflect.DeepEqual(toCached(moves), *logs.Moves) {
+		t.Errorf("Moves: %d commits and %+v, want %d and %+v", len(order), toCached(moves), len(logs.Order), *logs.Moves)
+	}
+	if !cg.logsRead {
+		t.Error("the logs were answered without being read")
+	}
+}
+
+// TestProseFileRoundTrip: what encodeProseFile writes decodes to the same
+// answers, the commits' files and the logs as slices of the bytes read.
+func TestProseFileRoundTrip(t *testing.T) {
+	for _, f := range []proseFile{
+		{Version: proseCacheVersion, Head: "h", Commits: map[string][]byte{}, Logs: []byte{}},
+		{
+			Version: proseCacheVersion, Head: "abc",
+			Greps:   map[string][]string{"c\x00n": {"n"}},
+			Changes: map[string]string{"k": "v"},
+			Commits: map[string][]byte{"c1": []byte("one"), "c2": {}, "c3": []byte("three")},
+			Logs:    []byte("logs"),
+		},
+	} {
+		data, err := encodeProseFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := decodeProseFile(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(f.Greps) == 0 {
+			f.Greps, f.Changes = nil, nil // gob writes no empty map
+		}
+		if !reflect.DeepEqual(f, g) {
+			t.Errorf("round trip: %+v, want %+v", g, f)
+		}
+		// appending to a part does not write over the next
+		if c1 := g.Commits["c1"]; c1 != nil {
+			_ = append(c1, 'x')
+			if string(g.Commits["c2"]) != "" || string(g.Commits["c3"]) != "three" {
+				t.Errorf("a part's capacity reaches the next: %q %q", g.Commits["c2"], g.Commits["c3"])
+			}
+		}
+	}
+	for _, bad := range []string{"", "git-memcite prose answers\n", "git-memcite prose answers\n\xff", "git-memcite prose answers\n\x05ab", "gob"} {
+		if _, err := decodeProseFile([]byte(bad)); err == nil {
+			t.Errorf("decodeProseFile(%q): no error", bad)
+		}
+	}
+}
+
+// FuzzDecodeProseFile: any bytes give the answers or an error, never a
+// panic, and what decodes encodes to a file that decodes the same.
+func FuzzDecodeProseFile(f *testing.F) {
+	seed, err := encodeProseFile(proseFile{Version: proseCacheVersion, Head: "abc", Changes: map[string]string{"k": "v"},
+		Commits: map[string][]byte{"c1": []byte("one")}, Logs: []byte("logs")})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed)
+	f.Add([]byte(proseMagic))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := decodeProseFile(data)
+		if err != nil {
+			return
+		}
+		again, err := encodeProseFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := decodeProseFile(again)
+		if err != nil {
+			t.Fatalf("a decoded file does not decode again: %v", err)
+		}
+		if len(p.Commits) != len(q.Commits) || !bytes.Equal(p.Logs, q.Logs) || p.Head != q.Head || p.Version != q.Version {
+			t.Fatalf("decoded %+v, then %+v", p, q)
+		}
+		for k, v := range p.Commits {
+			if !bytes.Equal(v, q.Commits[k]) {
+				t.Fatalf("commit %q: %q, then %q", k, v, q.Commits[k])
+			}
+		}
+	})
 }
