@@ -7,6 +7,7 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -217,8 +218,10 @@ func (c *cachingGit) load() {
 					c.a = proseAnswers{Version: f.Version, Head: f.Head, Greps: f.Greps, Changes: f.Changes, Commits: f.Commits}
 					c.rawLogs = f.Logs
 				} else if h := gitblame.HashOrZero(f.Head); !h.IsZero() {
-					c.a = proseAnswers{Version: proseCacheVersion, Head: c.head.String(), Greps: f.Greps, Changes: f.Changes, Commits: f.Commits}
-					c.prev, c.prevHead = &proseAnswers{Version: f.Version, Head: f.Head, Greps: f.Greps, Changes: f.Changes, Commits: f.Commits}, h
+					// c.prev's answers are read without c.mu while c.a's grow:
+					// never one map
+					c.a = proseAnswers{Version: proseCacheVersion, Head: c.head.String(), Greps: f.Greps, Changes: maps.Clone(f.Changes), Commits: f.Commits}
+					c.prev, c.prevHead = &proseAnswers{Version: f.Version, Head: f.Head, Changes: f.Changes}, h
 					c.rawLogs = f.Logs
 					if len(c.a.Changes) > maxChanges {
 						// the answers of other HEADs than these two go

@@ -539,3 +539,57 @@ func FuzzDecodeProseFile(f *testing.F) {
 		}
 	})
 }
+
+// TestProseCacheNewHeadAtOnce: at a new HEAD, the gone symbols of
+// memories written in different commits are looked up side by side, each
+// against the answers of the HEAD before; those answers are read while
+// the new ones are written (under -race, one map for both was a data
+// race, and a crash of the run: "concurrent map read and map write").
+func TestProseCacheNewHeadAtOnce(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	write := func(p, content string) { t.Helper(); gitfixture.Write(t, dir, p, content) }
+	git("init", "-q", "-b", "main")
+	var code strings.Builder
+	code.WriteString("package a\n")
+	for i := 0; i < 8; i++ {
+		fmt.Fprintf(&code, "var gone_%d = %d\n", i, i)
+	}
+	write("src/a.go", code.String())
+	git("add", "-A")
+	git("commit", "-q", "-m", "code")
+	// each memory written in a commit of its own: a range each
+	for m := 0; m < 4; m++ {
+		write(fmt.Sprintf(".serena/memories/m%d.md", m), fmt.Sprintf("# m\nIt sets `gone_%d` and `gone_%d`.\n", 2*m, 2*m+1))
+		git("add", "-A")
+		git("commit", "-q", "-m", fmt.Sprint("memory ", m))
+	}
+	write("src/a.go", "package a\n")
+	git("commit", "-q", "-am", "the names removed")
+	cacheDir := filepath.Join(dir, ".git", "memcite")
+	tmpDir := filepath.Join(dir, ".git", "memcite-tmp")
+	answers := filepath.Join(dir, ".git", proseCacheFile)
+	for i, step := range []func(){
+		func() {},
+		func() { git("commit", "-q", "--allow-empty", "-m", "a new HEAD") },
+		func() { git("commit", "-q", "--allow-empty", "-m", "another") },
+	} {
+		step()
+		_ = os.Rename(answers, answers+".aside")
+		plain := proseRender(t, dir, "worktree", nil)
+		os.Remove(answers)
+		_ = os.Rename(answers+".aside", answers)
+		if n := strings.Count(plain, "symbol-gone"); n != 8 {
+			t.Fatalf("step %d: %d gone symbols, want 8:\n%s", i, n, plain)
+		}
+		c := vcache.Open(cacheDir, "test")
+		got := proseRender(t, dir, "worktree", c)
+		if err := c.Save(tmpDir); err != nil {
+			t.Fatal(err)
+		}
+		if got != plain {
+			t.Fatalf("step %d:\nuncached:\n%s\ncached:\n%s", i, plain, got)
+		}
+	}
+}
