@@ -237,6 +237,14 @@ func (l *lazyHistory) ChangesAnyOf(ctx context.Context, from, head gitblame.Hash
 	return h.ChangesAnyOf(ctx, from, head, words, pathspecs)
 }
 
+func (l *lazyHistory) Chain(head gitblame.Hash, until func(gitblame.Hash) bool) ([]gitblame.Hash, error) {
+	h, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	return h.Chain(head, until)
+}
+
 func (l *lazyHistory) OnFirstParents(ctx context.Context, old, head gitblame.Hash) (bool, error) {
 	h, err := l.get()
 	if err != nil {

@@ -183,6 +183,12 @@ type cachingGit struct {
 	prevHead gitblame.Hash
 	chain    int        // prevHead is on head's first-parent chain: 0 not asked, 1 yes, -1 no
 	chainMu  sync.Mutex // the logs may be asked for at once (prose.Checker)
+	// where head's first-parent chain meets prevHead's (forkPoint), once
+	forked   bool
+	forkBase gitblame.Hash
+	forkAt   int            // forkBase's place in c.prev.Order, newest first
+	forkPos  map[string]int // each commit of c.prev.Order by its place
+	forkOK   bool
 	// whether a commit since prevHead changed a line with a name answered
 	// before: 0 not asked, 1 maybe, -1 no
 	anyChange int
@@ -356,11 +362,11 @@ func (c *cachingGit) pathLog(ctx context.Context, head gitblame.Hash, dirs []str
 		return log, false, err
 	}
 	if c.prev != nil && c.prev.PathLogOK[key] {
-		if on, err := c.onChain(ctx, head); err != nil {
+		if base, at, ok, err := c.forkPoint(ctx, head); err != nil {
 			return nil, false, err
-		} else if on {
-			if newer, err := s.PathLogSince(ctx, c.prevHead, head, dirs); err == nil {
-				return append(newer, fromCached(c.prev.PathLogs[key])...), true, nil
+		} else if kept, cut := c.fromFork(c.prev.PathLogs[key], at); ok && cut {
+			if newer, err := s.PathLogSince(ctx, base, head, dirs); err == nil {
+				return append(newer, fromCached(kept)...), true, nil
 			}
 		}
 	}
@@ -394,6 +400,87 @@ func (c *cachingGit) onChain(ctx context.Context, head gitblame.Hash) (bool, err
 		}
 	}
 	return c.chain > 0, nil
+}
+
+// chainLister lists a first-parent chain (gitrepo's History.Chain).
+type chainLister interface {
+	Chain(head gitblame.Hash, until func(gitblame.Hash) bool) ([]gitblame.Hash, error)
+}
+
+// maxFork is how many commits of head's first-parent chain forkPoint
+// walks looking for the HEAD before's chain.
+const maxFork = 256
+
+// forkPoint returns (once a run) the newest commit of the HEAD before's
+// first-parent chain that is on head's, and its place in c.prev.Order
+// (newest first): the HEAD before itself when it is on head's chain
+// (onChain), else, when the HEAD before's chain is known (its Moves were
+// kept), the commit where head's chain, walked from head for up to
+// maxFork commits, meets it: after a commit amended, or rebased onto its
+// branch's base, the logs kept for the HEAD before hold from that commit
+// on. ok is false when there is none; the caller asks git for the whole
+// log then.
+func (c *cachingGit) forkPoint(ctx context.Context, head gitblame.Hash) (base gitblame.Hash, at int, ok bool, err error) {
+	if c.prev == nil {
+		return gitblame.ZeroHash, 0, false, nil
+	}
+	on, err := c.onChain(ctx, head)
+	if err != nil {
+		return gitblame.ZeroHash, 0, false, err
+	}
+	if on {
+		return c.prevHead, 0, true, nil
+	}
+	c.loadLogs() // the HEAD before's chain (a run that asked no log has not read it)
+	cl, ok := c.next.(chainLister)
+	if !ok || !c.prev.MovesOK || len(c.prev.Order) == 0 {
+		return gitblame.ZeroHash, 0, false, nil
+	}
+	c.chainMu.Lock()
+	defer c.chainMu.Unlock()
+	if !c.forked {
+		c.forked = true
+		pos := make(map[string]int, len(c.prev.Order))
+		for i, x := range c.prev.Order {
+			pos[x] = i
+		}
+		walked := 0
+		list, err := cl.Chain(head, func(x gitblame.Hash) bool {
+			walked++
+			_, in := pos[x.String()]
+			return in || walked >= maxFork
+		})
+		switch {
+		case errors.Is(err, errors.ErrUnsupported):
+			// grafts or replace refs: git's chain is not the reader's
+		case err != nil:
+			return gitblame.ZeroHash, 0, false, err
+		case len(list) > 0:
+			if k, in := pos[list[len(list)-1].String()]; in {
+				c.forkBase, c.forkAt, c.forkPos, c.forkOK = list[len(list)-1], k, pos, true
+			}
+		}
+	}
+	return c.forkBase, c.forkAt, c.forkOK, nil
+}
+
+// fromFork is a log kept for the HEAD before, cut to the commits from
+// its place at on (forkPoint): false when one of its commits is not on
+// the HEAD before's chain as kept.
+func (c *cachingGit) fromFork(cl cachedLog, at int) (cachedLog, bool) {
+	if at == 0 {
+		return cl, true
+	}
+	for i, x := range cl.Hashes {
+		k, in := c.forkPos[x]
+		if !in {
+			return cachedLog{}, false
+		}
+		if k >= at {
+			return cachedLog{Hashes: cl.Hashes[i:], Changes: cl.Changes[i:]}, true
+		}
+	}
+	return cachedLog{}, true
 }
 
 func (c *cachingGit) Moves(ctx context.Context, head gitblame.Hash) ([]gitblame.Hash, []prose.LogCommit, error) {
@@ -432,14 +519,14 @@ func (c *cachingGit) moves(ctx context.Context, head gitblame.Hash) (order []git
 		return order, log, false, err
 	}
 	if c.prev != nil && c.prev.MovesOK && c.prev.Moves != nil {
-		if on, err := c.onChain(ctx, head); err != nil {
+		if base, at, ok, err := c.forkPoint(ctx, head); err != nil {
 			return nil, nil, false, err
-		} else if on {
-			if o, newer, err := s.MovesSince(ctx, c.prevHead, head); err == nil {
-				for _, h := range c.prev.Order {
+		} else if kept, cut := c.fromFork(*c.prev.Moves, at); ok && cut {
+			if o, newer, err := s.MovesSince(ctx, base, head); err == nil {
+				for _, h := range c.prev.Order[at:] {
 					o = append(o, gitblame.HashOrZero(h))
 				}
-				return o, append(newer, fromCached(*c.prev.Moves)...), true, nil
+				return o, append(newer, fromCached(kept)...), true, nil
 			}
 		}
 	}
@@ -529,11 +616,14 @@ func (c *cachingGit) WordsChangedIn(ctx context.Context, from, head gitblame.Has
 	}
 	c.mu.Unlock()
 	many, ok := c.next.(prose.WordsChanger)
+	// a word the HEAD before answered for head's chain (prevAnswer) is
+	// looked up as WordChangedIn does; the others (none answered, or a
+	// commit amended since) are asked at once, not one git log -G each
 	var together []int
 	for _, i := range ask {
-		before := false
-		if c.prev != nil {
-			_, before = c.prev.Changes[changeKey(c.prevHead, from, words[i], pathspecs[i])]
+		_, _, before, err := c.prevAnswer(ctx, from, head, words[i], pathspecs[i])
+		if err != nil {
+			return nil, err
 		}
 		if ok && !before {
 			together = append(together, i)
@@ -579,14 +669,11 @@ func (c *cachingGit) lastChange(ctx context.Context, from, head gitblame.Hash, w
 	if c.prev == nil {
 		return c.next.WordChangedIn(ctx, from, head, word, pathspecs)
 	}
-	before, ok := c.prev.Changes[changeKey(c.prevHead, from, word, pathspecs)]
-	if !ok {
-		return c.next.WordChangedIn(ctx, from, head, word, pathspecs)
+	before, base, ok, err := c.prevAnswer(ctx, from, head, word, pathspecs)
+	if err != nil {
+		return gitblame.ZeroHash, err
 	}
-	if on, err := c.onChain(ctx, head); err != nil || !on {
-		if err != nil {
-			return gitblame.ZeroHash, err
-		}
+	if !ok {
 		return c.next.WordChangedIn(ctx, from, head, word, pathspecs)
 	}
 	if c.anyChange == 0 {
@@ -623,7 +710,7 @@ func (c *cachingGit) lastChange(ctx context.Context, from, head gitblame.Hash, w
 			if everywhere {
 				specs = nil
 			}
-			if any, err := a.ChangesAnyOf(ctx, c.prevHead, head, words, specs); err != nil {
+			if any, err := a.ChangesAnyOf(ctx, base, head, words, specs); err != nil {
 				return gitblame.ZeroHash, err
 			} else if !any {
 				c.anyChange = -1
@@ -633,11 +720,43 @@ func (c *cachingGit) lastChange(ctx context.Context, from, head gitblame.Hash, w
 	if c.anyChange < 0 {
 		return gitblame.HashOrZero(before), nil
 	}
-	h, err := c.next.WordChangedIn(ctx, c.prevHead, head, word, pathspecs)
+	h, err := c.next.WordChangedIn(ctx, base, head, word, pathspecs)
 	if err != nil || !h.IsZero() {
 		return h, err
 	}
 	return gitblame.HashOrZero(before), nil
+}
+
+// prevAnswer is the HEAD before's answer to WordChangedIn(from, …, word,
+// pathspecs) — the newest commit of from..prevHead that changed a line
+// with word, "" for none — when it holds for head's chain up to base
+// (forkPoint): base is the HEAD before itself when that is on head's
+// chain; else the answer holds when from and the commit answered (if
+// any) are not newer than base, whose chain they are then on. ok is
+// false when there is no such answer.
+func (c *cachingGit) prevAnswer(ctx context.Context, from, head gitblame.Hash, word string, pathspecs []string) (before string, base gitblame.Hash, ok bool, err error) {
+	if c.prev == nil {
+		return "", gitblame.ZeroHash, false, nil
+	}
+	before, ok = c.prev.Changes[changeKey(c.prevHead, from, word, pathspecs)]
+	if !ok {
+		return "", gitblame.ZeroHash, false, nil
+	}
+	base, at, ok, err := c.forkPoint(ctx, head)
+	if err != nil || !ok {
+		return "", gitblame.ZeroHash, false, err
+	}
+	if at > 0 {
+		if k, in := c.forkPos[from.String()]; !in || k < at {
+			return "", gitblame.ZeroHash, false, nil
+		}
+		if before != "" {
+			if k, in := c.forkPos[before]; !in || k < at {
+				return "", gitblame.ZeroHash, false, nil
+			}
+		}
+	}
+	return before, base, true, nil
 }
 
 // changeKey is the key of an answer of WordChangedIn.

@@ -545,6 +545,8 @@ func FuzzDecodeProseFile(f *testing.F) {
 // against the answers of the HEAD before; those answers are read while
 // the new ones are written (under -race, one map for both was a data
 // race, and a crash of the run: "concurrent map read and map write").
+// Then HEADs off the chain of the one before (amended, reset): the
+// cached run gives what the uncached one does.
 func TestProseCacheNewHeadAtOnce(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -574,14 +576,23 @@ func TestProseCacheNewHeadAtOnce(t *testing.T) {
 		func() {},
 		func() { git("commit", "-q", "--allow-empty", "-m", "a new HEAD") },
 		func() { git("commit", "-q", "--allow-empty", "-m", "another") },
+		// the HEAD before off the new one's chain: the logs kept are cut
+		// where the chains meet (forkPoint)
+		func() { git("commit", "-q", "--amend", "--allow-empty", "-m", "amended") },
+		func() {
+			write("src/b.go", "package a\nvar gone_1 = 1\n")
+			git("add", "-A")
+			git("commit", "-q", "--amend", "-m", "amended again: a name back")
+		},
+		func() { git("reset", "-q", "--hard", "HEAD~2") },
 	} {
 		step()
 		_ = os.Rename(answers, answers+".aside")
 		plain := proseRender(t, dir, "worktree", nil)
 		os.Remove(answers)
 		_ = os.Rename(answers+".aside", answers)
-		if n := strings.Count(plain, "symbol-gone"); n != 8 {
-			t.Fatalf("step %d: %d gone symbols, want 8:\n%s", i, n, plain)
+		if n := strings.Count(plain, "symbol-gone"); n < 7 {
+			t.Fatalf("step %d: %d gone symbols, want 7 or more:\n%s", i, n, plain)
 		}
 		c := vcache.Open(cacheDir, "test")
 		got := proseRender(t, dir, "worktree", c)
