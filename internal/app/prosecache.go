@@ -104,25 +104,32 @@ type proseHeader struct {
 // fresh memory in three copies).
 func encodeProseFile(f proseFile) ([]byte, error) {
 	h := proseHeader{Version: f.Version, Head: f.Head, Greps: f.Greps, Changes: f.Changes, Commits: make(map[string][2]int, len(f.Commits))}
-	var body []byte
 	keys := make([]string, 0, len(f.Commits))
 	for k := range f.Commits {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	n := 0 // the body's length
 	for _, k := range keys {
-		h.Commits[k] = [2]int{len(body), len(f.Commits[k])}
-		body = append(body, f.Commits[k]...)
+		h.Commits[k] = [2]int{n, len(f.Commits[k])}
+		n += len(f.Commits[k])
 	}
-	h.Logs = [2]int{len(body), len(f.Logs)}
-	body = append(body, f.Logs...)
+	h.Logs = [2]int{n, len(f.Logs)}
+	n += len(f.Logs)
 	var head bytes.Buffer
 	if err := gob.NewEncoder(&head).Encode(&h); err != nil {
 		return nil, err
 	}
-	out := append([]byte(proseMagic), binary.AppendUvarint(nil, uint64(head.Len()))...)
+	// one buffer of the file's size (megabytes: each copy more is fresh
+	// memory)
+	out := make([]byte, 0, len(proseMagic)+binary.MaxVarintLen64+head.Len()+n)
+	out = append(out, proseMagic...)
+	out = binary.AppendUvarint(out, uint64(head.Len()))
 	out = append(out, head.Bytes()...)
-	return append(out, body...), nil
+	for _, k := range keys {
+		out = append(out, f.Commits[k]...)
+	}
+	return append(out, f.Logs...), nil
 }
 
 // decodeProseFile reads what encodeProseFile wrote; the commits' and the
