@@ -286,16 +286,7 @@ func TestProseCacheAsksAgain(t *testing.T) {
 // the answer, an empty one keeps the answer before.
 func TestProseCacheNewHead(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	git := gitfixture.Runner(t, dir)
-	write := func(p, content string) { t.Helper(); gitfixture.Write(t, dir, p, content) }
-	git("init", "-q", "-b", "main")
-	write("src/a.go", "package a\nvar gone_name = 1\nvar kept_name = 2\n")
-	write(".serena/memories/m.md", "# m\nIt sets `gone_name` and `kept_name`.\n")
-	git("add", "-A")
-	git("commit", "-q", "-m", "one")
-	write("src/a.go", "package a\nvar kept_name = 2\n")
-	git("commit", "-q", "-am", "two: gone_name removed")
+	dir, git, write := goneNameRepo(t, "var kept_name = 2\n", "It sets `gone_name` and `kept_name`.")
 	cacheDir := filepath.Join(dir, ".git", "memcite")
 	tmpDir := filepath.Join(dir, ".git", "memcite-tmp")
 	answers := filepath.Join(dir, ".git", proseCacheFile)
@@ -333,6 +324,25 @@ func TestProseCacheNewHead(t *testing.T) {
 			t.Fatalf("step %d:\nuncached:\n%s\ncached:\n%s", i, plain, got)
 		}
 	}
+}
+
+// goneNameRepo makes a repository whose src/a.go defines gone_name and
+// the code kept, with a memory saying sentence (in its first commit),
+// then a second commit that takes gone_name out; it returns its
+// directory and what runs git and writes a file there.
+func goneNameRepo(t *testing.T, kept, sentence string) (dir string, git func(args ...string) string, write func(p, content string)) {
+	t.Helper()
+	dir = t.TempDir()
+	git = gitfixture.Runner(t, dir)
+	write = func(p, content string) { t.Helper(); gitfixture.Write(t, dir, p, content) }
+	git("init", "-q", "-b", "main")
+	write("src/a.go", "package a\nvar gone_name = 1\n"+kept)
+	write(".serena/memories/m.md", "# m\n"+sentence+"\n")
+	git("add", "-A")
+	git("commit", "-q", "-m", "one")
+	write("src/a.go", "package a\n"+kept)
+	git("commit", "-q", "-am", "two: gone_name removed")
+	return dir, git, write
 }
 
 // TestProseGoneSymbolsOfOneRange: the gone symbols a memory wrote in one
@@ -382,16 +392,7 @@ func TestProseGoneSymbolsOfOneRange(t *testing.T) {
 // to ask here).
 func TestProseCacheLogsApart(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	git := gitfixture.Runner(t, dir)
-	write := func(p, content string) { t.Helper(); gitfixture.Write(t, dir, p, content) }
-	git("init", "-q", "-b", "main")
-	write("src/a.go", "package a\nvar gone_name = 1\n")
-	write(".serena/memories/m.md", "# m\nIt sets `gone_name` in `src/a.go`.\n")
-	git("add", "-A")
-	git("commit", "-q", "-m", "one")
-	write("src/a.go", "package a\n")
-	git("commit", "-q", "-am", "two: gone_name removed")
+	dir, _, _ := goneNameRepo(t, "", "It sets `gone_name` in `src/a.go`.")
 	c := vcache.Open(filepath.Join(dir, ".git", "memcite"), "test")
 	if out := proseRender(t, dir, "worktree", c); !strings.Contains(out, "symbol-gone") {
 		t.Fatalf("no gone symbol:\n%s", out)
