@@ -287,9 +287,6 @@ func TestProseCacheAsksAgain(t *testing.T) {
 func TestProseCacheNewHead(t *testing.T) {
 	t.Parallel()
 	dir, git, write := goneNameRepo(t, "var kept_name = 2\n", "It sets `gone_name` and `kept_name`.")
-	cacheDir := filepath.Join(dir, ".git", "memcite")
-	tmpDir := filepath.Join(dir, ".git", "memcite-tmp")
-	answers := filepath.Join(dir, ".git", proseCacheFile)
 	for i, step := range []func(){
 		func() {},
 		func() {
@@ -308,22 +305,33 @@ func TestProseCacheNewHead(t *testing.T) {
 		func() { git("reset", "-q", "--hard", "HEAD@{1}") },
 	} {
 		step()
-		_ = os.Rename(answers, answers+".aside")
-		plain := proseRender(t, dir, "worktree", nil)
-		os.Remove(answers)
-		_ = os.Rename(answers+".aside", answers)
+		plain, got := uncachedAndCached(t, dir)
 		if !strings.Contains(plain, "symbol-gone") {
 			t.Fatalf("step %d: no gone symbol:\n%s", i, plain)
-		}
-		c := vcache.Open(cacheDir, "test")
-		got := proseRender(t, dir, "worktree", c)
-		if err := c.Save(tmpDir); err != nil {
-			t.Fatal(err)
 		}
 		if got != plain {
 			t.Fatalf("step %d:\nuncached:\n%s\ncached:\n%s", i, plain, got)
 		}
 	}
+}
+
+// uncachedAndCached renders the working tree of dir's repository
+// (proseRender) without git's cached answers (set aside, then put back)
+// and without the verification cache, then with both, and saves the
+// verification cache that run wrote.
+func uncachedAndCached(t *testing.T, dir string) (plain, cached string) {
+	t.Helper()
+	answers := filepath.Join(dir, ".git", proseCacheFile)
+	_ = os.Rename(answers, answers+".aside")
+	plain = proseRender(t, dir, "worktree", nil)
+	os.Remove(answers)
+	_ = os.Rename(answers+".aside", answers)
+	c := vcache.Open(filepath.Join(dir, ".git", "memcite"), "test")
+	cached = proseRender(t, dir, "worktree", c)
+	if err := c.Save(filepath.Join(dir, ".git", "memcite-tmp")); err != nil {
+		t.Fatal(err)
+	}
+	return plain, cached
 }
 
 // goneNameRepo makes a repository whose src/a.go defines gone_name and
@@ -570,9 +578,6 @@ func TestProseCacheNewHeadAtOnce(t *testing.T) {
 	}
 	write("src/a.go", "package a\n")
 	git("commit", "-q", "-am", "the names removed")
-	cacheDir := filepath.Join(dir, ".git", "memcite")
-	tmpDir := filepath.Join(dir, ".git", "memcite-tmp")
-	answers := filepath.Join(dir, ".git", proseCacheFile)
 	for i, step := range []func(){
 		func() {},
 		func() { git("commit", "-q", "--allow-empty", "-m", "a new HEAD") },
@@ -588,17 +593,9 @@ func TestProseCacheNewHeadAtOnce(t *testing.T) {
 		func() { git("reset", "-q", "--hard", "HEAD~2") },
 	} {
 		step()
-		_ = os.Rename(answers, answers+".aside")
-		plain := proseRender(t, dir, "worktree", nil)
-		os.Remove(answers)
-		_ = os.Rename(answers+".aside", answers)
+		plain, got := uncachedAndCached(t, dir)
 		if n := strings.Count(plain, "symbol-gone"); n < 7 {
 			t.Fatalf("step %d: %d gone symbols, want 7 or more:\n%s", i, n, plain)
-		}
-		c := vcache.Open(cacheDir, "test")
-		got := proseRender(t, dir, "worktree", c)
-		if err := c.Save(tmpDir); err != nil {
-			t.Fatal(err)
 		}
 		if got != plain {
 			t.Fatalf("step %d:\nuncached:\n%s\ncached:\n%s", i, plain, got)
