@@ -52,8 +52,9 @@ type proseAnswers struct {
 	Head    string
 	Greps   map[string][]string // commit + NUL + names → names found
 	Changes map[string]string   // head + NUL + from + NUL + word + NUL + pathspecs → commit ("" none), of any HEAD
-	// commit → the files it changed (a one-commit cachedLog, gob-encoded:
-	// decoded when asked for, a few of thousands of changes each)
+	// commit → the files it changed: a one-commit cachedLog, gob-encoded,
+	// decoded when asked for (a commit may change thousands of files, and
+	// a run follows a few commits)
 	Commits map[string][]byte
 	proseLogs
 }
@@ -180,8 +181,7 @@ type cachingGit struct {
 	a        proseAnswers
 	dirty    bool
 	// the logs of the file, still encoded: c.a's (at the same HEAD) or
-	// c.prev's (at the HEAD before, whose Commits c.a keeps too); decoded
-	// by loadLogs, once
+	// c.prev's (at the HEAD before); decoded by loadLogs, once
 	rawLogs  []byte
 	logsOnce sync.Once
 	logsRead bool // loadLogs ran
