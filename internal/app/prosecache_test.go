@@ -10,9 +10,12 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/git-memcite/git-memcite/internal/gitblame"
+	"github.com/git-memcite/git-memcite/internal/gitrepo"
+	"github.com/git-memcite/git-memcite/internal/prose"
 	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
 	"github.com/git-memcite/git-memcite/internal/testing/longtest"
 	"github.com/git-memcite/git-memcite/internal/vcache"
@@ -600,5 +603,83 @@ func TestProseCacheNewHeadAtOnce(t *testing.T) {
 		if got != plain {
 			t.Fatalf("step %d:\nuncached:\n%s\ncached:\n%s", i, plain, got)
 		}
+	}
+}
+
+// sinceSpy is the repository's history, noting from which commit the
+// logs are asked for (zero: the whole chain).
+type sinceSpy struct {
+	*lazyHistory
+	mu   sync.Mutex
+	olds []gitblame.Hash
+}
+
+func (s *sinceSpy) note(old gitblame.Hash) {
+	s.mu.Lock()
+	s.olds = append(s.olds, old)
+	s.mu.Unlock()
+}
+
+func (s *sinceSpy) PathLogSince(ctx context.Context, old, head gitblame.Hash, dirs []string) ([]prose.LogCommit, error) {
+	s.note(old)
+	return s.lazyHistory.PathLogSince(ctx, old, head, dirs)
+}
+
+func (s *sinceSpy) MovesSince(ctx context.Context, old, head gitblame.Hash) ([]gitblame.Hash, []prose.LogCommit, error) {
+	s.note(old)
+	return s.lazyHistory.MovesSince(ctx, old, head)
+}
+
+// TestProseCacheFromFork: after a commit amended, the logs are asked of
+// git from the commit the two HEADs share only (forkPoint), and what the
+// cache answers with the logs kept is what git answers for the whole
+// chain.
+func TestProseCacheFromFork(t *testing.T) {
+	t.Parallel()
+	dir, git, write := goneNameRepo(t, "", "It sets `gone_name` in `src/a.go`.")
+	write(".serena/memories/n.md", "# n\nSee `src/a.go`.\n")
+	git("add", "-A")
+	git("commit", "-q", "-m", "three")
+	proseRender(t, dir, "worktree", vcache.Open(filepath.Join(dir, ".git", "memcite"), "test"))
+	git("commit", "-q", "--amend", "-m", "three, amended")
+	repo, err := gitrepo.Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	head := gitblame.HashOrZero(strings.TrimSpace(git("rev-parse", "HEAD")))
+	parent := gitblame.HashOrZero(strings.TrimSpace(git("rev-parse", "HEAD~1")))
+	whole := &lazyHistory{repo: repo}
+	defer whole.close()
+	spy := &sinceSpy{lazyHistory: &lazyHistory{repo: repo}}
+	defer spy.close()
+	cg := newCachingGit(filepath.Join(dir, ".git"), head, spy)
+	ctx := context.Background()
+
+	order, moves, err := cg.Moves(ctx, head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantOrder, wantMoves, err := whole.Moves(ctx, head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(order, wantOrder) || !reflect.DeepEqual(toCached(moves), toCached(wantMoves)) {
+		t.Errorf("Moves from the cache:\n%v %+v\nfrom git:\n%v %+v", order, toCached(moves), wantOrder, toCached(wantMoves))
+	}
+	dirs := []string{".serena/memories"}
+	log, err := cg.PathLog(ctx, head, dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLog, err := whole.PathLog(ctx, head, dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(toCached(log), toCached(wantLog)) {
+		t.Errorf("PathLog from the cache:\n%+v\nfrom git:\n%+v", toCached(log), toCached(wantLog))
+	}
+	if len(spy.olds) != 2 || spy.olds[0] != parent || spy.olds[1] != parent {
+		t.Errorf("the logs were asked of git from %v, want twice from the parent %v", spy.olds, parent)
 	}
 }
