@@ -184,7 +184,7 @@ func FuzzTextInsertRemove(f *testing.F) {
 // FuzzQuoteString: a string QuoteString renders reads back as that string,
 // as a mapping value and as an item of a flow sequence.
 func FuzzQuoteString(f *testing.F) {
-	for _, s := range []string{"plain", "a: b", "#x", "- x", "true", "123", "null", "it's", `say "hi"`, "tab\there", " lead", "a\nb", "~", "x #y", "[a]", "{b}", "a,b", "\u2028"} {
+	for _, s := range []string{"plain", "a: b", "#x", "- x", "true", "123", "null", "it's", `say "hi"`, "tab\there", " lead", "a\nb", "~", "x #y", "[a]", "{b}", "a,b", "\u2028", "\u0085", "a\u0085b", "\u2029"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

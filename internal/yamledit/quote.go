@@ -21,7 +21,8 @@ func QuoteString(s string, flow bool) string {
 
 // QuoteDouble renders s as a double-quoted YAML scalar: JSON escapes
 // (valid YAML), and \u escapes for what JSON leaves as it is but YAML
-// does not allow in a file (DEL, the C1 controls but NEL, U+FFFE, U+FFFF).
+// does not allow in a file (DEL, the C1 controls, U+FFFE, U+FFFF) or
+// reads as a line break that folds into a space (NEL).
 func QuoteDouble(s string) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -42,10 +43,12 @@ func QuoteDouble(s string) string {
 	return e.String()
 }
 
-// notPrintable reports whether r, left unescaped by JSON, is outside
-// YAML's printable characters.
+// notPrintable reports whether r, left unescaped by JSON, must be escaped
+// in a double-quoted YAML scalar: outside YAML's printable characters, or
+// NEL, which is printable but a line break there (JSON already escapes
+// U+2028 and U+2029).
 func notPrintable(r rune) bool {
-	return r == 0x7f || (r >= 0x80 && r <= 0x9f && r != 0x85) || r == 0xfffe || r == 0xffff
+	return r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0xfffe || r == 0xffff
 }
 
 // QuoteLike renders a new string value in the quoting style of the value
