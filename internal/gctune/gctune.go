@@ -40,6 +40,19 @@ func Tune(hook bool) {
 	}
 }
 
+// HugePages has the heap that Tune lets grow backed by transparent huge
+// pages where Linux gives them only on request (hugePages): on a virtual
+// machine whose page faults cost 10 µs, a cold verify-all of 1,000
+// memories spent 0.6 s in the faults of its heap, a warm one 0.15 s of its
+// 0.38 s. It costs a process a few milliseconds (a collection of a heap
+// of a few megabytes), which a git hook does not spend. Elsewhere than on
+// Linux it does nothing.
+func HugePages() { hugePages(hugeHeap) }
+
+// hugeHeap is how much of the heap HugePages advises: what the soft limit
+// lets the heap grow to, less what the runtime maps besides.
+const hugeHeap = memLimit - 32<<20
+
 const memLimit = 224 << 20
 
 // limitFor is the memory limit for a live heap of live bytes.
