@@ -222,17 +222,21 @@ func (t *Tracker) contentSearch(v *version, c *citation) error {
 }
 
 func describe(v *version) string {
-	if v.commit != nil {
-		return "commit " + v.commit.Hash.Short()
+	if v.view == nil {
+		return "commit " + v.hash.Short()
 	}
 	return v.view.Name()
 }
 
 func (t *Tracker) listAll(v *version) ([]string, error) {
-	if v.commit != nil {
-		files, err := t.h.Files(v.commit.Tree)
+	if v.view == nil {
+		c, err := t.commitOf(v)
 		if err != nil {
-			return nil, fmt.Errorf("gitblame: listing %s: %w", v.commit.Hash.Short(), err)
+			return nil, err
+		}
+		files, err := t.h.Files(c.Tree)
+		if err != nil {
+			return nil, fmt.Errorf("gitblame: listing %s: %w", v.hash.Short(), err)
 		}
 		out := make([]string, 0, len(files))
 		for p := range files {

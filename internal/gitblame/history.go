@@ -169,6 +169,21 @@ func ReadBlobs(h History, hs []Hash, f func(i int, data []byte, err error)) {
 	}
 }
 
+// CommitsReader is what a History may add: many commits read in one
+// round trip to git, for the Commit calls that follow (an error is
+// reported by Commit).
+type CommitsReader interface {
+	ReadCommits(hs []Hash)
+}
+
+// ReadCommits reads commits through h at once, when it is a
+// CommitsReader, for the Commit calls that follow.
+func ReadCommits(h History, hs []Hash) {
+	if cr, ok := h.(CommitsReader); ok && len(hs) > 0 {
+		cr.ReadCommits(hs)
+	}
+}
+
 // EntryAter is what a History may add: Entry of a commit's tree
 // answered without reading the tree (internal/gitrepo answers from the
 // log of the whole first-parent chain, once it was read); known is false

@@ -252,3 +252,71 @@ func TestTouching(t *testing.T) {
 		}
 	}
 }
+
+// commitCounter counts the commits a tracker asks its history for.
+type commitCounter struct {
+	*gitrepo.History
+	asked map[gitblame.Hash]bool
+}
+
+func (c *commitCounter) Commit(h gitblame.Hash) (*gitblame.Commit, error) {
+	c.asked[h] = true
+	return c.History.Commit(h)
+}
+
+// TestWalkReadsCommitsItNeeds: a walk whose history knows the files of
+// the chain's commits by their names (EntryAt, once the whole chain's
+// log was read) and lists the chain through git asks for the commit
+// objects it needs only (the target, the bases, those its results name),
+// with the same results as a walk through every commit.
+func TestWalkReadsCommitsItNeeds(t *testing.T) {
+	dir, bases := walkHistory(t)
+	repo, err := gitrepo.OpenHistory(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	head := resolve(t, repo, "HEAD")
+	if _, _, err := repo.Moves(context.Background(), head); err != nil {
+		t.Fatal(err)
+	}
+	root, err := gitblame.ParseHash(bases["root"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var anchors []gitblame.Anchor
+	for _, l := range []int{1, 8, 13, 22, 24, 31, 38} {
+		anchors = append(anchors, gitblame.Anchor{Path: "a.go", Line: l, Base: root})
+	}
+	anchors = append(anchors, gitblame.Anchor{Path: "b.go", Line: 2, LineEnd: 6, Base: root})
+	counter := &commitCounter{History: repo, asked: map[gitblame.Hash]bool{}}
+	// (the chain listed by git, not read commit by commit from the head)
+	got, err := gitblame.ListChainForTest(gitblame.New(counter)).Track(context.Background(), anchors, gitblame.Target{Commit: head})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := gitblame.New(fullWalk{repo}).Track(context.Background(), anchors, gitblame.Target{Commit: head})
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[gitblame.Hash]bool{head: true, root: true}
+	for i := range anchors {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Errorf("%+v:\nwith the chain's files known: %+v\nthrough every commit: %+v", anchors[i], got[i], want[i])
+		}
+		r := got[i]
+		for _, e := range []*gitblame.Event{r.FirstMove, r.FirstEdit, r.FirstChange, r.Break, r.GoneIn} {
+			if e != nil && e.Commit != nil {
+				named[e.Commit.Hash] = true
+			}
+		}
+		if r.LastSeen != nil {
+			named[r.LastSeen.Hash] = true
+		}
+	}
+	for h := range counter.asked {
+		if !named[h] {
+			t.Errorf("the walk read commit %s, which no result names", h.Short())
+		}
+	}
+}

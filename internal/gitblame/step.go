@@ -276,7 +276,7 @@ func containsLine(ls []*line, l *line) bool {
 // place moves l to line j of path (whose text is tx) in version to.
 func (t *Tracker) place(l *line, path string, j int, tx *text, score float64, to *version) {
 	if (path != l.path || j != l.idx) && !l.shadow && l.cit.res.FirstMove == nil {
-		l.cit.res.FirstMove = to.event(EventMoved)
+		l.cit.res.FirstMove = t.event(to, EventMoved)
 	}
 	l.path, l.idx = path, j
 	l.cur, l.raw = tx.keys[j], tx.raw(j)
@@ -293,12 +293,12 @@ func (t *Tracker) checkEvents(c *citation, from, to *version) {
 		}
 	}
 	if c.res.FirstEdit == nil && !c.matches() {
-		c.res.FirstEdit = to.event(EventEdited)
+		c.res.FirstEdit = t.event(to, EventEdited)
 	}
 	if c.res.FirstChange == nil {
 		for _, l := range c.lines {
 			if l.alive && l.cur != l.orig {
-				c.res.FirstChange = to.event(EventEdited)
+				c.res.FirstChange = t.event(to, EventEdited)
 				break
 			}
 		}
@@ -310,10 +310,10 @@ func (t *Tracker) checkEvents(c *citation, from, to *version) {
 				kind = EventAmbiguous
 			}
 		}
-		c.res.Break = to.event(kind)
+		c.res.Break = t.event(to, kind)
 		if kind == EventDeleted {
 			c.res.GoneIn = c.res.Break
-			c.res.LastSeen = from.commit
+			c.res.LastSeen = t.stub(from)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -77,6 +78,7 @@ type Tracker struct {
 	texts map[Hash]*text
 	maps  map[[2]Hash]*lineMap
 	cross func(string) bool // the target's CrossFiles during Track
+	stubs map[Hash]*Commit  // the commits results name, not read yet (stub)
 }
 
 // New returns a Tracker reading from h.
@@ -85,13 +87,18 @@ func New(h History) *Tracker {
 		h:         h,
 		texts:     map[Hash]*text{},
 		maps:      map[[2]Hash]*lineMap{},
+		stubs:     map[Hash]*Commit{},
 		readChain: shortChain,
 	}
 }
 
-// version is one side of a step: a commit or a content view.
+// version is one side of a step: a commit (hash; view nil) or a content
+// view. A commit's object is read only when its tree or its description
+// is needed (commitOf, stub): a walk mostly knows the files of a commit
+// of the chain by its hash (EntryAter).
 type version struct {
-	commit *Commit
+	hash   Hash
+	commit *Commit // nil until read
 	view   source.Source
 	// viewHash caches the git blob hash of view files.
 	viewHash map[string]viewEntry
@@ -109,11 +116,60 @@ type viewEntry struct {
 	ok bool
 }
 
-func (v *version) event(kind EventKind) *Event {
-	if v.commit != nil {
-		return &Event{Kind: kind, Commit: v.commit}
+// commitVersion is the version of commit c.
+func commitVersion(c *Commit) *version { return &version{hash: c.Hash, commit: c} }
+
+// event is an event of kind at v.
+func (t *Tracker) event(v *version, kind EventKind) *Event {
+	if v.view == nil {
+		return &Event{Kind: kind, Commit: t.stub(v)}
 	}
 	return &Event{Kind: kind, View: v.view.Name()}
+}
+
+// stub returns the commit of v for a result: v's commit if read, else one
+// that names it only and is completed when the tracking ends
+// (fillStubs), the same for every result that names it.
+func (t *Tracker) stub(v *version) *Commit {
+	if v.commit != nil {
+		return v.commit
+	}
+	if c, ok := t.stubs[v.hash]; ok {
+		return c
+	}
+	c := &Commit{Hash: v.hash}
+	t.stubs[v.hash] = c
+	return c
+}
+
+// fillStubs reads the commits the results name by stub (at once, when
+// the history can).
+func (t *Tracker) fillStubs() error {
+	if len(t.stubs) == 0 {
+		return nil
+	}
+	ReadCommits(t.h, slices.Collect(maps.Keys(t.stubs)))
+	for h, c := range t.stubs {
+		full, err := t.h.Commit(h)
+		if err != nil {
+			return fmt.Errorf("gitblame: commit %s: %w", h.Short(), err)
+		}
+		*c = *full
+	}
+	clear(t.stubs)
+	return nil
+}
+
+// commitOf returns v's commit, read if it was not.
+func (t *Tracker) commitOf(v *version) (*Commit, error) {
+	if v.commit == nil {
+		c, err := t.h.Commit(v.hash)
+		if err != nil {
+			return nil, fmt.Errorf("gitblame: walking first parents: %w", err)
+		}
+		v.commit = c
+	}
+	return v.commit, nil
 }
 
 // line is one tracked line of a citation.
@@ -164,7 +220,7 @@ func (t *Tracker) Track(ctx context.Context, anchors []Anchor, target Target) ([
 	}
 	// final is the version results are read from: the view if there is
 	// one (shared by every route, with its hash cache), else the target.
-	final := &version{commit: tc}
+	final := commitVersion(tc)
 	var view *version
 	if target.View != nil {
 		view = &version{view: target.View, viewHash: map[string]viewEntry{}, changed: target.Changed, base: target.Commit, like: tc.Hash}
@@ -182,10 +238,15 @@ func (t *Tracker) Track(ctx context.Context, anchors []Anchor, target Target) ([
 		}
 	}
 	out := make([]Result, len(cits)) // step 10
-	for i, c := range cits {
+	for _, c := range cits {
 		if c.res.Route != RouteContentSearch {
 			t.finish(c, final)
 		}
+	}
+	if err := t.fillStubs(); err != nil {
+		return nil, err
+	}
+	for i, c := range cits {
 		out[i] = c.res
 	}
 	return out, nil
@@ -216,6 +277,7 @@ func (t *Tracker) route(ctx context.Context, tc *Commit, cits []*citation) (*rou
 		}
 		bases[c.a.Base] = append(bases[c.a.Base], c)
 	}
+	ReadCommits(t.h, slices.Collect(maps.Keys(bases)))
 	for b, cs := range bases {
 		if _, err := t.h.Commit(b); err != nil {
 			if !errors.Is(err, ErrNotFound) {
@@ -259,13 +321,7 @@ func (t *Tracker) walk(ctx context.Context, r *routes, tc *Commit, view *version
 	if err != nil {
 		return err
 	}
-	at := func(i int) (*version, error) {
-		c, err := t.at(r, i)
-		if err != nil {
-			return nil, err
-		}
-		return &version{commit: c}, nil
-	}
+	at := func(i int) (*version, error) { return t.at(r, i), nil }
 	prevI := r.start // the version the lines are in
 	prev, err := at(prevI)
 	if err != nil {
@@ -300,7 +356,7 @@ func (t *Tracker) walk(ctx context.Context, r *routes, tc *Commit, view *version
 		if len(live) == 0 && i > lastBase {
 			// Every citation is settled (gone): the rest of the walk
 			// cannot change a result.
-			prevI, prev = len(chain)-1, &version{commit: tc}
+			prevI, prev = len(chain)-1, commitVersion(tc)
 			break
 		}
 		// Gallop: when every line would cross the next window of
@@ -376,17 +432,10 @@ func (t *Tracker) walk(ctx context.Context, r *routes, tc *Commit, view *version
 	return nil
 }
 
-// at returns the commit at index i of r's chain.
-func (t *Tracker) at(r *routes, i int) (*Commit, error) {
-	if c := r.commits[i]; c != nil {
-		return c, nil
-	}
-	c, err := t.h.Commit(r.chain[i])
-	if err != nil {
-		return nil, fmt.Errorf("gitblame: walking first parents: %w", err)
-	}
-	r.commits[i] = c
-	return c, nil
+// at returns the version of the commit at index i of r's chain, its
+// object read if it was.
+func (t *Tracker) at(r *routes, i int) *version {
+	return &version{hash: r.chain[i], commit: r.commits[i]}
 }
 
 // oneShots follows the citations whose base is off the first-parent
@@ -402,12 +451,12 @@ func (t *Tracker) oneShots(cits []*citation, tc *Commit, view *version) error {
 		if err != nil {
 			return fmt.Errorf("gitblame: base commit %s: %w", b.Short(), err)
 		}
-		from := &version{commit: bc}
+		from := commitVersion(bc)
 		live, err := t.activate(from, cs, RouteOneShot, nil)
 		if err != nil {
 			return err
 		}
-		to := &version{commit: tc}
+		to := commitVersion(tc)
 		if live, err = t.step(from, to, live); err != nil {
 			return err
 		}
@@ -551,7 +600,7 @@ func (t *Tracker) listChain(r *routes, tc *Commit, ph PathHistory, bases map[Has
 func (t *Tracker) activate(v *version, cs []*citation, route Route, live []*line) ([]*line, error) {
 	for _, c := range cs {
 		c.res.Route = route
-		c.res.Base = v.commit.Hash
+		c.res.Base = v.hash
 		c.started = true
 		p, err := source.Clean(c.a.Path)
 		if err != nil {
@@ -565,7 +614,7 @@ func (t *Tracker) activate(v *version, cs []*citation, route Route, live []*line
 		}
 		if !ok {
 			c.gone = true
-			c.res.Note = fmt.Sprintf("%s does not exist at base %s", p, v.commit.Hash.Short())
+			c.res.Note = fmt.Sprintf("%s does not exist at base %s", p, v.hash.Short())
 			continue
 		}
 		tx, err := t.text(bh)
@@ -661,15 +710,19 @@ func abs(x int) int {
 
 // entry returns the blob hash of path in v.
 func (t *Tracker) entry(v *version, p string) (Hash, bool, error) {
-	if v.commit != nil {
+	if v.view == nil {
 		if ea, ok := t.h.(EntryAter); ok {
-			if h, ok, known, err := ea.EntryAt(v.commit.Hash, p); err == nil && known {
+			if h, ok, known, err := ea.EntryAt(v.hash, p); err == nil && known {
 				return h, ok, nil
 			}
 		}
-		h, ok, err := t.h.Entry(v.commit.Tree, p)
+		c, err := t.commitOf(v)
 		if err != nil {
-			return h, false, fmt.Errorf("gitblame: %s at %s: %w", p, v.commit.Hash.Short(), err)
+			return ZeroHash, false, err
+		}
+		h, ok, err := t.h.Entry(c.Tree, p)
+		if err != nil {
+			return h, false, fmt.Errorf("gitblame: %s at %s: %w", p, v.hash.Short(), err)
 		}
 		return h, ok, nil
 	}
@@ -767,10 +820,10 @@ func (t *Tracker) lineMap(a, b Hash) (*lineMap, error) {
 // changes lists the file changes of a step, with or without rename
 // detection.
 func (t *Tracker) changes(from, to *version, renames bool) ([]Change, error) {
-	if to.commit != nil {
-		ch, err := t.h.Changes(from.commit.Hash, to.commit.Hash, renames)
+	if to.view == nil {
+		ch, err := t.h.Changes(from.hash, to.hash, renames)
 		if err != nil {
-			return nil, fmt.Errorf("gitblame: changes %s..%s: %w", from.commit.Hash.Short(), to.commit.Hash.Short(), err)
+			return nil, fmt.Errorf("gitblame: changes %s..%s: %w", from.hash.Short(), to.hash.Short(), err)
 		}
 		return ch, nil
 	}
@@ -780,12 +833,16 @@ func (t *Tracker) changes(from, to *version, renames bool) ([]Change, error) {
 // viewChanges compares a commit with a content view. Renames pair deleted
 // and added files whose lines are at least 50% alike.
 func (t *Tracker) viewChanges(from, to *version, renames bool) ([]Change, error) {
-	if to.changed != nil && from.commit.Hash == to.base {
+	if to.changed != nil && from.hash == to.base {
 		return t.viewChangesIn(from, to, renames)
 	}
-	files, err := t.h.Files(from.commit.Tree)
+	fc, err := t.commitOf(from)
 	if err != nil {
-		return nil, fmt.Errorf("gitblame: listing %s: %w", from.commit.Hash.Short(), err)
+		return nil, err
+	}
+	files, err := t.h.Files(fc.Tree)
+	if err != nil {
+		return nil, fmt.Errorf("gitblame: listing %s: %w", from.hash.Short(), err)
 	}
 	list, err := to.view.List("")
 	if err != nil {
@@ -833,11 +890,15 @@ func (t *Tracker) viewChangesIn(from, to *version, renames bool) ([]Change, erro
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
+	fc, err := t.commitOf(from)
+	if err != nil {
+		return nil, err
+	}
 	var out, added, deleted []Change
 	for _, p := range paths {
-		old, inCommit, err := t.h.Entry(from.commit.Tree, p)
+		old, inCommit, err := t.h.Entry(fc.Tree, p)
 		if err != nil {
-			return nil, fmt.Errorf("gitblame: %s at %s: %w", p, from.commit.Hash.Short(), err)
+			return nil, fmt.Errorf("gitblame: %s at %s: %w", p, from.hash.Short(), err)
 		}
 		h, inView, err := t.entry(to, p)
 		if err != nil {

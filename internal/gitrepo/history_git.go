@@ -38,8 +38,7 @@ type gitHistory struct {
 	emptyTree string
 	diffs     map[bool]*diffTree // by rename detection
 
-	commits map[gitblame.Hash]*gitblame.Commit
-	trees   map[gitblame.Hash]gitTree
+	trees map[gitblame.Hash]gitTree
 }
 
 func newGitHistory(r *Repo, objs *objects) *gitHistory {
@@ -48,7 +47,6 @@ func newGitHistory(r *Repo, objs *objects) *gitHistory {
 		cat:       objs.cat,
 		size:      gitblame.SHA1Size,
 		emptyTree: emptyTreeSHA1,
-		commits:   map[gitblame.Hash]*gitblame.Commit{},
 		trees:     map[gitblame.Hash]gitTree{},
 	}
 	if r.ObjectFormat == "sha256" {
@@ -93,13 +91,15 @@ func (g *gitHistory) object(h gitblame.Hash, typ string) ([]byte, error) {
 	return data, nil
 }
 
-// Commit reads a commit object.
+// Commit reads a commit object, once for every history reader of the
+// repository (Repo.commits).
 func (g *gitHistory) Commit(h gitblame.Hash) (*gitblame.Commit, error) {
-	if c, ok := g.commits[h]; ok {
+	cc := &g.repo.commits
+	if c, ok := cc.get(h); ok {
 		return c, nil
 	}
 	if g.prefetchCommits(h) {
-		if c, ok := g.commits[h]; ok {
+		if c, ok := cc.get(h); ok {
 			return c, nil
 		}
 	}
@@ -111,35 +111,28 @@ func (g *gitHistory) Commit(h gitblame.Hash) (*gitblame.Commit, error) {
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
-	g.commits[h] = c
+	cc.put(h, c)
 	return c, nil
 }
 
-// commitsAhead is how many commits of the first-parent chain the
-// history reads at once when asked for one of them (prefetchCommits).
-const commitsAhead = 256
-
-// prefetchCommits reads, when h is on the first-parent chain whose log
-// the repository keeps (Moves), the commits of the chain from h to
-// commitsAhead newer ones (a walk toward the head asks for them in turn),
-// pipelined through one cat-file process: one round trip for them all.
-func (g *gitHistory) prefetchCommits(h gitblame.Hash) bool {
-	ix := g.repo.paths.Load()
-	if ix == nil || len(g.commits) >= maxTrees {
-		return false
-	}
+// ReadCommits reads the commits of hs not read yet through one cat-file
+// request (gitblame.CommitsReader); one that cannot be read is left for
+// Commit, which reports the error.
+func (g *gitHistory) ReadCommits(hs []gitblame.Hash) {
+	cc := &g.repo.commits
 	var want []gitblame.Hash
-	ix.mu.RLock()
-	if k, on := ix.pos[h]; on {
-		for i := int(k); i >= max(0, int(k)-commitsAhead+1); i-- {
-			if _, ok := g.commits[ix.order[i]]; !ok {
-				want = append(want, ix.order[i])
-			}
+	for _, h := range hs {
+		if _, ok := cc.get(h); !ok {
+			want = append(want, h)
 		}
 	}
-	ix.mu.RUnlock()
+	g.readCommits(want)
+}
+
+// readCommits reads want through one cat-file request.
+func (g *gitHistory) readCommits(want []gitblame.Hash) {
 	if len(want) == 0 {
-		return false
+		return
 	}
 	oids := make([]string, len(want))
 	for i, c := range want {
@@ -150,9 +143,46 @@ func (g *gitHistory) prefetchCommits(h gitblame.Hash) bool {
 			return // asked again alone, with its error
 		}
 		if c, err := parseCommit(want[i], data); err == nil {
-			g.commits[want[i]] = c
+			g.repo.commits.put(want[i], c)
 		}
 	})
+}
+
+// commitsAhead is how many commits of the first-parent chain the
+// history reads at once when asked for one of them (prefetchCommits).
+const commitsAhead = 256
+
+// prefetchCommits reads, when h is on the first-parent chain whose log
+// the repository keeps (Moves) and the commit before it on the chain was
+// read (a walk toward the head, which asks for the commits in turn), the
+// commits of the chain from h to commitsAhead newer ones, pipelined
+// through one cat-file process: one round trip for them all. A reader
+// that asks for commits here and there (a walk that reads a commit only
+// where it needs its tree) reads each alone.
+func (g *gitHistory) prefetchCommits(h gitblame.Hash) bool {
+	ix := g.repo.paths.Load()
+	cc := &g.repo.commits
+	if ix == nil || cc.full() {
+		return false
+	}
+	var want []gitblame.Hash
+	ix.mu.RLock()
+	k, on := ix.pos[h]
+	if on && int(k)+1 < len(ix.order) {
+		_, on = cc.get(ix.order[k+1])
+	}
+	if on {
+		for i := int(k); i >= max(0, int(k)-commitsAhead+1); i-- {
+			if _, ok := cc.get(ix.order[i]); !ok {
+				want = append(want, ix.order[i])
+			}
+		}
+	}
+	ix.mu.RUnlock()
+	if len(want) == 0 {
+		return false
+	}
+	g.readCommits(want)
 	return true
 }
 
@@ -490,4 +520,36 @@ func (d *diffTree) stop() {
 	d.in.Close()
 	_ = d.proc.Wait()
 	d.proc, d.in, d.out = nil, nil, nil
+}
+
+// commitCache holds the commits a repository's history readers parsed,
+// for all of them (a commit object never changes): the prose checker's and
+// line identity's, which walk the same first-parent chain. Safe for
+// concurrent use; bounded by maxTrees (cleared when full).
+type commitCache struct {
+	mu sync.RWMutex
+	m  map[gitblame.Hash]*gitblame.Commit
+}
+
+func (cc *commitCache) get(h gitblame.Hash) (*gitblame.Commit, bool) {
+	cc.mu.RLock()
+	c, ok := cc.m[h]
+	cc.mu.RUnlock()
+	return c, ok
+}
+
+func (cc *commitCache) put(h gitblame.Hash, c *gitblame.Commit) {
+	cc.mu.Lock()
+	if cc.m == nil || len(cc.m) >= maxTrees {
+		cc.m = map[gitblame.Hash]*gitblame.Commit{}
+	}
+	cc.m[h] = c
+	cc.mu.Unlock()
+}
+
+// full reports whether the cache holds as many commits as it keeps.
+func (cc *commitCache) full() bool {
+	cc.mu.RLock()
+	defer cc.mu.RUnlock()
+	return len(cc.m) >= maxTrees
 }

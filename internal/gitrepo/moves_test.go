@@ -239,15 +239,15 @@ func TestCommitPrefetch(t *testing.T) {
 			t.Fatal(err)
 		}
 		got = append(got, c)
-		if i == len(order)-1 && len(h.commits) != len(order) {
-			t.Errorf("the oldest commit read with %d of the chain, want all %d", len(h.commits), len(order))
+		if i == len(order)-1 && h.repo.commits.size() != len(order) {
+			t.Errorf("the oldest commit read with %d of the chain, want all %d", h.repo.commits.size(), len(order))
 		}
 	}
 	if n := objs.cat.reads.Load() - before; n != int64(len(order)) {
 		t.Errorf("%d commits read with %d requests, want one each", len(order), n)
 	}
-	if len(h.commits) != len(order) {
-		t.Errorf("%d commits kept, want %d", len(h.commits), len(order))
+	if h.repo.commits.size() != len(order) {
+		t.Errorf("%d commits kept, want %d", h.repo.commits.size(), len(order))
 	}
 	for _, c := range got {
 		data, err := h.object(c.Hash, "commit")
@@ -261,5 +261,58 @@ func TestCommitPrefetch(t *testing.T) {
 		if fmt.Sprint(*c) != fmt.Sprint(*want) {
 			t.Errorf("prefetched %+v\nalone %+v", *c, *want)
 		}
+	}
+}
+
+// size is how many commits the cache holds.
+func (cc *commitCache) size() int {
+	cc.mu.RLock()
+	defer cc.mu.RUnlock()
+	return len(cc.m)
+}
+
+// TestCommitsReadOnceForEveryHistory: a second history reader of the
+// repository (line identity's, beside the prose checker's) asks git for
+// none of the commits the first read.
+func TestCommitsReadOnceForEveryHistory(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	git("init", "-q", "-b", "main")
+	for i := range 5 {
+		gitfixture.Write(t, dir, "f.txt", strings.Repeat("x\n", i+1))
+		git("add", "-A")
+		git("commit", "-q", "-m", "subject"+strings.Repeat("!", i)+"\n\nbody\nmore body")
+	}
+	r, h, head := historyAtHead(t, dir)
+	order, _, err := h.Moves(context.Background(), head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range order {
+		if _, err := h.Commit(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	objs, err := r.objects()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := objs.cat.reads.Load()
+	h2, err := r.History()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, x := range order {
+		c, err := h2.Commit(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "subject" + strings.Repeat("!", len(order)-1-i); c.Subject != want {
+			t.Errorf("commit %s: subject %q, want %q", x.Short(), c.Subject, want)
+		}
+	}
+	if n := objs.cat.reads.Load() - before; n != 0 {
+		t.Errorf("the second history reader asked git for %d objects, want none", n)
 	}
 }

@@ -90,7 +90,10 @@ func parseCommit(h gitblame.Hash, data []byte) (*gitblame.Commit, error) {
 	if !sawTree {
 		return nil, fmt.Errorf("commit %s: no tree header", h.Short())
 	}
-	c.Subject, _, _ = strings.Cut(strings.TrimSpace(string(msg)), "\n")
+	// the subject alone is copied: a string of the whole message would
+	// keep it in memory with the commit
+	subject, _, _ := bytes.Cut(bytes.TrimSpace(msg), []byte("\n"))
+	c.Subject = string(subject)
 	return c, nil
 }
 

@@ -110,6 +110,9 @@ type Repo struct {
 	objs *objects
 	err  error
 
+	// commits are the commits the history readers parsed (gitHistory)
+	commits commitCache
+
 	// hugePages: the git processes started from now on are asked for
 	// huge pages (Cmd.environ), set once the history is read (History)
 	hugePages atomic.Bool

@@ -981,6 +981,13 @@ func (l *LazyHistory) Blobs(xs []gitblame.Hash, f func(i int, data []byte, err e
 	gitblame.ReadBlobs(h, xs, f)
 }
 
+// ReadCommits implements gitblame.CommitsReader.
+func (l *LazyHistory) ReadCommits(xs []gitblame.Hash) {
+	if h, err := l.get(); err == nil {
+		gitblame.ReadCommits(h, xs)
+	}
+}
+
 // Changes implements gitblame.History.
 func (l *LazyHistory) Changes(from, to gitblame.Hash, renames bool) ([]gitblame.Change, error) {
 	h, err := l.get()
