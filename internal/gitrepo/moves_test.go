@@ -316,3 +316,89 @@ func TestCommitsReadOnceForEveryHistory(t *testing.T) {
 		t.Errorf("the second history reader asked git for %d objects, want none", n)
 	}
 }
+
+// TestChangesFromLog: between two commits of the chain whose log Moves
+// read, Changes without renames answers from the log what git diff-tree
+// answers, on a history with additions, edits, deletions, a file changed
+// and changed back, a mode change, a file replaced by a symbolic link and
+// by a directory, and a merge on the chain.
+func TestChangesFromLog(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	git("init", "-q", "-b", "main")
+	write := func(p, s string) { gitfixture.Write(t, dir, p, s) }
+	write("a.txt", "a\n")
+	write("b.txt", "b\n")
+	write("d/c.txt", "c\n")
+	write("e.txt", "e\n")
+	git("add", "-A")
+	git("commit", "-q", "-m", "root")
+	steps := []func(){
+		func() { write("a.txt", "a2\n") },
+		func() { write("f.txt", "f\n") },
+		func() { git("rm", "-q", "b.txt") },
+		func() { write("a.txt", "a\n") }, // back as it was two commits ago
+		func() { git("update-index", "--chmod=+x", "e.txt") },
+		func() {
+			git("rm", "-q", "d/c.txt")
+			write("d/c.txt/inner.txt", "now a directory\n")
+		},
+		func() {
+			git("rm", "-q", "f.txt")
+			if err := os.Symlink("a.txt", filepath.Join(dir, "f.txt")); err != nil {
+				t.Fatal(err)
+			}
+		},
+		func() {
+			git("checkout", "-q", "-b", "side")
+			write("g.txt", "side\n")
+			write("a.txt", "a3\n")
+			git("add", "-A")
+			git("commit", "-q", "-m", "side")
+			git("checkout", "-q", "main")
+			write("h.txt", "main\n")
+			git("add", "-A")
+			git("commit", "-q", "-m", "main")
+			git("merge", "-q", "--no-ff", "-m", "merge", "side")
+		},
+		func() { write("b.txt", "b is back\n") },
+	}
+	for i, step := range steps {
+		step()
+		git("add", "-A")
+		git("commit", "-q", "--allow-empty", "-m", fmt.Sprint("step ", i))
+	}
+	_, h, head := historyAtHead(t, dir)
+	order, _, err := h.Moves(context.Background(), head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range order {
+		for j := i; j < len(order); j++ {
+			to, from := order[i], order[j] // from older
+			got, ok := h.changesFromLog(from, to)
+			if !ok {
+				if j != len(order)-1 || i == j {
+					t.Errorf("%s..%s: not answered from the log", from.Short(), to.Short())
+				}
+				continue
+			}
+			want, err := h.gitHistory.Changes(from, to, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// git lists a mode change of a file with the same blob: no
+			// change of its lines, which the log leaves out
+			kept := want[:0]
+			for _, c := range want {
+				if !(c.From != "" && c.From == c.To && c.FromBlob == c.ToBlob) {
+					kept = append(kept, c)
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(kept) {
+				t.Errorf("%s..%s:\nfrom the log %v\ngit diff-tree %v", from.Short(), to.Short(), got, kept)
+			}
+		}
+	}
+}

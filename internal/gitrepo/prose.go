@@ -525,3 +525,68 @@ func (h *History) FilesAtEach(commits []gitblame.Hash, keep func(path string) bo
 	}
 	return out, nil
 }
+
+// Changes is gitblame.History's Changes. Without rename detection, between
+// two commits of the first-parent chain whose whole log was read (Moves),
+// from older than to, it is answered from that log: the paths the commits
+// after from up to to change, each as EntryAt finds it at both ends; a
+// path whose blob is the same at both (changed and changed back, or only
+// its mode) is no change. Otherwise git diff-tree is asked.
+func (h *History) Changes(from, to gitblame.Hash, renames bool) ([]gitblame.Change, error) {
+	if !renames {
+		if ch, ok := h.changesFromLog(from, to); ok {
+			return ch, nil
+		}
+	}
+	return h.gitHistory.Changes(from, to, renames)
+}
+
+// changesFromLog is Changes from the whole chain's log; false when it
+// cannot answer.
+func (h *History) changesFromLog(from, to gitblame.Hash) ([]gitblame.Change, bool) {
+	ix := h.repo.paths.Load()
+	h.repo.touchMu.Lock()
+	t := h.repo.touched
+	h.repo.touchMu.Unlock()
+	if ix == nil || t == nil || from.IsZero() || ix.listHead(h) != nil {
+		return nil, false
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	kf, onF := ix.pos[from]
+	kt, onT := ix.pos[to]
+	if !onF || !onT || kt > kf || int(kf) >= len(t.commits) || t.commits[kf].Commit != from || t.commits[kt].Commit != to {
+		return nil, false // not both on the chain the log and the index hold, in order
+	}
+	var paths []string
+	for k := kt; k < kf; k++ {
+		paths = append(paths, t.commits[k].Paths...)
+	}
+	slices.Sort(paths)
+	paths = slices.Compact(paths)
+	at := func(k int32, p string) (gitblame.Hash, bool) {
+		ch, changed := ix.before(p, k)
+		if !changed {
+			b, ok := ix.headFiles[p]
+			return b, ok
+		}
+		return ch.blob, ch.present
+	}
+	out := []gitblame.Change{}
+	for _, p := range paths {
+		a, inFrom := at(kf, p)
+		b, inTo := at(kt, p)
+		if inFrom == inTo && a == b {
+			continue
+		}
+		var ch gitblame.Change
+		if inFrom {
+			ch.From, ch.FromBlob = p, a
+		}
+		if inTo {
+			ch.To, ch.ToBlob = p, b
+		}
+		out = append(out, ch)
+	}
+	return out, true
+}
