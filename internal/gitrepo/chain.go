@@ -231,7 +231,7 @@ func setOf(paths []string) map[string]bool {
 // its first parent ("\n<path>\0<path>\0..."), a root commit's all
 // (--root: whatever log.showRoot says).
 func nameLog() []string {
-	return []string{"-c", "log.follow=false", "-c", "log.showSignature=false",
+	return []string{"-c", "log.follow=false", "-c", "log.showSignature=false", "-c", treeDiffCache,
 		"log", "--first-parent", "--diff-merges=first-parent", "--no-renames", "--name-only", "-z",
 		"--root", "--no-color", "--format=%x01%H"}
 }

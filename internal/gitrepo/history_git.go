@@ -475,7 +475,7 @@ func (d *diffTree) diff(a, b string) ([]rawChange, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.proc == nil {
-		proc, in, out, err := d.cmd.start("--git-dir", d.gitDir, "diff-tree", "--stdin", "-r", "-z", d.opt)
+		proc, in, out, err := d.cmd.start("--git-dir", d.gitDir, "-c", treeDiffCache, "diff-tree", "--stdin", "-r", "-z", d.opt)
 		if err != nil {
 			return nil, err
 		}

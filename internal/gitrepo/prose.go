@@ -42,7 +42,7 @@ func (h *History) PathLog(ctx context.Context, head gitblame.Hash, dirs []string
 // on head's first-parent chain (OnFirstParents), PathLog of head is
 // PathLogSince(old, head) followed by PathLog of old.
 func (h *History) PathLogSince(ctx context.Context, old, head gitblame.Hash, dirs []string) ([]LogCommit, error) {
-	args := []string{"log", "--first-parent", "-M", "--root", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", revRange(old, head), "--"}
+	args := []string{"-c", treeDiffCache, "log", "--first-parent", "-M", "--root", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", revRange(old, head), "--"}
 	args = append(args, dirs...)
 	out, err := h.repo.cmd().Run(ctx, args...)
 	if err != nil {
@@ -218,7 +218,7 @@ func (h *History) Moves(ctx context.Context, head gitblame.Hash) (order []gitbla
 
 // MovesSince is Moves of the commits after old (zero: all).
 func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash) (order []gitblame.Hash, log []LogCommit, err error) {
-	args := []string{"log", "--first-parent", "--no-renames", "--diff-filter=D", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", revRange(old, head)}
+	args := []string{"-c", treeDiffCache, "log", "--first-parent", "--no-renames", "--diff-filter=D", "--raw", "-z", "--no-abbrev", "--no-color", "--format=%x01%H", revRange(old, head)}
 	// the whole chain's log lists every change and every commit (no
 	// --diff-filter, which costs git nothing: it filters after the
 	// diff): the chain's order is its commits', the deletions are kept
@@ -233,7 +233,7 @@ func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash) (orde
 		wg     sync.WaitGroup
 	)
 	if all {
-		args = slices.Delete(args, 3, 4)
+		args = slices.Delete(args, 5, 6) // --diff-filter=D
 	} else {
 		wg.Add(1)
 		go func() {
