@@ -198,6 +198,16 @@ func (l *lazyHistory) GrepWordFiles(ctx context.Context, commit gitblame.Hash, n
 	return h.GrepWordFiles(ctx, commit, names, pathspecs)
 }
 
+// RenameOf is gitrepo.History's (it is asked once the log of renames and
+// deletions was read, through the history).
+func (l *lazyHistory) RenameOf(commit gitblame.Hash, p string) (string, bool) {
+	h, err := l.get()
+	if err != nil {
+		return "", false
+	}
+	return h.RenameOf(commit, p)
+}
+
 func (l *lazyHistory) CommitChanges(ctx context.Context, commit gitblame.Hash) ([]prose.FileChange, error) {
 	h, err := l.get()
 	if err != nil {

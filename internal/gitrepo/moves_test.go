@@ -402,3 +402,87 @@ func TestChangesFromLog(t *testing.T) {
 		}
 	}
 }
+
+// TestRenameOfAgainstGit: where RenameOf answers from the whole chain's
+// log, its answer is git diff-tree -M's for that path: exact renames,
+// deletions with nothing added, and not the renames it cannot tell
+// (content edited on the way, the same content added twice or deleted
+// twice, a symbolic link added).
+func TestRenameOfAgainstGit(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := gitfixture.Runner(t, dir)
+	git("init", "-q", "-b", "main")
+	write := func(p, s string) { gitfixture.Write(t, dir, p, s) }
+	body := func(tag string) string { return strings.Repeat(tag+" line of some length\n", 20) }
+	for _, f := range []string{"a", "b", "c", "d", "e", "f", "g", "h"} {
+		write(f+".txt", body(f))
+	}
+	write("twin1.txt", body("twin"))
+	write("twin2.txt", body("twin"))
+	git("add", "-A")
+	git("commit", "-q", "-m", "root")
+	type ask struct {
+		path  string
+		known bool
+	}
+	var asks [][]ask // by commit, oldest first
+	step := func(f func(), a ...ask) {
+		f()
+		git("add", "-A")
+		git("commit", "-q", "-m", fmt.Sprint("step ", len(asks)))
+		asks = append(asks, a)
+	}
+	step(func() {
+		if err := os.Mkdir(filepath.Join(dir, "dir"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		git("mv", "a.txt", "dir/a.txt")
+	}, ask{"a.txt", true}) // exact rename
+	step(func() { git("rm", "-q", "b.txt") }, ask{"b.txt", true})                                   // deleted, nothing added
+	step(func() { git("rm", "-q", "c.txt"); write("new.txt", "unrelated\n") }, ask{"c.txt", false}) // something added: git compares
+	step(func() {
+		git("mv", "d.txt", "d2.txt")
+		write("d2.txt", body("d")+"one more line\n")
+	}, ask{"d.txt", false}) // renamed and edited
+	step(func() { git("rm", "-q", "twin1.txt", "twin2.txt"); write("twin.txt", body("twin")) },
+		ask{"twin1.txt", false}, ask{"twin2.txt", false}) // the same content deleted twice
+	step(func() { git("rm", "-q", "e.txt"); write("e1.txt", body("e")); write("e2.txt", body("e")) },
+		ask{"e.txt", false}) // added twice
+	step(func() {
+		git("rm", "-q", "f.txt")
+		if err := os.Symlink("g.txt", filepath.Join(dir, "link")); err != nil {
+			t.Fatal(err)
+		}
+	}, ask{"f.txt", false}) // a symbolic link added
+	step(func() { git("mv", "g.txt", "g2.txt"); git("mv", "h.txt", "h2.txt") }, ask{"g.txt", true}, ask{"h.txt", true})
+	step(func() { write("a2.txt", "x\n") }, ask{"dir/a.txt", false}) // not deleted here
+
+	_, h, head := historyAtHead(t, dir)
+	order, _, err := h.Moves(context.Background(), head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, as := range asks {
+		commit := order[len(asks)-1-i]
+		chs, err := h.CommitChanges(context.Background(), commit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byGit := map[string]string{}
+		for _, ch := range chs {
+			if ch.Status == 'R' {
+				byGit[ch.From] = ch.To
+			}
+		}
+		for _, a := range as {
+			to, known := h.RenameOf(commit, a.path)
+			if known != a.known {
+				t.Errorf("step %d, %s: known %v, want %v", i, a.path, known, a.known)
+			}
+			if known && to != byGit[a.path] {
+				t.Errorf("step %d, %s: renamed to %q, git says %q", i, a.path, to, byGit[a.path])
+			}
+		}
+	}
+}

@@ -590,3 +590,63 @@ func (h *History) changesFromLog(from, to gitblame.Hash) ([]gitblame.Change, boo
 	}
 	return out, true
 }
+
+// RenameOf is where commit, on the first-parent chain whose whole log
+// Moves read, renamed the regular file p, when that log tells it as git's
+// rename detection (git diff-tree -M) would: known with to "" when the
+// commit deleted p and added no file (nothing to rename to), known with
+// to set when it added exactly one file with p's content and deleted no
+// other file with it (an exact rename, which git pairs before it
+// compares contents). Otherwise known is false, and git is to be asked:
+// another added file may hold p's content edited, or several the same.
+func (h *History) RenameOf(commit gitblame.Hash, p string) (to string, known bool) {
+	ix := h.repo.paths.Load()
+	h.repo.touchMu.Lock()
+	t := h.repo.touched
+	h.repo.touchMu.Unlock()
+	if ix == nil || t == nil || ix.listHead(h) != nil {
+		return "", false
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	k, on := ix.pos[commit]
+	if !on || int(k)+1 >= len(ix.order) || int(k) >= len(t.commits) || t.commits[k].Commit != commit {
+		return "", false // not on the chain both hold, or the root (no parent)
+	}
+	at := func(k int32, q string) (gitblame.Hash, bool) {
+		ch, changed := ix.before(q, k)
+		if !changed {
+			b, ok := ix.headFiles[q]
+			return b, ok
+		}
+		return ch.blob, ch.present
+	}
+	gone, wasThere := at(k+1, p)
+	if _, isThere := at(k, p); !wasThere || isThere {
+		return "", false // the commit did not delete p
+	}
+	added, sameGone := 0, 0
+	var same []string // the files added with p's content
+	for _, q := range t.commits[k].Paths {
+		a, before := at(k+1, q)
+		b, after := at(k, q)
+		switch {
+		case !before && !after:
+			return "", false // a file that is not a regular one changed: git may pair it
+		case !before:
+			added++
+			if b == gone {
+				same = append(same, q)
+			}
+		case !after && a == gone:
+			sameGone++ // p, and any other file deleted with its content
+		}
+	}
+	switch {
+	case added == 0:
+		return "", true
+	case len(same) == 1 && sameGone == 1:
+		return same[0], true
+	}
+	return "", false
+}

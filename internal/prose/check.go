@@ -313,6 +313,9 @@ func (c *Checker) startRenamesAhead(ctx context.Context, mems []*store.Memory, n
 				if asked[d.commit] || !(d.path == n || strings.HasSuffix(d.path, "/"+n) || !strings.Contains(n, "/")) {
 					continue
 				}
+				if _, known := c.renameFromLog(d.commit, d.path); known {
+					continue // git need not be asked
+				}
 				if len(asked) == maxRenamesAhead || ctx.Err() != nil {
 					return
 				}
@@ -996,6 +999,9 @@ type commitChanger interface {
 // and the few commits that deleted a path a sentence names are asked for
 // their renames, each once. Without a way to ask, a deletion stays one.
 func (c *Checker) renamedIn(ctx context.Context, commit gitblame.Hash, p string) (string, error) {
+	if to, known := c.renameFromLog(commit, p); known {
+		return to, nil
+	}
 	cc, ok := c.Log.(commitChanger)
 	if !ok {
 		if cc, ok = c.Sym.(commitChanger); !ok {
@@ -1028,6 +1034,25 @@ func (c *Checker) renamedIn(ctx context.Context, commit gitblame.Hash, p string)
 		}
 	})
 	return r.to[p], r.err
+}
+
+// renameLogger is what a Log may add: where a commit renamed a path,
+// when the log of the whole chain tells it as git's rename detection
+// would (gitrepo.History.RenameOf); known is false when git is to be
+// asked.
+type renameLogger interface {
+	RenameOf(commit gitblame.Hash, p string) (to string, known bool)
+}
+
+// renameFromLog is RenameOf of the checker's Log (or Sym), when it has it.
+func (c *Checker) renameFromLog(commit gitblame.Hash, p string) (string, bool) {
+	rl, ok := c.Log.(renameLogger)
+	if !ok {
+		if rl, ok = c.Sym.(renameLogger); !ok {
+			return "", false
+		}
+	}
+	return rl.RenameOf(commit, p)
 }
 
 // commitRenames are a commit's renames, asked for once.
