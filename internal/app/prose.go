@@ -198,14 +198,14 @@ func (l *lazyHistory) GrepWordFiles(ctx context.Context, commit gitblame.Hash, n
 	return h.GrepWordFiles(ctx, commit, names, pathspecs)
 }
 
-// RenameOf is gitrepo.History's (it is asked once the log of renames and
-// deletions was read, through the history).
-func (l *lazyHistory) RenameOf(commit gitblame.Hash, p string) (string, bool) {
+// RenamesFromLog is gitrepo.History's (it is asked once the log of
+// renames and deletions was read, through the history).
+func (l *lazyHistory) RenamesFromLog(commit gitblame.Hash) (map[string]string, bool) {
 	h, err := l.get()
 	if err != nil {
-		return "", false
+		return nil, false
 	}
-	return h.RenameOf(commit, p)
+	return h.RenamesFromLog(commit)
 }
 
 func (l *lazyHistory) CommitChanges(ctx context.Context, commit gitblame.Hash) ([]prose.FileChange, error) {

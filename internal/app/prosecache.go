@@ -771,15 +771,16 @@ func changeKey(head, from gitblame.Hash, word string, pathspecs []string) string
 	return head.String() + "\x00" + from.String() + "\x00" + word + "\x00" + strings.Join(pathspecs, "\x00")
 }
 
-// RenameOf is the next Log's, when it has it (prose's renameLogger): an
-// answer of the whole chain's log, which a run that reads it has.
-func (c *cachingGit) RenameOf(commit gitblame.Hash, p string) (string, bool) {
+// RenamesFromLog is the next Log's, when it has it (prose's
+// renameLogger): an answer of the whole chain's log, which a run that
+// reads it has.
+func (c *cachingGit) RenamesFromLog(commit gitblame.Hash) (map[string]string, bool) {
 	if rl, ok := c.next.(interface {
-		RenameOf(gitblame.Hash, string) (string, bool)
+		RenamesFromLog(gitblame.Hash) (map[string]string, bool)
 	}); ok {
-		return rl.RenameOf(commit, p)
+		return rl.RenamesFromLog(commit)
 	}
-	return "", false
+	return nil, false
 }
 
 func (c *cachingGit) CommitChanges(ctx context.Context, commit gitblame.Hash) ([]prose.FileChange, error) {

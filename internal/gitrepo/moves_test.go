@@ -403,12 +403,12 @@ func TestChangesFromLog(t *testing.T) {
 	}
 }
 
-// TestRenameOfAgainstGit: where RenameOf answers from the whole chain's
+// TestRenameOfAgainstGit: where RenamesFromLog answers from the whole chain's
 // log, its answer is git diff-tree -M's for that path: exact renames,
 // deletions with nothing added, and not the renames it cannot tell
 // (content edited on the way, the same content added twice or deleted
 // twice, a symbolic link added).
-func TestRenameOfAgainstGit(t *testing.T) {
+func TestRenamesFromLogAgainstGit(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	git := gitfixture.Runner(t, dir)
@@ -475,8 +475,10 @@ func TestRenameOfAgainstGit(t *testing.T) {
 				byGit[ch.From] = ch.To
 			}
 		}
+		fromLog, ok := h.RenamesFromLog(commit)
 		for _, a := range as {
-			to, known := h.RenameOf(commit, a.path)
+			to, known := fromLog[a.path]
+			known = known && ok
 			if known != a.known {
 				t.Errorf("step %d, %s: known %v, want %v", i, a.path, known, a.known)
 			}

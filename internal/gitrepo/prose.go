@@ -249,6 +249,9 @@ func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash) (orde
 		if c, err := h.commitObject(head); err == nil {
 			ix = &pathIndex{headTree: c.Tree, pos: map[gitblame.Hash]int32{}, byPath: map[string][]pathChange{}}
 			h.repo.paths.Store(ix)
+			// the head's files, which EntryAt answers most paths from, are
+			// listed beside the log (Files keeps nothing of h's)
+			go func() { _ = ix.listHead(h) }()
 		}
 	}
 	err = h.repo.cmd().Stream(ctx, func(r io.Reader) error {
@@ -591,27 +594,29 @@ func (h *History) changesFromLog(from, to gitblame.Hash) ([]gitblame.Change, boo
 	return out, true
 }
 
-// RenameOf is where commit, on the first-parent chain whose whole log
-// Moves read, renamed the regular file p, when that log tells it as git's
-// rename detection (git diff-tree -M) would: known with to "" when the
-// commit deleted p and added no file (nothing to rename to), known with
-// to set when it added exactly one file with p's content and deleted no
-// other file with it (an exact rename, which git pairs before it
-// compares contents). Otherwise known is false, and git is to be asked:
-// another added file may hold p's content edited, or several the same.
-func (h *History) RenameOf(commit gitblame.Hash, p string) (to string, known bool) {
+// RenamesFromLog tells, of the regular files commit deleted, where it
+// renamed those the whole chain's log (Moves) can tell it of as git's
+// rename detection (git diff-tree -M) would: "" for each when the commit
+// added no file (nothing to rename to); the added file for one whose
+// content exactly one added file holds, when no other deleted file held
+// it (an exact rename, which git pairs before it compares contents). The
+// others are left out, for git to be asked: another added file may hold
+// one's content edited, or several the same. ok is false when the log
+// cannot answer for the commit (not on the chain it read, the root, or a
+// file that is not a regular one changed, which git may pair).
+func (h *History) RenamesFromLog(commit gitblame.Hash) (renamed map[string]string, ok bool) {
 	ix := h.repo.paths.Load()
 	h.repo.touchMu.Lock()
 	t := h.repo.touched
 	h.repo.touchMu.Unlock()
 	if ix == nil || t == nil || ix.listHead(h) != nil {
-		return "", false
+		return nil, false
 	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	k, on := ix.pos[commit]
 	if !on || int(k)+1 >= len(ix.order) || int(k) >= len(t.commits) || t.commits[k].Commit != commit {
-		return "", false // not on the chain both hold, or the root (no parent)
+		return nil, false
 	}
 	at := func(k int32, q string) (gitblame.Hash, bool) {
 		ch, changed := ix.before(q, k)
@@ -621,32 +626,35 @@ func (h *History) RenameOf(commit gitblame.Hash, p string) (to string, known boo
 		}
 		return ch.blob, ch.present
 	}
-	gone, wasThere := at(k+1, p)
-	if _, isThere := at(k, p); !wasThere || isThere {
-		return "", false // the commit did not delete p
-	}
-	added, sameGone := 0, 0
-	var same []string // the files added with p's content
+	var deleted []string
+	deletedBlob := map[string]gitblame.Hash{}
+	goneWith := map[gitblame.Hash]int{}      // deleted files by content
+	addedWith := map[gitblame.Hash][]string{} // added files by content
+	added := 0
 	for _, q := range t.commits[k].Paths {
 		a, before := at(k+1, q)
 		b, after := at(k, q)
 		switch {
 		case !before && !after:
-			return "", false // a file that is not a regular one changed: git may pair it
+			return nil, false // a file that is not a regular one changed
 		case !before:
 			added++
-			if b == gone {
-				same = append(same, q)
-			}
-		case !after && a == gone:
-			sameGone++ // p, and any other file deleted with its content
+			addedWith[b] = append(addedWith[b], q)
+		case !after:
+			deleted = append(deleted, q)
+			deletedBlob[q] = a
+			goneWith[a]++
 		}
 	}
-	switch {
-	case added == 0:
-		return "", true
-	case len(same) == 1 && sameGone == 1:
-		return same[0], true
+	renamed = make(map[string]string, len(deleted))
+	for _, q := range deleted {
+		b := deletedBlob[q]
+		switch {
+		case added == 0:
+			renamed[q] = ""
+		case len(addedWith[b]) == 1 && goneWith[b] == 1:
+			renamed[q] = addedWith[b][0]
+		}
 	}
-	return "", false
+	return renamed, true
 }

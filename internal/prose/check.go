@@ -1008,16 +1008,7 @@ func (c *Checker) renamedIn(ctx context.Context, commit gitblame.Hash, p string)
 			return "", nil
 		}
 	}
-	c.renamesMu.Lock()
-	if c.renames == nil {
-		c.renames = map[gitblame.Hash]*commitRenames{}
-	}
-	r := c.renames[commit]
-	if r == nil {
-		r = &commitRenames{}
-		c.renames[commit] = r
-	}
-	c.renamesMu.Unlock()
+	r := c.commitRenames(commit)
 	r.once.Do(func() {
 		chs, err := cc.CommitChanges(ctx, commit)
 		if err != nil {
@@ -1036,15 +1027,16 @@ func (c *Checker) renamedIn(ctx context.Context, commit gitblame.Hash, p string)
 	return r.to[p], r.err
 }
 
-// renameLogger is what a Log may add: where a commit renamed a path,
-// when the log of the whole chain tells it as git's rename detection
-// would (gitrepo.History.RenameOf); known is false when git is to be
-// asked.
+// renameLogger is what a Log may add: where a commit renamed the paths
+// it deleted, those the log of the whole chain tells of as git's rename
+// detection would (gitrepo.History.RenamesFromLog); git is asked of the
+// others.
 type renameLogger interface {
-	RenameOf(commit gitblame.Hash, p string) (to string, known bool)
+	RenamesFromLog(commit gitblame.Hash) (map[string]string, bool)
 }
 
-// renameFromLog is RenameOf of the checker's Log (or Sym), when it has it.
+// renameFromLog is where commit renamed p ("" deleted it) when the log
+// tells, read once a commit.
 func (c *Checker) renameFromLog(commit gitblame.Hash, p string) (string, bool) {
 	rl, ok := c.Log.(renameLogger)
 	if !ok {
@@ -1052,14 +1044,36 @@ func (c *Checker) renameFromLog(commit gitblame.Hash, p string) (string, bool) {
 			return "", false
 		}
 	}
-	return rl.RenameOf(commit, p)
+	r := c.commitRenames(commit)
+	r.logOnce.Do(func() { r.log, _ = rl.RenamesFromLog(commit) })
+	to, known := r.log[p]
+	return to, known
 }
 
-// commitRenames are a commit's renames, asked for once.
+// commitRenames returns the record of commit's renames, made once.
+func (c *Checker) commitRenames(commit gitblame.Hash) *commitRenames {
+	c.renamesMu.Lock()
+	defer c.renamesMu.Unlock()
+	if c.renames == nil {
+		c.renames = map[gitblame.Hash]*commitRenames{}
+	}
+	r := c.renames[commit]
+	if r == nil {
+		r = &commitRenames{}
+		c.renames[commit] = r
+	}
+	return r
+}
+
+// commitRenames are a commit's renames, asked for once: of git, and
+// those the whole chain's log tells of (renameFromLog).
 type commitRenames struct {
 	once sync.Once
 	to   map[string]string // old path → new
 	err  error
+
+	logOnce sync.Once
+	log     map[string]string // deleted path → new path, "" for none
 }
 
 // loadMoves reads the renames and deletions of the first-parent history
