@@ -628,7 +628,7 @@ func (h *History) RenamesFromLog(commit gitblame.Hash) (renamed map[string]strin
 	}
 	var deleted []string
 	deletedBlob := map[string]gitblame.Hash{}
-	goneWith := map[gitblame.Hash]int{}      // deleted files by content
+	goneWith := map[gitblame.Hash]int{}       // deleted files by content
 	addedWith := map[gitblame.Hash][]string{} // added files by content
 	added := 0
 	for _, q := range t.commits[k].Paths {
