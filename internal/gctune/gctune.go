@@ -1,7 +1,8 @@
 // Package gctune sets the garbage collector's policy for one short-lived
 // git-memcite process: more heap for less collection work, under a soft
 // memory limit that follows the live heap when the live heap comes near
-// it.
+// it, and (HugePages) that heap backed by transparent huge pages on
+// Linux.
 package gctune
 
 import (
