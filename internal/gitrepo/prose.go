@@ -547,15 +547,14 @@ func (h *History) Changes(from, to gitblame.Hash, renames bool) ([]gitblame.Chan
 // changesFromLog is Changes from the whole chain's log; false when it
 // cannot answer.
 func (h *History) changesFromLog(from, to gitblame.Hash) ([]gitblame.Change, bool) {
-	ix := h.repo.paths.Load()
-	h.repo.touchMu.Lock()
-	t := h.repo.touched
-	h.repo.touchMu.Unlock()
-	if ix == nil || t == nil || from.IsZero() || ix.listHead(h) != nil {
+	if from.IsZero() {
 		return nil, false
 	}
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
+	ix, t, unlock := h.wholeLog()
+	if ix == nil {
+		return nil, false
+	}
+	defer unlock()
 	kf, onF := ix.pos[from]
 	kt, onT := ix.pos[to]
 	if !onF || !onT || kt > kf || int(kf) >= len(t.commits) || t.commits[kf].Commit != from || t.commits[kt].Commit != to {
@@ -567,18 +566,10 @@ func (h *History) changesFromLog(from, to gitblame.Hash) ([]gitblame.Change, boo
 	}
 	slices.Sort(paths)
 	paths = slices.Compact(paths)
-	at := func(k int32, p string) (gitblame.Hash, bool) {
-		ch, changed := ix.before(p, k)
-		if !changed {
-			b, ok := ix.headFiles[p]
-			return b, ok
-		}
-		return ch.blob, ch.present
-	}
 	out := []gitblame.Change{}
 	for _, p := range paths {
-		a, inFrom := at(kf, p)
-		b, inTo := at(kt, p)
+		a, inFrom := ix.fileAt(kf, p)
+		b, inTo := ix.fileAt(kt, p)
 		if inFrom == inTo && a == b {
 			continue
 		}
@@ -594,6 +585,33 @@ func (h *History) changesFromLog(from, to gitblame.Hash) ([]gitblame.Change, boo
 	return out, true
 }
 
+// wholeLog returns the whole chain's log as the repository keeps it (by
+// path, and the files of each commit), with the head's files listed and
+// the index read-locked until unlock; nil when there is no such log.
+func (h *History) wholeLog() (ix *pathIndex, t *touchLog, unlock func()) {
+	ix = h.repo.paths.Load()
+	h.repo.touchMu.Lock()
+	t = h.repo.touched
+	h.repo.touchMu.Unlock()
+	if ix == nil || t == nil || ix.listHead(h) != nil {
+		return nil, nil, nil
+	}
+	ix.mu.RLock()
+	return ix, t, ix.mu.RUnlock
+}
+
+// fileAt is the blob of the regular file q at the commit at place k of
+// the chain, and whether there is one (ix.mu held): as the oldest change
+// since left it, or as at the head.
+func (ix *pathIndex) fileAt(k int32, q string) (gitblame.Hash, bool) {
+	ch, changed := ix.before(q, k)
+	if !changed {
+		b, ok := ix.headFiles[q]
+		return b, ok
+	}
+	return ch.blob, ch.present
+}
+
 // RenamesFromLog tells, of the regular files commit deleted, where it
 // renamed those the whole chain's log (Moves) can tell it of as git's
 // rename detection (git diff-tree -M) would: "" for each when the commit
@@ -605,26 +623,14 @@ func (h *History) changesFromLog(from, to gitblame.Hash) ([]gitblame.Change, boo
 // cannot answer for the commit (not on the chain it read, the root, or a
 // file that is not a regular one changed, which git may pair).
 func (h *History) RenamesFromLog(commit gitblame.Hash) (renamed map[string]string, ok bool) {
-	ix := h.repo.paths.Load()
-	h.repo.touchMu.Lock()
-	t := h.repo.touched
-	h.repo.touchMu.Unlock()
-	if ix == nil || t == nil || ix.listHead(h) != nil {
+	ix, t, unlock := h.wholeLog()
+	if ix == nil {
 		return nil, false
 	}
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
+	defer unlock()
 	k, on := ix.pos[commit]
 	if !on || int(k)+1 >= len(ix.order) || int(k) >= len(t.commits) || t.commits[k].Commit != commit {
 		return nil, false
-	}
-	at := func(k int32, q string) (gitblame.Hash, bool) {
-		ch, changed := ix.before(q, k)
-		if !changed {
-			b, ok := ix.headFiles[q]
-			return b, ok
-		}
-		return ch.blob, ch.present
 	}
 	var deleted []string
 	deletedBlob := map[string]gitblame.Hash{}
@@ -632,8 +638,8 @@ func (h *History) RenamesFromLog(commit gitblame.Hash) (renamed map[string]strin
 	addedWith := map[gitblame.Hash][]string{} // added files by content
 	added := 0
 	for _, q := range t.commits[k].Paths {
-		a, before := at(k+1, q)
-		b, after := at(k, q)
+		a, before := ix.fileAt(k+1, q)
+		b, after := ix.fileAt(k, q)
 		switch {
 		case !before && !after:
 			return nil, false // a file that is not a regular one changed
