@@ -321,12 +321,8 @@ func (t *Tracker) walk(ctx context.Context, r *routes, tc *Commit, view *version
 	if err != nil {
 		return err
 	}
-	at := func(i int) (*version, error) { return t.at(r, i), nil }
 	prevI := r.start // the version the lines are in
-	prev, err := at(prevI)
-	if err != nil {
-		return err
-	}
+	prev := t.at(r, prevI)
 	live, err := t.activate(prev, r.active[chain[r.start]], RouteStepwise, nil)
 	if err != nil {
 		return err
@@ -335,15 +331,13 @@ func (t *Tracker) walk(ctx context.Context, r *routes, tc *Commit, view *version
 	for b := range r.active {
 		lastBase = max(lastBase, r.pos[b])
 	}
-	// from returns the version at prevI, read if the walk crossed to it
-	// without reading it.
-	from := func() (*version, error) {
+	// from returns the version at prevI, made if the walk crossed to it
+	// without one.
+	from := func() *version {
 		if prev == nil {
-			var err error
-			prev, err = at(prevI)
-			return prev, err
+			prev = t.at(r, prevI)
 		}
-		return prev, nil
+		return prev
 	}
 	noJumpBefore := 0
 	for i := r.start + 1; i < len(chain); i++ {
@@ -368,14 +362,7 @@ func (t *Tracker) walk(ctx context.Context, r *routes, tc *Commit, view *version
 					continue
 				}
 			} else {
-				f, err := from()
-				if err != nil {
-					return err
-				}
-				to, err := at(far)
-				if err != nil {
-					return err
-				}
+				f, to := from(), t.at(r, far)
 				ok, err := t.canJump(f, to, live, q.unchanged(prevI, far))
 				if err != nil {
 					return err
@@ -398,16 +385,9 @@ func (t *Tracker) walk(ctx context.Context, r *routes, tc *Commit, view *version
 			prevI, prev = i, nil
 			continue
 		}
-		next, err := at(i)
-		if err != nil {
-			return err
-		}
+		next := t.at(r, i)
 		if !q.still(prevI, i) {
-			f, err := from()
-			if err != nil {
-				return err
-			}
-			if live, err = t.stepOnly(f, next, live, q.unchanged(prevI, i)); err != nil {
+			if live, err = t.stepOnly(from(), next, live, q.unchanged(prevI, i)); err != nil {
 				return err
 			}
 		}
@@ -422,11 +402,7 @@ func (t *Tracker) walk(ctx context.Context, r *routes, tc *Commit, view *version
 		prevI, prev = i, next
 	}
 	if view != nil {
-		f, err := from()
-		if err != nil {
-			return err
-		}
-		_, err = t.step(f, view, live)
+		_, err = t.step(from(), view, live)
 		return err
 	}
 	return nil
