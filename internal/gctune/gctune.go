@@ -46,9 +46,18 @@ func Tune(hook bool) {
 // machine whose page faults cost 10 µs, a cold verify-all of 1,000
 // memories spent 0.6 s in the faults of its heap, a warm one 0.15 s of its
 // 0.38 s. It costs a process a few milliseconds (a collection of a heap
-// of a few megabytes), which a git hook does not spend. Elsewhere than on
-// Linux it does nothing.
-func HugePages() { hugePages(hugeHeap) }
+// of a few megabytes), which a git hook does not spend. With a GOMEMLIMIT
+// below the soft limit the range is that limit less 32 MB; under strict
+// overcommit accounting, and elsewhere than on Linux, it does nothing.
+func HugePages() {
+	size := hugeHeap
+	if limit := debug.SetMemoryLimit(-1); limit < memLimit {
+		size = int(limit) - 32<<20 // a lower GOMEMLIMIT of the user's
+	}
+	if size >= 32<<20 {
+		hugePages(size)
+	}
+}
 
 // hugeHeap is how much of the heap HugePages advises: what the soft limit
 // lets the heap grow to, less what the runtime maps besides.

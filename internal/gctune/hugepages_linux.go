@@ -32,7 +32,7 @@ const thpEnabled = "/sys/kernel/mm/transparent_hugepage/enabled"
 // GODEBUG=disablethp=1, the runtime's own setting against huge pages for
 // its heap, turns this off too.
 func hugePages(size int) bool {
-	if !thpOnRequest() || godebugDisablesTHP(os.Getenv("GODEBUG")) {
+	if !thpOnRequest() || godebugDisablesTHP(os.Getenv("GODEBUG")) || strictOvercommit() {
 		return false
 	}
 	if !advise(size) {
@@ -47,6 +47,14 @@ func hugePages(size int) bool {
 func advise(size int) bool {
 	buf := make([]byte, size)
 	return unix.Madvise(buf, unix.MADV_HUGEPAGE) == nil
+}
+
+// strictOvercommit reports whether Linux refuses to map more memory than
+// it can back (vm.overcommit_memory=2): there the untouched allocation
+// would count in full, and a failed one ends the process.
+func strictOvercommit() bool {
+	b, err := os.ReadFile("/proc/sys/vm/overcommit_memory")
+	return err == nil && strings.TrimSpace(string(b)) == "2"
 }
 
 // thpOnRequest reports whether Linux gives transparent huge pages to the
