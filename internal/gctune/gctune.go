@@ -48,13 +48,14 @@ func Tune(hook bool) {
 // 0.38 s. It costs a process a few milliseconds (a collection of a heap
 // of a few megabytes), which a git hook does not spend. With a GOMEMLIMIT
 // below the soft limit the range is that limit less 32 MB; under strict
-// overcommit accounting, and elsewhere than on Linux, it does nothing.
+// overcommit accounting, in a build with the race detector, and elsewhere
+// than on Linux, it does nothing.
 func HugePages() {
 	size := hugeHeap
 	if limit := debug.SetMemoryLimit(-1); limit < memLimit {
 		size = int(limit) - 32<<20 // a lower GOMEMLIMIT of the user's
 	}
-	if size >= 32<<20 {
+	if size >= 32<<20 && !raceDetector {
 		hugePages(size)
 	}
 }

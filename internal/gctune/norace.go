@@ -1,0 +1,5 @@
+//go:build !race
+
+package gctune
+
+const raceDetector = false
