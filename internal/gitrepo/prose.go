@@ -632,11 +632,13 @@ func (h *History) RenamesFromLog(commit gitblame.Hash) (renamed map[string]strin
 	if !on || int(k)+1 >= len(ix.order) || int(k) >= len(t.commits) || t.commits[k].Commit != commit {
 		return nil, false
 	}
-	var deleted []string
-	deletedBlob := map[string]gitblame.Hash{}
+	type deletion struct {
+		path string
+		blob gitblame.Hash
+	}
+	var deleted []deletion
 	goneWith := map[gitblame.Hash]int{}       // deleted files by content
 	addedWith := map[gitblame.Hash][]string{} // added files by content
-	added := 0
 	for _, q := range t.commits[k].Paths {
 		a, before := ix.fileAt(k+1, q)
 		b, after := ix.fileAt(k, q)
@@ -644,22 +646,19 @@ func (h *History) RenamesFromLog(commit gitblame.Hash) (renamed map[string]strin
 		case !before && !after:
 			return nil, false // a file that is not a regular one changed
 		case !before:
-			added++
 			addedWith[b] = append(addedWith[b], q)
 		case !after:
-			deleted = append(deleted, q)
-			deletedBlob[q] = a
+			deleted = append(deleted, deletion{q, a})
 			goneWith[a]++
 		}
 	}
 	renamed = make(map[string]string, len(deleted))
-	for _, q := range deleted {
-		b := deletedBlob[q]
+	for _, d := range deleted {
 		switch {
-		case added == 0:
-			renamed[q] = ""
-		case len(addedWith[b]) == 1 && goneWith[b] == 1:
-			renamed[q] = addedWith[b][0]
+		case len(addedWith) == 0:
+			renamed[d.path] = ""
+		case len(addedWith[d.blob]) == 1 && goneWith[d.blob] == 1:
+			renamed[d.path] = addedWith[d.blob][0]
 		}
 	}
 	return renamed, true
