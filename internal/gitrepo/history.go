@@ -16,9 +16,10 @@ const maxTrees = 50000
 // compare the trees of many commits (the logs of the chain and of the
 // memory directories, diff-tree): git's default, 96 MiB, fills with trees
 // that are seldom asked for again, and memory touched once costs a page
-// fault each 4 KiB. On a chain of 2,600 commits, git log --raw took 0.55
-// to 1.2 s of CPU and 23,000 to 30,000 page faults with the default, and
-// 0.3 to 0.35 s and 3,000 to 5,000 with 4 MiB (docs/performance.md).
+// fault each 4 KiB. On a chain of 2,600 commits, git log --raw took 0.45
+// to 1.2 s of CPU with the default (23,000 to 30,000 page faults where
+// glibc gave it no huge pages), and 0.31 to 0.40 s and 1,700 to 5,300
+// faults with 4 MiB (docs/performance.md).
 const treeDiffCache = "core.deltaBaseCacheLimit=4m"
 
 // History implements gitblame.History through the git binary, in every
