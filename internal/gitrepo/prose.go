@@ -250,8 +250,13 @@ func (h *History) MovesSince(ctx context.Context, old, head gitblame.Hash) (orde
 			ix = &pathIndex{headTree: c.Tree, pos: map[gitblame.Hash]int32{}, byPath: map[string][]pathChange{}}
 			h.repo.paths.Store(ix)
 			// the head's files, which EntryAt answers most paths from, are
-			// listed beside the log (Files keeps nothing of h's)
-			go func() { _ = ix.listHead(h) }()
+			// listed beside the log (Files keeps nothing of h's), before
+			// MovesSince returns: no git process outlives the run
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_ = ix.listHead(h)
+			}()
 		}
 	}
 	err = h.repo.cmd().Stream(ctx, func(r io.Reader) error {
