@@ -235,10 +235,12 @@ build_from_source() {
     rev=$(git rev-parse HEAD 2>/dev/null || echo "")
     echo "building git-memcite $v"
     go mod download
-    go build -trimpath -ldflags "-s -w -X main.version=$v -X main.commit=$rev" -o "$tmp/$exe" ./cmd/git-memcite
+    # without cgo, as the release archives are: a static binary, whose
+    # every start (each hook) skips the dynamic loader and libc's threads
+    CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=$v -X main.commit=$rev" -o "$tmp/$exe" ./cmd/git-memcite
   else
     echo "building git-memcite $version: go install $module/cmd/git-memcite@v$version"
-    GOBIN="$tmp" go install -trimpath -ldflags "-s -w -X main.version=$version" "$module/cmd/git-memcite@v$version" || {
+    CGO_ENABLED=0 GOBIN="$tmp" go install -trimpath -ldflags "-s -w -X main.version=$version" "$module/cmd/git-memcite@v$version" || {
       echo "install.sh: go install $module/cmd/git-memcite@v$version failed" >&2
       exit 1
     }

@@ -22,6 +22,9 @@
 #        start, verify-all, `git status` and `cat` of the memory's file,
 #        each the median of RUNS, and the read's ratio to the last two
 set -euo pipefail
+# built as the release archives are (no cgo: a static binary, whose start
+# skips the dynamic loader)
+export CGO_ENABLED=0
 cd "$(dirname "$0")/.."
 runs=${1:-21}
 work=$(mktemp -d)

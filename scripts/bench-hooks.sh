@@ -18,6 +18,9 @@
 #        files: genrepo -from clones it and adds MEMORIES x CITES
 #        citations of its files; STALE and NOSNIPPET do not apply)
 set -euo pipefail
+# built as the release archives are (no cgo: a static binary, whose start
+# skips the dynamic loader)
+export CGO_ENABLED=0
 
 RUNS=${1:-15}
 FILES=${FILES:-5000}

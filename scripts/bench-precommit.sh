@@ -33,6 +33,9 @@
 #        timed), GENFLAGS=-no-snippets writes every
 #        citation as a shorthand path:N judged by line identity)
 set -euo pipefail
+# built as the release archives are (no cgo: a static binary, whose start
+# skips the dynamic loader)
+export CGO_ENABLED=0
 trap 'echo "bench-precommit.sh: failed at line $LINENO" >&2' ERR
 
 RUNS=${1:-7}
