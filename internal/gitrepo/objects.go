@@ -23,13 +23,17 @@ import (
 // not have and that git could not fetch.
 var ErrObjectUnavailable = errors.New("object not available in this partial clone")
 
-// objects is the object database of a repository, read through one
-// reader: the repository's long-running `git cat-file --batch` process.
-// git itself finds every object, wherever it is stored (loose, packed,
-// borrowed from alternates, fetched on demand by a partial clone), in
-// either object format.
+// objects is the object database of a repository, read through the
+// repository's long-running `git cat-file --batch` processes: git itself
+// finds every object, wherever it is stored (loose, packed, borrowed from
+// alternates, fetched on demand by a partial clone), in either object
+// format. A single read (read) takes a loose object of the repository's
+// own without git where git would read the same bytes (looseObjects).
 type objects struct {
 	cat *catFile
+	// loose reads an object from the repository's loose objects without
+	// git, ok false when git must answer (looseObjects.read; nil: always)
+	loose func(oid, typ string) (data []byte, ok bool)
 }
 
 // Backend returns how the index, refs and revisions are read, and why
@@ -52,7 +56,7 @@ func (r *Repo) objectFormat() string {
 // on first use (warm starts it ahead).
 func (r *Repo) objects() (*objects, error) {
 	r.once.Do(func() {
-		r.objs = &objects{cat: &catFile{cmd: r.cmd(), gitDir: r.GitDir}}
+		r.objs = &objects{cat: &catFile{cmd: r.cmd(), gitDir: r.GitDir}, loose: r.looseObjects().read}
 	})
 	return r.objs, r.err
 }
@@ -70,6 +74,11 @@ func (o *objects) readBlob(oid string) ([]byte, error) {
 
 // read returns the content of the object oid, which must be of type typ.
 func (o *objects) read(oid, typ string) ([]byte, error) {
+	if o.loose != nil {
+		if data, ok := o.loose(oid, typ); ok {
+			return data, nil
+		}
+	}
 	t, data, err := o.cat.object(oid)
 	if err != nil {
 		return nil, fmt.Errorf("read %s %s: %w", typ, oid, err)

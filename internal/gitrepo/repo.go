@@ -110,6 +110,9 @@ type Repo struct {
 	objs *objects
 	err  error
 
+	looseOnce sync.Once
+	loose     *looseObjects
+
 	// commits are the commits the history readers parsed (gitHistory)
 	commits commitCache
 
