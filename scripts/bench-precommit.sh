@@ -24,7 +24,10 @@
 #             references (from its cache of them)
 #
 # and prints the medians, and the hook's overhead (median with hook minus
-# median with --no-verify) in milliseconds. Then one hooked commit of each
+# median with --no-verify) in milliseconds; and the same for a pre-commit
+# hook that does nothing (`exit 0`, in a third copy): what git itself
+# spends on running any hook (it starts it, then reads the index again),
+# which every hook's overhead includes. Then one hooked commit of each
 # kind with MEMCITE_DEBUG=1, which says where the time goes.
 #
 # Usage: scripts/bench-precommit.sh [RUNS]   (default 7; env BASE,
@@ -85,8 +88,8 @@ change() {
 	esac
 }
 
-printf '| memories | commit | with hook, %s | with hook, this tree | --no-verify | overhead %s | overhead this tree |\n' "$base_rev" "$base_rev"
-printf '| --- | --- | --- | --- | --- | --- | --- |\n'
+printf '| memories | commit | with hook, %s | with hook, this tree | --no-verify | with an empty hook | overhead %s | overhead this tree | overhead of an empty hook |\n' "$base_rev" "$base_rev"
+printf '| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n'
 for size in $SIZES; do
 	repo="$work/repo-$size"
 	"$work/genrepo" ${GENFLAGS:-} ${FROM:+-from "$FROM"} -out "$repo" -files "$FILES" -memories "$size" -list "$work/cited-$size" >"$work/gen-$size.txt"
@@ -97,7 +100,10 @@ for size in $SIZES; do
 	mkdir -p free
 	for i in 0 1 2 3 4 5 6 7 8 9 10; do printf 'package free\n\nvar V%d = %d\n' "$i" "$i" >"free/f$i.go"; done
 	git add free && git commit -q --no-verify -m "free files"
-	cd "$work" && cp -a "$repo" "$repo-base" && cd "$repo"
+	cd "$work" && cp -a "$repo" "$repo-base" && cp -a "$repo" "$repo-empty" && cd "$repo"
+	# git's own cost of running a pre-commit hook at all: one that does
+	# nothing (git runs it, then reads the index again)
+	printf '#!/bin/sh\nexit 0\n' >"$repo-empty/.git/hooks/pre-commit"
 	free1=free/f0.go
 	free10="free/f1.go free/f2.go free/f3.go free/f4.go free/f5.go free/f6.go free/f7.go free/f8.go free/f9.go free/f10.go"
 	cited=$(sed -n 1p "$work/cited-$size")
@@ -109,20 +115,22 @@ for size in $SIZES; do
 	if [ -z "$mem" ]; then echo "no memory with only valid citations in topic00" >&2 && exit 1; fi
 	n=0
 	for kind in ${KINDS:-1 10 cited edit}; do
-		: >"$work/b" && : >"$work/a" && : >"$work/x"
+		: >"$work/b" && : >"$work/a" && : >"$work/x" && : >"$work/e"
 		# warm up each way once
 		n=$((n + 1)) && change "$kind" "$n" && PATH="$work/after/bin:$PATH0" ms git commit -q -m "warm $n" >/dev/null
 		n=$((n + 1)) && change "$kind" "$n" && ms git commit -q --no-verify -m "warm $n" >/dev/null
 		(cd "$repo-base" && change "$kind" "$n" && PATH="$work/before/bin:$PATH0" ms git commit -q -m "warm $n" >/dev/null)
+		(cd "$repo-empty" && change "$kind" "$n" && ms git commit -q -m "warm $n" >/dev/null)
 		for i in $(seq "$RUNS"); do
 			n=$((n + 1)) && (cd "$repo-base" && change "$kind" "$n" && PATH="$work/before/bin:$PATH0" ms git commit -q -m "before $n") >>"$work/b"
 			n=$((n + 1)) && change "$kind" "$n" && PATH="$work/after/bin:$PATH0" ms git commit -q -m "after $n" >>"$work/a"
 			n=$((n + 1)) && change "$kind" "$n" && ms git commit -q --no-verify -m "none $n" >>"$work/x"
+			n=$((n + 1)) && (cd "$repo-empty" && change "$kind" "$n" && ms git commit -q -m "empty $n") >>"$work/e"
 		done
-		b=$(median <"$work/b") && a=$(median <"$work/a") && x=$(median <"$work/x")
+		b=$(median <"$work/b") && a=$(median <"$work/a") && x=$(median <"$work/x") && e=$(median <"$work/e")
 		label=$kind
 		case $kind in 1) label="1 file" ;; 10) label="10 files" ;; cited) label="cited file + memory" ;; edit) label="1 file, a word out" ;; esac
-		printf '| %s | %s | %d ms | %d ms | %d ms | %d ms | %d ms |\n' "$size" "$label" "$b" "$a" "$x" $((b - x)) $((a - x))
+		printf '| %s | %s | %d ms | %d ms | %d ms | %d ms | %d ms | %d ms | %d ms |\n' "$size" "$label" "$b" "$a" "$x" "$e" $((b - x)) $((a - x)) $((e - x))
 		# where the time goes (this tree)
 		n=$((n + 1)) && change "$kind" "$n"
 		PATH="$work/after/bin:$PATH0" MEMCITE_DEBUG=1 git commit -q -m "trace $n" 2>"$work/trace-$size-$kind.txt" >/dev/null
