@@ -25,8 +25,9 @@ import (
 // lower-cased; every value in git's order; "" for a variable given without
 // "=") or, with a reason, nothing. It answers only where the answer is
 // certain: a repository of the plain layout (discoverPlain), no
-// configuration in the environment (GIT_CONFIG_PARAMETERS,
-// GIT_CONFIG_COUNT, GIT_CONFIG), a system file whose path is known, and
+// configuration in the environment (GIT_CONFIG_COUNT, GIT_CONFIG) but the
+// command line's (GIT_CONFIG_PARAMETERS, where cmdlineConfig reads it:
+// added last, as git does), a system file whose path is known, and
 // files that are missing or readable, that it parses as git 2.39 does and
 // that include nothing. Anything else — a syntax git rejects, an [include]
 // or [includeIf] section, a file it cannot read, a repository format git
@@ -37,11 +38,10 @@ func (r *Repo) configInProcess() (cfg map[string][]string, files []string, decli
 	if !r.plain {
 		return nil, nil, "not a plain repository layout"
 	}
-	for _, v := range layoutEnv {
-		if os.Getenv(v) != "" {
-			return nil, nil, v + " is set"
-		}
+	if v := layoutEnvSet(); v != "" {
+		return nil, nil, v + " is set"
 	}
+	params, _ := cmdlineConfig() // (read: layoutEnvSet said so)
 	files, declined = configFiles(r.GitDir)
 	if declined != "" {
 		return nil, nil, declined
@@ -75,6 +75,13 @@ func (r *Repo) configInProcess() (cfg map[string][]string, files []string, decli
 		})
 		if err != nil {
 			return nil, nil, fmt.Sprintf("%s: %v", f, err)
+		}
+	}
+	// the command line's configuration comes last, as git reads it
+	for _, p := range params {
+		k := strings.ToLower(p.key)
+		if strings.HasPrefix(k, "memcite.") || strings.HasPrefix(k, "core.") {
+			cfg[k] = append(cfg[k], p.value)
 		}
 	}
 	return cfg, files, ""

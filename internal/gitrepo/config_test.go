@@ -363,7 +363,7 @@ func TestConfigAsksGit(t *testing.T) {
 		name string
 		env  []string
 	}{
-		{"GIT_CONFIG_PARAMETERS", []string{"GIT_CONFIG_PARAMETERS", "'memcite.dir'='command line'"}},
+		{"GIT_CONFIG_PARAMETERS with an include", []string{"GIT_CONFIG_PARAMETERS", "'include.path'='/nonexistent' 'memcite.dir'='command line'"}},
 		{"GIT_CONFIG_COUNT", []string{"GIT_CONFIG_COUNT", "1", "GIT_CONFIG_KEY_0", "memcite.dir", "GIT_CONFIG_VALUE_0", "environment"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -401,6 +401,128 @@ func TestConfigAsksGit(t *testing.T) {
 			}
 		}
 		checkConfigAsGit(t, filepath.Join(dir, "wt"), false)
+	})
+}
+
+// TestConfigParametersAsGit: configuration on git's command line (`git -c`,
+// which git hands to a hook in GIT_CONFIG_PARAMETERS: an editor's commit
+// runs `git -c user.useConfigOnly=true commit`) is read in-process, after
+// the files, as git reads it, and the repository is still found without
+// git; what changes the layout, trust or includes, and what git refuses,
+// is git's to answer.
+func TestConfigParametersAsGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git binary not found")
+	}
+	// the variable as git writes it: printed by an alias of git -c's own
+	fromGit := func(t *testing.T, args ...string) string {
+		t.Helper()
+		var cargs []string
+		for _, a := range args {
+			cargs = append(cargs, "-c", a)
+		}
+		cargs = append(cargs, "-c", "alias.penv=!printenv GIT_CONFIG_PARAMETERS", "penv")
+		cmd := exec.Command("git", cargs...)
+		cmd.Dir = t.TempDir()
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("git %q: %v", cargs, err)
+		}
+		return strings.TrimSuffix(string(out), "\n")
+	}
+	for _, tc := range []struct {
+		name      string
+		args      []string // given to git -c
+		env       string   // or the variable itself
+		inProcess bool
+	}{
+		{name: "an editor's commit", args: []string{"user.useConfigOnly=true"}, inProcess: true},
+		{name: "core and memcite", args: []string{"core.quotepath=false", "memcite.preCommit=block", "Core.FSMonitor=false", "memcite.dir=it's here!", "memcite.dir=again"}, inProcess: true},
+		{name: "subsection and case", args: []string{"memcite.Sub.Key=V", "MEMCITE.dir=x", "memcite.a.b.c=d"}, inProcess: true},
+		{name: "no value, an empty value", args: []string{"memcite.flag", "memcite.empty="}, inProcess: true},
+		{name: "core.worktree", args: []string{"core.worktree=/elsewhere"}},
+		{name: "core.bare", args: []string{"core.bare=false", "memcite.dir=x"}},
+		{name: "include", args: []string{"include.path=/nonexistent"}},
+		{name: "includeIf", args: []string{"includeIf.gitdir:/x/.path=/nonexistent"}},
+		{name: "safe.directory", args: []string{"safe.directory=*"}},
+		{name: "old style", env: `'memcite.dir=old style' 'memcite.flag' ' memcite.spaced = v'`, inProcess: true},
+		{name: "separators", env: "'memcite.a'='1'\t'core.b'='2'\n'memcite.c'=  'memcite.d'='4'  ", inProcess: true},
+		{name: "escapes", env: `'memcite.q'='a'\''b'\!'c' 'memcite.r'=''\'''`, inProcess: true},
+		{name: "empty", env: "", inProcess: true},
+		{name: "leading space", env: ` 'memcite.a'='1'`},
+		{name: "unquoted", env: `memcite.dir=x`},
+		{name: "text after a key", env: `'memcite.dir'x`},
+		{name: "text after a value", env: `'memcite.dir'='x'y`},
+		{name: "unclosed quote", env: `'memcite.dir'='x`},
+		{name: "bad escape", env: `'memcite.dir'='a'\x'b'`},
+		{name: "key starting with a digit", env: `'memcite.1x'='y'`},
+		{name: "key without a section", env: `'memcite'='y'`},
+		{name: "key with an empty variable", env: `'memcite.'='y'`},
+		{name: "underscore in a key", env: `'memcite.a_b'='y'`},
+		{name: "empty key", env: `''='y'`},
+		{name: "invalid UTF-8 key", env: "'memcite.sub\xff.k'='y'"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			isolateConfig(t)
+			env := tc.env
+			if tc.args != nil {
+				env = fromGit(t, tc.args...)
+			}
+			dir := initRepo(t)
+			writeFile(t, filepath.Join(dir, ".git", "config"), "[memcite]\n\tdir = local\n[core]\n\tquotepath = true\n")
+			t.Setenv("GIT_CONFIG_PARAMETERS", env)
+			checkConfigAsGit(t, dir, tc.inProcess)
+			if r, err := gitrepo.Discover(dir); err == nil {
+				if r.PlainForTest() != tc.inProcess {
+					t.Errorf("found without git: %v, want %v", r.PlainForTest(), tc.inProcess)
+				}
+				r.Close()
+			}
+		})
+	}
+}
+
+// FuzzConfigParametersAsGit: whenever Config reads a random
+// GIT_CONFIG_PARAMETERS in-process, git config answers the same.
+func FuzzConfigParametersAsGit(f *testing.F) {
+	if _, err := exec.LookPath("git"); err != nil {
+		f.Skip("git binary not found")
+	}
+	for _, s := range []string{`'memcite.dir'='x'`, `'memcite.dir=x' 'core.a'`, `'memcite.q'='a'\''b'`, "'memcite.a'= 'core.b'='c'\t",
+		`'user.useConfigOnly'='true'`, `'memcite.Sub.K'='v'`, `'include.path'='/x'`, "x"} {
+		f.Add(s)
+	}
+	for _, k := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
+		"GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG",
+		"GIT_TEST_ASSUME_DIFFERENT_OWNER", "GIT_NAMESPACE", "GIT_CONFIG_SYSTEM"} {
+		f.Setenv(k, "")
+		os.Unsetenv(k)
+	}
+	f.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	f.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	dir := initRepo(f)
+	writeFile(f, filepath.Join(dir, ".git", "config"), "[memcite]\n\tdir = local\n")
+	f.Fuzz(func(t *testing.T, env string) {
+		if strings.ContainsRune(env, 0) {
+			return // no environment variable holds a NUL
+		}
+		t.Setenv("GIT_CONFIG_PARAMETERS", env)
+		r, err := gitrepo.Discover(dir)
+		if err != nil {
+			return
+		}
+		defer r.Close()
+		got, declined := r.ReadConfigInProcessForTest()
+		if declined != "" {
+			return
+		}
+		want, stderr, failed := gitConfig(t, dir)
+		if failed {
+			t.Fatalf("read in-process as %q; git fails: %s", got, stderr)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("read in-process as\n\t%q\ngit answers\n\t%q", got, want)
+		}
 	})
 }
 

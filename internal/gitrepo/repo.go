@@ -209,18 +209,35 @@ var layoutEnv = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEIL
 	"GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG",
 	"GIT_TEST_ASSUME_DIFFERENT_OWNER", "GIT_NAMESPACE"}
 
+// layoutEnvSet names the first variable of layoutEnv that is set, or
+// returns "". GIT_CONFIG_PARAMETERS does not count where cmdlineConfig
+// reads it (configuration that changes neither the layout nor what is
+// trusted or included, which configInProcess adds to what it reads).
+func layoutEnvSet() string {
+	for _, v := range layoutEnv {
+		if os.Getenv(v) == "" {
+			continue
+		}
+		if v == "GIT_CONFIG_PARAMETERS" {
+			if _, ok := cmdlineConfig(); ok {
+				continue
+			}
+		}
+		return v
+	}
+	return ""
+}
+
 // discoverPlain recognises, without starting git, the one layout whose
 // answer is certain: a working tree with a .git directory above dir, owned
 // by this user, whose config names no worktree, no include, no bare
 // repository and no object or ref format extension, with no layout
-// variable in the environment. It returns nil for anything else, and the
+// variable in the environment (layoutEnvSet). It returns nil for anything else, and the
 // caller asks git. (A commit hook runs in such a repository nearly always;
 // starting git costs it a few milliseconds.)
 func discoverPlain(abs string) *Repo {
-	for _, v := range layoutEnv {
-		if os.Getenv(v) != "" {
-			return nil
-		}
+	if layoutEnvSet() != "" {
+		return nil
 	}
 	if strings.Contains(filepath.ToSlash(abs)+"/", "/.git/") {
 		return nil // inside a git directory: not a working tree
