@@ -117,6 +117,17 @@ func gitConfig(t testing.TB, dir string) (cfg map[string][]string, stderr string
 	return cfg, "", false
 }
 
+// unsetConfigEnv unsets, for a fuzz target, the environment that
+// chooses repositories or configuration.
+func unsetConfigEnv(f *testing.F) {
+	for _, k := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
+		"GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG",
+		"GIT_TEST_ASSUME_DIFFERENT_OWNER", "GIT_NAMESPACE", "GIT_CONFIG_SYSTEM"} {
+		f.Setenv(k, "")
+		os.Unsetenv(k)
+	}
+}
+
 // isolateConfig clears the environment that chooses configuration files
 // or repositories, for one test: no system file, /dev/null as the global
 // one.
@@ -492,12 +503,7 @@ func FuzzConfigParametersAsGit(f *testing.F) {
 		`'user.useConfigOnly'='true'`, `'memcite.Sub.K'='v'`, `'include.path'='/x'`, "x"} {
 		f.Add(s)
 	}
-	for _, k := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
-		"GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG",
-		"GIT_TEST_ASSUME_DIFFERENT_OWNER", "GIT_NAMESPACE", "GIT_CONFIG_SYSTEM"} {
-		f.Setenv(k, "")
-		os.Unsetenv(k)
-	}
+	unsetConfigEnv(f)
 	f.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	f.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
 	dir := initRepo(f)
@@ -507,22 +513,7 @@ func FuzzConfigParametersAsGit(f *testing.F) {
 			return // no environment variable holds a NUL
 		}
 		t.Setenv("GIT_CONFIG_PARAMETERS", env)
-		r, err := gitrepo.Discover(dir)
-		if err != nil {
-			return
-		}
-		defer r.Close()
-		got, declined := r.ReadConfigInProcessForTest()
-		if declined != "" {
-			return
-		}
-		want, stderr, failed := gitConfig(t, dir)
-		if failed {
-			t.Fatalf("read in-process as %q; git fails: %s", got, stderr)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("read in-process as\n\t%q\ngit answers\n\t%q", got, want)
-		}
+		agreeIfInProcess(t, dir)
 	})
 }
 
@@ -537,12 +528,7 @@ func FuzzConfigAsGit(f *testing.F) {
 		f.Add([]byte(tc.content), false)
 		f.Add([]byte(tc.content), true)
 	}
-	for _, k := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
-		"GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG",
-		"GIT_TEST_ASSUME_DIFFERENT_OWNER", "GIT_NAMESPACE", "GIT_CONFIG_SYSTEM"} {
-		f.Setenv(k, "")
-		os.Unsetenv(k)
-	}
+	unsetConfigEnv(f)
 	global := filepath.Join(f.TempDir(), "gitconfig")
 	f.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	f.Setenv("GIT_CONFIG_GLOBAL", global)
@@ -556,23 +542,30 @@ func FuzzConfigAsGit(f *testing.F) {
 		} else {
 			writeFile(t, global, string(content))
 		}
-		r, err := gitrepo.Discover(dir)
-		if err != nil {
-			return // git refuses the repository
-		}
-		defer r.Close()
-		got, declined := r.ReadConfigInProcessForTest()
-		if declined != "" {
-			return
-		}
-		want, stderr, failed := gitConfig(t, dir)
-		if failed {
-			t.Fatalf("read in-process as %q; git fails: %s", got, stderr)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("read in-process as\n\t%q\ngit answers\n\t%q", got, want)
-		}
+		agreeIfInProcess(t, dir)
 	})
+}
+
+// agreeIfInProcess: where Config reads dir's configuration in-process,
+// git config answers the same (the check of the fuzz targets).
+func agreeIfInProcess(t *testing.T, dir string) {
+	t.Helper()
+	r, err := gitrepo.Discover(dir)
+	if err != nil {
+		return // git refuses the repository
+	}
+	defer r.Close()
+	got, declined := r.ReadConfigInProcessForTest()
+	if declined != "" {
+		return
+	}
+	want, stderr, failed := gitConfig(t, dir)
+	if failed {
+		t.Fatalf("read in-process as %q; git fails: %s", got, stderr)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("read in-process as\n\t%q\ngit answers\n\t%q", got, want)
+	}
 }
 
 // BenchmarkConfigInProcess reads a typical repository's configuration,

@@ -15,14 +15,7 @@ func TestHeadAsGit(t *testing.T) {
 	dir := t.TempDir()
 	main := filepath.Join(dir, "main")
 	gitT(t, dir, "init", "-q", "-b", "trunk", main)
-	commit := func(msg string) string {
-		if err := os.WriteFile(filepath.Join(main, "f"), []byte(msg+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		gitT(t, main, "add", "f")
-		gitT(t, main, "commit", "-q", "-m", msg)
-		return strings.TrimSpace(gitT(t, main, "rev-parse", "HEAD"))
-	}
+	commit := func(msg string) string { return commitF(t, main, msg) }
 	check := func(name, wd, want string, born bool) {
 		t.Helper()
 		for _, force := range []bool{false, true} {
@@ -62,4 +55,16 @@ func TestHeadAsGit(t *testing.T) {
 	check("main worktree beside it", main, second, true)
 	gitT(t, main, "checkout", "-q", "--orphan", "fresh")
 	check("orphan branch", main, "", false)
+}
+
+// commitF commits msg as the whole content of the file f in the
+// repository at dir, and returns the commit's name.
+func commitF(t *testing.T, dir, msg string) string {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "f"), []byte(msg+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitT(t, dir, "add", "f")
+	gitT(t, dir, "commit", "-q", "-m", msg)
+	return strings.TrimSpace(gitT(t, dir, "rev-parse", "HEAD"))
 }

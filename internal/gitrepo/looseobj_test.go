@@ -3,7 +3,6 @@ package gitrepo
 import (
 	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,14 +18,7 @@ func TestTreeOfLooseCommit(t *testing.T) {
 	dir := t.TempDir()
 	main := filepath.Join(dir, "main")
 	gitT(t, dir, "init", "-q", "-b", "trunk", main)
-	commit := func(msg string) string {
-		if err := os.WriteFile(filepath.Join(main, "f"), []byte(msg+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		gitT(t, main, "add", "f")
-		gitT(t, main, "commit", "-q", "-m", msg)
-		return strings.TrimSpace(gitT(t, main, "rev-parse", "HEAD"))
-	}
+	commit := func(msg string) string { return commitF(t, main, msg) }
 	check := func(name, wd, c string, wantGit bool) {
 		t.Helper()
 		want := strings.TrimSpace(gitT(t, main, "rev-parse", c+"^{tree}"))
@@ -87,12 +79,7 @@ func TestTreeOfLooseCommit(t *testing.T) {
 	t.Run("sha256", func(t *testing.T) {
 		d := filepath.Join(t.TempDir(), "r")
 		gitT(t, dir, "init", "-q", "--object-format=sha256", d)
-		if err := os.WriteFile(filepath.Join(d, "f"), []byte("x\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		gitT(t, d, "add", "f")
-		gitT(t, d, "commit", "-q", "-m", "x")
-		c := strings.TrimSpace(gitT(t, d, "rev-parse", "HEAD"))
+		c := commitF(t, d, "x")
 		want := strings.TrimSpace(gitT(t, d, "rev-parse", "HEAD^{tree}"))
 		r, err := Discover(d)
 		if err != nil {
