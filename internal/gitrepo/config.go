@@ -38,10 +38,10 @@ func (r *Repo) configInProcess() (cfg map[string][]string, files []string, decli
 	if !r.plain {
 		return nil, nil, "not a plain repository layout"
 	}
-	if v := layoutEnvSet(); v != "" {
-		return nil, nil, v + " is set"
+	set, params := layoutEnvSet()
+	if set != "" {
+		return nil, nil, set + " is set"
 	}
-	params, _ := cmdlineConfig() // (read: layoutEnvSet said so)
 	files, declined = configFiles(r.GitDir)
 	if declined != "" {
 		return nil, nil, declined

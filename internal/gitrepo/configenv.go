@@ -9,12 +9,9 @@ import (
 
 // configParam is one entry of the configuration git passes in
 // GIT_CONFIG_PARAMETERS: a key as given (not yet lower-cased), and its
-// value; hasValue is false for a key given without one (`git -c key`,
-// read as true).
-type configParam struct {
-	key, value string
-	hasValue   bool
-}
+// value ("" for a key given without one, `git -c key`, as Config reads a
+// variable without "=").
+type configParam struct{ key, value string }
 
 // cmdlineConfig reads GIT_CONFIG_PARAMETERS, the configuration `git -c
 // key=value …` hands to the processes it starts (the hooks of a commit an
@@ -62,35 +59,26 @@ var errBogusParams = errors.New("bogus format in GIT_CONFIG_PARAMETERS")
 // (validConfigKey); anything else is errBogusParams, as git fails on it.
 func parseConfigParams(env string) ([]configParam, error) {
 	var params []configParam
-	cur, more := env, true
-	for more && cur != "" {
-		key, rest, end, ok := sqDequoteStep(cur)
+	for cur := env; cur != ""; {
+		key, rest, ok := sqDequoteStep(cur)
 		if !ok {
 			return nil, errBogusParams
 		}
 		var p configParam
 		switch {
-		case end || isConfigSpace(rest[0]):
+		case rest == "" || isConfigSpace(rest[0]):
 			// old style 'key=value'
-			k, v, hasValue := strings.Cut(key, "=")
-			p = configParam{key: strings.Trim(k, " \t\n\r"), value: v, hasValue: hasValue}
-			if p.key == "" {
-				return nil, errBogusParams
-			}
+			k, v, _ := strings.Cut(key, "=")
+			p = configParam{key: strings.Trim(k, " \t\n\r"), value: v}
 		case rest[0] == '=':
-			// new style 'key'='value'
-			rest = rest[1:]
-			p.key = key
-			switch {
-			case rest != "" && rest[0] == '\'':
-				v, r, e, ok := sqDequoteStep(rest)
-				if !ok || (!e && !isConfigSpace(r[0])) {
+			// new style 'key'='value', or 'key'= (no value)
+			p.key, rest = key, rest[1:]
+			if rest != "" && rest[0] == '\'' {
+				if p.value, rest, ok = sqDequoteStep(rest); !ok {
 					return nil, errBogusParams
 				}
-				p.value, p.hasValue, rest, end = v, true, r, e
-			case rest == "" || isConfigSpace(rest[0]):
-				end = rest == "" // implicit bool: 'key'=
-			default:
+			}
+			if rest != "" && !isConfigSpace(rest[0]) {
 				return nil, errBogusParams
 			}
 		default:
@@ -100,7 +88,6 @@ func parseConfigParams(env string) ([]configParam, error) {
 			return nil, errBogusParams
 		}
 		params = append(params, p)
-		more = !end
 		cur = strings.TrimLeft(rest, " \t\n\r")
 	}
 	return params, nil
@@ -108,17 +95,16 @@ func parseConfigParams(env string) ([]configParam, error) {
 
 // sqDequoteStep reads the single-quoted word at the start of s, as git's
 // sq_dequote_step: quoted parts, joined by \' or \! outside the quotes.
-// It returns the word and what follows it; end is true when nothing does.
-// ok is false when s does not start with a quote or the quote is not
-// closed.
-func sqDequoteStep(s string) (word, rest string, end, ok bool) {
+// It returns the word and what follows it; ok is false when s does not
+// start with a quote or the quote is not closed.
+func sqDequoteStep(s string) (word, rest string, ok bool) {
 	if s == "" || s[0] != '\'' {
-		return "", "", false, false
+		return "", "", false
 	}
 	var b strings.Builder
 	for i := 1; ; {
 		if i >= len(s) {
-			return "", "", false, false
+			return "", "", false
 		}
 		c := s[i]
 		if c != '\'' {
@@ -127,15 +113,12 @@ func sqDequoteStep(s string) (word, rest string, end, ok bool) {
 			continue
 		}
 		i++ // out of the quotes
-		switch {
-		case i == len(s):
-			return b.String(), "", true, true
-		case s[i] == '\\' && i+2 < len(s) && (s[i+1] == '\'' || s[i+1] == '!') && s[i+2] == '\'':
+		if i+2 < len(s) && s[i] == '\\' && (s[i+1] == '\'' || s[i+1] == '!') && s[i+2] == '\'' {
 			b.WriteByte(s[i+1])
 			i += 3
-		default:
-			return b.String(), s[i:], false, true
+			continue
 		}
+		return b.String(), s[i:], true
 	}
 }
 

@@ -204,39 +204,43 @@ func Discover(dir string) (*Repo, error) {
 }
 
 // layoutEnv are the environment variables that change where git finds a
-// repository or how it trusts it: with any of them set, git is asked.
+// repository or how it trusts it: with any of them set, git is asked
+// (but for GIT_CONFIG_PARAMETERS where cmdlineConfig reads it:
+// layoutEnvSet).
 var layoutEnv = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
 	"GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG",
 	"GIT_TEST_ASSUME_DIFFERENT_OWNER", "GIT_NAMESPACE"}
 
 // layoutEnvSet names the first variable of layoutEnv that is set, or
-// returns "". GIT_CONFIG_PARAMETERS does not count where cmdlineConfig
-// reads it (configuration that changes neither the layout nor what is
-// trusted or included, which configInProcess adds to what it reads).
-func layoutEnvSet() string {
+// returns "" and the command line's configuration. GIT_CONFIG_PARAMETERS
+// does not count where cmdlineConfig reads it (configuration that changes
+// neither the layout nor what is trusted or included, which
+// configInProcess adds to what it reads).
+func layoutEnvSet() (set string, params []configParam) {
 	for _, v := range layoutEnv {
 		if os.Getenv(v) == "" {
 			continue
 		}
 		if v == "GIT_CONFIG_PARAMETERS" {
-			if _, ok := cmdlineConfig(); ok {
+			var ok bool
+			if params, ok = cmdlineConfig(); ok {
 				continue
 			}
 		}
-		return v
+		return v, nil
 	}
-	return ""
+	return "", params
 }
 
 // discoverPlain recognises, without starting git, the one layout whose
 // answer is certain: a working tree with a .git directory above dir, owned
 // by this user, whose config names no worktree, no include, no bare
 // repository and no object or ref format extension, with no layout
-// variable in the environment (layoutEnvSet). It returns nil for anything else, and the
-// caller asks git. (A commit hook runs in such a repository nearly always;
-// starting git costs it a few milliseconds.)
+// variable in the environment (layoutEnvSet). It returns nil for anything
+// else, and the caller asks git. (A commit hook runs in such a repository
+// nearly always; starting git costs it a few milliseconds.)
 func discoverPlain(abs string) *Repo {
-	if layoutEnvSet() != "" {
+	if set, _ := layoutEnvSet(); set != "" {
 		return nil
 	}
 	if strings.Contains(filepath.ToSlash(abs)+"/", "/.git/") {
