@@ -45,22 +45,19 @@ type looseObjects struct {
 	fanout  [256]bool
 }
 
-// looseObjects returns the repository's loose object reader, made once.
-func (r *Repo) looseObjects() *looseObjects {
-	r.looseOnce.Do(func() {
-		l := &looseObjects{dir: filepath.Join(r.CommonDir, "objects"), hexLen: 40}
-		if r.ObjectFormat == "sha256" {
-			l.hexLen = 64
+// newLooseObjects makes r's loose object reader (objects, once).
+func newLooseObjects(r *Repo) *looseObjects {
+	l := &looseObjects{dir: filepath.Join(r.CommonDir, "objects"), hexLen: 40}
+	if r.ObjectFormat == "sha256" {
+		l.hexLen = 64
+	}
+	l.off = r.CommonDir == "" || (r.RefFormat != "" && r.RefFormat != "files") || !noReplaceRefs(r.CommonDir)
+	for _, env := range []string{"GIT_OBJECT_DIRECTORY", "GIT_REPLACE_REF_BASE"} {
+		if _, set := os.LookupEnv(env); set {
+			l.off = true
 		}
-		l.off = forceGitBinary.Load() || r.CommonDir == "" || (r.RefFormat != "" && r.RefFormat != "files") || !noReplaceRefs(r.CommonDir)
-		for _, env := range []string{"GIT_OBJECT_DIRECTORY", "GIT_REPLACE_REF_BASE"} {
-			if _, set := os.LookupEnv(env); set {
-				l.off = true
-			}
-		}
-		r.loose = l
-	})
-	return r.loose
+	}
+	return l
 }
 
 // read returns the content of object oid if it is a loose object of type

@@ -56,7 +56,7 @@ func (r *Repo) objectFormat() string {
 // on first use (warm starts it ahead).
 func (r *Repo) objects() (*objects, error) {
 	r.once.Do(func() {
-		r.objs = &objects{cat: &catFile{cmd: r.cmd(), gitDir: r.GitDir}, loose: r.looseObjects().read}
+		r.objs = &objects{cat: &catFile{cmd: r.cmd(), gitDir: r.GitDir}, loose: newLooseObjects(r).read}
 	})
 	return r.objs, r.err
 }

@@ -110,9 +110,6 @@ type Repo struct {
 	objs *objects
 	err  error
 
-	looseOnce sync.Once
-	loose     *looseObjects
-
 	// commits are the commits the history readers parsed (gitHistory)
 	commits commitCache
 
