@@ -235,6 +235,75 @@ func (f *File) setShorthand(c Citation, fields []Field) ([]Edit, error) {
 	return []Edit{{Start: start, End: end, New: text}}, nil
 }
 
+// SetCitationAsMapping rewrites shorthand citation i as a flow mapping
+// ({path: a.go, line: 5, commit: …}) holding its path and lines with
+// fields set: the way to record fields, such as the commit at which an
+// edit was accepted, that a shorthand string cannot hold. The mapping
+// takes the string's place, so a comment after it stays. A shorthand with
+// an anchor or an explicit tag is refused (edit it by hand); a citation
+// already a mapping gets SetCitation.
+func (f *File) SetCitationAsMapping(i int, fields ...Field) ([]Edit, error) {
+	if err := f.nodes(); err != nil {
+		return nil, err
+	}
+	if i < 0 || i >= len(f.Citations) {
+		return nil, fmt.Errorf("%s: no citation %d", f.Name, i+1)
+	}
+	c := f.Citations[i]
+	if c.Form != FormString {
+		return f.SetCitation(i, fields...)
+	}
+	if err := checkFields(fields); err != nil {
+		return nil, err
+	}
+	n := c.node
+	if n.Kind != yaml.ScalarNode || n.Anchor != "" || n.Style&yaml.TaggedStyle != 0 {
+		return nil, fmt.Errorf("%s:%d: citation %d has an anchor, a tag or an alias; edit it by hand", f.Name, c.SrcLine, i+1)
+	}
+	if c.URL != "" || !c.HasLine {
+		return nil, fmt.Errorf("%s:%d: citation %d has no lines to write as a mapping", f.Name, c.SrcLine, i+1)
+	}
+	keys := []Field{{Key: "path", Value: c.Path}, {Key: "line", Value: c.Line}}
+	if c.LineEnd > c.Line {
+		keys = append(keys, Field{Key: "line_end", Value: c.LineEnd})
+	}
+	for _, fl := range fields {
+		j := 0
+		for j < len(keys) && keys[j].Key != fl.Key {
+			j++
+		}
+		if j == len(keys) {
+			keys = append(keys, fl)
+		} else {
+			keys[j] = fl
+		}
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	first := true
+	for _, fl := range keys {
+		if fl.Value == nil {
+			continue
+		}
+		if !first {
+			b.WriteString(", ")
+		}
+		first = false
+		b.WriteString(fl.Key + ": " + formatValue(fl.Value, true))
+	}
+	b.WriteByte('}')
+	text := b.String()
+	if n == f.citVal {
+		text = "[" + text + "]" // citations: a.go:5, one string for the list
+	}
+	start := f.offset(n)
+	end, err := f.scalarEnd(start, n)
+	if err != nil {
+		return nil, err
+	}
+	return []Edit{{Start: start, End: end, New: text}}, nil
+}
+
 // SetTop sets top-level keys (confidence, last_verified, …).
 func (f *File) SetTop(fields ...Field) ([]Edit, error) {
 	if err := f.nodes(); err != nil {

@@ -30,7 +30,7 @@ func frontValues(f *File) map[string]any {
 // includes the blank lines after them).
 func FuzzEditKeepsOthers(f *testing.F) {
 	for _, s := range fuzzSeeds {
-		for op := range 6 {
+		for op := range 7 {
 			f.Add([]byte(s), uint8(op))
 		}
 	}
@@ -49,7 +49,7 @@ func FuzzEditKeepsOthers(f *testing.F) {
 		var edits []Edit
 		changed := map[string]bool{}
 		var citeKept func(i int) int // the new index of old citation i, or -1
-		switch op % 6 {
+		switch op % 7 {
 		case 0: // add a top-level key
 			if _, ok := before["memcite_probe"]; ok {
 				return
@@ -83,13 +83,29 @@ func FuzzEditKeepsOthers(f *testing.F) {
 			edits, err = m.SetCitation(0, Field{"line", 9})
 			changed["citations"] = true
 			citeKept = func(i int) int { return i }
+		case 6: // write the first citation as a mapping holding a commit
+			if len(m.Citations) == 0 {
+				return
+			}
+			edits, err = m.SetCitationAsMapping(0, Field{"commit", "0123456789abcdef0123456789abcdef01234567"})
+			changed["citations"] = true
+			citeKept = func(i int) int { return i }
 		}
 		if err != nil {
 			return
 		}
 		out, g, err := Rewrite(m, edits)
+		if err != nil && op%7 == 6 {
+			t.Fatalf("a shorthand written as a mapping does not parse: %v\n%q\n%q", err, src, out)
+		}
 		if err != nil {
 			return
+		}
+		if op%7 == 6 {
+			a, b := m.Citations[0], g.Citations[0]
+			if b.Form != FormMapping || b.Commit != "0123456789abcdef0123456789abcdef01234567" || a.Path != b.Path || a.Line != b.Line || a.LineEnd != b.LineEnd {
+				t.Fatalf("citation 1 written as %+v, was %+v:\n%q\n%q", b, a, src, out)
+			}
 		}
 		after := frontValues(g)
 		if after == nil {
@@ -110,7 +126,7 @@ func FuzzEditKeepsOthers(f *testing.F) {
 		now, _ := after["citations"].([]any)
 		for i := range old {
 			j := citeKept(i)
-			if j < 0 || (op%6 == 5 && i == 0) {
+			if j < 0 || ((op%7 == 5 || op%7 == 6) && i == 0) {
 				continue
 			}
 			if j >= len(now) || !reflect.DeepEqual(old[i], now[j]) {

@@ -164,6 +164,37 @@ func TestEdits(t *testing.T) {
 			"---\ncitations:\n  - path: a.go\n    line: 1\n    snippet: x\n---\n",
 		},
 		{
+			"a shorthand written as a mapping to hold a commit",
+			"---\ncitations:\n  - a.go:5 # the handler\n  - \"src\\\\b c.go#L3-L4\"\n  - c.go\n---\nbody\n",
+			func(f *File) ([]Edit, error) {
+				e1, err := f.SetCitationAsMapping(0, Field{"commit", "0123456789abcdef0123456789abcdef01234567"})
+				if err != nil {
+					return nil, err
+				}
+				e2, err := f.SetCitationAsMapping(1, Field{"line", 7}, Field{"line_end", nil}, Field{"verified", Timestamp("2026-11-22T10:00:00Z")})
+				return append(e1, e2...), err
+			},
+			"---\ncitations:\n  - {path: a.go, line: 5, commit: 0123456789abcdef0123456789abcdef01234567} # the handler\n  - {path: src/b c.go, line: 7, verified: 2026-11-22T10:00:00Z}\n  - c.go\n---\nbody\n",
+		},
+		{
+			"a shorthand in a flow list, and one standing for the list",
+			"---\ncitations: [a.go:5, 'b.go:6']\nmore: [c.go:1]\n---\n",
+			func(f *File) ([]Edit, error) { return f.SetCitationAsMapping(1, Field{"commit", "abc"}) },
+			"---\ncitations: [a.go:5, {path: b.go, line: 6, commit: abc}]\nmore: [c.go:1]\n---\n",
+		},
+		{
+			"the one shorthand of the list",
+			"---\ncitations: a.go:5-9\n---\n",
+			func(f *File) ([]Edit, error) { return f.SetCitationAsMapping(0, Field{"commit", "abc"}) },
+			"---\ncitations: [{path: a.go, line: 5, line_end: 9, commit: abc}]\n---\n",
+		},
+		{
+			"a mapping gets its fields set",
+			"---\ncitations:\n  - path: a.go\n    line: 5\n---\n",
+			func(f *File) ([]Edit, error) { return f.SetCitationAsMapping(0, Field{"commit", "abc"}) },
+			"---\ncitations:\n  - path: a.go\n    line: 5\n    commit: abc\n---\n",
+		},
+		{
 			"replace block scalar snippet",
 			"---\ncitations:\n  - path: a.go\n    snippet: |\n      one\n      two\n    line: 2\n---\n",
 			func(f *File) ([]Edit, error) { return f.SetCitation(0, Field{"snippet", "three"}) },
@@ -353,5 +384,22 @@ func TestRewriteKeepsQuoting(t *testing.T) {
 	}
 	if out, _, _ := Rewrite(f, es); string(out) != "---\ncitations:\n  - 'a.go:4'\n---\n" {
 		t.Errorf("shorthand: %q", out)
+	}
+}
+
+func TestSetCitationAsMappingRefuses(t *testing.T) {
+	for _, src := range []string{
+		"---\ncitations:\n  - &a a.go:5\nsee: *a\n---\n",
+		"---\ncitations:\n  - !!str a.go:5\n---\n",
+		"---\ncitations:\n  - a.go\n---\n",
+		"---\ncitations:\n  - https://example.com/a.go#L5\n---\n",
+	} {
+		f, err := Parse("m.md", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e, err := f.SetCitationAsMapping(0, Field{"commit", "abc"}); err == nil {
+			t.Errorf("%q: edits %v, want an error", src, e)
+		}
 	}
 }

@@ -50,6 +50,11 @@ func FuzzFixCycle(f *testing.F) {
 	f.Add([]byte{1, 4, 1, 4, 0, 25, 0, 1, 2, 11})
 	f.Add([]byte{4, 0, 0, 2, 3, 4, 0, 9, 4, 1, 3, 14, 1, 7})
 	f.Add([]byte{3, 7, 3, 8, 0, 1, 4, 2, 2, 17, 3, 12, 1, 1})
+	// shorthand ranges edited in place (lines moved to the top within
+	// them), which an accepted edit writes as mappings with commits
+	f.Add([]byte{32, 15, 24, 15, 3, 10, 1, 23, 8, 37, 0, 1})
+	f.Add([]byte{36, 4, 20, 21, 27, 37, 38, 32, 10, 9, 37, 12, 6, 12, 0})
+	f.Add([]byte{1, 12, 8, 25, 0, 4, 2, 39, 35, 5, 28, 3, 27, 9})
 	f.Fuzz(func(t *testing.T, script []byte) {
 		if len(script) > 24 {
 			script = script[:24]

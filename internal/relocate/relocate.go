@@ -11,7 +11,7 @@
 // Track is the one pipeline (relocate, verify --why): each citation gets
 // its base (base.go: its commit field, else the commit that wrote it as
 // it stands), then its lines go through gitblame's tracker and whole files
-// through TrackFile. Two invariants hold for every citation form (mapping
+// through TrackFile. Three invariants hold for every citation form (mapping
 // with or without commit, "path:N", "path:N-M", "path#LN-LM", a bare
 // path), and FuzzFixCycle checks them on fuzzed edit scripts:
 //
@@ -21,6 +21,10 @@
 //     calls valid gets no proposed edit. (A citation without a snippet
 //     whose lines were deleted is still reported gone: verification
 //     cannot see that.)
+//  3. One verdict: verification (with line identity) calls a citation of
+//     lines valid exactly when the plan keeps it. A shorthand string whose
+//     lines were edited in place, the edit accepted, is therefore written
+//     as a mapping holding the commit that records the acceptance.
 package relocate
 
 import (
@@ -85,6 +89,10 @@ type Item struct {
 	// File marks a citation of a whole file (no lines): TrackFiles follows
 	// it, not the line tracker.
 	File bool
+	// AsMapping: a shorthand string whose lines were edited in place, and
+	// the edit accepted, is written as a mapping to hold Fields (the
+	// commit that records the acceptance).
+	AsMapping bool
 }
 
 // Options tune the plan.
@@ -385,8 +393,12 @@ func Plan(items []Item, opt Options) ([]File, error) {
 		n := 0
 		for _, i := range byMem[m] {
 			it := &items[i]
-			es, err := m.File.SetCitation(it.Citation.Index, it.Fields...)
-			if err != nil && it.Citation.Form != memfile.FormMapping {
+			set := m.File.SetCitation
+			if it.AsMapping {
+				set = m.File.SetCitationAsMapping
+			}
+			es, err := set(it.Citation.Index, it.Fields...)
+			if err != nil && it.Citation.Form != memfile.FormMapping && !it.AsMapping {
 				// A shorthand string holds only path and lines.
 				es, err = m.File.SetCitation(it.Citation.Index, pathAndLines(it.Fields)...)
 			}
@@ -409,6 +421,15 @@ func Plan(items []Item, opt Options) ([]File, error) {
 		files = append(files, File{Memory: m, Old: m.File.Src, New: out, Items: n})
 	}
 	return files, nil
+}
+
+func hasValue(fs []memfile.Field, key string) bool {
+	for _, f := range fs {
+		if f.Key == key && f.Value != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func pathAndLines(fs []memfile.Field) []memfile.Field {
@@ -471,7 +492,16 @@ func decide(it *Item, opt Options) {
 		fs = append(fs, memfile.Field{Key: "verified", Value: memfile.Timestamp(opt.Verified.UTC().Format(time.RFC3339))})
 	}
 	if c.Form != memfile.FormMapping {
-		fs = pathAndLines(fs) // a shorthand string holds nothing else
+		pl := pathAndLines(fs) // a shorthand string holds nothing else
+		if len(pl) == 0 && it.Action == Accept && hasValue(fs, "commit") {
+			// edited in place: only the commit records the accepted edit
+			// (the next verification starts from it), so the string is
+			// written as a mapping that holds it
+			it.AsMapping = true
+			it.BaseNote = join(it.BaseNote, "written as a mapping: a shorthand string cannot hold the commit that records the accepted edit")
+		} else {
+			fs = pl
+		}
 	}
 	if len(fs) == 0 {
 		it.Action = Keep
