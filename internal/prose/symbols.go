@@ -568,16 +568,34 @@ func (j *judge) grepThen(ctx context.Context, missing map[gitblame.Hash][]string
 	want := map[string]bool{}
 	var blobs []gitblame.Hash
 	idx := map[gitblame.Hash]int{}
+	type pathBlob struct {
+		path string
+		blob gitblame.Hash
+	}
+	var unknown []pathBlob
 	for _, a := range asks {
 		for _, n := range a.names {
 			want[n] = true
 		}
-		for _, b := range a.files {
+		for p, b := range a.files {
 			if _, ok := idx[b]; !ok && !known[b] {
-				idx[b] = len(blobs)
-				blobs = append(blobs, b)
+				idx[b] = -1
+				unknown = append(unknown, pathBlob{p, b})
 			}
 		}
+	}
+	// read by path: the versions of one file follow each other, as git
+	// packs them (each a delta of another), so cat-file finds the base of
+	// the next in its cache instead of unpacking it again
+	sort.Slice(unknown, func(a, b int) bool {
+		if unknown[a].path != unknown[b].path {
+			return unknown[a].path < unknown[b].path
+		}
+		return unknown[a].blob.String() < unknown[b].blob.String()
+	})
+	for _, u := range unknown {
+		idx[u.blob] = len(blobs)
+		blobs = append(blobs, u.blob)
 	}
 	ns := newNameTable(want)
 	held := make([][]string, len(blobs)) // the wanted names each holds
