@@ -1151,8 +1151,11 @@ func (j *judge) lines(ctx context.Context, pc verify.ProseCitation, p string, wr
 		return unresolved(pc, fmt.Sprintf("%s had no line %d %s", p, end, where))
 	}
 	check := memfile.Citation{Path: p, HasLine: true, Line: pc.Citation.Line, LineEnd: pc.Citation.LineEnd, Commit: pc.Citation.Commit}
-	if s := Distinctive(then[pc.Citation.Line-1:end], then); s != "" {
+	if s, at := distinctiveAt(then[pc.Citation.Line-1:end], then); s != "" {
 		check.Snippet, check.HasSnippet = s, true
+		if end > pc.Citation.Line {
+			pc.LinesAt = pc.Citation.Line + at // a range: its snippet is held at this line
+		}
 	}
 	pc.Lines = &check
 	pc.Status = verify.Valid
@@ -1344,22 +1347,29 @@ func splitLines(s string) []string {
 // least often in the whole file (the longest of those). "" when every
 // line is trivial.
 func Distinctive(rng, file []string) string {
+	s, _ := distinctiveAt(rng, file)
+	return s
+}
+
+// distinctiveAt is Distinctive with the index in rng of the line it
+// returns (-1 with "").
+func distinctiveAt(rng, file []string) (string, int) {
 	count := map[string]int{}
 	for _, l := range file {
 		count[strings.TrimSpace(l)]++
 	}
-	best, bestN := "", 0
-	for _, l := range rng {
+	best, bestN, at := "", 0, -1
+	for i, l := range rng {
 		t := strings.TrimSpace(l)
 		if trivial(t) {
 			continue
 		}
 		n := count[t]
 		if best == "" || n < bestN || (n == bestN && len(t) > len(best)) {
-			best, bestN = t, n
+			best, bestN, at = t, n, i
 		}
 	}
-	return best
+	return best, at
 }
 
 // trivial: blank, punctuation only, or a bare keyword that closes a block.

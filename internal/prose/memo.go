@@ -40,7 +40,7 @@ import (
 
 // memoVersion names the rules of judge.memory in cache keys: change it
 // when the same inputs would be judged otherwise.
-const memoVersion = "6"
+const memoVersion = "7"
 
 // memoEntry is what the cache holds for one memory.
 type memoEntry struct {

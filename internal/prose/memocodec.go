@@ -69,6 +69,7 @@ func encodeMemo(m *memoEntry) []byte {
 		if pc.Lines != nil {
 			e.citation(pc.Lines)
 		}
+		e.Int(pc.LinesAt)
 		e.Uint(uint64(pc.Status))
 		e.Uint(uint64(pc.Kind))
 		e.Str(pc.Reason)
@@ -145,6 +146,7 @@ func decodeMemo(b []byte) (memoEntry, error) {
 				pc.Lines = &memfile.Citation{}
 				d.citation(pc.Lines)
 			}
+			pc.LinesAt = d.Int()
 			pc.Status = verify.Status(d.Uint())
 			pc.Kind = verify.Kind(d.Uint())
 			pc.Reason = d.Str()

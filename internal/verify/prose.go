@@ -68,10 +68,15 @@ type ProseCitation struct {
 	// Lines, when set, is the citation Check judges the lines with, as
 	// for a frontmatter citation (its snippet is the text of the lines
 	// where the sentence was written); Kind and Reason are then Check's.
-	Lines  *memfile.Citation
-	Status Status // Valid, Stale, or Skipped (unresolved)
-	Kind   Kind
-	Reason string
+	Lines *memfile.Citation
+	// LinesAt, for a range, is the line of it that held the snippet
+	// where the sentence was written: the range holds its text only when
+	// that line still does (lines shifted within the range would still
+	// hold the snippet somewhere in it). 0: anywhere in the range.
+	LinesAt int
+	Status  Status // Valid, Stale, or Skipped (unresolved)
+	Kind    Kind
+	Reason  string
 }
 
 // ProseChecker judges the references in the prose of memories: the
@@ -186,6 +191,7 @@ func checkProse(ctx context.Context, p ProseChecker, src source.Source, r *Repor
 	need := map[string]*want{}
 	type lineCheck struct {
 		probe *CitationResult
+		at    *CitationResult // the snippet at its line of the range (LinesAt), or nil
 		into  *CitationResult
 	}
 	var checks []lineCheck
@@ -217,7 +223,12 @@ func checkProse(ctx context.Context, p ProseChecker, src source.Source, r *Repor
 			}
 			w.cites = append(w.cites, probe)
 			w.add(max(pc.Lines.Line, 1), max(pc.Lines.Line, pc.Lines.LineEnd))
-			checks = append(checks, lineCheck{probe, &res.Citations[first+j]})
+			lc := lineCheck{probe: probe, into: &res.Citations[first+j]}
+			if l := pc.Lines; l.HasSnippet && pc.LinesAt >= l.Line && pc.LinesAt <= l.LineEnd {
+				lc.at = &CitationResult{Citation: &memfile.Citation{Path: l.Path, HasLine: true, Line: pc.LinesAt, Snippet: l.Snippet, HasSnippet: true}}
+				w.cites = append(w.cites, lc.at)
+			}
+			checks = append(checks, lc)
 		}
 	}
 	if len(need) > 0 {
@@ -226,7 +237,11 @@ func checkProse(ctx context.Context, p ProseChecker, src source.Source, r *Repor
 			return nil, err
 		}
 		for _, lc := range checks {
-			lc.into.Kind, lc.into.Reason, lc.into.Untracked = lc.probe.Kind, lc.probe.Reason, lc.probe.Untracked
+			p := lc.probe
+			if p.Kind == KindNone && lc.at != nil {
+				p = lc.at // the range holds the snippet: at the line that held it?
+			}
+			lc.into.Kind, lc.into.Reason, lc.into.Untracked = p.Kind, p.Reason, p.Untracked
 		}
 	}
 	return pend, nil
