@@ -525,10 +525,11 @@ func judgeable(cr *verify.CitationResult) bool {
 		// written (internal/prose); lines it names that no longer hold
 		// the text they held then are followed from that commit, the
 		// citation's, to say where they went
-		switch cr.Kind {
-		case verify.KindPathMoved, verify.KindPathDeleted:
+		if cr.Kind == verify.KindPathDeleted {
 			return false // the file's verdict
 		}
+		// (lines of a file moved since: followed into the file it moved
+		// to, apply says whether that verdict stands)
 		return cr.Prose.Kind == "lines" && cr.Status == verify.Stale && c.Commit != "" && c.Path != "" &&
 			c.HasLine && c.Line >= 1 && (c.LineEnd == 0 || c.LineEnd >= c.Line)
 	}
@@ -705,6 +706,18 @@ func apply(cr *verify.CitationResult, r gitblame.Result) {
 		cp = c.Path
 	}
 	loc := r.Location
+	if cr.Kind == verify.KindPathMoved {
+		// lines of a file moved since the sentence was written: the
+		// file's verdict stands, unless the lines are in the file it
+		// moved to at other numbers (moved or edited there); rewriting
+		// the path alone would then leave the numbers wrong
+		found := r.Status == gitblame.Unchanged || r.Status == gitblame.Moved || r.Status == gitblame.Changed
+		if cr.Prose == nil || !found || loc.Path != cr.Prose.Now || sameLines(loc, c) {
+			return
+		}
+		// the lines' verdict: Now says where they are (path and lines)
+		cr.Kind, cr.Prose.Now = verify.KindNone, ""
+	}
 	inPlace := (r.Status == gitblame.Unchanged || r.Status == gitblame.Moved) &&
 		loc.Path == cp && loc.Line == c.Line && (loc.LineEnd == c.LineEnd || (c.LineEnd == 0 && loc.LineEnd == loc.Line) || (loc.LineEnd == 0 && c.LineEnd == c.Line))
 	if inPlace {
@@ -757,6 +770,19 @@ func apply(cr *verify.CitationResult, r gitblame.Result) {
 		return // the snippet's verdict stands; Now and ChangedIn tell where the lines went
 	}
 	cr.Kind, cr.Reason = kind, reason
+}
+
+// sameLines reports whether loc names the lines c does (a range of one
+// line is that line).
+func sameLines(loc gitblame.Location, c *memfile.Citation) bool {
+	end, cend := loc.LineEnd, c.LineEnd
+	if end == 0 {
+		end = loc.Line
+	}
+	if cend == 0 {
+		cend = c.Line
+	}
+	return loc.Line == c.Line && end == cend
 }
 
 func wasWere(c *memfile.Citation) string {
