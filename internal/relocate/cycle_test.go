@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/rand"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -237,4 +239,41 @@ func fixCycle(t *testing.T, script []byte) {
 			}
 		}
 	}
+}
+
+// TestFixCycleScripts runs fixCycle on MEMCITE_CYCLE_SCRIPTS random edit
+// scripts (seeded by MEMCITE_CYCLE_SEED, default 1) and reports how many
+// fail, each with its script: a soak of FuzzFixCycle's invariants that
+// anyone can rerun with the same numbers. Skipped unless the variable is
+// set.
+//
+//	MEMCITE_CYCLE_SCRIPTS=300 go test ./internal/relocate -run TestFixCycleScripts -timeout 60m
+func TestFixCycleScripts(t *testing.T) {
+	cycleScripts(t, 6, 24, fixCycle)
+}
+
+// cycleScripts runs cycle on random scripts of lo to hi bytes, as
+// TestFixCycleScripts says.
+func cycleScripts(t *testing.T, lo, hi int, cycle func(*testing.T, []byte)) {
+	n, _ := strconv.Atoi(os.Getenv("MEMCITE_CYCLE_SCRIPTS"))
+	if n <= 0 {
+		t.Skip("set MEMCITE_CYCLE_SCRIPTS to the number of scripts to run")
+	}
+	seed, err := strconv.ParseInt(os.Getenv("MEMCITE_CYCLE_SEED"), 10, 64)
+	if err != nil {
+		seed = 1
+	}
+	r := rand.New(rand.NewSource(seed))
+	failed := 0
+	for i := range n {
+		b := make([]byte, lo+r.Intn(hi-lo+1))
+		for j := range b {
+			b[j] = byte(r.Intn(256))
+		}
+		if !t.Run(strconv.Itoa(i), func(t *testing.T) { cycle(t, b) }) {
+			failed++
+			t.Logf("script %d fails: %v", i, b)
+		}
+	}
+	t.Logf("%d of %d scripts fail (seed %d)", failed, n, seed)
 }
