@@ -695,9 +695,23 @@ func (f *File) addKeys(m *yaml.Node, fields []Field) (Edit, error) {
 		if err != nil {
 			return Edit{}, err
 		}
+		// a mapping written with a comma after its last entry ({a: 1,})
+		// takes the first new key without another
+		trailing := false
+		for i := end - 2; i > f.offset(m); i-- {
+			if c := f.Src[i]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+				trailing = c == ','
+				break
+			}
+		}
 		var b strings.Builder
 		for i, fl := range fields {
-			if i > 0 || len(m.Content) > 0 {
+			switch {
+			case i == 0 && trailing:
+				if c := f.Src[end-2]; c != ' ' && c != '\t' {
+					b.WriteString(" ")
+				}
+			case i > 0 || len(m.Content) > 0:
 				b.WriteString(", ")
 			}
 			b.WriteString(fl.Key + ": " + formatValue(fl.Value, true))

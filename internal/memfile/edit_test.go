@@ -189,6 +189,19 @@ func TestEdits(t *testing.T) {
 			"---\ncitations: [{path: a.go, line: 5, line_end: 9, commit: abc}]\n---\n",
 		},
 		{
+			"a flow mapping with a comma after its last entry",
+			"---\ncitations:\n  - {path: a.go, line: 3,}\n  - {path: b.go, }\n---\n",
+			func(f *File) ([]Edit, error) {
+				e1, err := f.SetCitation(0, Field{"commit", "abc"})
+				if err != nil {
+					return nil, err
+				}
+				e2, err := f.SetCitation(1, Field{"line", 4}, Field{"commit", "abc"})
+				return append(e1, e2...), err
+			},
+			"---\ncitations:\n  - {path: a.go, line: 3, commit: abc}\n  - {path: b.go, line: 4, commit: abc}\n---\n",
+		},
+		{
 			"a mapping gets its fields set",
 			"---\ncitations:\n  - path: a.go\n    line: 5\n---\n",
 			func(f *File) ([]Edit, error) { return f.SetCitationAsMapping(0, Field{"commit", "abc"}) },
