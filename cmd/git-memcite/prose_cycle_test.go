@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math/rand"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
+	"github.com/git-memcite/git-memcite/internal/testing/soak"
 )
 
 // proseCycleMemory names lines of src/a.txt in the prose, in the line forms a
@@ -250,25 +250,5 @@ func exact(t *testing.T, round int, mem, file string, orig []int, list string) {
 //
 //	MEMCITE_CYCLE_SCRIPTS=100 go test ./cmd/git-memcite -run TestProseFixCycleScripts -timeout 60m
 func TestProseFixCycleScripts(t *testing.T) {
-	n, _ := strconv.Atoi(os.Getenv("MEMCITE_CYCLE_SCRIPTS"))
-	if n <= 0 {
-		t.Skip("set MEMCITE_CYCLE_SCRIPTS to the number of scripts to run")
-	}
-	seed, err := strconv.ParseInt(os.Getenv("MEMCITE_CYCLE_SEED"), 10, 64)
-	if err != nil {
-		seed = 1
-	}
-	r := rand.New(rand.NewSource(seed))
-	failed := 0
-	for i := range n {
-		b := make([]byte, 4+r.Intn(15))
-		for j := range b {
-			b[j] = byte(r.Intn(256))
-		}
-		if !t.Run(strconv.Itoa(i), func(t *testing.T) { proseFixCycle(t, b) }) {
-			failed++
-			t.Logf("script %d fails: %v", i, b)
-		}
-	}
-	t.Logf("%d of %d scripts fail (seed %d)", failed, n, seed)
+	soak.Scripts(t, 4, 18, proseFixCycle)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -268,31 +269,14 @@ func (f *File) SetCitationAsMapping(i int, fields ...Field) ([]Edit, error) {
 		keys = append(keys, Field{Key: "line_end", Value: c.LineEnd})
 	}
 	for _, fl := range fields {
-		j := 0
-		for j < len(keys) && keys[j].Key != fl.Key {
-			j++
-		}
-		if j == len(keys) {
-			keys = append(keys, fl)
-		} else {
+		if j := slices.IndexFunc(keys, func(k Field) bool { return k.Key == fl.Key }); j >= 0 {
 			keys[j] = fl
+		} else {
+			keys = append(keys, fl)
 		}
 	}
-	var b strings.Builder
-	b.WriteByte('{')
-	first := true
-	for _, fl := range keys {
-		if fl.Value == nil {
-			continue
-		}
-		if !first {
-			b.WriteString(", ")
-		}
-		first = false
-		b.WriteString(fl.Key + ": " + formatValue(fl.Value, true))
-	}
-	b.WriteByte('}')
-	text := b.String()
+	keys = slices.DeleteFunc(keys, func(k Field) bool { return k.Value == nil })
+	text := "{" + flowEntries(keys) + "}"
 	if n == f.citVal {
 		text = "[" + text + "]" // citations: a.go:5, one string for the list
 	}
@@ -695,28 +679,20 @@ func (f *File) addKeys(m *yaml.Node, fields []Field) (Edit, error) {
 		if err != nil {
 			return Edit{}, err
 		}
-		// a mapping written with a comma after its last entry ({a: 1,})
-		// takes the first new key without another
-		trailing := false
-		for i := end - 2; i > f.offset(m); i-- {
-			if c := f.Src[i]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-				trailing = c == ','
-				break
-			}
-		}
-		var b strings.Builder
-		for i, fl := range fields {
-			switch {
-			case i == 0 && trailing:
-				if c := f.Src[end-2]; c != ' ' && c != '\t' {
-					b.WriteString(" ")
+		// after the last entry: a comma, unless the mapping is empty or
+		// written with one already ({a: 1,}, {a: 1, })
+		sep := ""
+		if len(m.Content) > 0 {
+			sep = ", "
+			before := bytes.TrimRight(f.Src[f.offset(m):end-1], " \t\r\n")
+			if bytes.HasSuffix(before, []byte(",")) {
+				sep = " "
+				if len(before) < end-1-f.offset(m) {
+					sep = "" // a space already follows it
 				}
-			case i > 0 || len(m.Content) > 0:
-				b.WriteString(", ")
 			}
-			b.WriteString(fl.Key + ": " + formatValue(fl.Value, true))
 		}
-		return Edit{Start: end - 1, End: end - 1, New: b.String()}, nil
+		return Edit{Start: end - 1, End: end - 1, New: sep + flowEntries(fields)}, nil
 	}
 	keyCol := m.Column - 1
 	lastKey, lastVal := m.Content[len(m.Content)-2], m.Content[len(m.Content)-1]
@@ -726,6 +702,15 @@ func (f *File) addKeys(m *yaml.Node, fields []Field) (Edit, error) {
 		b.WriteString(strings.Repeat(" ", keyCol) + fl.Key + ": " + formatValue(fl.Value, false) + f.nl)
 	}
 	return Edit{Start: at, End: at, New: b.String()}, nil
+}
+
+// flowEntries writes fields as the entries of a flow mapping: "k: v, k: v".
+func flowEntries(fields []Field) string {
+	parts := make([]string, len(fields))
+	for i, fl := range fields {
+		parts[i] = fl.Key + ": " + formatValue(fl.Value, true)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // blockEnd returns the offset just after the block that starts on line l

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"math/rand"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -17,6 +15,7 @@ import (
 	"github.com/git-memcite/git-memcite/internal/source"
 	"github.com/git-memcite/git-memcite/internal/store"
 	"github.com/git-memcite/git-memcite/internal/testing/gitfixture"
+	"github.com/git-memcite/git-memcite/internal/testing/soak"
 	"github.com/git-memcite/git-memcite/internal/verify"
 )
 
@@ -249,31 +248,5 @@ func fixCycle(t *testing.T, script []byte) {
 //
 //	MEMCITE_CYCLE_SCRIPTS=300 go test ./internal/relocate -run TestFixCycleScripts -timeout 60m
 func TestFixCycleScripts(t *testing.T) {
-	cycleScripts(t, 6, 24, fixCycle)
-}
-
-// cycleScripts runs cycle on random scripts of lo to hi bytes, as
-// TestFixCycleScripts says.
-func cycleScripts(t *testing.T, lo, hi int, cycle func(*testing.T, []byte)) {
-	n, _ := strconv.Atoi(os.Getenv("MEMCITE_CYCLE_SCRIPTS"))
-	if n <= 0 {
-		t.Skip("set MEMCITE_CYCLE_SCRIPTS to the number of scripts to run")
-	}
-	seed, err := strconv.ParseInt(os.Getenv("MEMCITE_CYCLE_SEED"), 10, 64)
-	if err != nil {
-		seed = 1
-	}
-	r := rand.New(rand.NewSource(seed))
-	failed := 0
-	for i := range n {
-		b := make([]byte, lo+r.Intn(hi-lo+1))
-		for j := range b {
-			b[j] = byte(r.Intn(256))
-		}
-		if !t.Run(strconv.Itoa(i), func(t *testing.T) { cycle(t, b) }) {
-			failed++
-			t.Logf("script %d fails: %v", i, b)
-		}
-	}
-	t.Logf("%d of %d scripts fail (seed %d)", failed, n, seed)
+	soak.Scripts(t, 6, 24, fixCycle)
 }

@@ -423,15 +423,6 @@ func Plan(items []Item, opt Options) ([]File, error) {
 	return files, nil
 }
 
-func hasValue(fs []memfile.Field, key string) bool {
-	for _, f := range fs {
-		if f.Key == key && f.Value != nil {
-			return true
-		}
-	}
-	return false
-}
-
 func pathAndLines(fs []memfile.Field) []memfile.Field {
 	var out []memfile.Field
 	for _, f := range fs {
@@ -480,6 +471,7 @@ func decide(it *Item, opt Options) {
 	if it.Action == Accept && c.HasSnippet && !r.SnippetFound && len(r.Text) == 1 {
 		fs = append(fs, memfile.Field{Key: "snippet", Value: strings.TrimSpace(r.Text[0])})
 	}
+	recorded := false // the commit the lines hold at is written
 	switch {
 	case opt.Dirty != nil && opt.Dirty(loc.Path):
 		if c.Commit != "" {
@@ -487,13 +479,14 @@ func decide(it *Item, opt Options) {
 		}
 	case opt.Commit != "":
 		fs = append(fs, memfile.Field{Key: "commit", Value: opt.Commit})
+		recorded = true
 	}
 	if !opt.Verified.IsZero() {
 		fs = append(fs, memfile.Field{Key: "verified", Value: memfile.Timestamp(opt.Verified.UTC().Format(time.RFC3339))})
 	}
 	if c.Form != memfile.FormMapping {
 		pl := pathAndLines(fs) // a shorthand string holds nothing else
-		if len(pl) == 0 && it.Action == Accept && hasValue(fs, "commit") {
+		if len(pl) == 0 && it.Action == Accept && recorded {
 			// edited in place: only the commit records the accepted edit
 			// (the next verification starts from it), so the string is
 			// written as a mapping that holds it
