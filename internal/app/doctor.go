@@ -106,7 +106,7 @@ func absIn(dir, p string) string {
 // so that doctor reports whatever would make one of them fail.
 func probeRepository(ctx context.Context, repo *gitrepo.Repo) (string, []doctor.Probe) {
 	backend, why := repo.Backend()
-	desc := "git cat-file --batch (history: git diff-tree --stdin); the index and refs read in-process (" + why + ")"
+	desc := "git cat-file --batch (history: git diff-tree --stdin; a single object of the repository's own, loose or packed, in-process); the index and refs read in-process (" + why + ")"
 	if backend == gitrepo.GitBinary {
 		desc = "git cat-file --batch (history: git diff-tree --stdin); the index and refs read by git's commands (" + why + ")"
 	}

@@ -21,7 +21,7 @@ import (
 func TestCatFilePool(t *testing.T) {
 	const n = 3 * growEvery
 	r, objs, oids := blobRepo(t, n, func(i int) string { return strings.Repeat(fmt.Sprintf("file %d\n", i), i+1) })
-	objs.loose = nil // the pool is what is tested: every read goes to git
+	objs.local = nil // the pool is what is tested: every read goes to git
 	running := func() int {
 		k := 0
 		for i := range objs.cat.procs {

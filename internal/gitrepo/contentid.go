@@ -104,14 +104,6 @@ func (w *guardedWorktree) loadIDs() {
 	})
 }
 
-func readAllFile(f *os.File, size int64) ([]byte, error) {
-	buf := make([]byte, size)
-	n, err := f.ReadAt(buf, 0)
-	if err != nil && n != len(buf) {
-		return nil, err
-	}
-	return buf[:n], nil
-}
 
 // ContentID implements source.Identifier for the working tree: a file is
 // named by the blob its index entry records when git would call it clean

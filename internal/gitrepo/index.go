@@ -55,9 +55,10 @@ func (r *Repo) Index(ctx context.Context) (source.Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !forceGitBinary.Load() {
+	if !forceGitBinary.Load() && !objs.packs.ownsAll() {
 		// what is staged is compared with HEAD's trees and read from its
-		// blobs: cat-file starts while the index is decoded
+		// blobs; where git must read some of them, cat-file starts while
+		// the index is decoded
 		objs.cat.warm()
 	}
 	p := r.IndexPath()

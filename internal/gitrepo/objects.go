@@ -27,17 +27,20 @@ var ErrObjectUnavailable = errors.New("object not available in this partial clon
 // repository's long-running `git cat-file --batch` processes: git itself
 // finds every object, wherever it is stored (loose, packed, borrowed from
 // alternates, fetched on demand by a partial clone), in either object
-// format. A single read (read) takes a loose object of the repository's
-// own without git where git would read the same bytes (looseObjects).
+// format. A single read (read) takes an object of the repository's own,
+// loose (looseObjects) or packed (packObjects), without git where git
+// would read the same bytes.
 type objects struct {
 	cat *catFile
-	// loose reads an object from the repository's loose objects without
-	// git, ok false when git must answer (looseObjects.read; nil: always)
-	loose func(oid, typ string) (data []byte, ok bool)
+	// local reads an object from the repository's own loose objects and
+	// packs without git, ok false when git must answer (nil: always)
+	local func(oid, typ string) (data []byte, ok bool)
+	packs *packObjects // (nil when local is)
 }
 
 // Backend returns how the index, refs and revisions are read, and why
-// (objects always through git cat-file).
+// (objects through git cat-file, and a single object of the repository's
+// own, loose or packed, in-process where the readers are on).
 func (r *Repo) Backend() (Backend, string) {
 	if forceGitBinary.Load() {
 		return GitBinary, "MEMCITE_BACKEND=git"
@@ -56,7 +59,15 @@ func (r *Repo) objectFormat() string {
 // on first use (warm starts it ahead).
 func (r *Repo) objects() (*objects, error) {
 	r.once.Do(func() {
-		r.objs = &objects{cat: &catFile{cmd: r.cmd(), gitDir: r.GitDir}, loose: newLooseObjects(r).read}
+		loose := newLooseObjects(r)
+		packs := newPackObjects(loose.dir, loose.hexLen, loose.off)
+		r.objs = &objects{cat: &catFile{cmd: r.cmd(), gitDir: r.GitDir}, packs: packs,
+			local: func(oid, typ string) ([]byte, bool) {
+				if data, ok := loose.read(oid, typ); ok {
+					return data, true
+				}
+				return packs.read(oid, typ)
+			}}
 	})
 	return r.objs, r.err
 }
@@ -74,8 +85,8 @@ func (o *objects) readBlob(oid string) ([]byte, error) {
 
 // read returns the content of the object oid, which must be of type typ.
 func (o *objects) read(oid, typ string) ([]byte, error) {
-	if o.loose != nil {
-		if data, ok := o.loose(oid, typ); ok {
+	if o.local != nil {
+		if data, ok := o.local(oid, typ); ok {
 			return data, nil
 		}
 	}
@@ -325,6 +336,9 @@ func (r *Repo) Close() error {
 			p.mu.Lock()
 			p.stop()
 			p.mu.Unlock()
+		}
+		if r.objs.packs != nil {
+			r.objs.packs.close()
 		}
 	}
 	return nil

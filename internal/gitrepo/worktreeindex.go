@@ -197,7 +197,7 @@ func readIndexFile(p string) ([]byte, os.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	data, err := readAllFile(f, fi.Size())
+	data, err := regfile.Map(f, fi.Size()) // read-only: nothing here writes it
 	return data, fi, err
 }
 

@@ -165,7 +165,7 @@ func TestLayers(t *testing.T) {
 			checkRender(t, pkgs)
 			for _, d := range pkgs[binary].Deps {
 				if isGoGit(d) && !goGitAllowed(d) {
-					t.Errorf("rule 11: the binary links %s: objects are read through internal/gitrepo's git cat-file only", d)
+					t.Errorf("rule 11: the binary links %s: objects are read by internal/gitrepo's own readers and git cat-file only", d)
 				}
 			}
 		})

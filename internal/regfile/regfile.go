@@ -51,6 +51,22 @@ func ReadFile(name string) ([]byte, error) {
 	return ReadAll(f)
 }
 
+// MapFile returns the bytes of the regular file name, mapped where Map
+// maps them (read-only, valid for the life of the process), refusing
+// anything else with ErrNotRegular.
+func MapFile(name string) ([]byte, error) {
+	f, err := Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return Map(f, fi.Size())
+}
+
 // ReadAll reads f to its end into one buffer of the size its stat gives
 // (and room to see the end), as os.ReadFile does, not into one grown
 // from 512 bytes; a file whose stat gives no size is read as it comes.

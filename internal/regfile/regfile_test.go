@@ -58,6 +58,9 @@ func TestSpecialFilesDoNotBlock(t *testing.T) {
 		done := make(chan error, 1)
 		go func() {
 			_, err := ReadFile(p)
+			if _, merr := MapFile(p); !errors.Is(merr, ErrNotRegular) {
+				err = fmt.Errorf("MapFile: %v", merr)
+			}
 			done <- err
 		}()
 		select {
@@ -68,6 +71,39 @@ func TestSpecialFilesDoNotBlock(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatalf("%s: ReadFile blocked", name)
 		}
+	}
+}
+
+// TestMapFile: MapFile gives a file's bytes, whatever its size (empty, one
+// byte, a page, more than one), and they stay the same after the file is
+// replaced by a rename, as git and git-memcite replace theirs.
+func TestMapFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []int{0, 1, 4096, 100_000} {
+		p := filepath.Join(dir, fmt.Sprint(n))
+		want := bytes.Repeat([]byte{'x'}, n)
+		for i := range want {
+			want[i] = byte(i * 7)
+		}
+		if err := os.WriteFile(p, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := MapFile(p)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%d bytes: %d, %v", n, len(got), err)
+		}
+		if err := os.WriteFile(p+".new", []byte("other"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(p+".new", p); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%d bytes: changed by a rename over the file", n)
+		}
+	}
+	if _, err := MapFile(filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
 	}
 }
 

@@ -91,7 +91,7 @@ func ReadSummary(dir, tool, tree string) *Summary {
 // when accept takes its content marks it used (its modification time):
 // kept over older ones (pruneOldest).
 func readUsed(p string, accept func(data []byte) bool) {
-	data, err := regfile.ReadFile(p)
+	data, err := regfile.MapFile(p) // read-only: decoding never writes it
 	if err != nil || !accept(data) {
 		return
 	}

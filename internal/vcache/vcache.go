@@ -420,7 +420,7 @@ func writeReplacing(dst, tmpDir, pattern string, write func(io.Writer) error) er
 		return err
 	}
 	tmp := f.Name()
-	bw := bufio.NewWriterSize(f, 1<<20)
+	bw := bufio.NewWriterSize(f, 64<<10)
 	err = write(bw)
 	if err == nil {
 		err = bw.Flush()
