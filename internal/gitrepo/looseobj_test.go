@@ -42,15 +42,7 @@ func TestTreeOfLooseCommit(t *testing.T) {
 	check("loose, from a linked worktree", wt, first, false)
 
 	t.Run("trees and blobs", func(t *testing.T) {
-		r, err := Discover(main)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
-		objs, err := r.objects()
-		if err != nil {
-			t.Fatal(err)
-		}
+		r, objs := repoObjects(t, main)
 		blob := strings.TrimSpace(gitT(t, main, "rev-parse", first+":f"))
 		tree := strings.TrimSpace(gitT(t, main, "rev-parse", first+"^{tree}"))
 		if b, err := objs.read(blob, "blob"); err != nil || string(b) != "one\n" {

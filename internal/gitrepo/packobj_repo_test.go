@@ -26,15 +26,7 @@ func TestPackedObjectsOfRepo(t *testing.T) {
 	if dir == "" {
 		t.Skipf("set %s to a clone", packRepoEnv)
 	}
-	r, err := Discover(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	objs, err := r.objects()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, objs := repoObjects(t, dir)
 	cmd := exec.Command("git", "-C", dir, "cat-file", "--batch-all-objects", "--batch", "--unordered")
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -45,15 +45,7 @@ func TestPackedObjectsAsGit(t *testing.T) {
 				t.Fatalf("%d deltas in the packs: the test reads no chains", deltas)
 			}
 
-			r, err := Discover(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Close()
-			objs, err := r.objects()
-			if err != nil {
-				t.Fatal(err)
-			}
+			r, objs := repoObjects(t, dir)
 			all := gitT(t, dir, "cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype) %(objectsize)")
 			type obj struct {
 				oid, typ string
@@ -124,15 +116,7 @@ func TestPackReaderOff(t *testing.T) {
 	tree := strings.TrimSpace(gitT(t, dir, "rev-parse", first+"^{tree}"))
 	read := func() bool {
 		t.Helper()
-		r, err := Discover(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
-		objs, err := r.objects()
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, objs := repoObjects(t, dir)
 		_, ok := objs.packs.read(tree, "tree")
 		return ok
 	}
@@ -210,6 +194,22 @@ func packedHistory(t *testing.T, dir string) {
 		gitT(t, dir, "add", "-A")
 		gitT(t, dir, "commit", "-q", "-m", fmt.Sprintf("commit %d", c))
 	}
+}
+
+// repoObjects opens dir's repository (closed when the test ends) and its
+// object reader.
+func repoObjects(t testing.TB, dir string) (*Repo, *objects) {
+	t.Helper()
+	r, err := Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	objs, err := r.objects()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, objs
 }
 
 func otherType(typ string) string {
