@@ -104,7 +104,6 @@ func (w *guardedWorktree) loadIDs() {
 	})
 }
 
-
 // ContentID implements source.Identifier for the working tree: a file is
 // named by the blob its index entry records when git would call it clean
 // by its stat data alone — a regular file, not through a symlinked
