@@ -12,7 +12,9 @@
 #   BASE=<commit> scripts/bench-agent-hook.sh [RUNS]
 #                                         also times that commit's binary
 #                                         answering the same read, after
-#                                         this one's runs
+#                                         this one's runs, in its own copy
+#                                         of the repository (each build's
+#                                         caches are its own)
 #   FROM=<clone> scripts/bench-agent-hook.sh [RUNS]
 #        on a copy of an existing clone (a public repository with its own
 #        memories) instead: the read of MEMORY (a path in the clone;
@@ -76,6 +78,15 @@ if [ -n "${FROM:-}" ]; then
   printf '{"hook_event_name": "PostToolUse", "tool_name": "Read", "cwd": "%s", "tool_input": {"file_path": "%s"}}' \
     "$repo" "$repo/$mem" > "$work/event.json"
   printf '{"hook_event_name": "SessionStart", "cwd": "%s", "source": "startup"}' "$repo" > "$work/start.json"
+  if [ -n "${BASE:-}" ]; then
+    # the base build reads its own copy: the caches in the git directory
+    # belong to one build, and two builds taking turns in one copy
+    # rewrite each other's (every read of either would be a first one)
+    cp -a "$repo" "$work/repo-base"
+    git -C "$work/repo-base" update-index -q --refresh >/dev/null || true # (new inodes and ctimes)
+    printf '{"hook_event_name": "PostToolUse", "tool_name": "Read", "cwd": "%s", "tool_input": {"file_path": "%s"}}' \
+      "$work/repo-base" "$work/repo-base/$mem" > "$work/event-base.json"
+  fi
   "$work/git-memcite" agent-hook < "$work/event.json" | grep -q 'stale\|do not hold' || {
     echo "bench-agent-hook: the read of $mem reports nothing stale" >&2; exit 1; }
   sync; sleep "${SETTLE:-5}"
@@ -84,10 +95,10 @@ if [ -n "${FROM:-}" ]; then
   if [ -n "${BASE:-}" ]; then
     # the base build's verification cache as full as this build's (each
     # build writes its own: verify-all at the start wrote this build's)
-    "$work/git-memcite-base" verify-all >/dev/null 2>&1 || true
+    (cd "$work/repo-base" && "$work/git-memcite-base" verify-all >/dev/null 2>&1) || true
     sleep "${SETTLE:-5}"
-    base=$(ms sh -c "'$work/git-memcite-base' agent-hook < '$work/event.json'")
-    base_cpu=$(cpu sh -c "'$work/git-memcite-base' agent-hook < '$work/event.json'")
+    base=$(ms sh -c "cd '$work/repo-base' && '$work/git-memcite-base' agent-hook < '$work/event-base.json'")
+    base_cpu=$(cpu sh -c "cd '$work/repo-base' && '$work/git-memcite-base' agent-hook < '$work/event-base.json'")
   fi
   status=$(ms git status)
   cat_ms=$(ms cat "$mem")
@@ -109,6 +120,13 @@ repo="$work/repo"
 mem="$repo/.serena/memories/agent/handlers.md"
 printf '{"hook_event_name": "PostToolUse", "tool_name": "Read", "cwd": "%s", "tool_input": {"file_path": "%s"}}' \
   "$repo" "$mem" > "$work/event.json"
+if [ -n "${BASE:-}" ]; then
+  # the base build reads its own copy (its caches are its own)
+  cp -a "$repo" "$work/repo-base"
+  git -C "$work/repo-base" update-index -q --refresh >/dev/null || true # (new inodes and ctimes)
+  printf '{"hook_event_name": "PostToolUse", "tool_name": "Read", "cwd": "%s", "tool_input": {"file_path": "%s"}}' \
+    "$work/repo-base" "$work/repo-base/.serena/memories/agent/handlers.md" > "$work/event-base.json"
+fi
 cd "$work"
 answer=$("$work/git-memcite" agent-hook < "$work/event.json")
 moved=$(grep -o ' moved to ' <<<"$answer" | wc -l)
@@ -133,8 +151,8 @@ sleep "${SETTLE:-30}"
 committed=$(timeit)
 committed_cpu=$(cpu sh -c "'$work/git-memcite' agent-hook < '$work/event.json'")
 if [ -n "${BASE:-}" ]; then
-  base=$(timeit event.json git-memcite-base)
-  base_cpu=$(cpu sh -c "'$work/git-memcite-base' agent-hook < '$work/event.json'")
+  base=$(timeit event-base.json git-memcite-base)
+  base_cpu=$(cpu sh -c "'$work/git-memcite-base' agent-hook < '$work/event-base.json'")
   again=$(timeit)
 fi
 load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')
@@ -145,7 +163,8 @@ sed -i '24,26d' "$f"
 "$work/git-memcite" agent-hook < "$work/event.json" | grep -q 'was deleted in the working tree'
 uncommitted=$(timeit)
 if [ -n "${BASE:-}" ]; then
-  base=$(timeit event.json git-memcite-base)
+  sed -i '24,26d' "$work/repo-base/pkg000/sub0/file00000.go"
+  base=$(timeit event-base.json git-memcite-base)
   again=$(timeit)
 fi
 
