@@ -86,28 +86,6 @@ func (po *packObjects) read(oid, typ string) (data []byte, ok bool) {
 	return nil, false
 }
 
-// errNotPacked: no pack of the repository's own holds the object.
-var errNotPacked = errors.New("pack: object in no pack here")
-
-// whyNot says why oid is not read in-process (nil: it is).
-func (po *packObjects) whyNot(oid string) error {
-	raw, err := hex.DecodeString(oid)
-	if err != nil || len(raw) != po.hashLen {
-		return errBadPack
-	}
-	po.once.Do(po.open)
-	for _, p := range po.packs {
-		if off, found, err := p.find(raw); err != nil || found {
-			if err != nil {
-				return err
-			}
-			_, _, err := po.object(p, off)
-			return err
-		}
-	}
-	return errNotPacked
-}
-
 // open lists the packs: each index of version 2 whose pack is there,
 // with the count its pack header gives; a pack that cannot be read is
 // skipped (git will read it).

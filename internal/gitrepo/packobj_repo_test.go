@@ -3,6 +3,8 @@ package gitrepo
 import (
 	"bufio"
 	"bytes"
+	"encoding/hex"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -81,4 +83,26 @@ func TestPackedObjectsOfRepo(t *testing.T) {
 	if same == 0 {
 		t.Errorf("no object read in-process")
 	}
+}
+
+// errNotPacked: no pack of the repository's own holds the object.
+var errNotPacked = errors.New("pack: object in no pack here")
+
+// whyNot says why oid is not read in-process (nil: it is).
+func (po *packObjects) whyNot(oid string) error {
+	raw, err := hex.DecodeString(oid)
+	if err != nil || len(raw) != po.hashLen {
+		return errBadPack
+	}
+	po.once.Do(po.open)
+	for _, p := range po.packs {
+		if off, found, err := p.find(raw); err != nil || found {
+			if err != nil {
+				return err
+			}
+			_, _, err := po.object(p, off)
+			return err
+		}
+	}
+	return errNotPacked
 }
