@@ -35,7 +35,7 @@ type objects struct {
 	// local reads an object from the repository's own loose objects and
 	// packs without git, ok false when git must answer (nil: always)
 	local func(oid, typ string) (data []byte, ok bool)
-	packs *packObjects // (nil when local is)
+	packs *packObjects // the packs local reads (closed with the repository)
 }
 
 // Backend returns how the index, refs and revisions are read, and why
