@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/git-memcite/git-memcite/internal/regfile"
 )
 
 // maxPackedChain bounds the deltas followed to read one packed object:
@@ -140,7 +142,7 @@ func (po *packObjects) close() {
 // openPack opens base.idx and base.pack and checks that they belong
 // together as far as their headers say.
 func openPack(base string, hashLen int) (*pack, time.Time, error) {
-	idx, err := os.Open(base + ".idx")
+	idx, err := regfile.Open(base + ".idx") // (never blocks on a FIFO planted there)
 	if err != nil {
 		return nil, time.Time{}, err
 	}
@@ -163,7 +165,7 @@ func openPack(base string, hashLen int) (*pack, time.Time, error) {
 	if err := p.parseIndexHead(head, st.Size()); err != nil {
 		return fail(fmt.Errorf("%s.idx: %w", base, err))
 	}
-	if p.data, err = os.Open(base + ".pack"); err != nil {
+	if p.data, err = regfile.Open(base + ".pack"); err != nil {
 		return fail(err)
 	}
 	pst, err := p.data.Stat()
